@@ -1,0 +1,277 @@
+"""Core actions: what each one is about to do, and doing it.
+
+An action is carried out in two halves so that interrupts and replacements
+can act in between:
+
+1. :func:`plan` turns a primitive action and its chosen cards into
+   :class:`Op` records, one per subject, each with the *would-be* event
+   ("examon would be deleted");
+2. :func:`apply` performs the ops that were not prevented, all at one
+   moment, and returns the events that happened plus every moved card as it
+   was just before (for look-back triggers).
+
+A subject that changed since it was planned (moved away, already has the
+flag) is skipped: the action no longer happens to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from attrs import evolve, frozen
+
+from .evaluate import Scope, relative_player
+from .model import Card, Change, Draw, Emit, Event, Flag, Gain, Mod, Move, Stack
+
+if TYPE_CHECKING:
+    from .engine import Engine
+
+__all__ = ["Op", "plan", "apply", "card_fields", "describe"]
+
+
+#: For each primitive action class, the selector fields whose cards must be
+#: chosen before it can be planned.
+_CARD_FIELDS: dict[type, tuple[str, ...]] = {
+    Move: ("card", "under"),
+    Stack: ("card", "onto"),
+    Flag: ("card",),
+    Change: ("card",),
+    Emit: ("card",),
+    Draw: (),
+    Gain: (),
+}
+
+
+def card_fields(action: Any) -> tuple[str, ...]:
+    return _CARD_FIELDS[type(action)]
+
+
+@frozen(kw_only=True)
+class Op:
+    """One subject of one primitive action, about to happen."""
+
+    part: int
+    event: Event
+    subject: str | None = None
+    incarnation: int | None = None
+    data: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for name, value in self.data:
+            if name == key:
+                return value
+        return default
+
+    def __deepcopy__(self, memo: dict) -> Op:
+        return self
+
+
+def describe(action: Any) -> str:
+    """A short name for an action, for prompts and traces."""
+    name = type(action).__name__.lower()
+    label = getattr(action, "as_", None)
+    return label or name
+
+
+def plan(
+    engine: Engine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str
+) -> list[Op]:
+    """The ops of one primitive action, with its cards already chosen."""
+    state = engine.state
+    view = engine.view
+    by = getattr(action, "by", None) or by
+    ops: list[Op] = []
+
+    def card_event(name: str, base: str | None, card: Card, **extra: Any) -> Event:
+        return Event(name=name, base=base, card=card.id, player=card.owner, by=by, **extra)
+
+    if isinstance(action, Move):
+        parent = (chosen.get("under") or [None])[0]
+        for card_id in chosen.get("card", []):
+            card = state.cards[card_id]
+            if card.zone == action.to and (action.to != "sources" or card.under == parent):
+                continue
+            event = card_event(
+                action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
+            )
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
+                          data=(("under", parent), ("alone", action.alone))))
+    elif isinstance(action, Stack):
+        onto = chosen.get("onto", [])
+        for card_id in chosen.get("card", [])[:1]:
+            if not onto or onto[0] == card_id:
+                continue
+            card = state.cards[card_id]
+            below = state.cards[onto[0]]
+            event = card_event(
+                action.as_ or "stacked", "moved", card, from_=card.zone, to=below.zone
+            )
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
+                          data=(("onto", below.id), ("onto_incarnation", below.incarnation))))
+    elif isinstance(action, Draw):
+        player = relative_player(state, action.player, scope.controller)
+        count = view.amount(action.count, scope)
+        if count > 0:
+            event = Event(name=action.as_ or "drawn", base="drawn" if action.as_ else None,
+                          player=player, amount=count, by=by)
+            ops.append(Op(part=part, event=event))
+    elif isinstance(action, Gain):
+        player = relative_player(state, action.player, scope.controller)
+        amount = view.amount(action.amount, scope)
+        if amount > 0:
+            base = "gained" if action.sign > 0 else "lost"
+            event = Event(name=action.as_ or base, base=base if action.as_ else None, player=player,
+                          counter=action.counter, amount=amount, by=by)
+            ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),)))
+    elif isinstance(action, Flag):
+        for card_id in chosen.get("card", []):
+            card = state.cards[card_id]
+            if action.set_ is not None and action.set_ not in card.flags:
+                name, base, flag = action.as_ or "flag_set", "flag_set", action.set_
+            elif action.clear is not None and action.clear in card.flags:
+                name, base, flag = action.as_ or "flag_cleared", "flag_cleared", action.clear
+            else:
+                continue  # nothing to do: no action, no event
+            event = card_event(name, base if action.as_ else None, card, flag=flag)
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
+    elif isinstance(action, Change):
+        amount = view.amount(action.by_amount, scope)
+        for card_id in chosen.get("card", []):
+            card = state.cards[card_id]
+            event = card_event(action.as_ or "stat_changed", "stat_changed" if action.as_ else None,
+                               card, stat=action.stat, amount=amount)
+            mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key)
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
+                          data=(("mod", mod),)))
+    elif isinstance(action, Emit):
+        cards = chosen.get("card", [])
+        player = relative_player(state, action.player, scope.controller) if action.player else None
+        if action.card is None:
+            event = Event(name=action.event, player=player or scope.controller, by=by)
+            ops.append(Op(part=part, event=event))
+        for card_id in cards:
+            card = state.cards[card_id]
+            event = Event(name=action.event, card=card_id, player=player or card.owner, by=by)
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
+    else:  # pragma: no cover - the parser only builds the classes above
+        raise TypeError(f"not a primitive action: {action!r}")
+    return ops
+
+
+def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
+    """Carry out ``ops`` at one moment.
+
+    :return: the events, in order, and every card that moved as it was just
+        before the moment.
+    """
+    state = engine.state
+    events: list[Event] = []
+    before: dict[str, Card] = {}
+
+    def remember(card: Card) -> None:
+        before.setdefault(card.id, card)
+
+    def still(op: Op) -> Card | None:
+        card = state.cards.get(op.subject) if op.subject else None
+        if card is None or card.incarnation != op.incarnation:
+            return None
+        return card
+
+    def move(card: Card, to: str, under: str | None, by: str | None, name: str, base: str | None) -> None:
+        remember(card)
+        stack = state.stack_below(card.id) if to != "sources" else []
+        moved = evolve(card, zone=to, under=under if to == "sources" else None,
+                       flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
+        state.replace(moved)
+        events.append(Event(name=name, base=base, card=card.id, player=card.owner,
+                            from_=card.zone, to=to, by=by))
+        if stack:
+            zone = engine.ruleset.under_cards_zone(state, card, to)
+            for child in stack:
+                remember(child)
+                state.replace(evolve(child, zone=zone, under=child.under if zone == "sources" else None,
+                                     flags=frozenset(), mods=(), incarnation=child.incarnation + 1))
+                events.append(Event(name="moved", card=child.id, player=child.owner,
+                                    from_=child.zone, to=zone, by=by))
+
+    def move_alone(card: Card, to: str, by: str | None, name: str, base: str | None) -> None:
+        """Move only the top card; the card directly under it takes its place."""
+        children = state.under(card.id)
+        if not children:
+            move(card, to, None, by, name, base)
+            return
+        heir, others = children[0], children[1:]
+        remember(card)
+        remember(heir)
+        state.replace(evolve(card, zone=to, under=None, flags=frozenset(), mods=(),
+                             incarnation=card.incarnation + 1))
+        state.replace(evolve(heir, zone=card.zone, under=card.under, flags=card.flags, mods=card.mods,
+                             incarnation=heir.incarnation + 1))
+        for other in others:
+            state.replace(evolve(other, under=heir.id))
+        events.append(Event(name=name, base=base, card=card.id, player=card.owner,
+                            from_=card.zone, to=to, by=by))
+        events.append(Event(name="uncovered", card=heir.id, player=heir.owner,
+                            from_="sources", to=card.zone, by=by))
+
+    for op in ops:
+        event = op.event
+        if op.subject is None:
+            if event.counter is not None:
+                delta = op.get("delta")
+                player = event.player or ""
+                state.set_counter(player, event.counter, state.counter(player, event.counter) + delta)
+                events.append(event)
+            elif event.name == "drawn" or event.base == "drawn":
+                player = event.player or ""
+                deck = [c for c in state.in_zone("deck") if c.owner == player][: event.amount]
+                for card in deck:
+                    remember(card)
+                    state.replace(evolve(card, zone="hand", under=None, flags=frozenset(), mods=(),
+                                         incarnation=card.incarnation + 1))
+                events.append(evolve(event, cards=tuple(c.id for c in deck)))
+            else:
+                events.append(event)
+            continue
+        card = still(op)
+        if card is None:
+            continue
+        if event.base == "moved" and op.get("onto") is not None:  # stack
+            below = state.cards[op.get("onto")]
+            if below.incarnation != op.get("onto_incarnation"):
+                continue
+            remember(card)
+            remember(below)
+            state.replace(evolve(card, zone=below.zone, under=below.under, flags=below.flags,
+                                 mods=below.mods, incarnation=card.incarnation + 1))
+            state.replace(evolve(below, zone="sources", under=card.id, flags=frozenset(), mods=(),
+                                 incarnation=below.incarnation + 1))
+            events.append(event)
+            events.append(Event(name="covered", card=below.id, player=below.owner,
+                                from_=below.zone, to="sources", by=event.by))
+        elif event.to is not None and event.from_ is not None:  # move
+            if card.zone != event.from_:
+                continue
+            if op.get("alone"):
+                move_alone(card, event.to, event.by, event.name, event.base)
+            else:
+                move(card, event.to, op.get("under"), event.by, event.name, event.base)
+        elif event.flag is not None:
+            flags = set(card.flags)
+            if (event.name == "flag_set" or event.base == "flag_set"):
+                if event.flag in flags:
+                    continue
+                flags.add(event.flag)
+            else:
+                if event.flag not in flags:
+                    continue
+                flags.discard(event.flag)
+            state.replace(evolve(card, flags=frozenset(flags)))
+            events.append(event)
+        elif event.stat is not None:
+            state.replace(evolve(card, mods=card.mods + (op.get("mod"),)))
+            events.append(event)
+        else:  # a declaration about a card
+            events.append(event)
+    return events, before

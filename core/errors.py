@@ -1,0 +1,133 @@
+"""Public exceptions.
+
+Every error a user can cause derives from :class:`TcgTrigError` and carries
+structured attributes; ``str()`` is written from them.  The command line turns
+any ``TcgTrigError`` into a message and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+__all__ = [
+    "TcgTrigError",
+    "ScenarioError",
+    "UnknownGameError",
+    "PluginError",
+    "ChoiceError",
+]
+
+
+def _legal(options: Iterable[str], limit: int = 40) -> str:
+    opts = list(options)
+    shown = ", ".join(opts[:limit])
+    if len(opts) > limit:
+        shown += f", … ({len(opts) - limit} more)"
+    return shown or "(none)"
+
+
+class TcgTrigError(Exception):
+    """Base class of every error tcgtrig reports to a user."""
+
+
+class ScenarioError(TcgTrigError):
+    """A scenario file (or scenario data) is not valid.
+
+    :param message: what was expected and what was found.
+    :param file: the file name, when the data came from a file.
+    :param line: the 1-based line of the offending key, when known.
+    :param path: the key path, e.g. ``cards[2].abilities[0].when``.
+    :param options: the legal values, for unknown ids and labels.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        path: str | None = None,
+        options: Sequence[str] | None = None,
+    ) -> None:
+        self.message = message
+        self.file = file
+        self.line = line
+        self.path = path
+        self.options = tuple(options) if options is not None else None
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.file or "<scenario>"
+        if self.line is not None:
+            where += f":{self.line}"
+        text = f"{where}: "
+        if self.path:
+            text += f"{self.path}: "
+        text += self.message
+        if self.options is not None:
+            text += f" (legal: {_legal(self.options)})"
+        return text
+
+
+class UnknownGameError(TcgTrigError):
+    """No installed ruleset has the requested name."""
+
+    def __init__(self, name: str, available: Sequence[str]) -> None:
+        self.name = name
+        self.available = tuple(available)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        if not self.available:
+            return (
+                f"unknown game {self.name!r}: no game is installed "
+                "(is tcgtrig installed? try: pip install -e .)"
+            )
+        return f"unknown game {self.name!r} (installed: {_legal(self.available)})"
+
+
+class PluginError(TcgTrigError):
+    """A game plugin failed to load, broke the hook contract, or raised.
+
+    :param plugin: the game (entry-point) name.
+    :param detail: what went wrong.
+    :param hook: the hook being called, when the failure happened in one.
+    """
+
+    def __init__(self, plugin: str, detail: str, *, hook: str | None = None) -> None:
+        self.plugin = plugin
+        self.detail = detail
+        self.hook = hook
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"game plugin {self.plugin!r}"
+        if self.hook:
+            where += f" in hook {self.hook}"
+        return f"{where}: {self.detail}"
+
+
+class ChoiceError(TcgTrigError):
+    """A scripted choice is not one of the legal options of a decision.
+
+    :param decision: a one-line description of the decision.
+    :param label: the scripted label that was refused.
+    :param legal: the labels that would have been accepted.
+    :param index: the 1-based position of the label in the script.
+    """
+
+    def __init__(
+        self, decision: str, label: str, legal: Sequence[str], *, index: int | None = None
+    ) -> None:
+        self.decision = decision
+        self.label = label
+        self.legal = tuple(legal)
+        self.index = index
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        which = f"choice #{self.index} " if self.index is not None else "choice "
+        return (
+            f"{which}{self.label!r} is not legal for decision: {self.decision} "
+            f"(legal: {_legal(self.legal)})"
+        )

@@ -1,0 +1,328 @@
+"""Reading the state through an effect's eyes: selectors, conditions,
+amounts, trigger patterns and effective stats (continuous abilities).
+
+Nothing here changes the state.  :class:`Scope` says who is asking (the
+effect's controller, its card, what ``self`` means, the triggering events);
+:class:`Evaluator` answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from attrs import field, frozen
+
+from .model import (
+    AllOf,
+    Ability,
+    AnyOf,
+    Card,
+    CardIds,
+    Change,
+    Compare,
+    Condition,
+    Count,
+    CounterIs,
+    CountIs,
+    Did,
+    Event,
+    HasFlag,
+    InZone,
+    Not,
+    Pattern,
+    Query,
+    Ref,
+    Selector,
+    StatIs,
+    TurnOf,
+)
+from .state import GameState
+
+__all__ = ["Scope", "Evaluator", "relative_player"]
+
+
+@frozen(kw_only=True)
+class Scope:
+    """Who is asking: the context an effect's selectors are read in.
+
+    :param key: the effect key (``start`` for the scenario's start).
+    :param controller: the effect's controller ("self" for players).
+    :param card: the ability's own card (``source``).
+    :param self_card: what ``self`` means (the top card for inherited ones).
+    :param events: the events that triggered the effect.
+    """
+
+    key: str
+    controller: str
+    card: str | None = None
+    self_card: str | None = None
+    events: tuple[Event, ...] = field(default=(), converter=tuple)
+
+    def __deepcopy__(self, memo: dict) -> Scope:
+        return self
+
+
+def relative_player(state: GameState, who: str, controller: str) -> str:
+    """Turn ``self``/``opponent``/a player name into a player name."""
+    if who == "self":
+        return controller
+    if who == "opponent":
+        return state.opponent(controller)
+    return who
+
+
+class Evaluator:
+    """Answers questions about a state for effects and patterns.
+
+    ``continuous`` lists ``(card id, ability)`` for every continuous ability,
+    built once per resolution (abilities never change during it).
+    """
+
+    def __init__(self, state: GameState, continuous: Sequence[tuple[str, Ability]] = ()) -> None:
+        self.state = state
+        self.continuous = tuple(continuous)
+        self._busy: set[tuple[str, str]] = set()
+
+    # -- abilities ----------------------------------------------------------
+
+    @staticmethod
+    def is_active(card: Card, ability: Ability) -> bool:
+        return card.zone in ability.active_in
+
+    def self_of(self, card: Card, ability: Ability, world: dict[str, Card] | None = None) -> str:
+        """What ``self`` means for ``ability`` on ``card``: the card itself, or
+        for an ability working from under another card, the top card."""
+        if card.zone != "sources" or card.under is None:
+            return card.id
+        seen = 0
+        current = card
+        while current.under is not None and seen <= len(self.state.cards):
+            parent_id = current.under
+            parent = (world or {}).get(parent_id) or self.state.cards.get(parent_id)
+            if parent is None:
+                break
+            current = parent
+            seen += 1
+        return current.id
+
+    def owner_in(self, card_id: str, world: dict[str, Card] | None = None) -> str:
+        card = (world or {}).get(card_id) or self.state.cards[card_id]
+        return card.owner
+
+    # -- selectors ----------------------------------------------------------
+
+    def select(self, selector: Selector | None, scope: Scope) -> list[str]:
+        """Card ids a selector finds now, in scenario order (picks not applied)."""
+        state = self.state
+        if selector is None:
+            return []
+        if isinstance(selector, Ref):
+            if selector.role == "self":
+                return [scope.self_card] if scope.self_card in state.cards else []
+            if selector.role == "source":
+                return [scope.card] if scope.card in state.cards else []
+            found: dict[str, None] = {}
+            for event in scope.events:
+                if event.card is not None:
+                    found[event.card] = None
+                for card_id in event.cards:
+                    found[card_id] = None
+            return [c for c in found if c in state.cards]
+        if isinstance(selector, CardIds):
+            return [c for c in selector.ids if c in state.cards]
+        return self._query(selector, scope)
+
+    def _query(self, query: Query, scope: Scope) -> list[str]:
+        state = self.state
+        if query.zone:
+            pool: Iterable[Card] = (c for zone in query.zone for c in state.in_zone(zone))
+            if len(query.zone) > 1:
+                pool = sorted(pool, key=lambda c: state.order_of(c.id))
+        else:
+            pool = state.cards.values()
+        owner = None
+        if query.owner not in (None, "any"):
+            owner = relative_player(state, query.owner, scope.controller)
+        under: set[str] | None = None
+        if query.under is not None:
+            under = set(self.select(query.under, scope))
+        excluded = set(self.select(query.exclude, scope)) if query.exclude is not None else set()
+        name = query.name.lower() if query.name else None
+        result = []
+        for card in pool:
+            if card.id in excluded:
+                continue
+            if owner is not None and state.controller(card.id) != owner:
+                continue
+            if query.types and not any(t in card.types for t in query.types):
+                continue
+            if name is not None and name not in card.name.lower():
+                continue
+            if query.flag is not None and query.flag not in card.flags:
+                continue
+            if query.no_flag is not None and query.no_flag in card.flags:
+                continue
+            if under is not None and card.under not in under:
+                continue
+            if query.stat and not all(
+                self._compare(self.stat(card.id, stat), op, value) for stat, op, value in query.stat
+            ):
+                continue
+            result.append(card.id)
+        return result
+
+    @staticmethod
+    def _compare(number: int | None, op: str, value: int) -> bool:
+        return number is not None and Compare(op, value).test(number)
+
+    def amount(self, amount: int | Count, scope: Scope) -> int:
+        if isinstance(amount, Count):
+            return len(self.select(amount.of, scope))
+        return int(amount)
+
+    # -- conditions ---------------------------------------------------------
+
+    def holds(self, condition: Condition | None, scope: Scope, did: dict[str, int] | None = None) -> bool:
+        """Whether a condition holds now (``None`` always holds)."""
+        if condition is None:
+            return True
+        state = self.state
+        if isinstance(condition, AllOf):
+            return all(self.holds(c, scope, did) for c in condition.conditions)
+        if isinstance(condition, AnyOf):
+            return any(self.holds(c, scope, did) for c in condition.conditions)
+        if isinstance(condition, Not):
+            return not self.holds(condition.condition, scope, did)
+        if isinstance(condition, Did):
+            return (did or {}).get(condition.label, 0) > 0
+        if isinstance(condition, TurnOf):
+            return state.turn_player == relative_player(state, condition.player, scope.controller)
+        if isinstance(condition, CounterIs):
+            player = relative_player(state, condition.player, scope.controller)
+            return condition.compare.test(state.counter(player, condition.counter))
+        if isinstance(condition, CountIs):
+            return condition.compare.test(len(self.select(condition.of, scope)))
+        cards = self.select(condition.card, scope)
+        if not cards:
+            return False
+        if isinstance(condition, InZone):
+            return all(state.cards[c].zone in condition.zone for c in cards)
+        if isinstance(condition, HasFlag):
+            return all((condition.flag in state.cards[c].flags) != condition.negate for c in cards)
+        if isinstance(condition, StatIs):
+            for card_id in cards:
+                value = self.stat(card_id, condition.stat)
+                if value is None or not condition.compare.test(value):
+                    return False
+            return True
+        raise TypeError(f"unknown condition {condition!r}")
+
+    # -- stats ----------------------------------------------------------------
+
+    def stat(self, card_id: str, name: str) -> int | None:
+        """A card's stat with lasting changes and continuous abilities applied.
+
+        ``None`` when the card has no such stat and nothing changes it.
+        """
+        card = self.state.cards[card_id]
+        value = card.base_stat(name)
+        total = value or 0
+        touched = value is not None
+        for mod in card.mods:
+            if mod.stat == name:
+                total += mod.by
+                touched = True
+        for source_id, ability in self.continuous:
+            bonus = self._continuous_bonus(source_id, ability, card_id, name)
+            if bonus is not None:
+                total += bonus
+                touched = True
+        return total if touched else None
+
+    def _continuous_bonus(self, source_id: str, ability: Ability, card_id: str, name: str) -> int | None:
+        marker = (source_id, ability.id)
+        if marker in self._busy:
+            return None  # a continuous ability never reads its own result
+        source = self.state.cards[source_id]
+        if not self.is_active(source, ability):
+            return None
+        changes = [a for a in ability.do if isinstance(a, Change) and a.stat == name]
+        if not changes:
+            return None
+        scope = self.scope_for(source, ability)
+        self._busy.add(marker)
+        try:
+            if not self.holds(ability.condition, scope):
+                return None
+            bonus = 0
+            hit = False
+            for change in changes:
+                if card_id in self.select(change.card, scope):
+                    bonus += self.amount(change.by_amount, scope)
+                    hit = True
+            return bonus if hit else None
+        finally:
+            self._busy.discard(marker)
+
+    def scope_for(self, card: Card, ability: Ability, events: Sequence[Event] = ()) -> Scope:
+        self_card = self.self_of(card, ability)
+        return Scope(
+            key=f"{card.id}.{ability.id}",
+            controller=self.state.cards[self_card].owner,
+            card=card.id,
+            self_card=self_card,
+            events=tuple(events),
+        )
+
+    # -- patterns -----------------------------------------------------------
+
+    def matches(self, pattern: Pattern, event: Event, controller: str, self_card: str, card: str) -> bool:
+        """Whether ``event`` fits ``pattern`` for an ability of ``card``
+        controlled by ``controller`` whose ``self`` is ``self_card``."""
+        if pattern.event not in event.names():
+            return False
+        want = pattern.card
+        if want is not None and want != "any":
+            got = event.card
+            if got is None:
+                return False
+            if want == "self":
+                if got != self_card:
+                    return False
+            elif want == "source":
+                if got != card:
+                    return False
+            elif want == "own":
+                if event.player != controller:
+                    return False
+            elif want == "own_other":
+                if event.player != controller or got == self_card:
+                    return False
+            elif want == "opponent":
+                if event.player == controller or event.player is None:
+                    return False
+            elif want == "other":
+                if got == self_card:
+                    return False
+            elif got != want:
+                return False
+        if pattern.player is not None and pattern.player != "any":
+            if event.player is None:
+                return False
+            if pattern.player == "self" and event.player != controller:
+                return False
+            if pattern.player == "opponent" and event.player == controller:
+                return False
+        if pattern.from_ is not None and event.from_ != pattern.from_:
+            return False
+        if pattern.to is not None and event.to != pattern.to:
+            return False
+        if pattern.by is not None and event.by != pattern.by:
+            return False
+        if pattern.counter is not None and event.counter != pattern.counter:
+            return False
+        if pattern.flag is not None and event.flag != pattern.flag:
+            return False
+        if pattern.stat is not None and event.stat != pattern.stat:
+            return False
+        return True

@@ -1,0 +1,71 @@
+"""Checking a resolution against a scenario's ``expect`` block.
+
+Orders are compared exactly for ``resolved``, ``activated`` and
+``triggered`` (the point of the project); ``failed``, ``declined``,
+``missed``, ``lost`` and ``prevented`` are compared as multisets, in any
+order.  ``counters``, ``zones``, ``flags`` and ``stats`` check only the
+entries they list; ``used`` is the set of once-per-turn keys spent.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from attrs import frozen
+
+from .resolution import Resolution
+from .scenario import Expectation
+
+__all__ = ["Mismatch", "check_expectation", "ORDERED"]
+
+#: Expectation lists whose order matters.
+ORDERED = ("resolved", "activated", "triggered")
+
+
+@frozen
+class Mismatch:
+    """One expected value that did not come out."""
+
+    key: str
+    expected: Any
+    actual: Any
+
+
+def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]:
+    """Every difference between ``expect`` and ``result`` (empty if none)."""
+    out: list[Mismatch] = []
+    for name, wanted in expect.lists:
+        if name == "used":
+            actual = sorted(result.state.used)
+            if sorted(wanted) != actual:
+                out.append(Mismatch("used", sorted(wanted), actual))
+            continue
+        got = result.keys(name)
+        if name in ORDERED:
+            if list(wanted) != got:
+                out.append(Mismatch(name, list(wanted), got))
+        elif Counter(wanted) != Counter(got):
+            out.append(Mismatch(name, sorted(wanted), sorted(got)))
+    state = result.state
+    for player, values in expect.counters:
+        for counter, wanted in values:
+            got = state.counter(player, counter)
+            if got != wanted:
+                out.append(Mismatch(f"counters.{player}.{counter}", wanted, got))
+    for card_id, zone in expect.zones:
+        got = state.cards[card_id].zone
+        if got != zone:
+            out.append(Mismatch(f"zones.{card_id}", zone, got))
+    for card_id, flags in expect.flags:
+        got = sorted(state.cards[card_id].flags)
+        if list(flags) != got:
+            out.append(Mismatch(f"flags.{card_id}", list(flags), got))
+    for card_id, values in expect.stats:
+        for stat, wanted in values:
+            got = result.stat(card_id, stat)
+            if got != wanted:
+                out.append(Mismatch(f"stats.{card_id}.{stat}", wanted, got))
+    if expect.outcome is not None and expect.outcome != result.outcome:
+        out.append(Mismatch("outcome", expect.outcome, result.outcome))
+    return out

@@ -1,0 +1,399 @@
+"""The contract between the tcgtrig core and a game plugin.
+
+A game is a module (or object) of ``@hookimpl`` functions registered under
+the entry-point group ``tcgtrig.games``; the entry-point name is the game's
+name.  The core owns every loop — events, trigger matching, the pending set,
+interrupt windows, rules processing, choices, the trace — and asks the game
+only for *policy* through the hooks below.  Hooks are grouped by the phase in
+which the engine calls them.
+
+Only :func:`tcgtrig_game_info` is required.  Every other hook has a core
+default, stated in its docstring, used when no plugin returns a value.  A
+plugin may implement any subset of a hook's arguments (pluggy passes only the
+ones named); arguments never get defaults in an implementation.
+
+Where each game's rules live
+============================
+
+**Digimon** (``tcgtrig.plugins.digimon``):
+
+- priority layers, derived triggers above all older ones (CR 15-4-5-2/3),
+  turn player first inside a layer (15-4-3-5), ``[Security]`` first
+  (15-16-10-2): :func:`tcgtrig_pending_rank`;
+- the wiki's priority number in traces: :func:`tcgtrig_pending_details`;
+- pending effects lost when their card moves (15-4-4-3..5):
+  :func:`tcgtrig_check_pending`;
+- interrupts at most once per series (15-8-5-4):
+  :func:`tcgtrig_activation_blocked`;
+- rules processing (0-DP deletion, eggs and stray options trashed, 17-1):
+  :func:`tcgtrig_rules_processing`;
+- digivolution cards go to the trash with their Digimon:
+  :func:`tcgtrig_under_cards_zone`;
+- an endless loop is a draw (18-3): :func:`tcgtrig_endless_loop`;
+- ``delete``, ``play``, ``suspend``, ``digivolve``, …:
+  :func:`tcgtrig_action_aliases`.
+
+**Duel Masters** (planned):
+
+- one waiting pool (待機状態) with the active player first and newly
+  triggered active-player effects ahead of the non-active player's (rules
+  4–5, 511.1e); Shield Triggers and Strike Backs ahead of everything, the
+  non-active player's Shield Triggers ahead of active-player ordinary
+  triggers (rule 7): :func:`tcgtrig_pending_rank` (rank = class, player);
+- a waiting effect is independent of its source (110.5a):
+  :func:`tcgtrig_check_pending` returns ``None``;
+- static abilities apply before triggers — a creature a static ability
+  destroys never gets its trigger (rule 2): :func:`tcgtrig_rules_processing`
+  performs the destruction, then :func:`tcgtrig_check_pending` at the
+  ``admission`` point returns ``Drop("void")`` for triggers whose card is
+  gone;
+- substitution (置換効果, 609.9): ``replacement`` abilities in the interrupt
+  window, ordered turn player first by :func:`tcgtrig_pending_rank`; never
+  twice on one event: :func:`tcgtrig_activation_blocked`;
+- evolution sources go with their creature: :func:`tcgtrig_under_cards_zone`.
+
+**Yu-Gi-Oh!** (planned):
+
+- chain building and last-in-first-out resolution: ``GameInfo.resolution =
+  "chain"``;
+- SEGOC groups (turn player's mandatory, opponent's mandatory, turn
+  player's optional, opponent's optional; TCG/OCG and GOAT variants):
+  :func:`tcgtrig_pending_rank`;
+- response windows and spell speeds (1 never responds, 2 responds to 1–2,
+  3 to anything): :func:`tcgtrig_chain_responder` and
+  :func:`tcgtrig_can_respond`;
+- missing the timing (an optional "when" trigger whose event was not the
+  last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
+  point returns ``Drop("missed")``;
+- once per turn (soft per card, hard per name): :func:`tcgtrig_once_per_turn_key`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .evaluate import Evaluator
+    from .info import ActivationContext, Drop, GameEnd, GameInfo
+    from .model import Action, Card
+    from .pending import PendingEffect
+    from .state import GameState
+
+__all__ = ["PROJECT", "hookspec", "hookimpl"]
+
+#: The pluggy project name; also the hook prefix and entry-point group root.
+PROJECT = "tcgtrig"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# ---------------------------------------------------------------------------
+# Setting up
+# ---------------------------------------------------------------------------
+
+
+@hookspec(historic=True)
+def tcgtrig_addhooks(pluginmanager: pluggy.PluginManager) -> None:
+    """Add game-specific hook specifications.
+
+    Called once, as soon as a plugin implementing it is registered (historic
+    hook).  Call ``pluginmanager.add_hookspecs(module)`` to add hooks named
+    ``tcgtrig_<game>_*`` that other plugins (house rules, card packs) may
+    implement.
+
+    :param pluginmanager: the game's plugin manager.
+
+    Use in game plugins: only games that want to be extended themselves.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_game_info() -> GameInfo:
+    """Describe the game: name, title, version, resolution model.
+
+    Stops at first non-None result.  **Required**: a ruleset without it is
+    not a game.
+
+    :return: a :class:`tcgtrig.GameInfo`.
+
+    Use in game plugins: every game implements it exactly once.
+    """
+
+
+@hookspec
+def tcgtrig_action_aliases() -> dict[str, Callable[[Any], Any]]:
+    """Add the game's words for actions (``delete``, ``suspend``, ``summon``).
+
+    Called once per scenario load.  Each alias maps a name to a function that
+    receives the alias's argument as written in the scenario file and returns
+    the core action(s) it stands for, *as scenario data* (a mapping such as
+    ``{"move": {"card": arg, "to": "trash", "as": "deleted"}}``, or a list of
+    them).  The core then reads that data like any action, so aliases cannot
+    do anything a scenario could not say.  Raise ``ValueError`` with a
+    message for a malformed argument; the core adds file, line and key.
+
+    The results of all plugins are merged; a later plugin's alias wins.
+
+    :return: ``{alias name: expand function}``.
+
+    Use in game plugins: to let scenario files speak the game's words.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Pending effects: ordering
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+    """Give a newly pending effect its place in the order.
+
+    Called once for each effect as it becomes pending: triggered effects when
+    the effect or action that triggered them has finished (and rules
+    processing with it), interrupts and replacements when their window
+    opens.  The effects that may activate next are those with the *lowest*
+    rank; among them the deciding player (:func:`tcgtrig_who_orders`) picks
+    one.  Ranks are compared as tuples and must stay comparable with every
+    other rank the game returns (use numbers).
+
+    ``effect.timing`` grows with every batch of triggers, so ``-timing``
+    puts newer batches first (Digimon layers) and ``timing`` older first.
+    ``effect.window`` is ``main`` or ``interrupt``; ``effect.ability.kind``
+    tells a ``replacement`` from an ``interrupt``.
+
+    Stops at first non-None result.  Default: ``(0 if the turn player
+    controls it else 1, timing)`` — turn player first, oldest batch first.
+
+    :param state: the game state.
+    :param effect: the pending effect (its ``rank`` field is not yet set).
+    :return: a tuple of numbers; lower goes first.
+
+    Use in game plugins: every game with an opinion on ordering.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str, Any]:
+    """Add game-specific keys to an effect's trace steps.
+
+    Called once per pending effect, right after its rank is set.  The keys
+    are copied into its ``triggered``, ``activated``, ``resolved`` (and
+    other outcome) steps, e.g. ``{"priority": 2}`` for Digimon or
+    ``{"group": "TP mandatory"}`` for Yu-Gi-Oh!.
+
+    Stops at first non-None result.  Default: no extra keys.
+
+    :param state: the game state.
+    :param effect: the pending effect, with ``rank`` set.
+    :return: a mapping of JSON-compatible values.
+
+    Use in game plugins: to show the game's own bookkeeping in traces.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> str:
+    """Say which player picks the next effect among ``effects``.
+
+    Called before each ordering decision with the lowest-rank bucket.
+
+    Stops at first non-None result.  Default: the controller of the first
+    effect (ranks normally separate players).
+
+    :param state: the game state.
+    :param effects: the candidates, in trigger order.
+    :return: a player name.
+
+    Use in game plugins: games where one player orders everyone's effects
+    (KeyForge's active player).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str) -> Drop | None:
+    """Say whether a pending effect leaves the pending set unattempted.
+
+    Called at these ``point`` values:
+
+    - ``admission``: as the effect becomes pending (after the action and
+      rules processing that triggered it);
+    - ``moved``: right after its card moved (changed zone or stack);
+    - ``activation``: when it has been picked, before anything else;
+    - ``window``: (chain games) when a new chain starts, for every pending
+      effect.
+
+    ``state.card(effect.card).incarnation != effect.incarnation`` tells that
+    its card moved since it triggered.
+
+    Stops at first non-None result.  Default: ``None`` (it stays).
+
+    :param state: the game state.
+    :param effect: the pending effect.
+    :param point: one of the values above.
+    :return: a :class:`tcgtrig.Drop`, or ``None`` to keep it.
+
+    Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost), Duel
+    Masters (void at admission).
+    """
+
+
+# ---------------------------------------------------------------------------
+# Activation
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_activation_blocked(
+    state: GameState, effect: PendingEffect, context: ActivationContext
+) -> str | None:
+    """Forbid an activation the core would allow.
+
+    Called when an effect is about to activate, after the core's own checks
+    (the ability's ``condition`` and its once-per-turn).  A forbidden
+    activation *fails*: it spends no once-per-turn.
+
+    Stops at first non-None result.  Default: ``None`` (allowed).
+
+    :param state: the game state.
+    :param effect: the effect about to activate.
+    :param context: where the activation happens
+        (:class:`tcgtrig.ActivationContext`).
+    :return: a reason (one line, citing the rule) or ``None``.
+
+    Use in game plugins: Digimon's once-per-series rule for interrupts,
+    Yu-Gi-Oh!'s once-per-chain, Duel Masters' "never twice on one event".
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str | None:
+    """Name what a once-per-turn ability spends.
+
+    Called for abilities with ``once_per_turn`` when they are checked and
+    when they activate.  Two abilities with the same key share one use.
+
+    Stops at first non-None result.  Default: the effect key (per card,
+    per ability).
+
+    :param state: the game state.
+    :param effect: the effect.
+    :return: a string key.
+
+    Use in game plugins: Yu-Gi-Oh!'s hard once per turn (per card name).
+    """
+
+
+# ---------------------------------------------------------------------------
+# Between activations
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_rules_processing(state: GameState, view: Evaluator) -> Sequence[Action] | None:
+    """Return what the game does by itself between activations.
+
+    Called after every effect (and the start actions) has finished, before
+    the effects it triggered become pending, and again after every batch it
+    returns, until it returns nothing.  The actions are performed at the
+    same time, ``by: rule``, and may be interrupted like any action; what
+    they trigger is simultaneous with what the effect triggered.
+
+    Stops at first non-None result.  Default: nothing.
+
+    :param state: the game state.
+    :param view: reads effective stats (``view.stat(card_id, "dp")``) and
+        selectors.
+    :return: core actions (e.g. ``Move`` with ``by="rule"``), or ``None``/
+        an empty list when there is nothing to do.
+
+    Use in game plugins: Digimon rules processing, Duel Masters state
+    checks and destroying static abilities.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_under_cards_zone(state: GameState, card: Card, to: str) -> str | None:
+    """Say where the cards stacked under a card go when it moves.
+
+    Called when a card with cards under it moves to ``to`` (not when it is
+    covered by another card).
+
+    Stops at first non-None result.  Default: ``to`` (they go with it).
+
+    :param state: the game state (before the move).
+    :param card: the moving top card.
+    :param to: where it goes.
+    :return: a zone name.
+
+    Use in game plugins: Digimon sends digivolution cards to the trash.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_endless_loop(state: GameState, reason: str) -> GameEnd | None:
+    """Decide how an endless loop ends.
+
+    Called when the same position comes back (same cards, counters, pending
+    effects and chooser state) or the step limit is reached.
+
+    Stops at first non-None result.  Default: ``GameEnd("draw", reason)``.
+
+    :param state: the game state.
+    :param reason: what the core detected.
+    :return: a :class:`tcgtrig.GameEnd`.
+
+    Use in game plugins: to cite the game's rule.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Chains (games whose GameInfo.resolution is "chain")
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_chain_responder(
+    state: GameState, chain: Sequence[PendingEffect], passes: int
+) -> str | None:
+    """Say who may respond next in a chain window.
+
+    Called after every pending effect has gone on the chain, and after each
+    response or pass.  Two consecutive passes close the window and the chain
+    resolves, last in first out.
+
+    Stops at first non-None result.  Default: the opponent of the last
+    link's controller, then alternating.
+
+    :param state: the game state.
+    :param chain: the links so far, bottom first.
+    :param passes: consecutive passes so far in this window.
+    :return: a player name, or ``None`` to close the window now.
+
+    Use in game plugins: Yu-Gi-Oh! (priority after a chain link).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_can_respond(
+    state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect
+) -> bool | None:
+    """Say whether an activated ability may respond to the chain.
+
+    Called for every ``activated`` ability of the responding player that is
+    active where its card is.
+
+    Stops at first non-None result.  Default: ``effect.ability.speed >= 2``
+    and not lower than the top link's speed.
+
+    :param state: the game state.
+    :param chain: the links so far, bottom first.
+    :param effect: the candidate response.
+    :return: ``True`` if it may respond.
+
+    Use in game plugins: Yu-Gi-Oh! spell speeds and OCG/TCG variants.
+    """

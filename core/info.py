@@ -1,0 +1,85 @@
+"""Values that cross the hook contract: what a game is, and its verdicts."""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "RESOLUTION_MODELS"]
+
+#: ``immediate``: an activated effect resolves at once (Digimon, Duel Masters).
+#: ``chain``: activated effects form a chain that resolves last in, first out
+#: once both players pass (Yu-Gi-Oh!).
+RESOLUTION_MODELS = ("immediate", "chain")
+
+
+@frozen(kw_only=True)
+class GameInfo:
+    """What a ruleset is.  Returned by ``tcgtrig_game_info``.
+
+    :param name: the ruleset name users type (``digimon``); must equal the
+        entry-point name it is registered under.
+    :param title: a human title (``Digimon Card Game``).
+    :param version: the ruleset's own version.
+    :param summary: one line on what it implements.
+    :param rules: the rules document it follows (``Comprehensive Rules 4.2``).
+    :param resolution: one of :data:`RESOLUTION_MODELS`.
+    :param terms: the game's words for the core's notions, for display, e.g.
+        ``{"depth": "priority"}``.
+    """
+
+    name: str
+    title: str
+    version: str
+    summary: str = ""
+    rules: str = ""
+    resolution: str = "immediate"
+    terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+
+    def term(self, word: str) -> str:
+        return dict(self.terms).get(word, word)
+
+
+@frozen
+class Drop:
+    """A pending effect leaves the pending set without an activation attempt.
+
+    :param kind: ``lost`` (its card left, it became a new card, its trigger no
+        longer holds), ``missed`` (missed the timing) or ``void`` (it never
+        triggered after all: no trace step, as if it had not matched).
+    :param reason: one line for the trace, citing the rule where possible.
+    """
+
+    kind: str
+    reason: str = ""
+
+
+@frozen
+class GameEnd:
+    """The resolution ends early, e.g. an endless loop ends in a draw.
+
+    :param outcome: ``draw`` (or a game's own word).
+    :param reason: one line for the user, citing the rule.
+    """
+
+    outcome: str
+    reason: str
+
+
+@frozen(kw_only=True)
+class ActivationContext:
+    """Where an activation is attempted, for ``tcgtrig_activation_blocked``.
+
+    :param window: ``main`` (the pending set), ``interrupt`` (inside an
+        interrupt window, before an action), ``inline`` (``activate:`` from
+        another effect) or ``chain`` (a response in a chain window).
+    :param series: effect keys already activated in the current series of
+        interrupts (everything since the outermost interrupted action began).
+    :param interrupting: the names of the events about to happen, inside an
+        interrupt window.
+    :param chain: effect keys on the chain, bottom first (chain games).
+    """
+
+    window: str = "main"
+    series: frozenset[str] = frozenset()
+    interrupting: tuple[str, ...] = ()
+    chain: tuple[str, ...] = ()

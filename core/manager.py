@@ -1,0 +1,302 @@
+"""Finding games and talking to them.
+
+Games are discovered through the entry-point group ``tcgtrig.games`` — the
+bundled ones exactly like a third-party package's.  Each resolution gets its
+own plugin manager holding one game (plus any extra plugins a caller passes),
+so ``firstresult`` policies are never ambiguous.
+
+:class:`Ruleset` wraps a manager: it binds the hooks once, fills in the core
+defaults, checks what plugins return and names the plugin in every error.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import pluggy
+from attrs import frozen
+
+from . import hookspecs
+from .errors import PluginError, TcgTrigError, UnknownGameError
+from .info import RESOLUTION_MODELS, ActivationContext, Drop, GameEnd, GameInfo
+from .pending import PendingEffect
+from .state import GameState
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "GameListing",
+    "Ruleset",
+    "available_games",
+    "list_games",
+    "load_ruleset",
+    "make_plugin_manager",
+]
+
+#: The entry-point group games register under.
+ENTRY_POINT_GROUP = "tcgtrig.games"
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    unique: dict[str, importlib.metadata.EntryPoint] = {}
+    for ep in found:
+        unique.setdefault(ep.name, ep)
+    return [unique[name] for name in sorted(unique)]
+
+
+def available_games() -> list[str]:
+    """Names of the installed games (without importing them)."""
+    return [ep.name for ep in _entry_points()]
+
+
+def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
+    try:
+        return ep.load()
+    except Exception as exc:  # a broken plugin must be named, not crash us
+        raise PluginError(ep.name, f"could not be loaded from {ep.value!r}: {type(exc).__name__}: {exc}") from exc
+
+
+def make_plugin_manager(
+    game: str | None,
+    *,
+    plugins: Iterable[object] = (),
+    autoload: bool = True,
+) -> pluggy.PluginManager:
+    """Build a plugin manager holding one game.
+
+    :param game: the entry-point name to load (``None`` loads none).
+    :param plugins: extra plugin objects to register (tests, house rules, or
+        a game defined in Python without an entry point).
+    :param autoload: load ``game`` from the ``tcgtrig.games`` entry points.
+    :raises UnknownGameError: ``game`` is not installed.
+    :raises PluginError: the plugin failed to import or to register.
+    """
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    if autoload and game is not None:
+        eps = {ep.name: ep for ep in _entry_points()}
+        if game not in eps:
+            raise UnknownGameError(game, sorted(eps))
+        _register(pm, game, _load_entry_point(eps[game]))
+    for number, plugin in enumerate(plugins):
+        name = getattr(plugin, "__name__", None) or f"{type(plugin).__name__}-{number}"
+        _register(pm, name, plugin)
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(_plugin_name(pm, exc.plugin), str(exc)) from exc
+    pm.hook.tcgtrig_addhooks.call_historic(kwargs={"pluginmanager": pm})
+    return pm
+
+
+def _plugin_name(pm: pluggy.PluginManager, plugin: object) -> str:
+    return pm.get_name(plugin) or repr(plugin)
+
+
+def _register(pm: pluggy.PluginManager, name: str, plugin: object) -> None:
+    try:
+        pm.register(plugin, name=name)
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(name, f"does not fit the hook contract: {exc}") from exc
+    except ValueError as exc:
+        raise PluginError(name, str(exc)) from exc
+
+
+class Ruleset:
+    """One game's policy, as the engine sees it.
+
+    Build it with :func:`load_ruleset`.  Every method calls one hook, applies
+    the core default when no plugin answers, and turns a plugin's exception
+    or bad return value into a :class:`PluginError` naming the plugin.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager, name: str | None = None) -> None:
+        self.pm = pm
+        hook = pm.hook
+        info = self._call("tcgtrig_game_info", hook.tcgtrig_game_info)
+        if info is None:
+            raise PluginError(name or "?", "implements no tcgtrig_game_info: it is not a game")
+        if not isinstance(info, GameInfo):
+            raise PluginError(name or "?", f"tcgtrig_game_info returned {info!r}, not a GameInfo")
+        if info.resolution not in RESOLUTION_MODELS:
+            raise PluginError(
+                info.name, f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
+            )
+        self.info = info
+        self.name = info.name
+        self._rank = hook.tcgtrig_pending_rank
+        self._details = hook.tcgtrig_pending_details
+        self._who = hook.tcgtrig_who_orders
+        self._check = hook.tcgtrig_check_pending
+        self._blocked = hook.tcgtrig_activation_blocked
+        self._opt_key = hook.tcgtrig_once_per_turn_key
+        self._rules = hook.tcgtrig_rules_processing
+        self._under = hook.tcgtrig_under_cards_zone
+        self._loop = hook.tcgtrig_endless_loop
+        self._responder = hook.tcgtrig_chain_responder
+        self._can_respond = hook.tcgtrig_can_respond
+        self._has_rules = bool(self._rules.get_hookimpls())
+        self._has_check = bool(self._check.get_hookimpls())
+        self._has_who = bool(self._who.get_hookimpls())
+        self.aliases = self._collect_aliases()
+
+    # -- plumbing -----------------------------------------------------------
+
+    def _call(self, name: str, caller: Callable[..., Any], **kwargs: Any) -> Any:
+        try:
+            return caller(**kwargs)
+        except TcgTrigError:
+            raise
+        except Exception as exc:
+            plugin = getattr(self, "name", None) or "?"
+            raise PluginError(plugin, f"{type(exc).__name__}: {exc}", hook=name) from exc
+
+    def _bad(self, hook: str, value: object, wanted: str) -> PluginError:
+        return PluginError(self.name, f"returned {value!r}; expected {wanted}", hook=hook)
+
+    def _collect_aliases(self) -> dict[str, Callable[[Any], Any]]:
+        merged: dict[str, Callable[[Any], Any]] = {}
+        results = self._call("tcgtrig_action_aliases", self.pm.hook.tcgtrig_action_aliases)
+        for result in reversed(results or []):  # pluggy calls LIFO; later registration wins
+            if not isinstance(result, dict):
+                raise self._bad("tcgtrig_action_aliases", result, "a dict of alias functions")
+            merged.update(result)
+        return merged
+
+    # -- hooks ----------------------------------------------------------------
+
+    @property
+    def chain(self) -> bool:
+        return self.info.resolution == "chain"
+
+    def rank(self, state: GameState, effect: PendingEffect) -> tuple:
+        rank = self._call("tcgtrig_pending_rank", self._rank, state=state, effect=effect)
+        if rank is None:
+            return (0 if effect.controller == state.turn_player else 1, effect.timing)
+        if not isinstance(rank, tuple):
+            raise self._bad("tcgtrig_pending_rank", rank, "a tuple of numbers")
+        return rank
+
+    def details(self, state: GameState, effect: PendingEffect) -> tuple[tuple[str, Any], ...]:
+        details = self._call("tcgtrig_pending_details", self._details, state=state, effect=effect)
+        if not details:
+            return ()
+        if not isinstance(details, dict):
+            raise self._bad("tcgtrig_pending_details", details, "a dict")
+        return tuple(details.items())
+
+    def who_orders(self, state: GameState, bucket: dict[int, PendingEffect]) -> str:
+        first = next(iter(bucket.values()))
+        if not self._has_who:
+            return first.controller  # O(1): no list built for wide buckets
+        effects = tuple(bucket.values())
+        player = self._call("tcgtrig_who_orders", self._who, state=state, effects=effects)
+        if player is None:
+            return first.controller
+        if player not in state.players:
+            raise self._bad("tcgtrig_who_orders", player, f"one of {list(state.players)}")
+        return player
+
+    def check_pending(self, state: GameState, effect: PendingEffect, point: str) -> Drop | None:
+        if not self._has_check:
+            return None
+        drop = self._call("tcgtrig_check_pending", self._check, state=state, effect=effect, point=point)
+        if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")):
+            raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason)")
+        return drop
+
+    def blocked(self, state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
+        reason = self._call(
+            "tcgtrig_activation_blocked", self._blocked, state=state, effect=effect, context=context
+        )
+        return None if reason is None else str(reason)
+
+    def once_per_turn_key(self, state: GameState, effect: PendingEffect) -> str:
+        key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
+        return effect.key if key is None else str(key)
+
+    def rules_processing(self, state: GameState, view: Any) -> Sequence[Any]:
+        if not self._has_rules:
+            return ()
+        actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view)
+        return tuple(actions or ())
+
+    def under_cards_zone(self, state: GameState, card: Any, to: str) -> str:
+        zone = self._call("tcgtrig_under_cards_zone", self._under, state=state, card=card, to=to)
+        return to if zone is None else str(zone)
+
+    def endless_loop(self, state: GameState, reason: str) -> GameEnd:
+        end = self._call("tcgtrig_endless_loop", self._loop, state=state, reason=reason)
+        if end is None:
+            return GameEnd("draw", reason)
+        if not isinstance(end, GameEnd):
+            raise self._bad("tcgtrig_endless_loop", end, "a GameEnd")
+        return end
+
+    def chain_responder(self, state: GameState, chain: Sequence[PendingEffect], passes: int) -> str | None:
+        player = self._call(
+            "tcgtrig_chain_responder", self._responder, state=state, chain=chain, passes=passes
+        )
+        if player is None and not self._responder.get_hookimpls():
+            last = chain[-1].controller
+            first = state.opponent(last)
+            return first if passes % 2 == 0 else last
+        return player
+
+    def can_respond(self, state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool:
+        verdict = self._call(
+            "tcgtrig_can_respond", self._can_respond, state=state, chain=chain, effect=effect
+        )
+        if verdict is None:
+            top = chain[-1].ability.speed if chain else 1
+            return effect.ability.speed >= max(2, top)
+        return bool(verdict)
+
+
+def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = True) -> Ruleset:
+    """The ruleset called ``game``: load its plugin and wrap it.
+
+    :param game: an installed game name (see ``tcgtrig games``).
+    :param plugins: extra plugins; with ``autoload=False`` they may *be* the
+        game (a ruleset defined in Python, no entry point needed).
+    """
+    pm = make_plugin_manager(game, plugins=plugins, autoload=autoload)
+    ruleset = Ruleset(pm, game)
+    if autoload and ruleset.name != game:
+        raise PluginError(game, f"is registered as {game!r} but calls itself {ruleset.name!r}")
+    return ruleset
+
+
+@frozen(kw_only=True)
+class GameListing:
+    """One installed game, for ``tcgtrig games``."""
+
+    name: str
+    title: str = ""
+    version: str = ""
+    module: str = ""
+    distribution: str = ""
+    distribution_version: str = ""
+    error: str | None = None
+
+
+def list_games() -> list[GameListing]:
+    """Every installed game, loaded to read its info; broken ones say why."""
+    listings = []
+    for ep in _entry_points():
+        dist = getattr(ep, "dist", None)
+        base = dict(
+            name=ep.name,
+            module=ep.value,
+            distribution=dist.metadata["Name"] if dist is not None else "",
+            distribution_version=dist.version if dist is not None else "",
+        )
+        try:
+            info = load_ruleset(ep.name).info
+        except TcgTrigError as exc:
+            listings.append(GameListing(**base, error=str(exc)))
+            continue
+        listings.append(GameListing(**base, title=info.title, version=info.version))
+    return listings

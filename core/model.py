@@ -1,0 +1,509 @@
+"""The value objects of tcgtrig: cards, abilities, patterns, actions, events.
+
+Everything here is a frozen attrs class: a value that never changes once
+built.  Game state changes by replacing a card with an evolved copy
+(:func:`attrs.evolve`); see :mod:`tcgtrig.state` for the live container.
+
+Actions, selectors and conditions are *data*: they are built from scenario
+files by :mod:`tcgtrig.scenario` (nothing is evaluated as code) or directly
+in Python, and both paths produce the same objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Union
+
+from attrs import field, frozen
+
+__all__ = [
+    "COMPARISONS",
+    "Card",
+    "Mod",
+    "Pattern",
+    "Ability",
+    "Ref",
+    "CardIds",
+    "Query",
+    "Selector",
+    "Count",
+    "Amount",
+    "Compare",
+    "InZone",
+    "HasFlag",
+    "StatIs",
+    "CounterIs",
+    "CountIs",
+    "AllOf",
+    "AnyOf",
+    "Not",
+    "Did",
+    "TurnOf",
+    "Condition",
+    "Move",
+    "Stack",
+    "Draw",
+    "Gain",
+    "Flag",
+    "Change",
+    "Emit",
+    "Activate",
+    "Prevent",
+    "If",
+    "Together",
+    "May",
+    "Action",
+    "Event",
+    "ABILITY_KINDS",
+]
+
+#: Comparison keys accepted in conditions.
+COMPARISONS = ("gte", "lte", "eq", "gt", "lt", "ne")
+
+#: Ability kinds of the scenario contract.
+ABILITY_KINDS = ("triggered", "interrupt", "replacement", "continuous", "activated")
+
+
+def _tuple(value: Any) -> tuple:
+    return tuple(value) if value is not None else ()
+
+
+def _pairs(value: Any) -> tuple[tuple[str, int], ...]:
+    """Normalise a mapping (or pairs) into sorted ``(name, number)`` pairs."""
+    items = value.items() if isinstance(value, dict) else value
+    return tuple(sorted((str(k), v) for k, v in items))
+
+
+# --------------------------------------------------------------------------
+# Patterns (what an ability waits for)
+# --------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Pattern:
+    """A trigger pattern: which events an ability reacts to.
+
+    All keys but ``event`` are optional; an omitted key matches anything.
+    ``card`` is ``self``, ``source``, ``own``, ``own_other``, ``opponent``,
+    ``other``, ``any`` or a card id; ``player`` is ``self``, ``opponent`` or
+    ``any`` (relative to the ability's controller).
+    """
+
+    event: str
+    card: str | None = None
+    player: str | None = None
+    from_: str | None = None
+    to: str | None = None
+    by: str | None = None
+    counter: str | None = None
+    flag: str | None = None
+    stat: str | None = None
+
+
+# --------------------------------------------------------------------------
+# Selectors and amounts
+# --------------------------------------------------------------------------
+
+
+@frozen
+class Ref:
+    """A card the effect refers to by role: ``self``, ``source`` or ``event``.
+
+    ``event`` means the card(s) of the event that triggered the effect (for an
+    interrupt: the card the action was about to happen to).
+    """
+
+    role: str
+
+
+@frozen
+class CardIds:
+    """Cards named by id in the scenario."""
+
+    ids: tuple[str, ...] = field(converter=tuple)
+
+
+@frozen(kw_only=True)
+class Query:
+    """Cards that match filters; ``pick`` makes the acting player choose.
+
+    Without ``pick`` every match is selected (all at the same time).
+    With ``upto`` the player may pick fewer (the label ``none`` stops).
+    """
+
+    zone: tuple[str, ...] = field(default=(), converter=_tuple)
+    owner: str | None = None
+    types: tuple[str, ...] = field(default=(), converter=_tuple)
+    name: str | None = None
+    flag: str | None = None
+    no_flag: str | None = None
+    stat: tuple[tuple[str, str, int], ...] = field(default=(), converter=_tuple)
+    under: Selector | None = None
+    exclude: Selector | None = None
+    pick: int | None = None
+    upto: bool = False
+
+
+Selector = Union[Ref, CardIds, Query]
+
+
+@frozen
+class Count:
+    """A number computed when the action happens: how many cards a selector finds."""
+
+    of: Selector
+
+
+Amount = Union[int, Count]
+
+
+# --------------------------------------------------------------------------
+# Conditions
+# --------------------------------------------------------------------------
+
+
+@frozen
+class Compare:
+    """``op`` is one of :data:`COMPARISONS`; compares a number with ``value``."""
+
+    op: str
+    value: int
+
+    def test(self, number: int) -> bool:
+        v = self.value
+        return {
+            "gte": number >= v,
+            "lte": number <= v,
+            "eq": number == v,
+            "gt": number > v,
+            "lt": number < v,
+            "ne": number != v,
+        }[self.op]
+
+
+@frozen
+class InZone:
+    card: Selector
+    zone: tuple[str, ...] = field(converter=_tuple)
+
+
+@frozen
+class HasFlag:
+    card: Selector
+    flag: str
+    negate: bool = False
+
+
+@frozen
+class StatIs:
+    card: Selector
+    stat: str
+    compare: Compare
+
+
+@frozen
+class CounterIs:
+    player: str
+    counter: str
+    compare: Compare
+
+
+@frozen
+class CountIs:
+    of: Selector
+    compare: Compare
+
+
+@frozen
+class AllOf:
+    conditions: tuple[Condition, ...] = field(converter=tuple)
+
+
+@frozen
+class AnyOf:
+    conditions: tuple[Condition, ...] = field(converter=tuple)
+
+
+@frozen
+class Not:
+    condition: Condition
+
+
+@frozen
+class Did:
+    """True if an earlier action of the same effect affected anything.
+
+    ``label`` is ``previous`` (the action just before) or the ``label`` of an
+    earlier action in the same effect.
+    """
+
+    label: str
+
+
+@frozen
+class TurnOf:
+    """True during the turn of ``player`` (``self`` or ``opponent``)."""
+
+    player: str
+
+
+Condition = Union[InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf]
+
+
+# --------------------------------------------------------------------------
+# Actions
+# --------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Move:
+    """Move cards to a zone; emits ``moved`` (or the ``as_`` name).
+
+    Cards stacked under a moving card go with it (the game may send them
+    elsewhere); with ``alone`` only the card moves and the card directly
+    under it takes its place.  ``under`` names the new parent when ``to`` is
+    ``sources``.
+    """
+
+    card: Selector
+    to: str
+    as_: str | None = None
+    under: Selector | None = None
+    alone: bool = False
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Stack:
+    """Put ``card`` on top of ``onto``: it takes ``onto``'s place and ``onto``
+    (with everything under it) goes under it.  Digivolution, evolution.
+    Emits ``stacked`` (or the ``as_`` name) for the new top card."""
+
+    card: Selector
+    onto: Selector
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Draw:
+    player: str = "self"
+    count: Amount = 1
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Gain:
+    """``gain`` (or, with ``sign=-1``, ``lose``) an amount of a counter."""
+
+    player: str = "self"
+    counter: str
+    amount: Amount = 1
+    sign: int = 1
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Flag:
+    card: Selector
+    set_: str | None = None
+    clear: str | None = None
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Change:
+    card: Selector
+    stat: str
+    by_amount: Amount
+    until: str | None = None
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Emit:
+    """Declare that something happened (an attack, a block, a use)."""
+
+    event: str
+    card: Selector | None = None
+    player: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Activate:
+    """Apply another ability's actions now (an effect that uses another)."""
+
+    key: str
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Prevent:
+    """In an interrupt or replacement: the action about to happen does not
+    happen to the subject (``card``; default: the subject it matched)."""
+
+    card: Selector | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class If:
+    condition: Condition
+    then: tuple[Action, ...] = field(default=(), converter=tuple)
+    else_: tuple[Action, ...] = field(default=(), converter=tuple)
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class Together:
+    """The listed actions happen at the same time: one batch of events."""
+
+    actions: tuple[Action, ...] = field(converter=tuple)
+    label: str | None = None
+
+
+@frozen(kw_only=True)
+class May:
+    """The controller chooses ``use`` (do ``then``) or ``decline`` (do ``else_``)."""
+
+    then: tuple[Action, ...] = field(default=(), converter=tuple)
+    else_: tuple[Action, ...] = field(default=(), converter=tuple)
+    label: str | None = None
+
+
+Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May]
+
+
+# --------------------------------------------------------------------------
+# Abilities and cards
+# --------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Ability:
+    """One ability printed on (or granted to) a card.
+
+    ``raw`` keeps the scenario form the ability was read from, so a saved
+    position writes abilities back exactly as the user wrote them.
+    """
+
+    id: str
+    kind: str = "triggered"
+    when: Pattern | None = None
+    optional: bool = False
+    once_per_turn: bool = False
+    wording: str = "when"
+    speed: int = 1
+    tags: tuple[str, ...] = field(default=(), converter=_tuple)
+    active_in: tuple[str, ...] = field(default=(), converter=_tuple)
+    condition: Condition | None = None
+    do: tuple[Action, ...] = field(default=(), converter=_tuple)
+    text: str | None = None
+    raw: Any = field(default=None, eq=False, repr=False)
+
+
+@frozen(kw_only=True)
+class Mod:
+    """A lasting change to a stat (``change`` with ``until``)."""
+
+    stat: str
+    by: int
+    until: str | None = None
+    effect: str | None = None
+
+
+@frozen(kw_only=True)
+class Card:
+    """A card and where it is now.
+
+    ``incarnation`` counts the card's moves: a card that changed zones is a
+    new object for the rules that care (pending effects, "this card").
+    """
+
+    id: str
+    name: str
+    owner: str
+    zone: str
+    under: str | None = None
+    stats: tuple[tuple[str, int], ...] = field(default=(), converter=_pairs)
+    flags: frozenset[str] = field(default=frozenset(), converter=frozenset)
+    types: tuple[str, ...] = field(default=(), converter=_tuple)
+    abilities: tuple[Ability, ...] = field(default=(), converter=_tuple, eq=False, repr=False)
+    mods: tuple[Mod, ...] = field(default=(), converter=_tuple)
+    incarnation: int = 0
+
+    def base_stat(self, name: str) -> int | None:
+        for key, value in self.stats:
+            if key == name:
+                return value
+        return None
+
+    def ability(self, ability_id: str) -> Ability | None:
+        for ability in self.abilities:
+            if ability.id == ability_id:
+                return ability
+        return None
+
+    def dynamic(self) -> tuple:
+        """The part of the card that changes during play (for fingerprints)."""
+        return (self.id, self.zone, self.under, self.stats, tuple(sorted(self.flags)), self.mods)
+
+
+def _share_on_copy(*classes: type) -> None:
+    """Frozen values are shared, never duplicated, by copy and deepcopy."""
+    for cls in classes:
+        cls.__copy__ = lambda self: self  # type: ignore[attr-defined]
+        cls.__deepcopy__ = lambda self, memo: self  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Event:
+    """Something that happened (or, for interrupts, is about to happen).
+
+    ``name`` is the event's name (``deleted``); ``base`` the core name it
+    renames (``moved``), so patterns may use either.  ``before``/``after`` are
+    the card as it was just before and just after, for look-back.
+    """
+
+    name: str
+    base: str | None = None
+    card: str | None = None
+    player: str | None = None
+    from_: str | None = None
+    to: str | None = None
+    by: str | None = None
+    counter: str | None = None
+    amount: int | None = None
+    flag: str | None = None
+    stat: str | None = None
+    cards: tuple[str, ...] = field(default=(), converter=_tuple)
+    moment: int = 0
+    cause: int | None = None
+    before: Card | None = field(default=None, eq=False, repr=False)
+    after: Card | None = field(default=None, eq=False, repr=False)
+
+    def names(self) -> tuple[str, ...]:
+        return (self.name,) if self.base is None or self.base == self.name else (self.name, self.base)
+
+
+_share_on_copy(
+    Pattern, Ref, CardIds, Query, Count, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
+    AllOf, AnyOf, Not, Did, TurnOf, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
+    Prevent, If, Together, May, Ability, Mod, Card, Event,
+)

@@ -1,0 +1,172 @@
+"""Pending effects and the pool they wait in.
+
+A :class:`PendingEffect` is one triggering of one ability: it waits until the
+ruleset lets it activate.  The :class:`PendingPool` keeps them bucketed by the
+*rank* the ruleset gave each one (see ``tcgtrig_pending_rank``): the effects
+that may activate next are exactly the bucket with the lowest rank.  Adding,
+removing and finding the next bucket are O(log n), so a cascade with
+thousands of pending effects never goes quadratic.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from typing import Any
+
+from attrs import define, field, frozen
+
+from .model import Ability, Event
+
+__all__ = ["PendingEffect", "PendingPool"]
+
+_MASK = (1 << 64) - 1
+
+
+@frozen(kw_only=True)
+class PendingEffect:
+    """One triggered (or activated) effect waiting for its turn.
+
+    :param id: instance number, unique within a resolution (``#3``).
+    :param key: the effect key, ``<card id>.<ability id>``.
+    :param card: the card whose ability this is.
+    :param controller: the player who controls (and orders) it.
+    :param self_card: the card ``self`` means (the top card for inherited ones).
+    :param events: the events that triggered it (one moment's worth).
+    :param moment: the moment of those events (for "last thing that happened").
+    :param timing: the admission batch number; larger is newer.
+    :param depth: how many effects deep it was derived (start = 0).
+    :param cause: instance id of the effect during which it triggered.
+    :param incarnation: its card's incarnation when it triggered.
+    :param window: ``main`` for the pending set, ``interrupt`` inside an
+        interrupt window.
+    :param rank: the ordering key the ruleset gave it.
+    :param details: game-specific keys copied into its trace steps.
+    """
+
+    id: int
+    key: str
+    card: str
+    ability: Ability = field(eq=False, repr=False)
+    controller: str
+    self_card: str
+    events: tuple[Event, ...] = field(default=(), converter=tuple, eq=False, repr=False)
+    moment: int = 0
+    timing: int = 0
+    depth: int = 0
+    cause: int | None = None
+    incarnation: int = 0
+    window: str = "main"
+    rank: tuple = ()
+    details: tuple[tuple[str, Any], ...] = ()
+
+    def __deepcopy__(self, memo: dict) -> object:
+        return self
+
+    @property
+    def optional(self) -> bool:
+        return self.ability.optional
+
+    @property
+    def kind(self) -> str:
+        return self.ability.kind
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return self.ability.tags
+
+
+def _h(value: object) -> int:
+    return hash(value) & _MASK
+
+
+@define(eq=False)
+class PendingPool:
+    """Pending effects bucketed by rank; the lowest rank goes next."""
+
+    _buckets: dict[tuple, dict[int, PendingEffect]] = field(factory=dict)
+    _heap: list[tuple] = field(factory=list)
+    _rank_of: dict[int, tuple] = field(factory=dict)
+    _by_card: dict[str, dict[int, None]] = field(factory=dict)
+    _hash: int = 0
+
+    def __len__(self) -> int:
+        return len(self._rank_of)
+
+    def __bool__(self) -> bool:
+        return bool(self._rank_of)
+
+    def __contains__(self, effect_id: int) -> bool:
+        return effect_id in self._rank_of
+
+    def __iter__(self) -> Iterator[PendingEffect]:
+        """Every pending effect, lowest rank first (O(n log n))."""
+        for rank in sorted(self._buckets):
+            yield from self._buckets[rank].values()
+
+    def add(self, effect: PendingEffect) -> None:
+        rank = effect.rank
+        bucket = self._buckets.get(rank)
+        if bucket is None:
+            bucket = self._buckets[rank] = {}
+            heapq.heappush(self._heap, rank)
+        bucket[effect.id] = effect
+        self._rank_of[effect.id] = rank
+        self._by_card.setdefault(effect.card, {})[effect.id] = None
+        self._hash = (self._hash + _h((effect.key, effect.controller))) & _MASK
+
+    def remove(self, effect_id: int) -> PendingEffect:
+        rank = self._rank_of.pop(effect_id)
+        bucket = self._buckets[rank]
+        effect = bucket.pop(effect_id)
+        if not bucket:
+            del self._buckets[rank]
+        owned = self._by_card[effect.card]
+        owned.pop(effect_id)
+        if not owned:
+            del self._by_card[effect.card]
+        self._hash = (self._hash - _h((effect.key, effect.controller))) & _MASK
+        return effect
+
+    def get(self, effect_id: int) -> PendingEffect:
+        return self._buckets[self._rank_of[effect_id]][effect_id]
+
+    def next_bucket(self) -> dict[int, PendingEffect]:
+        """The effects that may go next, in the order they triggered.
+
+        The returned dict is live: do not keep it across changes.
+        """
+        heap = self._heap
+        while heap and heap[0] not in self._buckets:
+            heapq.heappop(heap)
+        if not heap:
+            return {}
+        return self._buckets[heap[0]]
+
+    def of_card(self, card_id: str) -> list[PendingEffect]:
+        """The pending effects of one card's abilities."""
+        return [self.get(i) for i in self._by_card.get(card_id, ())]
+
+    def quick_fingerprint(self) -> tuple[int, int]:
+        """O(1): the multiset of pending keys and their number."""
+        return (self._hash, len(self._rank_of))
+
+    def fingerprint(self) -> tuple:
+        """O(n): the pending effects' keys in rank order, bucket by bucket.
+
+        Absolute rank values are left out, so two pools that order the same
+        effects the same way are equal (loop detection relies on this).
+        """
+        return tuple(
+            tuple(sorted((e.key, e.controller) for e in self._buckets[rank].values()))
+            for rank in sorted(self._buckets)
+        )
+
+    def copy(self) -> PendingPool:
+        return PendingPool(
+            buckets={r: dict(b) for r, b in self._buckets.items()},
+            heap=list(self._heap),
+            rank_of=dict(self._rank_of),
+            by_card={c: dict(i) for c, i in self._by_card.items()},
+            hash=self._hash,
+        )

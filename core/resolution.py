@@ -1,0 +1,131 @@
+"""The library's front door: resolve a scenario under a game.
+
+>>> from tcgtrig import load_scenario, resolve
+>>> result = resolve(load_scenario("tests/scenarios/digimon/triggered-01.yaml"), "digimon")
+>>> result.keys("resolved")          # doctest: +SKIP
+['gabumon.trash', 'metalgarurumon.play', ...]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from attrs import field, frozen
+
+from .choices import Chooser, ScriptedChooser
+from .engine import DEFAULT_MAX_STEPS, Engine
+from .errors import UnknownGameError
+from .manager import Ruleset, available_games, load_ruleset
+from .scenario import Compiled, Scenario, load_scenario
+from .state import GameState
+from .trace import Step
+
+__all__ = ["Resolution", "resolve", "pick_game", "summary"]
+
+
+@frozen(kw_only=True)
+class Resolution:
+    """What happened when a scenario was resolved under one game."""
+
+    game: str
+    title: str
+    engine: Engine = field(eq=False, repr=False)
+    compiled: Compiled = field(eq=False, repr=False)
+    unused_choices: tuple[str, ...] = ()
+
+    @property
+    def trace(self) -> list[Step]:
+        return self.engine.trace
+
+    @property
+    def state(self) -> GameState:
+        return self.engine.state
+
+    @property
+    def outcome(self) -> str:
+        return self.engine.outcome.outcome if self.engine.outcome else "complete"
+
+    @property
+    def reason(self) -> str | None:
+        return self.engine.outcome.reason if self.engine.outcome else None
+
+    def keys(self, kind: str) -> list[str]:
+        """Effect keys of the steps of one kind, in trace order."""
+        return [step["effect"] for step in self.trace if step.kind == kind and step.get("effect")]
+
+    def stat(self, card_id: str, name: str) -> int | None:
+        return self.engine.view.stat(card_id, name)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON trace of the contract (``tcgtrig run --json``)."""
+        out: dict[str, Any] = {"format": 1, "game": self.game, "title": self.title,
+                               "outcome": self.outcome}
+        if self.reason:
+            out["reason"] = self.reason
+        out["steps"] = [step.to_dict() for step in self.trace]
+        out.update(summary(self.state, self.engine.view))
+        if self.unused_choices:
+            out["unused_choices"] = list(self.unused_choices)
+        return out
+
+
+def summary(state: GameState, view: Any) -> dict[str, Any]:
+    """Counters, zones, flags and (effective) stats at the end."""
+    counters = {p: dict(sorted(state.counters.get(p, {}).items())) for p in state.players}
+    zones = {c.id: c.zone for c in state.cards.values()}
+    flags = {c.id: sorted(c.flags) for c in state.cards.values()}
+    stats: dict[str, dict[str, int]] = {}
+    for card in state.cards.values():
+        names = {name for name, _ in card.stats} | {m.stat for m in card.mods}
+        values = {name: view.stat(card.id, name) for name in sorted(names)}
+        if values:
+            stats[card.id] = values
+    return {"counters": counters, "zones": zones, "flags": flags, "stats": stats}
+
+
+def pick_game(scenario: Scenario, game: str | None) -> str:
+    """The game to use: the one asked for, else the file's ``game``."""
+    if game:
+        return game
+    if scenario.game:
+        return scenario.game
+    raise UnknownGameError("(none given)", available_games())
+
+
+def resolve(
+    scenario: Scenario | str | Path,
+    game: str | Ruleset | None = None,
+    *,
+    chooser: Chooser | None = None,
+    choices: Iterable[str] | None = None,
+    plugins: Iterable[object] = (),
+    max_steps: int = DEFAULT_MAX_STEPS,
+) -> Resolution:
+    """Resolve a scenario under a game.
+
+    :param scenario: a :class:`Scenario` or a path to a scenario file.
+    :param game: a game name or a :class:`Ruleset`; default: the file's.
+    :param chooser: who decides; default: the file's ``choices``, then the
+        default chooser.
+    :param choices: scripted labels replacing the file's ``choices``.
+    :param plugins: extra plugins (house rules) for the game.
+    :param max_steps: activations and rules passes before the resolution is
+        declared an endless loop.
+    """
+    if not isinstance(scenario, Scenario):
+        scenario = load_scenario(scenario)
+    if isinstance(game, Ruleset):
+        ruleset = game
+    else:
+        ruleset = load_ruleset(pick_game(scenario, game), plugins=plugins)
+    compiled = scenario.compile(ruleset)
+    script = None
+    if chooser is None:
+        script = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
+        chooser = script
+    engine = Engine(ruleset, compiled.state, compiled.start, max_steps=max_steps)
+    engine.run(chooser)
+    return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
+                      unused_choices=tuple(script.remaining) if script else ())

@@ -1,0 +1,686 @@
+"""Scenario files: reading, validating and compiling them for a game.
+
+A scenario is read once (:func:`load_scenario`): the data is checked against
+the JSON Schema shipped in the package, then the cards, players and
+references are checked.  It is *compiled* once per game
+(:meth:`Scenario.compile`), because each game brings its own action words
+(aliases).  Every error names the file, the line, the key path, what was
+expected and, for unknown ids and labels, the legal ones.  Nothing in a
+scenario is evaluated as code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+from attrs import field, frozen
+
+from .errors import ScenarioError
+from .manager import Ruleset
+from .model import (
+    ABILITY_KINDS,
+    COMPARISONS,
+    Ability,
+    Action,
+    Activate,
+    AllOf,
+    AnyOf,
+    Card,
+    CardIds,
+    Change,
+    Compare,
+    Condition,
+    Count,
+    CounterIs,
+    CountIs,
+    Did,
+    Draw,
+    Emit,
+    Flag,
+    Gain,
+    HasFlag,
+    If,
+    InZone,
+    May,
+    Move,
+    Not,
+    Pattern,
+    Prevent,
+    Query,
+    Ref,
+    Selector,
+    Stack,
+    StatIs,
+    Together,
+    TurnOf,
+)
+from .source import Source, format_path, load_source, parse_source
+from .state import GameState
+
+__all__ = [
+    "Scenario",
+    "Compiled",
+    "Expectation",
+    "load_scenario",
+    "scenario_from_text",
+    "scenario_from_data",
+    "schema",
+    "CORE_ACTIONS",
+]
+
+#: The core action words every game understands.
+CORE_ACTIONS = (
+    "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
+    "activate", "prevent", "if", "together", "may",
+)
+_MODIFIERS = ("label", "by", "as")
+_PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
+_PLAYER_WORDS = ("self", "opponent")
+_QUERY_KEYS = ("zone", "owner", "types", "type", "name", "flag", "no_flag", "stat", "under",
+               "exclude", "pick", "upto")
+_EXPECT_LISTS = ("resolved", "activated", "triggered", "failed", "declined", "missed", "lost",
+                 "prevented", "used")
+_MAX_ALIAS_DEPTH = 16
+
+Path_ = tuple[Any, ...]
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The JSON Schema of scenario files (format 1), as shipped."""
+    text = resources.files("tcgtrig").joinpath("schema/scenario.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+# ---------------------------------------------------------------------------
+# Scenario: read and checked, not yet compiled for a game
+# ---------------------------------------------------------------------------
+
+
+@frozen(kw_only=True)
+class Expectation:
+    """What a scenario expects under one game (all keys optional)."""
+
+    lists: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    counters: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    zones: tuple[tuple[str, str], ...] = ()
+    flags: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    stats: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
+    outcome: str | None = None
+    keys: tuple[str, ...] = ()
+
+    def list(self, name: str) -> tuple[str, ...] | None:
+        return dict(self.lists).get(name)
+
+
+@frozen(kw_only=True)
+class Compiled:
+    """A scenario made ready for one game: a fresh state and the start."""
+
+    game: str
+    state: GameState = field(eq=False)
+    start: tuple[Action, ...]
+    choices: tuple[str, ...]
+    expect: Expectation | None
+
+
+@frozen(kw_only=True)
+class Scenario:
+    """A checked scenario file.  :meth:`compile` it for a game to resolve it."""
+
+    title: str
+    game: str | None
+    players: tuple[str, str]
+    turn_player: str
+    source: Source = field(eq=False, repr=False)
+
+    @property
+    def file(self) -> str:
+        return self.source.file
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.source.data
+
+    def games(self) -> list[str]:
+        """The games this file names: its ``game``, then those in ``expect``."""
+        names: list[str] = []
+        if self.game:
+            names.append(self.game)
+        for name in (self.data.get("expect") or {}):
+            if name not in names:
+                names.append(name)
+        return names
+
+    def compile(self, ruleset: Ruleset) -> Compiled:
+        """Build the state, the start actions, the choices and the expectation
+        for ``ruleset``; its aliases give meaning to the game's words."""
+        return _Compiler(self, ruleset).compile()
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and check a scenario file (``.yaml``/``.yml`` or ``.json``)."""
+    return scenario_from_source(load_source(path))
+
+
+def scenario_from_text(text: str, file: str = "<scenario>", *, kind: str | None = None) -> Scenario:
+    """Read and check scenario text (YAML unless ``kind="json"``)."""
+    return scenario_from_source(parse_source(text, file, kind=kind))
+
+
+def scenario_from_data(data: Mapping[str, Any], file: str = "<data>") -> Scenario:
+    """Check scenario data built in Python (same rules as a file)."""
+    return scenario_from_source(Source(json.loads(json.dumps(data)), file, {}))
+
+
+def scenario_from_source(source: Source) -> Scenario:
+    data = source.data
+    if not isinstance(data, dict):
+        raise source.error((), "a scenario must be a mapping with format, title, players, …")
+    _check_schema(source)
+    players = tuple(data["players"])
+    turn_player = data["turn_player"]
+    if turn_player not in players:
+        raise source.error(("turn_player",), f"unknown player {turn_player!r}", players)
+    for player in data.get("counters") or {}:
+        if player not in players:
+            raise source.error(("counters", player), f"unknown player {player!r}", players)
+    _check_cards(source, players)
+    return Scenario(title=data["title"], game=data.get("game"), players=players,  # type: ignore[arg-type]
+                    turn_player=turn_player, source=source)
+
+
+def _check_schema(source: Source) -> None:
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(source.data),
+                    key=lambda e: (source.line(tuple(e.absolute_path)) or 0, len(e.absolute_path)))
+    if not errors:
+        return
+    error = errors[0]
+    path = tuple(error.absolute_path)
+    message, options = _explain(error)
+    if len(errors) > 1:
+        message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    raise source.error(path, message, options)
+
+
+def _explain(error: jsonschema.ValidationError) -> tuple[str, list[str] | None]:
+    """A readable message for a schema error, and the legal options if any."""
+    kind = error.validator
+    schema_part = error.schema if isinstance(error.schema, dict) else {}
+    if kind == "required":
+        missing = [m for m in error.validator_value if m not in (error.instance or {})]
+        return f"missing required key {missing[0]!r}", None
+    if kind == "additionalProperties":
+        allowed = sorted(schema_part.get("properties", {}))
+        extra = sorted(set(error.instance) - set(allowed))
+        return f"unknown key {extra[0]!r}", allowed
+    if kind == "enum":
+        return f"{error.instance!r} is not allowed", [str(v) for v in error.validator_value]
+    if kind == "const":
+        return f"expected {error.validator_value!r}, got {error.instance!r}", None
+    if kind == "type":
+        wanted = error.validator_value
+        wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
+        return f"expected {_article(wanted)}, got {_describe(error.instance)}", None
+    if kind == "pattern":
+        return f"{error.instance!r} must match {error.validator_value} (lower-case letters, digits, _)", None
+    if kind == "oneOf":
+        return f"{_describe(error.instance)} does not fit: {schema_part.get('description', 'see the format')}", None
+    if kind in ("minItems", "maxItems"):
+        return f"expected {error.validator_value} item(s) {'at least' if kind == 'minItems' else 'at most'}", None
+    if kind == "uniqueItems":
+        return "items must all be different", None
+    if kind == "minProperties":
+        return "must not be empty", None
+    return error.message, None
+
+
+def _article(word: str) -> str:
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def _describe(value: Any) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{value!r} (a boolean: YAML reads yes/no/on/off as booleans; quote it)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _check_cards(source: Source, players: tuple[str, ...]) -> None:
+    cards = source.data["cards"]
+    seen: dict[str, int] = {}
+    for number, card in enumerate(cards):
+        path: Path_ = ("cards", number)
+        if card["id"] in seen:
+            raise source.error(path + ("id",), f"duplicate card id {card['id']!r} (also cards[{seen[card['id']]}])")
+        seen[card["id"]] = number
+        if card["owner"] not in players:
+            raise source.error(path + ("owner",), f"unknown player {card['owner']!r}", players)
+        ability_ids: set[str] = set()
+        for index, ability in enumerate(card.get("abilities") or []):
+            if ability["id"] in ability_ids:
+                raise source.error(path + ("abilities", index, "id"),
+                                   f"duplicate ability id {ability['id']!r} on card {card['id']!r}")
+            ability_ids.add(ability["id"])
+    ids = list(seen)
+    for number, card in enumerate(cards):
+        path = ("cards", number)
+        under = card.get("under")
+        if under is not None:
+            if card["zone"] != "sources":
+                raise source.error(path + ("under",), "'under' goes with zone: sources")
+            if under not in seen:
+                raise source.error(path + ("under",), f"unknown card {under!r}", ids)
+            # no cycles: follow the chain
+            chain = {card["id"]}
+            parent = under
+            while parent is not None:
+                if parent in chain:
+                    raise source.error(path + ("under",), f"cards are stacked under each other in a circle ({parent!r})")
+                chain.add(parent)
+                parent = cards[seen[parent]].get("under")
+        elif card["zone"] == "sources":
+            raise source.error(path + ("zone",), "a card in sources needs 'under': the card it is stacked under")
+
+
+# ---------------------------------------------------------------------------
+# Compiling for a game
+# ---------------------------------------------------------------------------
+
+
+class _Compiler:
+    def __init__(self, scenario: Scenario, ruleset: Ruleset) -> None:
+        self.scenario = scenario
+        self.source = scenario.source
+        self.data = scenario.data
+        self.ruleset = ruleset
+        self.game = ruleset.name
+        self.aliases: dict[str, Callable[[Any], Any]] = dict(ruleset.aliases)
+        self.players = scenario.players
+        self.card_ids = [c["id"] for c in self.data["cards"]]
+        self.effect_keys = [f"{c['id']}.{a['id']}" for c in self.data["cards"] for a in c.get("abilities") or []]
+
+    def error(self, path: Path_, message: str, options: Sequence[str] | None = None) -> ScenarioError:
+        return self.source.error(path, message, options)
+
+    # -- top level ------------------------------------------------------------
+
+    def compile(self) -> Compiled:
+        cards = [self.card(c, ("cards", i)) for i, c in enumerate(self.data["cards"])]
+        counters = self.data.get("counters") or {}
+        state = GameState.build(self.players, self.scenario.turn_player, cards, counters)
+        start = self.actions(self.data["start"], ("start",))
+        return Compiled(game=self.game, state=state, start=start, choices=self.choices(),
+                        expect=self.expectation())
+
+    def choices(self) -> tuple[str, ...]:
+        raw = self.data.get("choices")
+        path: Path_ = ("choices",)
+        if raw is None:
+            return ()
+        if isinstance(raw, dict):
+            if self.game not in raw:
+                return ()
+            raw = raw[self.game]
+            path = path + (self.game,)
+        labels = []
+        for index, label in enumerate(raw):
+            if isinstance(label, bool):
+                raise self.error(path + (index,), f"{label!r} is a boolean: YAML reads yes/no as booleans; "
+                                 "write 'use' or 'decline'")
+            labels.append(str(label))
+        return tuple(labels)
+
+    def expectation(self) -> Expectation | None:
+        raw_all = self.data.get("expect") or {}
+        if self.game not in raw_all:
+            return None
+        raw = raw_all[self.game]
+        base: Path_ = ("expect", self.game)
+        lists = []
+        for name in _EXPECT_LISTS:
+            if name in raw:
+                for index, key in enumerate(raw[name]):
+                    if name == "used":
+                        continue  # once-per-turn keys are a game's business
+                    if key.split("#")[0] not in self.effect_keys:
+                        raise self.error(base + (name, index), f"unknown effect key {key!r}", self.effect_keys)
+                lists.append((name, tuple(raw[name])))
+        for name in ("zones", "flags", "stats"):
+            for card_id in raw.get(name) or {}:
+                if card_id not in self.card_ids:
+                    raise self.error(base + (name, card_id), f"unknown card {card_id!r}", self.card_ids)
+        for player in raw.get("counters") or {}:
+            if player not in self.players:
+                raise self.error(base + ("counters", player), f"unknown player {player!r}", self.players)
+        return Expectation(
+            lists=tuple(lists),
+            counters=tuple((p, tuple(sorted(v.items()))) for p, v in (raw.get("counters") or {}).items()),
+            zones=tuple((raw.get("zones") or {}).items()),
+            flags=tuple((c, tuple(sorted(f))) for c, f in (raw.get("flags") or {}).items()),
+            stats=tuple((c, tuple(sorted(v.items()))) for c, v in (raw.get("stats") or {}).items()),
+            outcome=raw.get("outcome"),
+            keys=tuple(raw),
+        )
+
+    # -- cards and abilities -----------------------------------------------------
+
+    def card(self, raw: dict[str, Any], path: Path_) -> Card:
+        abilities = tuple(self.ability(a, raw, path + ("abilities", i))
+                          for i, a in enumerate(raw.get("abilities") or []))
+        return Card(
+            id=raw["id"], name=raw.get("name", raw["id"]), owner=raw["owner"], zone=raw["zone"],
+            under=raw.get("under"), stats=raw.get("stats") or {}, flags=raw.get("flags") or (),
+            types=raw.get("types") or (), abilities=abilities,
+        )
+
+    def ability(self, raw: dict[str, Any], card: dict[str, Any], path: Path_) -> Ability:
+        kind = raw.get("kind", "triggered")
+        when = raw.get("when")
+        if kind in ("triggered", "interrupt", "replacement") and when is None:
+            raise self.error(path, f"a {kind} ability needs 'when': the event it waits for")
+        if kind not in ABILITY_KINDS:  # pragma: no cover - the schema checks it
+            raise self.error(path + ("kind",), f"unknown kind {kind!r}", ABILITY_KINDS)
+        pattern = self.pattern(when, path + ("when",)) if when is not None else None
+        do = self.actions(raw.get("do") or [], path + ("do",))
+        if kind == "continuous":
+            for index, action in enumerate(do):
+                if not isinstance(action, Change):
+                    raise self.error(path + ("do", index), "a continuous ability may only 'change' stats")
+        active = raw.get("active_in", card["zone"])
+        active_in = (active,) if isinstance(active, str) else tuple(active)
+        return Ability(
+            id=raw["id"], kind=kind, when=pattern, optional=raw.get("optional", False),
+            once_per_turn=raw.get("once_per_turn", False), wording=raw.get("wording", "when"),
+            speed=raw.get("speed", 1), tags=raw.get("tags") or (), active_in=active_in,
+            condition=self.condition(raw["condition"], path + ("condition",)) if "condition" in raw else None,
+            do=do, text=raw.get("text"), raw=raw,
+        )
+
+    def pattern(self, raw: Any, path: Path_) -> Pattern:
+        if isinstance(raw, str):
+            return Pattern(event=raw)
+        card = raw.get("card")
+        if card is not None and card not in _PATTERN_CARDS and card not in self.card_ids:
+            raise self.error(path + ("card",), f"unknown card {card!r}", list(_PATTERN_CARDS) + self.card_ids)
+        player = raw.get("player")
+        if player is not None and player not in ("self", "opponent", "any"):
+            raise self.error(path + ("player",), f"unknown player word {player!r}", ["self", "opponent", "any"])
+        return Pattern(event=raw["event"], card=card, player=player, from_=raw.get("from"), to=raw.get("to"),
+                       by=raw.get("by"), counter=raw.get("counter"), flag=raw.get("flag"), stat=raw.get("stat"))
+
+    # -- actions ----------------------------------------------------------------
+
+    def actions(self, raw: Any, path: Path_, depth: int = 0) -> tuple[Action, ...]:
+        if not isinstance(raw, list):
+            raise self.error(path, f"expected a list of actions, got {_describe(raw)}")
+        out: list[Action] = []
+        for index, item in enumerate(raw):
+            out.extend(self.action(item, path + (index,), depth))
+        return tuple(out)
+
+    def legal_actions(self) -> list[str]:
+        return list(CORE_ACTIONS) + sorted(self.aliases)
+
+    def action(self, raw: Any, path: Path_, depth: int = 0) -> list[Action]:
+        if not isinstance(raw, dict) or not raw:
+            raise self.error(path, f"expected an action (a mapping such as {{move: …}}), got {_describe(raw)}",
+                             self.legal_actions())
+        keys = [k for k in raw if k not in _MODIFIERS and k not in ("then", "else")]
+        if "if" in raw:
+            keys = ["if"]
+        elif "may" in raw:
+            keys = ["may"]
+        if len(keys) != 1:
+            raise self.error(path, f"expected exactly one action word, got {', '.join(map(repr, keys)) or 'none'}",
+                             self.legal_actions())
+        word = keys[0]
+        extra = set(raw) - {word, *_MODIFIERS} - ({"then", "else"} if word in ("if", "may") else set())
+        if extra:
+            raise self.error(path + (sorted(extra)[0],), f"unexpected key {sorted(extra)[0]!r} next to {word!r}")
+        arg = raw[word]
+        label = raw.get("label")
+        by = raw.get("by")
+        as_ = raw.get("as")
+        if word in self.aliases and word not in CORE_ACTIONS:
+            return self.alias(word, arg, raw, path, depth)
+        at = path + (word,)
+        if word == "if":
+            then = self.actions(raw.get("then") or [], path + ("then",), depth)
+            other = self.actions(raw.get("else") or [], path + ("else",), depth)
+            return [If(condition=self.condition(arg, at), then=then, else_=other, label=label)]
+        if word == "may":
+            then = self.actions(arg or [], at, depth)
+            other = self.actions(raw.get("else") or [], path + ("else",), depth)
+            return [May(then=then, else_=other, label=label)]
+        if word == "together":
+            return [Together(actions=self.actions(arg, at, depth), label=label)]
+        if word == "activate":
+            if not isinstance(arg, str) or arg not in self.effect_keys:
+                raise self.error(at, f"unknown effect key {arg!r}", self.effect_keys)
+            return [Activate(key=arg, label=label)]
+        if word == "prevent":
+            card = None
+            if isinstance(arg, dict) and "card" in arg:
+                card = self.selector(arg["card"], at + ("card",))
+            elif arg not in (None, {}) and not isinstance(arg, dict):
+                raise self.error(at, "expected {} or {card: …}")
+            return [Prevent(card=card, label=label)]
+        if word not in CORE_ACTIONS:
+            raise self.error(path, f"unknown action {word!r} for game {self.game!r}", self.legal_actions())
+        return [self.primitive(word, arg, at, label=label, by=by, as_=as_)]
+
+    def alias(self, word: str, arg: Any, raw: dict[str, Any], path: Path_, depth: int) -> list[Action]:
+        if depth >= _MAX_ALIAS_DEPTH:
+            raise self.error(path, f"alias {word!r} expands into itself too deeply")
+        try:
+            expanded = self.aliases[word](arg)
+        except (ValueError, TypeError, KeyError) as exc:
+            raise self.error(path + (word,), f"bad argument for {word!r}: {exc}") from None
+        items = expanded if isinstance(expanded, list) else [expanded]
+        modifiers = {k: raw[k] for k in _MODIFIERS if k in raw}
+        out: list[Action] = []
+        for item in items:
+            if modifiers and isinstance(item, dict) and len(items) == 1:
+                item = _with_modifiers(item, modifiers)
+            out.extend(self.action(item, path, depth + 1))
+        return out
+
+    def primitive(self, word: str, arg: Any, at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
+        args = dict(arg) if isinstance(arg, dict) else None
+        if word == "draw":
+            if args is None:
+                args = {} if arg is None else {"count": arg}
+            self.only(args, at, ("player", "count", "as", "by", "label"))
+            return Draw(player=self.player(args.get("player", "self"), at + ("player",)),
+                        count=self.amount(args.get("count", 1), at + ("count",)),
+                        as_=args.get("as", as_), by=args.get("by", by), label=args.get("label", label))
+        if args is None:
+            raise self.error(at, f"expected the arguments of {word!r} as a mapping, got {_describe(arg)}")
+        if word in ("gain", "lose"):
+            self.only(args, at, ("player", "counter", "amount", "as", "by", "label"))
+            self.need(args, at, "counter")
+            return Gain(player=self.player(args.get("player", "self"), at + ("player",)),
+                        counter=str(args["counter"]), amount=self.amount(args.get("amount", 1), at + ("amount",)),
+                        sign=1 if word == "gain" else -1, as_=args.get("as", as_), by=args.get("by", by),
+                        label=args.get("label", label))
+        if word == "move":
+            self.only(args, at, ("card", "to", "as", "under", "alone", "by", "label"))
+            self.need(args, at, "card", "to")
+            under = self.selector(args["under"], at + ("under",)) if "under" in args else None
+            return Move(card=self.selector(args["card"], at + ("card",)), to=str(args["to"]),
+                        as_=args.get("as", as_), under=under, alone=bool(args.get("alone", False)),
+                        by=args.get("by", by), label=args.get("label", label))
+        if word == "stack":
+            self.only(args, at, ("card", "onto", "as", "by", "label"))
+            self.need(args, at, "card", "onto")
+            return Stack(card=self.selector(args["card"], at + ("card",)),
+                         onto=self.selector(args["onto"], at + ("onto",)), as_=args.get("as", as_),
+                         by=args.get("by", by), label=args.get("label", label))
+        if word == "flag":
+            self.only(args, at, ("card", "set", "clear", "as", "by", "label"))
+            self.need(args, at, "card")
+            if ("set" in args) == ("clear" in args):
+                raise self.error(at, "expected exactly one of 'set' or 'clear'")
+            return Flag(card=self.selector(args["card"], at + ("card",)), set_=args.get("set"),
+                        clear=args.get("clear"), as_=args.get("as", as_), by=by, label=args.get("label", label))
+        if word == "change":
+            self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
+            self.need(args, at, "card", "stat", "by")
+            return Change(card=self.selector(args["card"], at + ("card",)), stat=str(args["stat"]),
+                          by_amount=self.amount(args["by"], at + ("by",), signed=True), until=args.get("until"),
+                          as_=args.get("as", as_), by=by, label=args.get("label", label))
+        if word == "emit":
+            self.only(args, at, ("event", "card", "player", "by", "label"))
+            self.need(args, at, "event")
+            card = self.selector(args["card"], at + ("card",)) if "card" in args else None
+            player = self.player(args["player"], at + ("player",)) if "player" in args else None
+            return Emit(event=str(args["event"]), card=card, player=player, by=args.get("by", by),
+                        label=args.get("label", label))
+        raise AssertionError(word)  # pragma: no cover
+
+    def only(self, args: dict[str, Any], at: Path_, allowed: Sequence[str]) -> None:
+        for key in args:
+            if key not in allowed:
+                raise self.error(at + (key,), f"unknown key {key!r}", allowed)
+
+    def need(self, args: dict[str, Any], at: Path_, *keys: str) -> None:
+        for key in keys:
+            if key not in args:
+                raise self.error(at, f"missing required key {key!r}")
+
+    def player(self, raw: Any, at: Path_) -> str:
+        legal = list(_PLAYER_WORDS) + list(self.players)
+        if raw not in legal:
+            raise self.error(at, f"unknown player {raw!r}", legal)
+        return str(raw)
+
+    def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> int | Count:
+        if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
+            raise self.error(at, f"expected a number or {{count: …}}, got {_describe(raw)}")
+        if isinstance(raw, int):
+            if raw < 0 and not signed:
+                raise self.error(at, f"expected a number of at least 0, got {raw}")
+            return raw
+        self.only(raw, at, ("count",))
+        self.need(raw, at, "count")
+        return Count(self.selector(raw["count"], at + ("count",)))
+
+    # -- selectors and conditions --------------------------------------------------
+
+    def selector(self, raw: Any, at: Path_) -> Selector:
+        legal = ["self", "source", "event.card"] + self.card_ids
+        if isinstance(raw, str):
+            if raw in ("self", "source"):
+                return Ref(raw)
+            if raw in ("event.card", "event"):
+                return Ref("event")
+            if raw in self.card_ids:
+                return CardIds((raw,))
+            raise self.error(at, f"unknown card {raw!r}", legal)
+        if isinstance(raw, list):
+            for index, item in enumerate(raw):
+                if item not in self.card_ids:
+                    raise self.error(at + (index,), f"unknown card {item!r}", self.card_ids)
+            return CardIds(tuple(raw))
+        if not isinstance(raw, dict):
+            raise self.error(at, f"expected a card: self, source, event.card, a card id, a list or a query, "
+                             f"got {_describe(raw)}")
+        self.only(raw, at, _QUERY_KEYS)
+        zone = raw.get("zone", ())
+        types = raw.get("types", raw.get("type", ()))
+        stats = []
+        for stat, test in (raw.get("stat") or {}).items():
+            if not isinstance(test, dict) or len(test) != 1:
+                raise self.error(at + ("stat", stat), "expected one comparison such as {lte: 5000}", COMPARISONS)
+            (op, value), = test.items()
+            if op not in COMPARISONS or isinstance(value, bool) or not isinstance(value, int):
+                raise self.error(at + ("stat", stat, op), "expected a comparison with a number", COMPARISONS)
+            stats.append((stat, op, value))
+        owner = raw.get("owner")
+        if owner is not None and owner not in ("self", "opponent", "any") + self.players:
+            raise self.error(at + ("owner",), f"unknown player {owner!r}",
+                             ["self", "opponent", "any", *self.players])
+        pick = raw.get("pick")
+        if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or pick < 1):
+            raise self.error(at + ("pick",), f"expected a number of at least 1, got {_describe(pick)}")
+        return Query(
+            zone=(zone,) if isinstance(zone, str) else tuple(zone), owner=owner,
+            types=(types,) if isinstance(types, str) else tuple(types), name=raw.get("name"),
+            flag=raw.get("flag"), no_flag=raw.get("no_flag"), stat=tuple(stats),
+            under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
+            exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
+            pick=pick, upto=bool(raw.get("upto", False)),
+        )
+
+    def compare(self, raw: dict[str, Any], at: Path_) -> Compare:
+        ops = [k for k in raw if k in COMPARISONS]
+        if len(ops) != 1:
+            raise self.error(at, "expected exactly one comparison", COMPARISONS)
+        value = raw[ops[0]]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(at + (ops[0],), f"expected a number, got {_describe(value)}")
+        return Compare(ops[0], value)
+
+    def condition(self, raw: Any, at: Path_) -> Condition:
+        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn"
+        if not isinstance(raw, dict) or not raw:
+            raise self.error(at, f"expected a condition ({forms}), got {_describe(raw)}")
+        if "all" in raw or "any" in raw:
+            word = "all" if "all" in raw else "any"
+            self.only(raw, at, (word,))
+            items = raw[word]
+            if not isinstance(items, list):
+                raise self.error(at + (word,), "expected a list of conditions")
+            parts = tuple(self.condition(c, at + (word, i)) for i, c in enumerate(items))
+            return AllOf(parts) if word == "all" else AnyOf(parts)
+        if "not" in raw:
+            self.only(raw, at, ("not",))
+            return Not(self.condition(raw["not"], at + ("not",)))
+        if "did" in raw:
+            self.only(raw, at, ("did",))
+            return Did(str(raw["did"]))
+        if "turn" in raw:
+            self.only(raw, at, ("turn",))
+            return TurnOf(self.player(raw["turn"], at + ("turn",)))
+        if "count" in raw:
+            self.only(raw, at, ("count",) + COMPARISONS)
+            return CountIs(self.selector(raw["count"], at + ("count",)), self.compare(raw, at))
+        if "counter" in raw:
+            self.only(raw, at, ("player", "counter") + COMPARISONS)
+            return CounterIs(self.player(raw.get("player", "self"), at + ("player",)), str(raw["counter"]),
+                             self.compare(raw, at))
+        if "card" in raw:
+            card = self.selector(raw["card"], at + ("card",))
+            if "in" in raw:
+                self.only(raw, at, ("card", "in"))
+                zone = raw["in"]
+                return InZone(card, (zone,) if isinstance(zone, str) else tuple(zone))
+            if "flag" in raw or "no_flag" in raw:
+                self.only(raw, at, ("card", "flag", "no_flag"))
+                word = "flag" if "flag" in raw else "no_flag"
+                return HasFlag(card, str(raw[word]), negate=word == "no_flag")
+            if "stat" in raw:
+                self.only(raw, at, ("card", "stat") + COMPARISONS)
+                return StatIs(card, str(raw["stat"]), self.compare(raw, at))
+        raise self.error(at, f"not a condition I know ({forms})")
+
+
+def _with_modifiers(item: dict[str, Any], modifiers: dict[str, Any]) -> dict[str, Any]:
+    """Put an alias's ``label``/``by``/``as`` onto the action it expands to."""
+    return {**item, **{k: v for k, v in modifiers.items() if k not in item}}
+
+
+__all__ += ["format_path"]

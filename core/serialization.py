@@ -1,0 +1,93 @@
+"""Game state to JSON-compatible data and back (cattrs).
+
+Un/structuring lives here, apart from the model.  A saved state writes each
+ability back in the scenario form it was read from, so reading it again goes
+through the same checks as a scenario file — nothing is evaluated as code —
+and needs the game whose words (aliases) the abilities use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cattrs
+from attrs import evolve
+
+from .manager import Ruleset
+from .model import Ability, Card, Mod
+from .state import GameState
+
+__all__ = ["make_converter", "state_to_dict", "state_from_dict"]
+
+STATE_FORMAT = 1
+
+
+def make_converter() -> cattrs.Converter:
+    """The converter for states: cards, mods and abilities as plain data."""
+    converter = cattrs.Converter()
+    converter.register_unstructure_hook(frozenset, lambda value: sorted(value))
+    converter.register_unstructure_hook(
+        Ability, lambda ability: {**(ability.raw or {"id": ability.id}), "active_in": list(ability.active_in)}
+    )
+
+    def unstructure_card(card: Card) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": card.id, "name": card.name, "owner": card.owner, "zone": card.zone}
+        if card.under is not None:
+            data["under"] = card.under
+        if card.stats:
+            data["stats"] = dict(card.stats)
+        if card.flags:
+            data["flags"] = sorted(card.flags)
+        if card.types:
+            data["types"] = list(card.types)
+        if card.abilities:
+            data["abilities"] = [converter.unstructure(a) for a in card.abilities]
+        if card.mods:
+            data["mods"] = [converter.unstructure(m) for m in card.mods]
+        if card.incarnation:
+            data["incarnation"] = card.incarnation
+        return data
+
+    converter.register_unstructure_hook(Card, unstructure_card)
+    return converter
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """A JSON-compatible snapshot of ``state``."""
+    converter = make_converter()
+    return {
+        "state_format": STATE_FORMAT,
+        "players": list(state.players),
+        "turn_player": state.turn_player,
+        "turn": state.turn,
+        "counters": {p: dict(sorted(v.items())) for p, v in state.counters.items()},
+        "used": sorted(state.used),
+        "cards": [converter.unstructure(card) for card in state.cards.values()],
+    }
+
+
+def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
+    """Rebuild a state saved by :func:`state_to_dict`, for ``ruleset``.
+
+    The cards are read as a scenario (same checks, same errors); what a
+    scenario cannot say — lasting stat changes, incarnations, once-per-turn
+    use — is restored on top.
+    """
+    from .scenario import scenario_from_data  # scenario imports this module's neighbours
+
+    converter = make_converter()
+    cards = [{k: v for k, v in card.items() if k not in ("mods", "incarnation")} for card in data["cards"]]
+    scenario = scenario_from_data({
+        "format": 1, "title": "saved state", "players": data["players"],
+        "turn_player": data["turn_player"], "counters": data.get("counters") or {},
+        "cards": cards, "start": [],
+    }, file="<saved state>")
+    state = scenario.compile(ruleset).state
+    for raw in data["cards"]:
+        card = state.cards[raw["id"]]
+        mods = tuple(converter.structure(m, Mod) for m in raw.get("mods") or ())
+        state.replace(evolve(card, mods=mods, incarnation=raw.get("incarnation", 0)))
+    for key in data.get("used") or ():
+        state.mark_used(key)
+    state.turn = data.get("turn", 1)
+    return state

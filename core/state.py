@@ -1,0 +1,183 @@
+"""The game state: cards, counters and what has been used this turn.
+
+:class:`GameState` is the one live (mutable) container of the model.  Cards in
+it are frozen values, so :meth:`GameState.copy` only copies dictionaries:
+cheap enough to branch a position at every decision.  All changes go through
+its methods, which keep the indexes (zone, stacking) and an incremental
+fingerprint up to date in O(1) per change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from attrs import define, field
+
+from .model import Card
+
+__all__ = ["GameState"]
+
+_MASK = (1 << 64) - 1
+
+
+def _h(value: object) -> int:
+    return hash(value) & _MASK
+
+
+@define(eq=False)
+class GameState:
+    """Where every card is, every counter's value, and once-per-turn use.
+
+    :param players: the two player names, turn order.
+    :param turn_player: whose turn it is.
+    :param cards: the cards, in the order the scenario lists them.
+    :param counters: per-player numbers (memory, lp, mana, …).
+    :param used: keys of once-per-turn abilities already used this turn.
+    """
+
+    players: tuple[str, ...]
+    turn_player: str
+    cards: dict[str, Card] = field(factory=dict)
+    counters: dict[str, dict[str, int]] = field(factory=dict)
+    used: set[str] = field(factory=set)
+    turn: int = 1
+    _order: dict[str, int] = field(factory=dict, repr=False)
+    _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
+    _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
+    _hash: int = field(default=0, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        players: Iterable[str],
+        turn_player: str,
+        cards: Iterable[Card],
+        counters: dict[str, dict[str, int]] | None = None,
+        used: Iterable[str] = (),
+        turn: int = 1,
+    ) -> GameState:
+        """Make a state and its indexes from plain values."""
+        players = tuple(players)
+        state = cls(players=players, turn_player=turn_player, turn=turn)
+        for player in players:
+            state.counters[player] = {}
+        for player, values in (counters or {}).items():
+            for name, value in values.items():
+                state.set_counter(player, name, value)
+        for card in cards:
+            state._order[card.id] = len(state._order)
+            state._index(card)
+        for key in used:
+            state.mark_used(key)
+        return state
+
+    # -- reading ----------------------------------------------------------
+
+    def card(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    def opponent(self, player: str) -> str:
+        for other in self.players:
+            if other != player:
+                return other
+        return player
+
+    def counter(self, player: str, name: str) -> int:
+        return self.counters.get(player, {}).get(name, 0)
+
+    def in_zone(self, zone: str) -> Iterator[Card]:
+        """The cards in ``zone``, in scenario order."""
+        ids = self._zones.get(zone, {})
+        for card_id in sorted(ids, key=self._order.__getitem__):
+            yield self.cards[card_id]
+
+    def under(self, card_id: str) -> list[Card]:
+        """The cards stacked directly under ``card_id``, in scenario order."""
+        ids = self._children.get(card_id, {})
+        return [self.cards[i] for i in sorted(ids, key=self._order.__getitem__)]
+
+    def stack_below(self, card_id: str) -> list[Card]:
+        """Every card under ``card_id``, however deep (iterative)."""
+        found: list[Card] = []
+        todo = [card_id]
+        while todo:
+            for child in self.under(todo.pop()):
+                found.append(child)
+                todo.append(child.id)
+        return found
+
+    def top(self, card_id: str) -> Card:
+        """The card at the top of the stack ``card_id`` is in."""
+        card = self.cards[card_id]
+        seen = 0
+        while card.under is not None and card.under in self.cards and seen < len(self.cards):
+            card = self.cards[card.under]
+            seen += 1
+        return card
+
+    def controller(self, card_id: str) -> str:
+        """Who controls a card: the owner of the top card of its stack."""
+        return self.top(card_id).owner
+
+    def order_of(self, card_id: str) -> int:
+        return self._order[card_id]
+
+    def is_used(self, key: str) -> bool:
+        return key in self.used
+
+    def fingerprint(self) -> int:
+        """A hash of everything that can change; equal states hash equal."""
+        return self._hash
+
+    # -- changing ---------------------------------------------------------
+
+    def replace(self, card: Card) -> None:
+        """Put a new version of a card in place of the old one."""
+        old = self.cards.get(card.id)
+        if old is not None:
+            self._unindex(old)
+        elif card.id not in self._order:
+            self._order = {**self._order, card.id: len(self._order)}  # shared by copies
+        self._index(card)
+
+    def set_counter(self, player: str, name: str, value: int) -> None:
+        values = self.counters.setdefault(player, {})
+        if name in values:
+            self._hash = (self._hash - _h(("counter", player, name, values[name]))) & _MASK
+        values[name] = value
+        self._hash = (self._hash + _h(("counter", player, name, value))) & _MASK
+
+    def mark_used(self, key: str) -> None:
+        if key not in self.used:
+            self.used.add(key)
+            self._hash = (self._hash + _h(("used", key))) & _MASK
+
+    def copy(self) -> GameState:
+        """An independent copy (cards are shared: they are immutable)."""
+        return GameState(
+            players=self.players,
+            turn_player=self.turn_player,
+            cards=dict(self.cards),
+            counters={p: dict(v) for p, v in self.counters.items()},
+            used=set(self.used),
+            turn=self.turn,
+            order=self._order,  # never changes after build: shared
+            zones={z: dict(ids) for z, ids in self._zones.items()},
+            children={c: dict(ids) for c, ids in self._children.items()},
+            hash=self._hash,
+        )
+
+    # -- indexes ----------------------------------------------------------
+
+    def _index(self, card: Card) -> None:
+        self.cards[card.id] = card
+        self._zones.setdefault(card.zone, {})[card.id] = None
+        if card.under is not None:
+            self._children.setdefault(card.under, {})[card.id] = None
+        self._hash = (self._hash + _h(card.dynamic())) & _MASK
+
+    def _unindex(self, card: Card) -> None:
+        self._zones[card.zone].pop(card.id, None)
+        if card.under is not None:
+            self._children.get(card.under, {}).pop(card.id, None)
+        self._hash = (self._hash - _h(card.dynamic())) & _MASK

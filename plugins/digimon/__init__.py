@@ -1,0 +1,43 @@
+"""Digimon Card Game — the order triggered effects resolve in.
+
+Follows the Comprehensive Rules Ver.4.2 (2026-08-18) where the community
+wiki pages differ from them:
+
+- effects triggered together share a *priority layer*; effects triggered
+  while one resolves form a new layer above every pending one, the
+  opponent's included (CR 15-4-5-2/3);
+- inside a layer the turn player activates all of theirs first, one at a
+  time in the order they choose, then the opponent (15-4-3-5);
+- ``[Security]`` effects (tag ``security``) go before other simultaneous
+  triggers (15-16-10-2);
+- an activation condition is checked when the effect would activate: not
+  met, the effect fails and spends no [Once Per Turn]; an activated effect
+  spends it even when it does nothing (wiki examples 6, 9, 10);
+- a pending effect is lost when its card moves — leaves its area or becomes
+  a new card — before it activates (15-4-4-3..5);
+- rules processing runs between activations: Digimon with 0 DP are
+  deleted, level-2 cards without DP and stray option cards in the battle
+  area are trashed, all at once; what it triggers is simultaneous with what
+  triggered at that timing (15-4-3-3 — the wiki's extra "+1 priority" for
+  these is not the official rule);
+- "when … would" effects (kind ``interrupt``) interrupt the action, are
+  ordered like triggers, and each activates at most once per series of
+  interrupts (15-8-5-4); what they trigger waits for the action;
+- digivolution cards go to the trash when their Digimon leaves;
+- an endless loop no player can stop ends the game in a draw (18-3).
+
+Priority numbers in traces (``priority``) are the wiki's dice: how deep an
+effect was derived, the start being 0.
+"""
+
+from tcgtrig import GameInfo
+
+GAME_INFO = GameInfo(
+    name="digimon",
+    title="Digimon Card Game",
+    version="1.0.0",
+    summary="priority layers, turn player first, rules processing, 'when … would' interrupts",
+    rules="Digimon Card Game Comprehensive Rules Ver.4.2 (2026-08-18)",
+    resolution="immediate",
+    terms={"depth": "priority"},
+)

@@ -1,0 +1,58 @@
+"""The Digimon ruleset's hook implementations (the entry-point target).
+
+Only ``@hookimpl`` functions live here; the rules themselves are in
+:mod:`tcgtrig.plugins.digimon.policy`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtrig import ActivationContext, Card, Drop, GameEnd, GameInfo, GameState, PendingEffect, hookimpl
+
+from . import GAME_INFO, policy
+
+
+@hookimpl
+def tcgtrig_game_info() -> GameInfo:
+    return GAME_INFO
+
+
+@hookimpl
+def tcgtrig_action_aliases() -> dict[str, Any]:
+    return dict(policy.ALIASES)
+
+
+@hookimpl
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+    return policy.rank(state, effect)
+
+
+@hookimpl
+def tcgtrig_pending_details(effect: PendingEffect) -> dict[str, Any] | None:
+    return policy.details(effect)
+
+
+@hookimpl
+def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str) -> Drop | None:
+    return policy.lost(state, effect)
+
+
+@hookimpl
+def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    return policy.blocked(effect, context)
+
+
+@hookimpl
+def tcgtrig_rules_processing(state: GameState, view: Any) -> list[Any]:
+    return policy.rules_processing(state, view)
+
+
+@hookimpl
+def tcgtrig_under_cards_zone(card: Card, to: str) -> str:
+    return "trash"
+
+
+@hookimpl
+def tcgtrig_endless_loop(reason: str) -> GameEnd:
+    return policy.endless(reason)

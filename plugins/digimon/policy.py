@@ -1,0 +1,166 @@
+"""Digimon ordering rules as plain functions (no pluggy here).
+
+Each function cites the Comprehensive Rules (CR) Ver.4.2 section it applies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtrig import (
+    ActivationContext,
+    Card,
+    CardIds,
+    Drop,
+    GameEnd,
+    GameState,
+    Move,
+    PendingEffect,
+    Together,
+)
+
+SECURITY_TAG = "security"
+
+
+def rank(state: GameState, effect: PendingEffect) -> tuple[int, int, int]:
+    """Lower goes first.
+
+    In the pending set: ``[Security]`` effects first (15-16-10-2), then the
+    newest batch of triggers — derived effects above every older pending
+    effect, the opponent's too (15-4-5-2/3) — then the turn player before
+    the opponent inside a batch (15-4-3-5).
+
+    Inside an interrupt window: "instead"/"can't" replacements first, then
+    the interrupts, turn player first (15-8-5).
+    """
+    player = 0 if effect.controller == state.turn_player else 1
+    if effect.window == "interrupt":
+        return (0 if effect.kind == "replacement" else 1, -effect.timing, player)
+    return (0 if SECURITY_TAG in effect.tags else 1, -effect.timing, player)
+
+
+def details(effect: PendingEffect) -> dict[str, Any] | None:
+    """The wiki's priority number: how deep the effect was derived."""
+    if effect.window != "main":
+        return None
+    return {"priority": effect.depth}
+
+
+def lost(state: GameState, effect: PendingEffect) -> Drop | None:
+    """A pending effect is lost when its card moved since it triggered:
+    left its area, or became a new card (15-4-4-3..5)."""
+    card = state.cards.get(effect.card)
+    if card is None or card.incarnation != effect.incarnation:
+        return Drop("lost", "its card moved (left its area or became a new card) before it "
+                            "activated (CR 15-4-4-3)")
+    return None
+
+
+def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """An interrupt activates at most once until the action that first
+    interrupted is resolved (15-8-5-4)."""
+    if context.window == "interrupt" and effect.key in context.series:
+        return "already activated in this series of interrupts (CR 15-8-5-4)"
+    return None
+
+
+def is_digimon(card: Card) -> bool:
+    if card.types:
+        return "digimon" in card.types
+    return card.base_stat("dp") is not None
+
+
+def rules_processing(state: GameState, view: Any) -> list[Any]:
+    """Rules processing (17-1): all at the same time,
+
+    - delete every Digimon in the battle area with 0 DP or less;
+    - trash level-2 cards without DP (Digi-Eggs) and option cards left in
+      the battle area (unless flagged ``placed`` by an effect).
+    """
+    deleted: list[str] = []
+    trashed: list[str] = []
+    for card in state.in_zone("battle"):
+        dp = view.stat(card.id, "dp")
+        if is_digimon(card) and dp is not None and dp <= 0:
+            deleted.append(card.id)
+        elif "digi-egg" in card.types or (card.base_stat("level") == 2 and dp is None):
+            trashed.append(card.id)
+        elif "option" in card.types and "placed" not in card.flags:
+            trashed.append(card.id)
+    actions = []
+    if deleted:
+        actions.append(Move(card=CardIds(tuple(deleted)), to="trash", as_="deleted", by="rule"))
+    if trashed:
+        actions.append(Move(card=CardIds(tuple(trashed)), to="trash", as_="trashed", by="rule"))
+    if not actions:
+        return []
+    return [Together(actions=tuple(actions))] if len(actions) > 1 else actions
+
+
+def endless(reason: str) -> GameEnd:
+    return GameEnd("draw", f"{reason}; an endless loop that no player can stop ends the game in a "
+                           "draw (CR 18-3)")
+
+
+# -- the game's words ----------------------------------------------------------
+
+
+def _card_and(arg: Any, word: str, **more: Any) -> dict[str, Any]:
+    if isinstance(arg, dict) and "card" in arg:
+        extra = {k: v for k, v in arg.items() if k != "card"}
+        unknown = set(extra) - set(more)
+        if unknown:
+            raise ValueError(f"unknown key {sorted(unknown)[0]!r} (legal: card, {', '.join(more)})")
+        return {"card": arg["card"], **{k: extra.get(k, v) for k, v in more.items()}}
+    return {"card": arg, **more}
+
+
+def _move(to: str, as_: str) -> Any:
+    def expand(arg: Any) -> dict[str, Any]:
+        return {"move": {**_card_and(arg, "card"), "to": to, "as": as_}}
+    return expand
+
+
+def _flag(verb: str, as_: str) -> Any:
+    def expand(arg: Any) -> dict[str, Any]:
+        return {"flag": {"card": arg, verb: "suspended", "as": as_}}
+    return expand
+
+
+def _digivolve(arg: Any) -> dict[str, Any]:
+    if not isinstance(arg, dict) or set(arg) != {"card", "into"}:
+        raise ValueError("expected {card: the Digimon, into: the card it digivolves into}")
+    return {"stack": {"card": arg["into"], "onto": arg["card"], "as": "digivolved"}}
+
+
+def _attack(arg: Any) -> dict[str, Any]:
+    return {"together": [
+        {"flag": {"card": arg, "set": "suspended", "as": "suspended"}},
+        {"emit": {"event": "attacking", "card": arg}},
+    ]}
+
+
+def _memory(arg: Any) -> dict[str, Any]:
+    if isinstance(arg, bool) or not isinstance(arg, int):
+        raise ValueError("expected a number of memory (negative to lose)")
+    word = "gain" if arg >= 0 else "lose"
+    return {word: {"counter": "memory", "amount": abs(arg)}}
+
+
+def _use(arg: Any) -> dict[str, Any]:
+    return {"emit": {"event": "used", "card": arg}}
+
+
+ALIASES = {
+    "delete": _move("trash", "deleted"),
+    "play": _move("battle", "played"),
+    "trash": _move("trash", "trashed"),
+    "bounce": _move("hand", "returned"),
+    "trash_top": lambda arg: {"move": {"card": arg, "to": "trash", "as": "trashed", "alone": True}},
+    "suspend": _flag("set", "suspended"),
+    "unsuspend": _flag("clear", "unsuspended"),
+    "digivolve": _digivolve,
+    "attack": _attack,
+    "memory": _memory,
+    "use": _use,
+}
