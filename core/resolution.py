@@ -125,7 +125,7 @@ def resolve(
     if chooser is None:
         script = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
         chooser = script
-    engine = Engine(ruleset, compiled.state, compiled.start, max_steps=max_steps)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps=max_steps)
     engine.run(chooser)
     return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
                       unused_choices=tuple(script.remaining) if script else ())

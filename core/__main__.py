@@ -1,0 +1,5 @@
+"""``python -m tcgtrig`` runs the ``tcgtrig`` command."""
+
+from .cli import main
+
+main()
