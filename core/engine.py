@@ -55,7 +55,7 @@ from .trace import Step
 __all__ = ["Engine", "AbilityIndex", "DEFAULT_MAX_STEPS"]
 
 #: Activations and rules passes after which a resolution is declared endless.
-DEFAULT_MAX_STEPS = 1_000_000
+DEFAULT_MAX_STEPS = 250_000
 #: Frames deeper than this mean an effect keeps activating itself inline.
 MAX_FRAMES = 50_000
 
@@ -747,9 +747,9 @@ class Engine:
             self.pool.add(effect)
 
     def _ranked(self, effect: PendingEffect) -> PendingEffect:
-        effect = evolve(effect, rank=self.ruleset.rank(self.state, effect))
+        effect = effect.placed(self.ruleset.rank(self.state, effect))
         details = self.ruleset.details(self.state, effect)
-        return evolve(effect, details=details) if details else effect
+        return effect.placed(effect.rank, details) if details else effect
 
     # -- activation -------------------------------------------------------------
 
@@ -931,7 +931,6 @@ class Engine:
             return
         self.moment += 1
         moment = self.moment
-        events = [evolve(e, moment=moment, cause=run.instance) for e in events]
         for event in events:
             self.trace.append(Step.make(
                 "event", event=event.name, card=event.card, player=event.player,

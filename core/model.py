@@ -477,8 +477,7 @@ class Event:
     """Something that happened (or, for interrupts, is about to happen).
 
     ``name`` is the event's name (``deleted``); ``base`` the core name it
-    renames (``moved``), so patterns may use either.  ``before``/``after`` are
-    the card as it was just before and just after, for look-back.
+    renames (``moved``), so patterns may use either.
     """
 
     name: str
@@ -493,10 +492,6 @@ class Event:
     flag: str | None = None
     stat: str | None = None
     cards: tuple[str, ...] = field(default=(), converter=_tuple)
-    moment: int = 0
-    cause: int | None = None
-    before: Card | None = field(default=None, eq=False, repr=False)
-    after: Card | None = field(default=None, eq=False, repr=False)
 
     def names(self) -> tuple[str, ...]:
         return (self.name,) if self.base is None or self.base == self.name else (self.name, self.base)

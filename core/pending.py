@@ -63,6 +63,19 @@ class PendingEffect:
     def __deepcopy__(self, memo: dict) -> object:
         return self
 
+    def placed(self, rank: tuple, details: tuple[tuple[str, Any], ...] | None = None) -> PendingEffect:
+        """This effect with its rank (and trace details) set.
+
+        A hand-written evolve: it runs once per pending effect, on the hot path.
+        """
+        return PendingEffect(
+            id=self.id, key=self.key, card=self.card, ability=self.ability,
+            controller=self.controller, self_card=self.self_card, events=self.events,
+            moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
+            incarnation=self.incarnation, window=self.window, rank=rank,
+            details=self.details if details is None else details,
+        )
+
     @property
     def optional(self) -> bool:
         return self.ability.optional

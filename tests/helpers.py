@@ -1,0 +1,45 @@
+"""Shared test helpers: build scenarios from text and resolve them (import helpers)."""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import tcgtrig
+from tcgtrig import GameInfo, Resolution, Scenario, hookimpl
+
+
+HEADER = """\
+format: 1
+title: test
+players: [A, B]
+turn_player: A
+"""
+
+
+def scenario(text: str, file: str = "test.yaml") -> Scenario:
+    """A scenario from (indented) YAML text; :data:`HEADER` is added when
+    the text has no ``format`` key."""
+    text = textwrap.dedent(text)
+    if "format:" not in text:
+        text = HEADER + text
+    return tcgtrig.scenario_from_text(text, file)
+
+
+def run(text: str, game: Any = "digimon", **kwargs: Any) -> Resolution:
+    """Resolve scenario text under ``game`` (a name or a Ruleset)."""
+    return tcgtrig.resolve(scenario(text), game, **kwargs)
+
+
+class PlainGame:
+    """A game that implements nothing but its info: the core defaults."""
+
+    @hookimpl
+    def tcgtrig_game_info(self) -> GameInfo:
+        return GameInfo(name="plain", title="Plain (core defaults)", version="0")
+
+
+def plain_ruleset(*extra: object) -> tcgtrig.Ruleset:
+    """A ruleset made of :class:`PlainGame` plus ``extra`` plugins."""
+    return tcgtrig.load_ruleset("plain", plugins=(PlainGame(), *extra), autoload=False)
+
