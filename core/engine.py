@@ -960,7 +960,8 @@ class Engine:
                         was = before[card_id]
                         if was.zone in ability.active_in:
                             self_card = view.self_of(was, ability, before)
-                            if event.card == self_card:
+                            # look back only for events about the card itself (or its top card)
+                            if event.card in (self_card, card_id):
                                 controller = view.owner_in(self_card, before)
                                 if view.matches(ability.when, event, controller, self_card, card_id):
                                     hit = (self_card, controller)

@@ -205,6 +205,9 @@ def _check_schema(source: Source) -> None:
     error = errors[0]
     path = tuple(error.absolute_path)
     message, options = _explain(error)
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
+        path = path + (sorted(set(error.instance) - allowed)[0],)
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     raise source.error(path, message, options)
@@ -495,7 +498,10 @@ class _Compiler:
         for item in items:
             if modifiers and isinstance(item, dict) and len(items) == 1:
                 item = _with_modifiers(item, modifiers)
-            out.extend(self.action(item, path, depth + 1))
+            try:
+                out.extend(self.action(item, path, depth + 1))
+            except ScenarioError as exc:  # point at the word the user wrote
+                raise self.error(path + (word,), exc.message, exc.options) from None
         return out
 
     def primitive(self, word: str, arg: Any, at: Path_, *, label: Any, by: Any, as_: Any) -> Action:

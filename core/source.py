@@ -57,8 +57,15 @@ class Source:
                              path=format_path(path) or None, options=options)
 
 
+_PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+
+
 def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str) -> Any:
     lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+        raise ScenarioError(f"not valid YAML here: the tag {node.tag!r} is not allowed (scenario files "
+                            "hold plain data only)", file=file, line=node.start_mark.line + 1,
+                            path=format_path(path) or None)
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)
         result: dict[Any, Any] = {}

@@ -1,0 +1,190 @@
+"""Bad scenario files give one clear error: file, line, key path, what was
+expected and, for unknown ids and labels, the legal ones."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+import tcgtrig
+from tcgtrig import ScenarioError
+
+
+def error_of(text: str, file: str = "bad.yaml", game: str | None = "digimon") -> ScenarioError:
+    with pytest.raises(ScenarioError) as info:
+        scenario = tcgtrig.scenario_from_text(textwrap.dedent(text), file)
+        if game:
+            scenario.compile(tcgtrig.load_ruleset(game))
+    return info.value
+
+
+GOOD_TOP = """\
+format: 1
+title: t
+players: [A, B]
+turn_player: A
+"""
+
+
+def test_yaml_syntax_error_names_file_and_line():
+    err = error_of(GOOD_TOP + "cards: [\nstart: []\n")
+    assert err.file == "bad.yaml"
+    assert err.line is not None and err.line >= 5
+    assert "not valid YAML" in str(err)
+
+
+def test_missing_required_key():
+    err = error_of("format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\ncards: []\n")
+    assert "missing required key 'start'" in str(err)
+    assert str(err).startswith("bad.yaml:1:")
+
+
+def test_unknown_top_level_key_lists_the_legal_keys():
+    err = error_of(GOOD_TOP + "cards: []\nstart: []\nstrat: []\n")
+    assert err.line == 7
+    assert err.path == "strat"
+    assert "unknown key 'strat'" in err.message
+    assert "start" in err.options and "choices" in err.options
+
+
+def test_wrong_type_says_what_was_expected():
+    err = error_of(GOOD_TOP + """\
+        cards:
+          - id: a
+            owner: A
+            zone: battle
+            stats: {dp: lots}
+        start: []
+        """.replace("        ", ""))
+    assert err.path == "cards[0].stats.dp"
+    assert err.line == 9
+    assert "expected an integer" in err.message
+
+
+def test_unknown_ability_kind_lists_the_kinds():
+    err = error_of(GOOD_TOP + textwrap.dedent("""\
+        cards:
+          - id: a
+            owner: A
+            zone: battle
+            abilities:
+              - {id: x, kind: trigered, when: ping}
+        start: []
+        """))
+    assert err.path == "cards[0].abilities[0].kind"
+    assert "triggered" in err.options
+
+
+def test_unknown_owner_lists_the_players():
+    err = error_of(GOOD_TOP + "cards:\n  - {id: a, owner: C, zone: battle}\nstart: []\n")
+    assert err.path == "cards[0].owner"
+    assert err.options == ("A", "B")
+
+
+def test_duplicate_card_id():
+    err = error_of(GOOD_TOP + "cards:\n  - {id: a, owner: A, zone: battle}\n  - {id: a, owner: B, zone: battle}\nstart: []\n")
+    assert "duplicate card id 'a'" in str(err)
+    assert err.line == 7
+
+
+def test_duplicate_yaml_key():
+    err = error_of(GOOD_TOP + "cards: []\nstart: []\nstart: []\n")
+    assert "duplicate key 'start'" in str(err)
+    assert err.line == 7
+
+
+def test_unknown_card_in_a_selector_lists_the_cards():
+    err = error_of(GOOD_TOP + textwrap.dedent("""\
+        cards:
+          - {id: gabumon, owner: A, zone: battle}
+        start:
+          - delete: gabumom
+        """))
+    assert err.path == "start[0].delete"
+    assert err.line == 8
+    assert "unknown card 'gabumom'" in err.message
+    assert "gabumon" in err.options
+
+
+def test_unknown_action_lists_core_actions_and_game_words():
+    err = error_of(GOOD_TOP + "cards: []\nstart:\n  - destroy: x\n")
+    assert "unknown action 'destroy' for game 'digimon'" in str(err)
+    assert "move" in err.options and "delete" in err.options
+
+
+def test_game_word_is_unknown_to_another_game(plain):
+    scenario = tcgtrig.scenario_from_text(GOOD_TOP + "cards: [{id: x, owner: A, zone: battle}]\nstart:\n  - delete: x\n")
+    with pytest.raises(ScenarioError) as info:
+        scenario.compile(plain)
+    assert "unknown action 'delete' for game 'plain'" in str(info.value)
+
+
+def test_unknown_effect_key_in_activate():
+    err = error_of(GOOD_TOP + textwrap.dedent("""\
+        cards:
+          - id: jack_raid
+            owner: A
+            zone: hand
+            abilities: [{id: main, kind: activated, do: []}]
+        start:
+          - activate: jack_raid.mian
+        """))
+    assert "unknown effect key 'jack_raid.mian'" in err.message
+    assert err.options == ("jack_raid.main",)
+
+
+def test_boolean_choice_is_explained():
+    err = error_of(GOOD_TOP + "cards: []\nstart: []\nchoices: [yes]\n")
+    assert "boolean" in str(err) and "use" in str(err)
+
+
+def test_unknown_player_word_in_an_action():
+    err = error_of(GOOD_TOP + "cards: []\nstart:\n  - gain: {player: them, counter: memory}\n")
+    assert err.path == "start[0].gain.player"
+    assert "opponent" in err.options
+
+
+def test_bad_alias_argument_names_the_key():
+    err = error_of(GOOD_TOP + "cards: []\nstart:\n  - memory: lots\n")
+    assert err.path == "start[0].memory"
+    assert "number of memory" in err.message
+
+
+def test_under_must_name_a_card():
+    err = error_of(GOOD_TOP + "cards:\n  - {id: a, owner: A, zone: sources, under: nobody}\nstart: []\n")
+    assert err.path == "cards[0].under"
+    assert "unknown card 'nobody'" in err.message
+
+
+def test_triggered_ability_needs_when():
+    err = error_of(GOOD_TOP + "cards:\n  - id: a\n    owner: A\n    zone: battle\n    abilities: [{id: x, do: []}]\nstart: []\n")
+    assert "needs 'when'" in err.message
+    assert err.path == "cards[0].abilities[0]"
+
+
+def test_unknown_expectation_key_and_card():
+    err = error_of(GOOD_TOP + "cards: [{id: a, owner: A, zone: battle}]\nstart: []\nexpect:\n  digimon:\n    zones: {b: trash}\n")
+    assert err.path == "expect.digimon.zones.b"
+    assert err.options == ("a",)
+
+
+def test_json_files_get_line_numbers_too():
+    text = '{\n "format": 1,\n "title": "t",\n "players": ["A", "B"],\n "turn_player": "C",\n "cards": [],\n "start": []\n}\n'
+    with pytest.raises(ScenarioError) as info:
+        tcgtrig.scenario_from_text(text, "bad.json")
+    assert info.value.line == 5
+    assert info.value.options == ("A", "B")
+
+
+def test_missing_file():
+    with pytest.raises(ScenarioError) as info:
+        tcgtrig.load_scenario("does/not/exist.yaml")
+    assert "no such file" in str(info.value)
+
+
+def test_nothing_is_evaluated_as_code(tmp_path):
+    evil = GOOD_TOP + "cards: []\nstart: []\nnotes: !!python/object/apply:os.system ['echo hacked']\n"
+    with pytest.raises(ScenarioError) as info:
+        tcgtrig.scenario_from_text(evil, "evil.yaml")
+    assert "not valid YAML" in str(info.value)
