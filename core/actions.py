@@ -180,7 +180,13 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
 
     def move(card: Card, to: str, under: str | None, by: str | None, name: str, base: str | None) -> None:
         remember(card)
-        stack = state.stack_below(card.id) if to != "sources" else []
+        if card.zone == "sources":
+            # taken out of a pile: the cards under it stay in the pile, where it was
+            for child in state.under(card.id):
+                state.replace(evolve(child, under=card.under))
+            stack = []
+        else:
+            stack = state.stack_below(card.id) if to != "sources" else []
         moved = evolve(card, zone=to, under=under if to == "sources" else None,
                        flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
         state.replace(moved)

@@ -162,7 +162,7 @@ class Evaluator:
                 continue
             if query.no_flag is not None and query.no_flag in card.flags:
                 continue
-            if under is not None and card.under not in under:
+            if under is not None and not self._is_under(card, under):
                 continue
             if query.stat and not all(
                 self._compare(self.stat(card.id, stat), op, value) for stat, op, value in query.stat
@@ -170,6 +170,16 @@ class Evaluator:
                 continue
             result.append(card.id)
         return result
+
+    def _is_under(self, card: Card, tops: set[str]) -> bool:
+        """Whether ``card`` is stacked, at any depth, under one of ``tops``."""
+        seen = 0
+        while card.under is not None and seen <= len(self.state.cards):
+            if card.under in tops:
+                return True
+            card = self.state.cards[card.under]
+            seen += 1
+        return False
 
     @staticmethod
     def _compare(number: int | None, op: str, value: int) -> bool:

@@ -526,3 +526,37 @@ def test_answer_must_be_legal(plain):
     with pytest.raises(tcgtrig.ChoiceError) as info:
         engine.answer("a.z")
     assert "a.x" in str(info.value) and "a.y" in str(info.value)
+
+
+def test_taking_a_card_out_of_a_pile_leaves_the_rest_in_place(plain):
+    result = run("""
+        cards:
+          - {id: old, owner: A, zone: battle}
+          - {id: bottom, owner: A, zone: sources, under: old}
+          - {id: new, owner: A, zone: hand}
+        start:
+          - stack: {card: new, onto: old}
+          - move: {card: old, to: trash}
+          - move: {card: {zone: sources, under: new}, to: hand}
+        """, plain)
+    state = result.state
+    # "old" was covered by "new", then taken out: "bottom" stayed in the pile under "new",
+    # and a query for cards under "new" finds it at any depth
+    assert state.cards["old"].zone == "trash"
+    assert state.cards["bottom"].zone == "hand"
+    moved = [s["card"] for s in result.trace if s.kind == "event" and s.get("to") == "hand"]
+    assert moved == ["bottom"]
+
+
+def test_a_middle_card_keeps_its_place_in_the_pile(plain):
+    result = run("""
+        cards:
+          - {id: old, owner: A, zone: battle}
+          - {id: bottom, owner: A, zone: sources, under: old}
+          - {id: new, owner: A, zone: hand}
+        start:
+          - stack: {card: new, onto: old}
+          - move: {card: old, to: trash}
+        """, plain)
+    assert result.state.cards["bottom"].zone == "sources"
+    assert result.state.top("bottom").id == "new"
