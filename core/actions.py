@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve, frozen
 
 from .evaluate import Scope, relative_player
-from .model import Card, Change, Draw, Emit, Event, Flag, Gain, Mod, Move, Stack
+from .model import DECK, HAND, SOURCES, Card, Change, Draw, Emit, Event, Flag, Gain, Mod, Move, Stack
 
 if TYPE_CHECKING:
     from .engine import Engine
@@ -90,7 +90,7 @@ def plan(
         parent = (chosen.get("under") or [None])[0]
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
-            if card.zone == action.to and (action.to != "sources" or card.under == parent):
+            if card.zone == action.to and (action.to != SOURCES or card.under == parent):
                 continue
             event = card_event(
                 action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
@@ -180,14 +180,14 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
 
     def move(card: Card, to: str, under: str | None, by: str | None, name: str, base: str | None) -> None:
         remember(card)
-        if card.zone == "sources":
+        if card.zone == SOURCES:
             # taken out of a pile: the cards under it stay in the pile, where it was
             for child in state.under(card.id):
                 state.replace(evolve(child, under=card.under))
             stack = []
         else:
-            stack = state.stack_below(card.id) if to != "sources" else []
-        moved = evolve(card, zone=to, under=under if to == "sources" else None,
+            stack = state.stack_below(card.id) if to != SOURCES else []
+        moved = evolve(card, zone=to, under=under if to == SOURCES else None,
                        flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
         state.replace(moved)
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
@@ -196,7 +196,7 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
             zone = engine.ruleset.under_cards_zone(state, card, to)
             for child in stack:
                 remember(child)
-                state.replace(evolve(child, zone=zone, under=child.under if zone == "sources" else None,
+                state.replace(evolve(child, zone=zone, under=child.under if zone == SOURCES else None,
                                      flags=frozenset(), mods=(), incarnation=child.incarnation + 1))
                 events.append(Event(name="moved", card=child.id, player=child.owner,
                                     from_=child.zone, to=zone, by=by))
@@ -219,7 +219,7 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
                             from_=card.zone, to=to, by=by))
         events.append(Event(name="uncovered", card=heir.id, player=heir.owner,
-                            from_="sources", to=card.zone, by=by))
+                            from_=SOURCES, to=card.zone, by=by))
 
     for op in ops:
         event = op.event
@@ -231,10 +231,10 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                 events.append(event)
             elif event.name == "drawn" or event.base == "drawn":
                 player = event.player or ""
-                deck = [c for c in state.in_zone("deck") if c.owner == player][: event.amount]
+                deck = [c for c in state.in_zone(DECK) if c.owner == player][: event.amount]
                 for card in deck:
                     remember(card)
-                    state.replace(evolve(card, zone="hand", under=None, flags=frozenset(), mods=(),
+                    state.replace(evolve(card, zone=HAND, under=None, flags=frozenset(), mods=(),
                                          incarnation=card.incarnation + 1))
                 events.append(evolve(event, cards=tuple(c.id for c in deck)))
             else:
@@ -251,11 +251,11 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
             remember(below)
             state.replace(evolve(card, zone=below.zone, under=below.under, flags=below.flags,
                                  mods=below.mods, incarnation=card.incarnation + 1))
-            state.replace(evolve(below, zone="sources", under=card.id, flags=frozenset(), mods=(),
+            state.replace(evolve(below, zone=SOURCES, under=card.id, flags=frozenset(), mods=(),
                                  incarnation=below.incarnation + 1))
             events.append(event)
             events.append(Event(name="covered", card=below.id, player=below.owner,
-                                from_=below.zone, to="sources", by=event.by))
+                                from_=below.zone, to=SOURCES, by=event.by))
         elif event.to is not None and event.from_ is not None:  # move
             if card.zone != event.from_:
                 continue

@@ -233,7 +233,7 @@ class Activation(Frame):
         effect = self.effect
         if self.phase == "check":
             if self.window in ("main", "interrupt"):
-                drop = engine.ruleset.check_pending(engine.state, effect, "activation")
+                drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.moment)
                 if drop is not None:
                     engine.drop(effect, drop)
                     engine.pop()
@@ -710,7 +710,9 @@ class Engine:
         self.push(RunActions(start, run))
 
     def run_rules(self, actions: Sequence[Action]) -> None:
+        """Perform what rules processing returned, all at one moment."""
         player = self.state.turn_player
+        actions = _flatten(Together(actions=tuple(actions)))
         cards = []
         for action in actions:
             selector = getattr(action, "card", None)
@@ -735,9 +737,9 @@ class Engine:
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation,
             )
             effect = self._ranked(effect)
-            drop = self.ruleset.check_pending(self.state, effect, "admission")
+            drop = self.ruleset.check_pending(self.state, effect, "admission", self.moment)
             if drop is None and self.chain:
-                drop = self.ruleset.check_pending(self.state, effect, "window")
+                drop = self.ruleset.check_pending(self.state, effect, "window", self.moment)
             if drop is not None and drop.kind == "void":
                 continue
             self.record("triggered", effect, event=match.events[0].name)
@@ -980,7 +982,7 @@ class Engine:
         pools = [self.pool] + [w.pool for w in self.windows]
         for pool in pools:
             for effect in pool.of_card(card_id):
-                drop = self.ruleset.check_pending(self.state, effect, "moved")
+                drop = self.ruleset.check_pending(self.state, effect, "moved", self.moment)
                 if drop is not None:
                     pool.remove(effect.id)
                     self.drop(effect, drop)

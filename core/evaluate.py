@@ -32,6 +32,7 @@ from .model import (
     Pattern,
     Query,
     Ref,
+    SOURCES,
     Selector,
     StatIs,
     TurnOf,
@@ -92,7 +93,7 @@ class Evaluator:
     def self_of(self, card: Card, ability: Ability, world: dict[str, Card] | None = None) -> str:
         """What ``self`` means for ``ability`` on ``card``: the card itself, or
         for an ability working from under another card, the top card."""
-        if card.zone != "sources" or card.under is None:
+        if card.zone != SOURCES or card.under is None:
             return card.id
         seen = 0
         current = card

@@ -215,7 +215,9 @@ def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> st
 
 
 @hookspec(firstresult=True)
-def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str) -> Drop | None:
+def tcgtrig_check_pending(
+    state: GameState, effect: PendingEffect, point: str, last_moment: int
+) -> Drop | None:
     """Say whether a pending effect leaves the pending set unattempted.
 
     Called at these ``point`` values:
@@ -235,6 +237,9 @@ def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str) -
     :param state: the game state.
     :param effect: the pending effect.
     :param point: one of the values above.
+    :param last_moment: the moment of the last thing that happened;
+        ``effect.moment < last_moment`` means something happened after the
+        effect's trigger (Yu-Gi-Oh!'s missing the timing).
     :return: a :class:`tcgtrig.Drop`, or ``None`` to keep it.
 
     Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost), Duel

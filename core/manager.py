@@ -199,10 +199,11 @@ class Ruleset:
             raise self._bad("tcgtrig_who_orders", player, f"one of {list(state.players)}")
         return player
 
-    def check_pending(self, state: GameState, effect: PendingEffect, point: str) -> Drop | None:
+    def check_pending(self, state: GameState, effect: PendingEffect, point: str, last_moment: int = 0) -> Drop | None:
         if not self._has_check:
             return None
-        drop = self._call("tcgtrig_check_pending", self._check, state=state, effect=effect, point=point)
+        drop = self._call("tcgtrig_check_pending", self._check, state=state, effect=effect, point=point,
+                          last_moment=last_moment)
         if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")):
             raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason)")
         return drop

@@ -16,6 +16,9 @@ from typing import Any, Union
 from attrs import field, frozen
 
 __all__ = [
+    "SOURCES",
+    "DECK",
+    "HAND",
     "COMPARISONS",
     "Card",
     "Mod",
@@ -55,6 +58,12 @@ __all__ = [
     "Event",
     "ABILITY_KINDS",
 ]
+
+#: Zones the scenario contract itself names: stacked cards (``under``) are
+#: in ``sources``; ``draw`` takes the top of the ``deck`` into the ``hand``.
+SOURCES = "sources"
+DECK = "deck"
+HAND = "hand"
 
 #: Comparison keys accepted in conditions.
 COMPARISONS = ("gte", "lte", "eq", "gt", "lt", "ne")

@@ -51,7 +51,7 @@ def describe_event(step: Step, names: Mapping[str, str]) -> str:
         parts.append(f"{step.get('stat')} {amount:+d}")
     elif step.get("amount") is not None:
         parts.append(f"×{step.get('amount')}")
-    if step.get("flag") and step["event"] not in ("suspended", "unsuspended"):
+    if step.get("flag") and step["event"] in ("flag_set", "flag_cleared"):  # a game's own name says it
         parts.append(f"[{step.get('flag')}]")
     if step.get("by") and step.get("by") != "effect":
         parts.append(f"by {step.get('by')}")

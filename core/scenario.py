@@ -25,6 +25,7 @@ from .errors import ScenarioError
 from .manager import Ruleset
 from .model import (
     ABILITY_KINDS,
+    SOURCES,
     COMPARISONS,
     Ability,
     Action,
@@ -282,7 +283,7 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
         path = ("cards", number)
         under = card.get("under")
         if under is not None:
-            if card["zone"] != "sources":
+            if card["zone"] != SOURCES:
                 raise source.error(path + ("under",), "'under' goes with zone: sources")
             if under not in seen:
                 raise source.error(path + ("under",), f"unknown card {under!r}", ids)
@@ -294,7 +295,7 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
                     raise source.error(path + ("under",), f"cards are stacked under each other in a circle ({parent!r})")
                 chain.add(parent)
                 parent = cards[seen[parent]].get("under")
-        elif card["zone"] == "sources":
+        elif card["zone"] == SOURCES:
             raise source.error(path + ("zone",), "a card in sources needs 'under': the card it is stacked under")
 
 

@@ -1,0 +1,124 @@
+"""Chain games (``GameInfo.resolution = "chain"``), with a toy ruleset.
+
+The toy game is the smallest policy a Yu-Gi-Oh!-like game needs: SEGOC-like
+ranks, the default responder and spell-speed checks, and missing the timing
+through ``tcgtrig_check_pending``.  The core does the rest: links in rank
+order, response windows, last-in-first-out resolution, and triggers that
+wait for the whole chain.
+"""
+
+from __future__ import annotations
+
+import tcgtrig
+from helpers import run
+from tcgtrig import Drop, GameInfo, hookimpl
+
+
+class ChainGame:
+    @hookimpl
+    def tcgtrig_game_info(self):
+        return GameInfo(name="chainy", title="Chain toy", version="0", resolution="chain")
+
+    @hookimpl
+    def tcgtrig_pending_rank(self, state, effect):
+        # turn player's mandatory, opponent's mandatory, turn player's optional, opponent's optional
+        return ((2 if effect.optional else 0) + (0 if effect.controller == state.turn_player else 1),)
+
+    @hookimpl
+    def tcgtrig_check_pending(self, effect, point, last_moment):
+        if point == "window" and effect.optional and effect.ability.wording == "when" and effect.moment < last_moment:
+            return Drop("missed", "its event was not the last thing to happen")
+        return None
+
+
+def chainy() -> tcgtrig.Ruleset:
+    return tcgtrig.load_ruleset("chainy", plugins=(ChainGame(),), autoload=False)
+
+
+def test_responses_resolve_last_in_first_out():
+    result = run("""
+        cards:
+          - id: spell
+            owner: A
+            zone: hand
+            abilities: [{id: main, kind: activated, do: [{gain: {counter: lp, amount: 1}}]}]
+          - id: trap
+            owner: B
+            zone: field
+            abilities: [{id: quick, kind: activated, speed: 2, do: [{gain: {counter: lp, amount: 5}}]}]
+        start: [{activate: spell.main}]
+        """, chainy(), choices=["trap.quick"])
+    assert result.keys("activated") == ["spell.main", "trap.quick"]
+    assert result.keys("resolved") == ["trap.quick", "spell.main"]
+    links = [s["link"] for s in result.trace if s.kind == "resolved"]
+    assert links == [2, 1]
+
+
+def test_speed_one_cannot_respond_and_passing_closes_the_window():
+    result = run("""
+        cards:
+          - id: spell
+            owner: A
+            zone: hand
+            abilities: [{id: main, kind: activated, do: []}]
+          - id: slow
+            owner: B
+            zone: field
+            abilities: [{id: ignition, kind: activated, speed: 1, do: []}]
+        start: [{activate: spell.main}]
+        """, chainy())
+    assert result.keys("activated") == ["spell.main"]
+    assert not any(s.kind == "choice" for s in result.trace)  # nothing B could respond with
+
+
+def test_triggers_wait_for_the_whole_chain_and_form_the_next_one():
+    result = run("""
+        cards:
+          - id: spell
+            owner: A
+            zone: hand
+            abilities: [{id: main, kind: activated, do: [{emit: {event: boom}}]}]
+          - id: trap
+            owner: B
+            zone: field
+            abilities: [{id: quick, kind: activated, speed: 2, do: [{move: {card: trap, to: grave}}]}]
+          - id: a_watch
+            owner: A
+            zone: field
+            abilities: [{id: seen, when: boom, do: []}]
+          - id: b_watch
+            owner: B
+            zone: field
+            abilities: [{id: seen, when: boom, optional: true, wording: if, do: []}]
+        start: [{activate: spell.main}]
+        """, chainy(), choices=["trap.quick"])
+    kinds = [(s.kind, s.get("effect")) for s in result.trace]
+    # both links resolved before anything they triggered became pending
+    assert kinds.index(("resolved", "spell.main")) < kinds.index(("triggered", "a_watch.seen"))
+    # the next chain: mandatory before optional, then last in, first out
+    assert result.keys("activated")[2:] == ["a_watch.seen", "b_watch.seen"]
+    assert result.keys("resolved")[2:] == ["b_watch.seen", "a_watch.seen"]
+
+
+def test_an_optional_when_trigger_misses_the_timing_after_then():
+    result = run("""
+        cards:
+          - id: victim
+            owner: B
+            zone: field
+            abilities:
+              - {id: when_you_can, when: {event: moved, card: self}, optional: true, wording: when, active_in: [field, grave], do: []}
+              - {id: if_you_can, when: {event: moved, card: self}, optional: true, wording: if, active_in: [field, grave], do: []}
+          - id: spell
+            owner: A
+            zone: hand
+            abilities:
+              - id: main
+                kind: activated
+                do:
+                  - move: {card: victim, to: grave}
+                  - gain: {counter: lp, amount: 1}
+        start: [{activate: spell.main}]
+        """, chainy())
+    assert result.keys("missed") == ["victim.when_you_can"]
+    assert result.keys("resolved") == ["spell.main", "victim.if_you_can"]

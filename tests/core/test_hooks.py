@@ -1,0 +1,236 @@
+"""One test per hook: a tiny plugin implements it on top of the core
+defaults, and the test shows the resolution change (datasette style: the
+meta-test checks that every hook has its ``test_hook_<name>``)."""
+
+from __future__ import annotations
+
+import tcgtrig
+from helpers import PlainGame, run
+from tcgtrig import ActivationContext, CardIds, Drop, GameEnd, Move, hookimpl
+
+TWO_EFFECTS = """
+    cards:
+      - id: a
+        owner: A
+        zone: battle
+        abilities:
+          - {id: first, when: ping, do: [{gain: {counter: n}}]}
+          - {id: second, when: ping, do: [{gain: {counter: n}}]}
+      - id: b
+        owner: B
+        zone: battle
+        abilities:
+          - {id: other, when: ping, do: [{gain: {counter: n}}]}
+    start: [{emit: {event: ping}}]
+    """
+
+
+def game(*plugins: object) -> tcgtrig.Ruleset:
+    return tcgtrig.load_ruleset("plain", plugins=(PlainGame(), *plugins), autoload=False)
+
+
+def test_hook_tcgtrig_game_info():
+    ruleset = game()
+    assert (ruleset.name, ruleset.info.title, ruleset.info.resolution) == ("plain", "Plain (core defaults)", "immediate")
+
+
+def test_hook_tcgtrig_addhooks():
+    seen = []
+
+    class Adds:
+        @hookimpl
+        def tcgtrig_addhooks(self, pluginmanager):
+            seen.append(pluginmanager.project_name)
+
+    game(Adds())
+    assert seen == ["tcgtrig"]
+
+
+def test_hook_tcgtrig_action_aliases():
+    class Words:
+        @hookimpl
+        def tcgtrig_action_aliases(self):
+            return {"bump": lambda n: {"gain": {"counter": "bumps", "amount": n}}}
+
+    result = run("cards: []\nstart: [{bump: 3}]\n", game(Words()))
+    assert result.state.counter("A", "bumps") == 3
+
+
+def test_hook_tcgtrig_pending_rank():
+    class OpponentFirst:
+        @hookimpl
+        def tcgtrig_pending_rank(self, state, effect):
+            return (0 if effect.controller != state.turn_player else 1, effect.id)
+
+    assert run(TWO_EFFECTS, game()).keys("resolved") == ["a.first", "a.second", "b.other"]
+    assert run(TWO_EFFECTS, game(OpponentFirst())).keys("resolved") == ["b.other", "a.first", "a.second"]
+
+
+def test_hook_tcgtrig_pending_details():
+    class Numbered:
+        @hookimpl
+        def tcgtrig_pending_details(self, effect):
+            return {"depth_seen": effect.depth}
+
+    result = run(TWO_EFFECTS, game(Numbered()))
+    assert {s.get("depth_seen") for s in result.trace if s.kind in ("triggered", "resolved")} == {1}
+
+
+def test_hook_tcgtrig_who_orders():
+    class TurnPlayerOrdersAll:
+        @hookimpl
+        def tcgtrig_pending_rank(self, effect):
+            return (0,)
+
+        @hookimpl
+        def tcgtrig_who_orders(self, state, effects):
+            return state.turn_player
+
+    result = run(TWO_EFFECTS, game(TurnPlayerOrdersAll()), choices=["b.other"])
+    choice = next(s for s in result.trace if s.kind == "choice")
+    assert choice["player"] == "A" and result.keys("resolved")[0] == "b.other"
+
+
+def test_hook_tcgtrig_check_pending():
+    class OpponentsAreLost:
+        @hookimpl
+        def tcgtrig_check_pending(self, state, effect, point):
+            if point == "activation" and effect.controller != state.turn_player:
+                return Drop("lost", "house rule")
+            return None
+
+    result = run(TWO_EFFECTS, game(OpponentsAreLost()))
+    assert result.keys("lost") == ["b.other"]
+    assert result.keys("resolved") == ["a.first", "a.second"]
+
+
+def test_hook_tcgtrig_activation_blocked():
+    class NoSecond:
+        @hookimpl
+        def tcgtrig_activation_blocked(self, effect, context: ActivationContext):
+            return "blocked by test" if effect.key == "a.second" and context.window == "main" else None
+
+    result = run(TWO_EFFECTS, game(NoSecond()))
+    assert result.keys("failed") == ["a.second"]
+    assert next(s for s in result.trace if s.kind == "failed")["reason"] == "blocked by test"
+
+
+def test_hook_tcgtrig_once_per_turn_key():
+    text = """
+        cards:
+          - id: a
+            owner: A
+            zone: battle
+            abilities:
+              - {id: x, once_per_turn: true, when: ping, do: []}
+              - {id: y, once_per_turn: true, when: ping, do: []}
+        start: [{emit: {event: ping}}]
+        """
+
+    class SharedName:
+        @hookimpl
+        def tcgtrig_once_per_turn_key(self, effect):
+            return "same name"
+
+    assert run(text, game()).keys("failed") == []
+    shared = run(text, game(SharedName()))
+    assert shared.keys("resolved") == ["a.x"] and shared.keys("failed") == ["a.y"]
+    assert shared.state.used == {"same name"}
+
+
+def test_hook_tcgtrig_rules_processing():
+    class ZeroLifeLeaves:
+        @hookimpl
+        def tcgtrig_rules_processing(self, state, view):
+            hp = {c.id: view.stat(c.id, "hp") for c in state.in_zone("field")}
+            doomed = [card for card, value in hp.items() if value is not None and value <= 0]
+            return [Move(card=CardIds(tuple(doomed)), to="gone", by="rule")] if doomed else None
+
+    result = run("""
+        cards:
+          - {id: x, owner: B, zone: field, stats: {hp: 1000}}
+          - id: w
+            owner: A
+            zone: field
+            abilities: [{id: saw, when: {event: moved, by: rule}, do: []}]
+        start: [{change: {card: x, stat: hp, by: -1000}}]
+        """, game(ZeroLifeLeaves()))
+    assert (result.state.cards["x"].zone, result.state.cards["w"].zone) == ("gone", "field")
+    assert result.keys("resolved") == ["w.saw"]
+    assert any(s.kind == "rules" and s["cards"] == ("x",) for s in result.trace)
+
+
+def test_hook_tcgtrig_under_cards_zone():
+    class SourcesToTrash:
+        @hookimpl
+        def tcgtrig_under_cards_zone(self, card, to):
+            return "trash"
+
+    text = """
+        cards:
+          - {id: top, owner: A, zone: field}
+          - {id: src, owner: A, zone: sources, under: top}
+        start: [{move: {card: top, to: hand}}]
+        """
+    assert run(text, game()).state.cards["src"].zone == "hand"
+    assert run(text, game(SourcesToTrash())).state.cards["src"].zone == "trash"
+
+
+def test_hook_tcgtrig_endless_loop():
+    class Verdict:
+        @hookimpl
+        def tcgtrig_endless_loop(self, reason):
+            return GameEnd("tie", f"house rule: {reason}")
+
+    result = run("""
+        cards:
+          - id: flip
+            owner: A
+            zone: field
+            abilities:
+              - {id: up, when: flag_set, do: [{flag: {card: flip, clear: on}}]}
+              - {id: down, when: flag_cleared, do: [{flag: {card: flip, set: on}}]}
+        start: [{flag: {card: flip, set: on}}]
+        """, game(Verdict()))
+    assert result.outcome == "tie" and result.reason.startswith("house rule: endless loop")
+
+
+class Chain(PlainGame):
+    @hookimpl
+    def tcgtrig_game_info(self):
+        return tcgtrig.GameInfo(name="plain", title="chain", version="0", resolution="chain")
+
+
+CHAIN = """
+    cards:
+      - {id: s, owner: A, zone: hand, abilities: [{id: go, kind: activated, do: []}]}
+      - {id: q, owner: B, zone: field, abilities: [{id: quick, kind: activated, speed: 2, do: []}]}
+      - {id: c, owner: B, zone: field, abilities: [{id: counter, kind: activated, speed: 3, do: []}]}
+    start: [{activate: s.go}]
+    """
+
+
+def test_hook_tcgtrig_chain_responder():
+    class NobodyResponds:
+        @hookimpl
+        def tcgtrig_chain_responder(self, chain, passes):
+            return None
+
+    assert tcgtrig.resolve(tcgtrig.scenario_from_text("format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\n"
+                                                      + CHAIN.replace("\n    ", "\n")),
+                           tcgtrig.load_ruleset("plain", plugins=(Chain(), NobodyResponds()), autoload=False)
+                           ).keys("activated") == ["s.go"]
+
+
+def test_hook_tcgtrig_can_respond():
+    class OnlyCounters:
+        @hookimpl
+        def tcgtrig_can_respond(self, effect):
+            return effect.ability.speed == 3
+
+    default = run(CHAIN, tcgtrig.load_ruleset("plain", plugins=(Chain(),), autoload=False), choices=["q.quick"])
+    assert default.keys("activated")[:2] == ["s.go", "q.quick"]
+    counters = run(CHAIN, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnlyCounters()), autoload=False),
+                   choices=["c.counter"])
+    respond = next(s for s in counters.trace if s.kind == "choice")
+    assert respond["options"] == ("c.counter", "pass")

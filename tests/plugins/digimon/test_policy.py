@@ -1,0 +1,150 @@
+"""The Digimon ruleset: its policy functions one by one, its words, and the
+coverage of the seed examples by scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+import tcgtrig
+from helpers import run
+from tcgtrig import ActivationContext, Card, GameState, PendingEffect
+from tcgtrig.plugins.digimon import policy
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "digimon"
+
+
+def pending(ability: tcgtrig.Ability, **fields) -> PendingEffect:
+    base = dict(id=1, key="c.x", card="c", ability=ability, controller="A", self_card="c", timing=1, depth=1)
+    return PendingEffect(**{**base, **fields})
+
+
+def plain_ability(**fields) -> tcgtrig.Ability:
+    return tcgtrig.Ability(id="x", **fields)
+
+
+@pytest.fixture
+def state() -> GameState:
+    return GameState.build(("A", "B"), "A", [
+        Card(id="c", name="c", owner="A", zone="battle"),
+    ])
+
+
+def test_rank_security_then_newest_batch_then_turn_player(state):
+    ability = plain_ability()
+    security = pending(plain_ability(tags=("security",)), controller="B", timing=1)
+    old_tp = pending(ability, controller="A", timing=1)
+    new_ntp = pending(ability, controller="B", timing=2)
+    new_tp = pending(ability, controller="A", timing=2)
+    ranks = sorted([old_tp, new_ntp, security, new_tp], key=lambda e: policy.rank(state, e))
+    assert ranks == [security, new_tp, new_ntp, old_tp]
+
+
+def test_rank_in_an_interrupt_window_puts_replacements_first(state):
+    interrupt = pending(plain_ability(kind="interrupt"), window="interrupt")
+    replacement = pending(plain_ability(kind="replacement"), controller="B", window="interrupt")
+    assert policy.rank(state, replacement) < policy.rank(state, interrupt)
+
+
+def test_priority_is_the_derivation_depth():
+    assert policy.details(pending(plain_ability(), depth=3)) == {"priority": 3}
+    assert policy.details(pending(plain_ability(), window="interrupt")) is None
+
+
+def test_a_pending_effect_is_lost_when_its_card_moved(state):
+    effect = pending(plain_ability(), incarnation=0)
+    assert policy.lost(state, effect) is None
+    state.replace(tcgtrig.Card(id="c", name="c", owner="A", zone="trash", incarnation=1))
+    drop = policy.lost(state, effect)
+    assert drop.kind == "lost" and "15-4-4-3" in drop.reason
+
+
+def test_an_interrupt_activates_once_per_series():
+    effect = pending(plain_ability(kind="interrupt"), window="interrupt")
+    assert policy.blocked(effect, ActivationContext(window="interrupt", series=frozenset())) is None
+    reason = policy.blocked(effect, ActivationContext(window="interrupt", series=frozenset({"c.x"})))
+    assert "15-8-5-4" in reason
+    assert policy.blocked(effect, ActivationContext(window="main", series=frozenset({"c.x"}))) is None
+
+
+def test_rules_processing_deletes_zero_dp_and_trashes_eggs_and_options():
+    result = run("""
+        cards:
+          - {id: weak, owner: B, zone: battle, types: [digimon], stats: {dp: 2000}}
+          - {id: strong, owner: B, zone: battle, types: [digimon], stats: {dp: 5000}}
+          - {id: egg, owner: A, zone: battle, stats: {level: 2}}
+          - {id: option, owner: A, zone: battle, types: [option]}
+          - {id: placed_option, owner: A, zone: battle, types: [option], flags: [placed]}
+          - {id: tamer, owner: A, zone: battle, types: [tamer]}
+          - id: watcher
+            owner: A
+            zone: battle
+            types: [tamer]
+            abilities:
+              - {id: saw, when: {event: deleted, by: rule, player: opponent}, do: [{memory: 1}]}
+        start:
+          - change: {card: weak, stat: dp, by: -2000, until: end_of_turn}
+        """)
+    zones = {c.id: c.zone for c in result.state.cards.values()}
+    assert zones == {"weak": "trash", "strong": "battle", "egg": "trash", "option": "trash",
+                     "placed_option": "battle", "tamer": "battle", "watcher": "battle"}
+    rules = [s for s in result.trace if s.kind == "rules"]
+    assert len(rules) == 1 and set(rules[0]["cards"]) == {"weak", "egg", "option"}  # all at once
+    assert result.keys("resolved") == ["watcher.saw"]
+
+
+def test_digivolution_cards_go_to_the_trash_with_their_digimon():
+    result = run("""
+        cards:
+          - {id: mon, owner: A, zone: battle, types: [digimon], stats: {dp: 3000}}
+          - {id: src, owner: A, zone: sources, under: mon}
+        start: [{bounce: mon}]
+        """)
+    assert (result.state.cards["mon"].zone, result.state.cards["src"].zone) == ("hand", "trash")
+
+
+def test_an_endless_loop_is_a_draw_citing_the_rules():
+    end = policy.endless("endless loop: the same position came back")
+    assert end.outcome == "draw" and "18-3" in end.reason
+
+
+@pytest.mark.parametrize(("word", "arg", "expected"), [
+    ("delete", "x", {"move": {"card": "x", "to": "trash", "as": "deleted"}}),
+    ("play", "x", {"move": {"card": "x", "to": "battle", "as": "played"}}),
+    ("trash", "x", {"move": {"card": "x", "to": "trash", "as": "trashed"}}),
+    ("bounce", "x", {"move": {"card": "x", "to": "hand", "as": "returned"}}),
+    ("suspend", "x", {"flag": {"card": "x", "set": "suspended", "as": "suspended"}}),
+    ("unsuspend", "x", {"flag": {"card": "x", "clear": "suspended", "as": "unsuspended"}}),
+    ("digivolve", {"card": "x", "into": "y"}, {"stack": {"card": "y", "onto": "x", "as": "digivolved"}}),
+    ("memory", -2, {"lose": {"counter": "memory", "amount": 2}}),
+    ("use", "x", {"emit": {"event": "used", "card": "x"}}),
+])
+def test_game_words_expand_to_core_actions(word, arg, expected):
+    assert policy.ALIASES[word](arg) == expected
+
+
+def test_digivolve_needs_card_and_into():
+    with pytest.raises(ValueError):
+        policy.ALIASES["digivolve"]("x")
+
+
+SEEDS = ([f"triggered-{n:02d}.yaml" for n in range(1, 11)]
+         + [f"interrupt-{n:02d}.yaml" for n in range(1, 7)] + ["interrupt-x.yaml"])
+
+
+@pytest.mark.parametrize("name", SEEDS)
+def test_every_seed_example_has_a_scenario_that_asserts_its_order(name):
+    data = yaml.safe_load((SCENARIOS / name).read_text())
+    assert "seeds/digimon-" in data["source"]
+    assert data["expect"]["digimon"]["resolved"], "the resolution order is asserted"
+
+
+def test_every_qa_case_cites_its_ruling_and_asserts_its_order():
+    files = sorted(SCENARIOS.glob("qa-*.yaml"))
+    assert len(files) == 11
+    for path in files:
+        data = yaml.safe_load(path.read_text())
+        assert "Q&A" in data["source"] or "Q" in data["title"], path.name
+        assert data["expect"]["digimon"]["resolved"], path.name
