@@ -88,9 +88,13 @@ def plan(
 
     if isinstance(action, Move):
         parent = (chosen.get("under") or [None])[0]
+        if action.to == SOURCES and parent is None:
+            return ops  # nothing to stack it under: the move does not happen
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
             if card.zone == action.to and (action.to != SOURCES or card.under == parent):
+                continue
+            if action.to == SOURCES and _would_circle(state, card_id, parent):
                 continue
             event = card_event(
                 action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
@@ -104,6 +108,8 @@ def plan(
                 continue
             card = state.cards[card_id]
             below = state.cards[onto[0]]
+            if _would_circle(state, card_id, below.id):
+                continue
             event = card_event(
                 action.as_ or "stacked", "moved", card, from_=card.zone, to=below.zone
             )
@@ -157,6 +163,12 @@ def plan(
     else:  # pragma: no cover - the parser only builds the classes above
         raise TypeError(f"not a primitive action: {action!r}")
     return ops
+
+
+def _would_circle(state: Any, card_id: str, parent: str | None) -> bool:
+    """Whether putting ``card_id`` under (or onto) ``parent`` would stack a
+    card under itself: ``parent`` is the card or lies in its own pile."""
+    return parent == card_id or any(c.id == parent for c in state.stack_below(card_id))
 
 
 def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
@@ -249,6 +261,9 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                 continue
             remember(card)
             remember(below)
+            if card.zone == SOURCES:  # taken out of a pile: the rest of the pile stays
+                for child in state.under(card.id):
+                    state.replace(evolve(child, under=card.under))
             state.replace(evolve(card, zone=below.zone, under=below.under, flags=below.flags,
                                  mods=below.mods, incarnation=card.incarnation + 1))
             state.replace(evolve(below, zone=SOURCES, under=card.id, flags=frozenset(), mods=(),

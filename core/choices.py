@@ -101,6 +101,8 @@ class EffectLabels(Sequence[str]):
         return len(self._effects)
 
     def first(self) -> str:
+        """The earliest-triggered effect's key (a legal label: it names the
+        first instance of that key).  O(1): the default chooser's answer."""
         return next(iter(self._effects.values())).key
 
     def _all(self) -> list[str]:
@@ -120,8 +122,6 @@ class EffectLabels(Sequence[str]):
         return self._labels
 
     def __getitem__(self, index: Any) -> Any:
-        if index == 0 and self._labels is None:
-            return self.first() if self._count(self.first()) == 1 else f"{self.first()}#1"
         return self._all()[index]
 
     def __iter__(self) -> Iterator[str]:
@@ -129,9 +129,6 @@ class EffectLabels(Sequence[str]):
 
     def __contains__(self, label: object) -> bool:
         return isinstance(label, str) and self.resolve(label) is not None
-
-    def _count(self, key: str) -> int:
-        return sum(1 for e in self._effects.values() if e.key == key)
 
     def resolve(self, label: str) -> PendingEffect | None:
         """The pending effect a label names, or ``None``."""

@@ -188,7 +188,7 @@ class MainLoop(Frame):
             engine.ask(Decision(
                 kind="order", player=player,
                 prompt=f"which pending effect activates next ({len(bucket)} pending)",
-                options=self.labels, default=self.labels[0], effect=None,
+                options=self.labels, default=self.labels.first(), effect=None,
             ))
             self.phase = "picked"
         else:  # picked
@@ -207,7 +207,7 @@ class Settle(Frame):
 
     def step(self, engine: Engine) -> None:
         if self.phase == "rules":
-            todo = engine.ruleset.rules_processing(engine.state, engine.view)
+            todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
             if not todo:
                 self.phase = "admit"
                 return
@@ -402,7 +402,7 @@ class InterruptWindow(Frame):
             engine.ask(Decision(
                 kind="order", player=first.controller,
                 prompt=f"which interrupting effect activates next ({len(bucket)} pending)",
-                options=self.labels, default=self.labels[0],
+                options=self.labels, default=self.labels.first(),
             ))
             self.phase = "picked"
             return
@@ -718,6 +718,7 @@ class Engine:
             selector = getattr(action, "card", None)
             if selector is not None:
                 cards.extend(self.view.select(selector, Scope(key="rules", controller=player)))
+        self.state.touch(cards)  # look again next pass, even if the batch was prevented
         self.trace.append(Step.make("rules", player=player, cards=tuple(cards), cause=self.last_instance))
         run = EffectRun(scope=Scope(key="rules", controller=player), instance=self.last_instance,
                         trigger_cause=self.last_instance, depth=self.last_depth, by="rule")
@@ -915,7 +916,8 @@ class Engine:
                 window="interrupt",
             )
             effect = self._ranked(effect)
-            self.record("triggered", effect, event=match.events[0].name, interrupting=what)
+            if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
+                self.record("triggered", effect, event=match.events[0].name, interrupting=what)
             pool.add(effect)
         window = InterruptWindow(target, pool, owns)
         self.windows.append(window)

@@ -299,7 +299,9 @@ def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str | 
 
 
 @hookspec(firstresult=True)
-def tcgtrig_rules_processing(state: GameState, view: Evaluator) -> Sequence[Action] | None:
+def tcgtrig_rules_processing(
+    state: GameState, view: Evaluator, changed: Sequence[str]
+) -> Sequence[Action] | None:
     """Return what the game does by itself between activations.
 
     Called after every effect (and the start actions) has finished, before
@@ -312,7 +314,13 @@ def tcgtrig_rules_processing(state: GameState, view: Evaluator) -> Sequence[Acti
 
     :param state: the game state.
     :param view: reads effective stats (``view.stat(card_id, "dp")``) and
-        selectors.
+        selectors; ``view.continuous`` lists the continuous abilities.
+    :param changed: the cards whose state changed since the previous call
+        (every card on the first call; the cards a returned batch acted on
+        count as changed again).  A check that depends only on a card's own
+        state may look at these alone — unless continuous abilities exist,
+        which can change any card's stats: then look at every card.  This
+        keeps rules processing from costing O(cards) per activation.
     :return: core actions (e.g. ``Move`` with ``by="rule"``), or ``None``/
         an empty list when there is nothing to do.
 

@@ -218,10 +218,10 @@ class Ruleset:
         key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
         return effect.key if key is None else str(key)
 
-    def rules_processing(self, state: GameState, view: Any) -> Sequence[Any]:
+    def rules_processing(self, state: GameState, view: Any, changed: Sequence[str]) -> Sequence[Any]:
         if not self._has_rules:
             return ()
-        actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view)
+        actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view, changed=changed)
         return tuple(actions or ())
 
     def under_cards_zone(self, state: GameState, card: Any, to: str) -> str:

@@ -401,11 +401,7 @@ Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, I
 
 @frozen(kw_only=True)
 class Ability:
-    """One ability printed on (or granted to) a card.
-
-    ``raw`` keeps the scenario form the ability was read from, so a saved
-    position writes abilities back exactly as the user wrote them.
-    """
+    """One ability printed on (or granted to) a card."""
 
     id: str
     kind: str = "triggered"
@@ -419,7 +415,6 @@ class Ability:
     condition: Condition | None = None
     do: tuple[Action, ...] = field(default=(), converter=_tuple)
     text: str | None = None
-    raw: Any = field(default=None, eq=False, repr=False)
 
 
 @frozen(kw_only=True)

@@ -410,7 +410,7 @@ class _Compiler:
             once_per_turn=raw.get("once_per_turn", False), wording=raw.get("wording", "when"),
             speed=raw.get("speed", 1), tags=raw.get("tags") or (), active_in=active_in,
             condition=self.condition(raw["condition"], path + ("condition",)) if "condition" in raw else None,
-            do=do, text=raw.get("text"), raw=raw,
+            do=do, text=raw.get("text"),
         )
 
     def pattern(self, raw: Any, path: Path_) -> Pattern:
@@ -527,6 +527,8 @@ class _Compiler:
             self.only(args, at, ("card", "to", "as", "under", "alone", "by", "label"))
             self.need(args, at, "card", "to")
             under = self.selector(args["under"], at + ("under",)) if "under" in args else None
+            if args["to"] == SOURCES and under is None:
+                raise self.error(at, "a move to sources needs 'under': the card to stack it under")
             return Move(card=self.selector(args["card"], at + ("card",)), to=str(args["to"]),
                         as_=args.get("as", as_), under=under, alone=bool(args.get("alone", False)),
                         by=args.get("by", by), label=args.get("label", label))
@@ -542,7 +544,8 @@ class _Compiler:
             if ("set" in args) == ("clear" in args):
                 raise self.error(at, "expected exactly one of 'set' or 'clear'")
             return Flag(card=self.selector(args["card"], at + ("card",)), set_=args.get("set"),
-                        clear=args.get("clear"), as_=args.get("as", as_), by=by, label=args.get("label", label))
+                        clear=args.get("clear"), as_=args.get("as", as_), by=args.get("by", by),
+                        label=args.get("label", label))
         if word == "change":
             self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
             self.need(args, at, "card", "stat", "by")
@@ -689,5 +692,3 @@ def _with_modifiers(item: dict[str, Any], modifiers: dict[str, Any]) -> dict[str
     """Put an alias's ``label``/``by``/``as`` onto the action it expands to."""
     return {**item, **{k: v for k, v in modifiers.items() if k not in item}}
 
-
-__all__ += ["format_path"]

@@ -1,9 +1,9 @@
 """Game state to JSON-compatible data and back (cattrs).
 
 Un/structuring lives here, apart from the model.  A saved state writes each
-ability back in the scenario form it was read from, so reading it again goes
-through the same checks as a scenario file — nothing is evaluated as code —
-and needs the game whose words (aliases) the abilities use.
+ability as scenario data in core action words (:mod:`tcgtrig.unparse`), so
+reading it again goes through the same checks as a scenario file — nothing
+is evaluated as code — under any game.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from attrs import evolve
 from .manager import Ruleset
 from .model import Ability, Card, Mod
 from .state import GameState
+from .unparse import ability_to_data
 
 __all__ = ["make_converter", "state_to_dict", "state_from_dict"]
 
@@ -26,9 +27,7 @@ def make_converter() -> cattrs.Converter:
     """The converter for states: cards, mods and abilities as plain data."""
     converter = cattrs.Converter()
     converter.register_unstructure_hook(frozenset, lambda value: sorted(value))
-    converter.register_unstructure_hook(
-        Ability, lambda ability: {**(ability.raw or {"id": ability.id}), "active_in": list(ability.active_in)}
-    )
+    converter.register_unstructure_hook(Ability, ability_to_data)
 
     def unstructure_card(card: Card) -> dict[str, Any]:
         data: dict[str, Any] = {"id": card.id, "name": card.name, "owner": card.owner, "zone": card.zone}

@@ -45,6 +45,7 @@ class GameState:
     _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _hash: int = field(default=0, repr=False)
+    _touched: set[str] = field(factory=set, repr=False)
 
     @classmethod
     def build(
@@ -69,6 +70,7 @@ class GameState:
             state._index(card)
         for key in used:
             state.mark_used(key)
+        state._touched = set(state.cards)  # a new position is checked in full
         return state
 
     # -- reading ----------------------------------------------------------
@@ -140,6 +142,15 @@ class GameState:
             self._order = {**self._order, card.id: len(self._order)}  # shared by copies
         self._index(card)
 
+    def take_touched(self) -> list[str]:
+        """The cards replaced since the last call, in scenario order; forgets them."""
+        touched, self._touched = self._touched, set()
+        return sorted(touched, key=self._order.__getitem__)
+
+    def touch(self, card_ids: Iterable[str]) -> None:
+        """Count cards as changed (for the next :meth:`take_touched`)."""
+        self._touched.update(card_ids)
+
     def set_counter(self, player: str, name: str, value: int) -> None:
         values = self.counters.setdefault(player, {})
         if name in values:
@@ -165,12 +176,14 @@ class GameState:
             zones={z: dict(ids) for z, ids in self._zones.items()},
             children={c: dict(ids) for c, ids in self._children.items()},
             hash=self._hash,
+            touched=set(self._touched),
         )
 
     # -- indexes ----------------------------------------------------------
 
     def _index(self, card: Card) -> None:
         self.cards[card.id] = card
+        self._touched.add(card.id)
         self._zones.setdefault(card.zone, {})[card.id] = None
         if card.under is not None:
             self._children.setdefault(card.under, {})[card.id] = None

@@ -6,6 +6,7 @@ Only ``@hookimpl`` functions live here; the rules themselves are in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import ActivationContext, Card, Drop, GameEnd, GameInfo, GameState, PendingEffect, hookimpl
@@ -44,8 +45,8 @@ def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext
 
 
 @hookimpl
-def tcgtrig_rules_processing(state: GameState, view: Any) -> list[Any]:
-    return policy.rules_processing(state, view)
+def tcgtrig_rules_processing(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
+    return policy.rules_processing(state, view, changed)
 
 
 @hookimpl

@@ -5,6 +5,7 @@ Each function cites the Comprehensive Rules (CR) Ver.4.2 section it applies.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import (
@@ -70,16 +71,23 @@ def is_digimon(card: Card) -> bool:
     return card.base_stat("dp") is not None
 
 
-def rules_processing(state: GameState, view: Any) -> list[Any]:
+def rules_processing(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
     """Rules processing (17-1): all at the same time,
 
     - delete every Digimon in the battle area with 0 DP or less;
     - trash level-2 cards without DP (Digi-Eggs) and option cards left in
       the battle area (unless flagged ``placed`` by an effect).
+
+    Only the cards that changed need a look, unless a continuous ability
+    could have changed anyone's DP.
     """
+    if view.continuous:
+        candidates = list(state.in_zone("battle"))
+    else:
+        candidates = [state.cards[c] for c in changed if state.cards[c].zone == "battle"]
     deleted: list[str] = []
     trashed: list[str] = []
-    for card in state.in_zone("battle"):
+    for card in candidates:
         dp = view.stat(card.id, "dp")
         if is_digimon(card) and dp is not None and dp <= 0:
             deleted.append(card.id)

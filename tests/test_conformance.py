@@ -1,0 +1,376 @@
+"""Conformance: every installed game against every scenario file that names it.
+
+For each pair (scenario file, game) — a file names a game in its ``game``
+key or its ``expect`` block — the checks below hold whatever the game's
+policy is:
+
+- the same input gives the same JSON trace, byte for byte;
+- every triggered instance ends exactly once, in a documented outcome;
+- every resolved instance was activated first;
+- random legal play always ends, with the same invariants;
+- the end state survives a save (state_to_dict → JSON → state_from_dict);
+- stepping the engine by hand equals :meth:`Engine.run`, and a copy taken at
+  a decision is independent of the original.
+
+Scenarios that need more than :data:`STEP_BUDGET` steps (the 100,000-deep
+stress cases) are skipped here: the scenario plugin still runs them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tcgtrig
+from helpers import run
+from tcgtrig import (
+    DefaultChooser,
+    Engine,
+    RandomChooser,
+    ScriptedChooser,
+    TcgTrigError,
+    resolve,
+    state_from_dict,
+    state_to_dict,
+)
+from tcgtrig.trace import OUTCOME_KINDS
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+SUFFIXES = (".yaml", ".yml", ".json")
+#: Activations and rules passes allowed in this suite; longer scenarios are skipped.
+STEP_BUDGET = 5_000
+SEEDS = range(5)
+DECISION_KINDS = {"order", "use", "may", "target", "respond"}
+#: Steps that end an instance: the five outcomes of a triggered effect, plus
+#: ``applied``, how a replacement ends (a replacement is not a triggered
+#: effect: it has no ``triggered`` step).
+ENDINGS = set(OUTCOME_KINDS) | {"applied"}
+
+
+def _pairs() -> list[Any]:
+    games = tcgtrig.available_games()
+    params = []
+    for path in sorted(p for p in SCENARIOS.rglob("*") if p.suffix in SUFFIXES):
+        name = path.relative_to(SCENARIOS).with_suffix("").as_posix()
+        try:
+            named = tcgtrig.load_scenario(path).games()
+        except TcgTrigError as exc:  # the scenario plugin reports it as a failure
+            params.append(pytest.param(path, None, id=f"unloadable:{name}",
+                                       marks=pytest.mark.skip(reason=f"does not load: {exc}")))
+            continue
+        for game in games:
+            if game in named:
+                params.append(pytest.param(path, game, id=f"{game}:{name}"))
+    return params
+
+
+PAIRS = _pairs()
+
+
+@lru_cache(maxsize=None)
+def ruleset(game: str) -> tcgtrig.Ruleset:
+    return tcgtrig.load_ruleset(game)
+
+
+@lru_cache(maxsize=None)
+def _reference(path: Path, game: str) -> tcgtrig.Resolution:
+    return resolve(tcgtrig.load_scenario(path), ruleset(game), max_steps=STEP_BUDGET)
+
+
+def reference(path: Path, game: str) -> tcgtrig.Resolution:
+    """The scenario resolved with its own choices; skips the over-long ones."""
+    result = _reference(path, game)
+    if result.outcome != "complete" and "no end after" in (result.reason or ""):
+        pytest.skip(f"needs more than {STEP_BUDGET} steps: left to the scenario test")
+    return result
+
+
+def compiled(path: Path, game: str) -> Any:
+    reference(path, game)  # skip the over-long ones first
+    return tcgtrig.load_scenario(path).compile(ruleset(game))
+
+
+def new_engine(path: Path, game: str) -> Engine:
+    made = compiled(path, game)
+    return Engine(ruleset(game), made.state.copy(), made.start, max_steps=STEP_BUDGET)
+
+
+def steps(trace: list[tcgtrig.Step]) -> list[dict[str, Any]]:
+    return [step.to_dict() for step in trace]
+
+
+def check_endings(trace: list[tcgtrig.Step], *, complete: bool) -> None:
+    """Every triggered instance ends once (at most once when the run stopped
+    early); no instance ends twice; instances that end without triggering
+    are the ones an effect activated inline (``activate: KEY``)."""
+    triggered = [s["id"] for s in trace if s.kind == "triggered"]
+    assert len(triggered) == len(set(triggered)), "an instance triggered twice"
+    endings = Counter(s["id"] for s in trace if s.kind in ENDINGS)
+    twice = sorted(i for i, n in endings.items() if n > 1)
+    assert not twice, f"instances ended more than once: {twice}"
+    unended = sorted(i for i in triggered if endings[i] == 0)
+    if complete:
+        assert not unended, f"triggered instances that never ended: {unended}"
+    pending_ever = set(triggered)
+    for step in trace:
+        if step.kind in ENDINGS and step["id"] in pending_ever:
+            assert step.kind in OUTCOME_KINDS, f"a triggered effect ended in {step.kind!r}"
+        elif step.kind in ENDINGS:
+            # never triggered: an inline activation or a replacement; neither can miss the timing
+            assert step.kind in ("resolved", "failed", "declined", "applied", "lost"), step.to_dict()
+
+
+def check_causes(trace: list[tcgtrig.Step]) -> None:
+    """A step's ``cause`` is the start (0) or an instance the trace already showed."""
+    seen = {0}
+    for step in trace:
+        cause = step.get("cause")
+        assert cause is None or cause in seen, step.to_dict()
+        if step.get("id") is not None:
+            seen.add(step["id"])
+
+
+# ---------------------------------------------------------------------------
+# (a) determinism
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_same_input_gives_the_same_json_byte_for_byte(path, game):
+    reference(path, game)
+    scenario = tcgtrig.load_scenario(path)
+    first = json.dumps(resolve(scenario, game, max_steps=STEP_BUDGET).to_json())
+    # the same Scenario object again (resolving must not change it) and a fresh read
+    second = json.dumps(resolve(scenario, game, max_steps=STEP_BUDGET).to_json())
+    third = json.dumps(resolve(tcgtrig.load_scenario(path), game, max_steps=STEP_BUDGET).to_json())
+    assert first == second == third
+    assert json.loads(first)["game"] == game and json.loads(first)["steps"]
+
+
+# ---------------------------------------------------------------------------
+# (b) every triggered instance ends exactly once; (c) resolved means activated
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_every_triggered_instance_ends_exactly_once(path, game):
+    result = reference(path, game)
+    check_endings(result.trace, complete=result.outcome == "complete")
+    check_causes(result.trace)
+    triggered = {s["id"]: s["effect"] for s in result.trace if s.kind == "triggered"}
+    for step in result.trace:
+        if step.kind in ENDINGS and step["id"] in triggered:
+            assert step["effect"] == triggered[step["id"]]  # an instance keeps its key
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_every_resolved_instance_was_activated_first(path, game):
+    result = reference(path, game)
+    trace = result.trace
+    activated_at: dict[int, int] = {}
+    resolved = 0
+    for index, step in enumerate(trace):
+        if step.kind == "activated":
+            assert step["id"] not in activated_at, f"instance {step['id']} activated twice"
+            activated_at[step["id"]] = index
+        elif step.kind == "resolved":
+            resolved += 1
+            at = activated_at.get(step["id"])
+            assert at is not None, f"{step['effect']} #{step['id']} resolved without activating"
+            assert trace[at]["effect"] == step["effect"]
+            if not ruleset(game).chain:
+                # games that resolve at once: resolution begins right after activation
+                assert at == index - 1, (trace[at].to_dict(), step.to_dict())
+    # the start is its own kind (id 0), never "resolved"
+    assert trace[0].kind == "start" and trace[0]["id"] == 0
+    assert all(s["id"] != 0 for s in trace if s.kind == "resolved")
+    assert resolved == len(result.keys("resolved"))
+
+
+# ---------------------------------------------------------------------------
+# (d) random legal play
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_random_play_always_ends_with_the_same_invariants(path, game):
+    reference(path, game)
+    scenario = tcgtrig.load_scenario(path)
+    for seed in SEEDS:
+        result = resolve(scenario, game, chooser=RandomChooser(seed), max_steps=STEP_BUDGET)
+        assert result.outcome in ("complete", "draw"), (seed, result.outcome, result.reason)
+        if result.outcome == "draw":
+            assert result.trace[-1].kind == "ended" and result.reason
+        check_endings(result.trace, complete=result.outcome == "complete")
+        check_causes(result.trace)
+        again = resolve(scenario, game, chooser=RandomChooser(seed), max_steps=STEP_BUDGET)
+        assert json.dumps(again.to_json()) == json.dumps(result.to_json()), f"seed {seed} is not reproducible"
+
+
+# ---------------------------------------------------------------------------
+# (e) the end state survives a save
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_end_state_survives_a_json_round_trip(path, game):
+    result = reference(path, game)
+    saved = state_to_dict(result.state)
+    text = json.dumps(saved)
+    restored = state_from_dict(json.loads(text), ruleset(game))
+    assert state_to_dict(restored) == saved
+    assert restored.fingerprint() == result.state.fingerprint()
+    assert {c.id: c.zone for c in restored.cards.values()} == result.to_json()["zones"]
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_state_at_every_decision_survives_a_json_round_trip(path, game):
+    engine = new_engine(path, game)
+    chooser = DefaultChooser()
+    checked = 0
+    while True:
+        saved = state_to_dict(engine.state)
+        restored = state_from_dict(json.loads(json.dumps(saved)), ruleset(game))
+        assert state_to_dict(restored) == saved
+        checked += 1
+        decision = engine.advance()
+        if decision is None:
+            break
+        engine.answer(chooser.choose(decision, engine))
+    assert engine.finished and checked >= 1
+
+
+# ---------------------------------------------------------------------------
+# (f) by hand, and copies
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_stepping_by_hand_equals_run(path, game):
+    expected = new_engine(path, game).run(DefaultChooser())
+    engine = new_engine(path, game)
+    chooser = DefaultChooser()
+    asked = 0
+    while (decision := engine.advance()) is not None:
+        assert decision.default in decision.options
+        engine.answer(chooser.choose(decision, engine))
+        asked += 1
+    assert engine.advance() is None and engine.finished
+    assert steps(engine.trace) == steps(expected.trace)
+    assert state_to_dict(engine.state) == state_to_dict(expected.state)
+    assert asked == sum(1 for s in engine.trace if s.kind == "choice")
+    # the front door with the default chooser gives the same trace too
+    front = resolve(tcgtrig.load_scenario(path), game, chooser=DefaultChooser(), max_steps=STEP_BUDGET)
+    assert steps(front.trace) == steps(expected.trace)
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_stepping_by_hand_with_the_files_choices_equals_resolve(path, game):
+    expected = reference(path, game)
+    engine = new_engine(path, game)
+    chooser = ScriptedChooser(compiled(path, game).choices)
+    while (decision := engine.advance()) is not None:
+        engine.answer(chooser.choose(decision, engine))
+    assert steps(engine.trace) == steps(expected.trace)
+    assert chooser.remaining == list(expected.unused_choices)
+
+
+@pytest.mark.parametrize(("path", "game"), PAIRS)
+def test_a_copy_answered_differently_leaves_the_original_alone(path, game):
+    expected = new_engine(path, game).run(DefaultChooser())
+    engine = new_engine(path, game)
+    chooser = DefaultChooser()
+    branches = 0
+    while (decision := engine.advance()) is not None and branches < 20:
+        before = (engine.state.fingerprint(), state_to_dict(engine.state), steps(engine.trace))
+        branch = engine.copy()
+        other = next(label for label in decision.options if label != decision.default)
+        branch.answer(other)
+        branch.run(DefaultChooser())
+        assert branch.finished
+        assert (engine.state.fingerprint(), state_to_dict(engine.state), steps(engine.trace)) == before
+        assert engine.decision is decision  # the original still waits for its answer
+        # the branch took the other label
+        taken = [s for s in branch.trace[len(before[2]):] if s.kind == "choice"][0]
+        assert taken["label"] == other
+        engine.answer(chooser.choose(decision, engine))
+        branches += 1
+    while (decision := engine.advance()) is not None:
+        engine.answer(chooser.choose(decision, engine))
+    assert steps(engine.trace) == steps(expected.trace)
+    assert state_to_dict(engine.state) == state_to_dict(expected.state)
+    if branches == 0:
+        # nothing to decide: a copy of the finished engine is the same finished engine
+        clone = engine.copy()
+        assert clone.advance() is None and steps(clone.trace) == steps(engine.trace)
+        assert clone.state is not engine.state
+
+
+# ---------------------------------------------------------------------------
+# decisions
+# ---------------------------------------------------------------------------
+
+
+class Recording:
+    """Wraps a chooser and notes every decision it is asked."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.kinds: list[str] = []
+        self.players: set[str] = set()
+
+    def choose(self, decision: tcgtrig.Decision, engine: Engine) -> str:
+        self.kinds.append(decision.kind)
+        self.players.add(decision.player)
+        assert len(decision.options) > 1  # one legal option is never asked
+        assert decision.default in decision.options
+        label = self.inner.choose(decision, engine)
+        assert label in decision.options
+        return label
+
+
+def test_decision_kinds_are_the_documented_ones():
+    assert PAIRS, "no scenario names an installed game"
+    seen: set[str] = set()
+    for param in PAIRS:
+        path, game = param.values
+        if game is None:
+            continue
+        if "no end after" in (_reference(path, game).reason or ""):
+            continue  # over-long: skipped by the other tests too
+        scenario = tcgtrig.load_scenario(path)
+        for inner in [ScriptedChooser(scenario.compile(ruleset(game)).choices), DefaultChooser(),
+                      *(RandomChooser(seed) for seed in SEEDS)]:
+            recording = Recording(inner)
+            result = resolve(scenario, game, chooser=recording, max_steps=STEP_BUDGET)
+            seen.update(recording.kinds)
+            assert recording.players <= set(scenario.players)
+            # every decision answered among several options shows in the trace
+            assert recording.kinds == [s["decision"] for s in result.trace if s.kind == "choice"]
+    assert seen, "no scenario asked anything"
+    assert seen <= DECISION_KINDS, sorted(seen - DECISION_KINDS)
+
+
+# ---------------------------------------------------------------------------
+# the documented outcome list
+# ---------------------------------------------------------------------------
+
+
+def test_a_replacement_is_not_a_triggered_effect():
+    result = run("""
+        cards:
+          - id: wall
+            owner: B
+            zone: battle
+            abilities:
+              - {id: block, kind: replacement, when: {event: gained, player: opponent}, do: [{prevent: {}}]}
+        start: [{gain: {counter: memory, amount: 3}}]
+        """, "digimon")
+    assert not [s for s in result.trace if s.kind == "triggered"]
+    assert result.keys("applied") == ["wall.block"] and result.keys("prevented") == ["wall.block"]
+    assert result.state.counter("A", "memory") == 0
