@@ -234,10 +234,10 @@ class InteractiveChooser:
             answer = self._ask("choice").strip()
             if not answer:
                 return decision.default
+            if answer in decision.options:  # a label first: card ids may be digits
+                return answer
             if answer.isdigit() and 1 <= int(answer) <= len(options):
                 return options[int(answer) - 1]
-            if answer in decision.options:
-                return answer
             self._say(f"  not a legal choice: {answer!r}")
 
     def fingerprint(self) -> object:

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from . import __version__
 from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
-from .errors import TcgTrigError
+from .errors import TcgTrigError, UnknownGameError
 from .expect import check_expectation
 from .manager import available_games, list_games, load_ruleset
 from .render import end_state_lines, render_tree
@@ -31,7 +31,20 @@ __all__ = ["main"]
 
 
 def _console(err: bool = False) -> Console:
-    return Console(stderr=err, highlight=False, soft_wrap=False)
+    stream = sys.stderr if err else sys.stdout
+    # piped output is not wrapped at 80 columns, so it can be searched line by line
+    width = None if stream.isatty() else 1000
+    return Console(stderr=err, highlight=False, emoji=False, width=width)
+
+
+def _tolerant_streams() -> None:
+    """Never fail on a terminal that cannot show a character: print '?'."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
+                pass
 
 
 def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -56,6 +69,7 @@ def _dump(data: Any) -> None:
 @click.version_option(__version__, prog_name="tcgtrig")
 def main() -> None:
     """Decide in which order triggered effects resolve, game by game."""
+    _tolerant_streams()
 
 
 @main.command()
@@ -75,9 +89,9 @@ def games(as_json: bool) -> None:
     for g in listings:
         origin = f"{g.distribution} {g.distribution_version} · {g.module}"
         if g.error:
-            table.add_row(g.name, f"[red]broken: {escape(g.error)}[/]", "", escape(origin))
+            table.add_row(escape(g.name), f"[red]broken: {escape(g.error)}[/]", "", escape(origin))
         else:
-            table.add_row(g.name, escape(g.title), g.version, escape(origin))
+            table.add_row(escape(g.name), escape(g.title), escape(g.version), escape(origin))
     _console().print(table)
 
 
@@ -85,7 +99,8 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
     func = click.option("--choice", "choices", multiple=True, metavar="LABEL",
                         help="A scripted choice (repeatable); replaces the file's choices.")(func)
     func = click.option("--random", "seed", type=int, default=None, metavar="SEED",
-                        help="Let a seeded random chooser decide instead of the script.")(func)
+                        help="A seeded random player decides (after any --choice; the file's "
+                             "choices are ignored).")(func)
     func = click.option("--max-steps", type=click.IntRange(min=1), default=None,
                         help="Activations before the resolution counts as an endless loop.")(func)
     return func
@@ -98,7 +113,7 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
     if max_steps is not None:
         kwargs["max_steps"] = max_steps
     if seed is not None:
-        chooser = RandomChooser(seed)
+        chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
     return resolve(scenario, pick_game(scenario, game), chooser=chooser,
                    choices=choices or None, **kwargs)
 
@@ -127,41 +142,67 @@ def run(file: str, game: str | None, as_json: bool, choices: tuple[str, ...], se
 @click.option("--game", "-g", help="Check only this game's expectations.")
 @_bad_input
 def check(files: tuple[str, ...], game: str | None) -> None:
-    """Verify each file's expect block for every game it names."""
+    """Verify each file's expect block for every game it names.
+
+    Exit status: 0 all passed, 1 an expectation did not hold or a game it
+    names is not installed, 2 a file could not be read.
+    """
     console = _console()
-    failures = 0
-    passes = 0
     installed = set(available_games())
+    if game is not None and game not in installed:
+        raise UnknownGameError(game, sorted(installed))
+    passes = failures = skips = errors = 0
     for file in files:
-        scenario = load_scenario(file)
+        try:
+            scenario = load_scenario(file)
+        except TcgTrigError as exc:
+            errors += 1
+            console.print(f"[red]ERROR[/] {escape(str(exc))}")
+            continue
         expected = scenario.data.get("expect") or {}
         names = [game] if game else list(expected)
         if game and game not in expected:
+            skips += 1
             console.print(f"[yellow]SKIP[/] {escape(file)} {escape(f'[{game}]')}: no expectations for this game")
             continue
         if not names:
+            skips += 1
             console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
             continue
         for name in names:
+            label = f"{escape(file)} {escape(f'[{name}]')}"
             if name not in installed:
                 failures += 1
-                console.print(f"[red]FAIL[/] {escape(file)} {escape(f'[{name}]')}: game {name!r} is not installed "
-                              f"(installed: {', '.join(sorted(installed)) or 'none'})")
+                console.print(f"[red]FAIL[/] {label}: game {escape(repr(name))} is not installed "
+                              f"(installed: {escape(', '.join(sorted(installed)) or 'none')})")
                 continue
-            result = resolve(scenario, name)
+            try:
+                result = resolve(scenario, name)
+            except TcgTrigError as exc:
+                errors += 1
+                console.print(f"[red]ERROR[/] {label}: {escape(str(exc))}")
+                continue
             mismatches = check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
             if not mismatches:
                 passes += 1
-                note = f" [dim](unused choices: {', '.join(result.unused_choices)})[/]" if result.unused_choices else ""
-                console.print(f"[green]PASS[/] {escape(file)} {escape(f'[{name}]')}{note}")
+                note = (f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"
+                        if result.unused_choices else "")
+                console.print(f"[green]PASS[/] {label}{note}")
                 continue
             failures += 1
-            console.print(f"[red]FAIL[/] {escape(file)} {escape(f'[{name}]')}")
+            console.print(f"[red]FAIL[/] {label}")
             table = Table("key", "expected", "actual", show_lines=True)
             for m in mismatches:
-                table.add_row(m.key, escape(_show(m.expected)), escape(_show(m.actual)))
+                table.add_row(escape(m.key), escape(_show(m.expected)), escape(_show(m.actual)))
             console.print(table)
-    console.print(f"{passes} passed, {failures} failed")
+    summary = f"{passes} passed, {failures} failed"
+    if skips:
+        summary += f", {skips} skipped"
+    if errors:
+        summary += f", {errors} error{'s' if errors != 1 else ''}"
+    console.print(summary)
+    if errors:
+        sys.exit(2)
     if failures:
         sys.exit(1)
 
@@ -179,24 +220,28 @@ def _show(value: Any) -> str:
 def compare(file: str, as_json: bool) -> None:
     """Resolve one position under every installed ruleset, side by side."""
     scenario = load_scenario(file)
-    results: dict[str, Resolution | str] = {}
+    results: dict[str, Resolution | str] = {}  # a game that cannot resolve it: the error
     for name in available_games():
         try:
             results[name] = resolve(scenario, load_ruleset(name))
         except TcgTrigError as exc:
-            results[name] = f"cannot resolve here: {exc}"
+            results[name] = str(exc)
+    if results and all(isinstance(r, str) for r in results.values()):
+        raise TcgTrigError("no installed game could resolve this file: "
+                           + "; ".join(f"{n}: {r}" for n, r in results.items()))
     if as_json:
-        _dump({name: r if isinstance(r, str) else {
+        _dump({name: {"error": r} if isinstance(r, str) else {
             "resolved": r.keys("resolved"), "outcome": r.outcome, "counters": r.to_json()["counters"]}
             for name, r in results.items()})
         return
-    table = Table("#", *results, title=escape(scenario.title), show_lines=False)
-    columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
+    table = Table("#", *(escape(n) for n in results), title=escape(scenario.title), show_lines=False)
+    columns = {n: (r.keys("resolved") if not isinstance(r, str) else [f"cannot resolve: {r}"])
+               for n, r in results.items()}
     rows = max((len(c) for c in columns.values()), default=0)
     for i in range(rows):
         table.add_row(str(i + 1), *(escape(c[i]) if i < len(c) else "" for c in columns.values()))
     table.add_row("end", *(
-        escape(r) if isinstance(r, str) else escape(f"{r.outcome}; " + "; ".join(
+        "" if isinstance(r, str) else escape(f"{r.outcome}; " + "; ".join(
             f"{p}: " + ", ".join(f"{k} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
             for p in r.state.players))
         for r in results.values()))

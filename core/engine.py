@@ -187,7 +187,7 @@ class MainLoop(Frame):
             player = engine.ruleset.who_orders(engine.state, bucket)
             engine.ask(Decision(
                 kind="order", player=player,
-                prompt=f"which pending effect activates next ({len(bucket)} pending)",
+                prompt=f"which pending effect activates next ({len(bucket)} candidates)",
                 options=self.labels, default=self.labels.first(), effect=None,
             ))
             self.phase = "picked"
@@ -401,7 +401,7 @@ class InterruptWindow(Frame):
             first = next(iter(bucket.values()))
             engine.ask(Decision(
                 kind="order", player=first.controller,
-                prompt=f"which interrupting effect activates next ({len(bucket)} pending)",
+                prompt=f"which interrupting effect activates next ({len(bucket)} candidates)",
                 options=self.labels, default=self.labels.first(),
             ))
             self.phase = "picked"

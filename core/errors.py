@@ -72,12 +72,15 @@ class ScenarioError(TcgTrigError):
 class UnknownGameError(TcgTrigError):
     """No installed ruleset has the requested name."""
 
-    def __init__(self, name: str, available: Sequence[str]) -> None:
+    def __init__(self, name: str | None, available: Sequence[str]) -> None:
         self.name = name
         self.available = tuple(available)
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        if self.name is None:
+            return ("no game given: the file has no 'game' key and no --game was passed "
+                    f"(installed: {_legal(self.available)})")
         if not self.available:
             return (
                 f"unknown game {self.name!r}: no game is installed "
@@ -117,17 +120,33 @@ class ChoiceError(TcgTrigError):
     """
 
     def __init__(
-        self, decision: str, label: str, legal: Sequence[str], *, index: int | None = None
+        self,
+        decision: str,
+        label: str,
+        legal: Sequence[str],
+        *,
+        index: int | None = None,
+        file: str | None = None,
+        line: int | None = None,
+        path: str | None = None,
     ) -> None:
         self.decision = decision
         self.label = label
         self.legal = tuple(legal)
         self.index = index
+        self.file = file
+        self.line = line
+        self.path = path
         super().__init__(str(self))
 
     def __str__(self) -> str:
+        where = ""
+        if self.file:
+            where = self.file + (f":{self.line}" if self.line is not None else "") + ": "
+        if self.path:
+            where += f"{self.path}: "
         which = f"choice #{self.index} " if self.index is not None else "choice "
         return (
-            f"{which}{self.label!r} is not legal for decision: {self.decision} "
+            f"{where}{which}{self.label!r} is not legal for decision: {self.decision} "
             f"(legal: {_legal(self.legal)})"
         )

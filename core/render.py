@@ -79,7 +79,7 @@ class _Builder:
         extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
         if self.depth_word != "depth":
             extras = [e.replace("priority", self.depth_word, 1) if e.startswith("priority") else e for e in extras]
-        text = f"[bold]{escape(key)}[/]  {escape(self.names.get(card, card))} · {step.get('player')}"
+        text = f"[bold]{escape(key)}[/]  {escape(self.names.get(card, card))} · {escape(str(step.get('player')))}"
         if extras:
             text += f"  [dim]{escape(', '.join(extras))}[/]"
         return text
@@ -91,7 +91,7 @@ class _Builder:
         if kind != "event":
             self.rules = None
         if kind == "start":
-            self.nodes[0] = self.root.add(f"[bold]start[/] · {step.get('player')} performs the start actions")
+            self.nodes[0] = self.root.add(f"[bold]start[/] · {escape(str(step.get('player')))} performs the start actions")
         elif kind == "event":
             parent = self.rules[1] if self.rules and self.rules[0] == step.get("cause") else self.parent(step.get("cause"))
             parent.add(f"[cyan]{escape(describe_event(step, self.names))}[/]")
@@ -132,7 +132,7 @@ class _Builder:
         cause = step.get("cause")
         interrupting = step.get("interrupting")
         marker = (cause, interrupting, step.get("priority"))
-        name = f"{escape(step.get('effect'))} ({step.get('player')})"
+        name = f"{escape(step.get('effect'))} ({escape(str(step.get('player')))})"
         if self.group is None or self.group[0] != marker:
             if interrupting:
                 head = f"[yellow]⚡ would {escape(interrupting)} — interrupts triggered:[/]"
@@ -180,7 +180,7 @@ def render_text(result: Resolution, *, width: int = 110, color: bool = False) ->
     """The tree and the end-state lines as plain text (for tests and files)."""
     buffer = StringIO()
     console = Console(file=buffer, width=width, color_system="standard" if color else None,
-                      force_terminal=color, highlight=False)
+                      force_terminal=color, highlight=False, emoji=False)
     console.print(render_tree(result))
     for line in end_state_lines(result):
         console.print(escape(line))

@@ -16,9 +16,10 @@ from attrs import field, frozen
 
 from .choices import Chooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
-from .errors import UnknownGameError
+from .errors import ChoiceError, UnknownGameError
 from .manager import Ruleset, available_games, load_ruleset
 from .scenario import Compiled, Scenario, load_scenario
+from .source import format_path
 from .state import GameState
 from .trace import Step
 
@@ -91,7 +92,7 @@ def pick_game(scenario: Scenario, game: str | None) -> str:
         return game
     if scenario.game:
         return scenario.game
-    raise UnknownGameError("(none given)", available_games())
+    raise UnknownGameError(None, available_games())
 
 
 def resolve(
@@ -121,11 +122,19 @@ def resolve(
     else:
         ruleset = load_ruleset(pick_game(scenario, game), plugins=plugins)
     compiled = scenario.compile(ruleset)
-    script = None
+    from_file = chooser is None and choices is None
     if chooser is None:
-        script = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
-        chooser = script
+        chooser = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps=max_steps)
-    engine.run(chooser)
+    try:
+        engine.run(chooser)
+    except ChoiceError as exc:
+        if from_file and exc.index is not None:  # point at the entry in the file
+            path = ("choices", ruleset.name) if isinstance(scenario.data.get("choices"), dict) else ("choices",)
+            path += (exc.index - 1,)
+            raise ChoiceError(exc.decision, exc.label, exc.legal, index=exc.index, file=scenario.file,
+                              line=scenario.source.line(path), path=format_path(path)) from None
+        raise
+    unused = tuple(chooser.remaining) if isinstance(chooser, ScriptedChooser) else ()
     return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
-                      unused_choices=tuple(script.remaining) if script else ())
+                      unused_choices=unused)

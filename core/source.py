@@ -58,9 +58,25 @@ class Source:
 
 
 _PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+#: Values a file may expand to: aliases (``*name``) can multiply a small file.
+MAX_VALUES = 200_000
 
 
-def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str) -> Any:
+class _Budget:
+    def __init__(self) -> None:
+        self.left = MAX_VALUES
+        self.open: set[int] = set()  # nodes being read: an alias back to one is a circle
+
+
+def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str,
+          budget: _Budget) -> Any:
+    budget.left -= 1
+    if budget.left < 0:
+        raise ScenarioError(f"too large: more than {MAX_VALUES} values (are aliases multiplying it?)",
+                            file=file, line=node.start_mark.line + 1, path=format_path(path) or None)
+    if id(node) in budget.open:
+        raise ScenarioError("an alias refers to the value that contains it", file=file,
+                            line=node.start_mark.line + 1, path=format_path(path) or None)
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
         raise ScenarioError(f"not valid YAML here: the tag {node.tag!r} is not allowed (scenario files "
@@ -82,10 +98,15 @@ def _walk(loader: yaml.SafeLoader, node: yaml.Node, path: Path_, lines: dict[Pat
                 raise ScenarioError(f"duplicate key {key!r}", file=file,
                                     line=key_node.start_mark.line + 1, path=format_path(path) or None)
             lines[path + (key,)] = key_node.start_mark.line + 1
-            result[key] = _walk(loader, value_node, path + (key,), lines, file)
+            budget.open.add(id(node))
+            result[key] = _walk(loader, value_node, path + (key,), lines, file, budget)
+            budget.open.discard(id(node))
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_walk(loader, item, path + (i,), lines, file) for i, item in enumerate(node.value)]
+        budget.open.add(id(node))
+        items = [_walk(loader, item, path + (i,), lines, file, budget) for i, item in enumerate(node.value)]
+        budget.open.discard(id(node))
+        return items
     return loader.construct_object(node, deep=True)
 
 
@@ -94,7 +115,7 @@ def _yaml(text: str, file: str) -> Source:
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
-        data = None if node is None else _walk(loader, node, (), lines, file)
+        data = None if node is None else _walk(loader, node, (), lines, file, _Budget())
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = " ".join(filter(None, [exc.context, exc.problem]))
@@ -102,6 +123,8 @@ def _yaml(text: str, file: str) -> Source:
                             line=mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"not valid YAML: {exc}", file=file) from None
+    except RecursionError:
+        raise ScenarioError("nested too deeply", file=file) from None
     finally:
         loader.dispose()
     return Source(data, file, lines)
