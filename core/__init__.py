@@ -23,10 +23,27 @@ from .choices import (
     RandomChooser,
     ScriptedChooser,
 )
-from .errors import ChoiceError, PluginError, ScenarioError, TcgTrigError, UnknownGameError
+from .engine import Engine  # noqa: E402
+from .errors import (
+    ChoiceError,
+    PluginError,
+    ScenarioError,
+    TcgTrigError,
+    UnknownGameError,
+)
 from .evaluate import Evaluator, Scope
+from .expect import Mismatch, check_expectation  # noqa: E402
 from .hookspecs import hookimpl, hookspec
 from .info import ActivationContext, Drop, GameEnd, GameInfo
+
+# Modules below import the names above: keep them last.
+from .manager import (  # noqa: E402
+    Ruleset,
+    available_games,
+    list_games,
+    load_ruleset,
+    make_plugin_manager,
+)
 from .model import (
     Ability,
     Activate,
@@ -62,16 +79,11 @@ from .model import (
     TurnOf,
 )
 from .pending import PendingEffect, PendingPool
+from .resolution import Resolution, resolve  # noqa: E402
+from .scenario import Scenario, load_scenario, scenario_from_data, scenario_from_text  # noqa: E402
+from .serialization import state_from_dict, state_to_dict  # noqa: E402
 from .state import GameState
 from .trace import Step
-
-# Modules below import the names above: keep them last.
-from .manager import Ruleset, available_games, list_games, load_ruleset, make_plugin_manager  # noqa: E402
-from .engine import Engine  # noqa: E402
-from .scenario import Scenario, load_scenario, scenario_from_data, scenario_from_text  # noqa: E402
-from .resolution import Resolution, resolve  # noqa: E402
-from .expect import Mismatch, check_expectation  # noqa: E402
-from .serialization import state_from_dict, state_to_dict  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -22,7 +22,21 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve, frozen
 
 from .evaluate import Scope, relative_player
-from .model import DECK, HAND, SOURCES, Card, Change, Draw, Emit, Event, Flag, Gain, Mod, Move, Stack
+from .model import (
+    DECK,
+    HAND,
+    SOURCES,
+    Card,
+    Change,
+    Draw,
+    Emit,
+    Event,
+    Flag,
+    Gain,
+    Mod,
+    Move,
+    Stack,
+)
 
 if TYPE_CHECKING:
     from .engine import Engine

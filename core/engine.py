@@ -25,469 +25,39 @@ last in, first out, before anything it triggered becomes pending.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from attrs import define, evolve, field
 
-from . import actions as _actions
-from .choices import DECLINE, NONE, PASS, USE, Chooser, Decision, EffectLabels
+from .choices import Chooser, Decision
 from .errors import ChoiceError
 from .evaluate import Evaluator, Scope
+from .frames import (
+    EffectRun,
+    Frame,
+    InlineActivation,
+    InterruptWindow,
+    MainLoop,
+    MayFrame,
+    Perform,
+    RunActions,
+    flatten,
+)
 from .info import ActivationContext, Drop, GameEnd
 from .manager import Ruleset
-from .model import (
-    Ability,
-    Action,
-    Activate,
-    Card,
-    Event,
-    If,
-    May,
-    Prevent,
-    Query,
-    Together,
-)
+from .model import Action, Activate, Card, Event, If, May, Prevent, Together
 from .pending import PendingEffect, PendingPool
 from .state import GameState
 from .trace import Step
+from .triggers import AbilityIndex, Match, match_interrupts, match_triggers
 
-__all__ = ["Engine", "AbilityIndex", "DEFAULT_MAX_STEPS"]
+__all__ = ["Engine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 
 #: Activations and rules passes after which a resolution is declared endless.
 DEFAULT_MAX_STEPS = 250_000
 #: Frames deeper than this mean an effect keeps activating itself inline.
 MAX_FRAMES = 50_000
-
-
-# ---------------------------------------------------------------------------
-# What the engine knows about abilities
-# ---------------------------------------------------------------------------
-
-
-@define(frozen=True)
-class AbilityIndex:
-    """Abilities found by event name, built once per resolution.
-
-    Abilities never change during a resolution, so the index is shared by
-    every copy of an engine.
-    """
-
-    triggers: dict[str, tuple[tuple[str, Ability], ...]]
-    interrupts: dict[str, tuple[tuple[str, Ability], ...]]
-    continuous: tuple[tuple[str, Ability], ...]
-    by_key: dict[str, tuple[str, Ability]]
-
-    @classmethod
-    def build(cls, cards: Sequence[Card]) -> AbilityIndex:
-        triggers: dict[str, list] = {}
-        interrupts: dict[str, list] = {}
-        continuous = []
-        by_key = {}
-        for card in cards:
-            for ability in card.abilities:
-                by_key[f"{card.id}.{ability.id}"] = (card.id, ability)
-                if ability.kind == "continuous":
-                    continuous.append((card.id, ability))
-                elif ability.when is not None and ability.kind == "triggered":
-                    triggers.setdefault(ability.when.event, []).append((card.id, ability))
-                elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
-                    interrupts.setdefault(ability.when.event, []).append((card.id, ability))
-        return cls(
-            triggers={k: tuple(v) for k, v in triggers.items()},
-            interrupts={k: tuple(v) for k, v in interrupts.items()},
-            continuous=tuple(continuous),
-            by_key=by_key,
-        )
-
-    def __deepcopy__(self, memo: dict) -> AbilityIndex:
-        return self
-
-
-@define(eq=False)
-class Match:
-    """An ability that matched events; it becomes pending at the next settle."""
-
-    card: str
-    ability: Ability
-    self_card: str
-    controller: str
-    events: list[Event]
-    moment: int
-    incarnation: int
-    cause: int
-    depth: int
-
-
-@define(eq=False)
-class EffectRun:
-    """One effect being carried out.
-
-    :param scope: what ``self``, ``source``, ``event`` and players mean.
-    :param instance: the effect's instance id (events it causes point here).
-    :param trigger_cause: the instance its triggers are attributed to (an
-        interrupt's triggers belong to the action it interrupted).
-    :param depth: derivation depth; what it triggers is one deeper.
-    :param by: ``effect`` or ``rule``: the ``by`` of its events.
-    :param did: what its actions affected, by label and ``previous``.
-    :param target: for an interrupt, the action it interrupts.
-    :param ops: for an interrupt, the indexes of the target's ops it matched.
-    :param start: the scenario's start actions (chain games: ``activate``
-        there starts the chain).
-    """
-
-    scope: Scope
-    instance: int
-    trigger_cause: int
-    depth: int
-    by: str = "effect"
-    did: dict[str, int] = field(factory=dict)
-    target: Any = None
-    ops: tuple[int, ...] = ()
-    start: bool = False
-
-
-# ---------------------------------------------------------------------------
-# Frames
-# ---------------------------------------------------------------------------
-
-
-class Frame:
-    """A unit of pending work; :meth:`step` advances it by one move."""
-
-    def step(self, engine: Engine) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-
-@define(eq=False)
-class MainLoop(Frame):
-    start: tuple[Action, ...]
-    phase: str = "start"
-    labels: Any = None
-
-    def step(self, engine: Engine) -> None:
-        if self.phase == "start":
-            engine.begin(self.start)
-            self.phase = "settle"
-        elif self.phase == "settle":
-            self.phase = "pick"
-            engine.push(Settle())
-        elif self.phase == "pick":
-            if engine.check_loop("pick"):
-                return
-            bucket = engine.pool.next_bucket()
-            if not bucket:
-                if engine.chain_links:
-                    self.phase = "settle"
-                    engine.push(ChainWindow())
-                else:
-                    engine.finish()
-                return
-            self.labels = EffectLabels(bucket)
-            player = engine.ruleset.who_orders(engine.state, bucket)
-            engine.ask(Decision(
-                kind="order", player=player,
-                prompt=f"which pending effect activates next ({len(bucket)} candidates)",
-                options=self.labels, default=self.labels.first(), effect=None,
-            ))
-            self.phase = "picked"
-        else:  # picked
-            effect = self.labels.resolve(engine.take_answer())
-            self.labels = None
-            engine.pool.remove(effect.id)
-            self.phase = "pick" if engine.ruleset.chain else "settle"
-            engine.push(Activation(effect, "main"))
-
-
-@define(eq=False)
-class Settle(Frame):
-    """Rules processing until quiet, then what triggered becomes pending."""
-
-    phase: str = "rules"
-
-    def step(self, engine: Engine) -> None:
-        if self.phase == "rules":
-            todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
-            if not todo:
-                self.phase = "admit"
-                return
-            if engine.check_loop("rules"):
-                return
-            engine.run_rules(todo)
-        else:
-            engine.admit()
-            engine.pop()
-
-
-@define(eq=False)
-class Activation(Frame):
-    """Try to activate one effect: lost? allowed? used? then do it."""
-
-    effect: PendingEffect
-    window: str
-    target: Any = None
-    parent: EffectRun | None = None
-    phase: str = "check"
-
-    def step(self, engine: Engine) -> None:
-        effect = self.effect
-        if self.phase == "check":
-            if self.window in ("main", "interrupt"):
-                drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.moment)
-                if drop is not None:
-                    engine.drop(effect, drop)
-                    engine.pop()
-                    return
-            reason = engine.activation_failure(effect, self.window, self.target)
-            if reason is not None:
-                engine.record("failed", effect, reason=reason)
-                engine.pop()
-                return
-            if effect.ability.optional:
-                engine.ask(Decision(
-                    kind="use", player=effect.controller, prompt=f"use {effect.key}?",
-                    options=(USE, DECLINE), default=USE, effect=effect.key,
-                ))
-                self.phase = "answer"
-                return
-            self.phase = "go"
-        if self.phase == "answer":
-            if engine.take_answer() == DECLINE:
-                engine.record("declined", effect)
-                engine.pop()
-                return
-            self.phase = "go"
-        engine.pop()
-        engine.activate(effect, self.window, self.target, self.parent)
-
-
-@define(eq=False)
-class RunActions(Frame):
-    """Carry out a list of actions one after another ("then")."""
-
-    actions: tuple[Action, ...]
-    run: EffectRun
-    index: int = 0
-
-    def step(self, engine: Engine) -> None:
-        if self.index >= len(self.actions):
-            engine.pop()
-            return
-        action = self.actions[self.index]
-        self.index += 1
-        engine.begin_action(action, self.run)
-
-
-@define(eq=False)
-class MayFrame(Frame):
-    action: May
-    run: EffectRun
-    asked: bool = False
-
-    def step(self, engine: Engine) -> None:
-        if not self.asked:
-            self.asked = True
-            engine.ask(Decision(
-                kind="may", player=self.run.scope.controller,
-                prompt=f"{self.run.scope.key}: do the optional part?",
-                options=(USE, DECLINE), default=USE, effect=self.run.scope.key,
-            ))
-            return
-        chosen = self.action.then if engine.take_answer() == USE else self.action.else_
-        engine.pop()
-        if chosen:
-            engine.push(RunActions(chosen, self.run))
-
-
-@define(eq=False)
-class Perform(Frame):
-    """One primitive action (or a ``together`` group): choose cards,
-    open the interrupt window, apply what was not prevented."""
-
-    parts: tuple[Action, ...]
-    run: EffectRun
-    label: str | None = None
-    phase: str = "select"
-    slots: list = field(factory=list)
-    slot: int = 0
-    chosen: list = field(factory=list)
-    picking: list | None = None
-    ops: list = field(factory=list)
-    prevented: set = field(factory=set)
-
-    def step(self, engine: Engine) -> None:
-        if self.phase == "select":
-            if not self.slots and not self.chosen:
-                self.chosen = [dict() for _ in self.parts]
-                for number, part in enumerate(self.parts):
-                    for name in _actions.card_fields(part):
-                        selector = getattr(part, name)
-                        if selector is not None:
-                            self.slots.append((number, name, selector))
-            if self.select(engine):
-                return  # waiting for a pick
-            self.phase = "plan"
-        if self.phase == "plan":
-            for number, part in enumerate(self.parts):
-                self.ops.extend(_actions.plan(engine, number, part, self.chosen[number],
-                                              self.run.scope, self.run.by))
-            self.phase = "apply"
-            if self.ops:
-                engine.open_window(self)
-            return
-        engine.pop()
-        todo = [op for index, op in enumerate(self.ops) if index not in self.prevented]
-        events, before = _actions.apply(engine, todo)
-        engine.happened(events, before, self.run)
-        count = len(events)
-        self.run.did["previous"] = count
-        if self.label:
-            self.run.did[self.label] = count
-
-    def select(self, engine: Engine) -> bool:
-        """Resolve selectors; ask for picks.  True while waiting for an answer."""
-        while self.slot < len(self.slots):
-            number, name, selector = self.slots[self.slot]
-            if self.picking is None:
-                candidates = engine.view.select(selector, self.run.scope)
-                need = selector.pick if isinstance(selector, Query) else None
-                if need is None or (len(candidates) <= need and not selector.upto):
-                    self.chosen[number][name] = candidates
-                    self.slot += 1
-                    continue
-                self.picking = [candidates, [], need, selector.upto]
-            candidates, picked, need, upto = self.picking
-            if engine.has_answer():
-                label = engine.take_answer()
-                if label == NONE:
-                    need = len(picked)
-                else:
-                    picked.append(label)
-                    candidates.remove(label)
-                self.picking = [candidates, picked, need, upto]
-            if len(picked) >= need or not candidates:
-                self.chosen[number][name] = picked
-                self.picking = None
-                self.slot += 1
-                continue
-            options = tuple(candidates) + ((NONE,) if upto else ())
-            what = _actions.describe(self.parts[number])
-            engine.ask(Decision(
-                kind="target", player=self.run.scope.controller,
-                prompt=f"{self.run.scope.key}: pick a card to {what} ({len(picked) + 1} of {need})",
-                options=options, default=options[0], effect=self.run.scope.key,
-            ))
-            return True
-        return False
-
-
-@define(eq=False)
-class InterruptWindow(Frame):
-    """Interrupts and replacements before an action, one at a time."""
-
-    target: Perform
-    pool: PendingPool
-    owns_series: bool
-    phase: str = "pick"
-    labels: Any = None
-
-    def step(self, engine: Engine) -> None:
-        if self.phase == "pick":
-            bucket = self.pool.next_bucket()
-            if not bucket:
-                engine.close_window(self)
-                return
-            self.labels = EffectLabels(bucket)
-            first = next(iter(bucket.values()))
-            engine.ask(Decision(
-                kind="order", player=first.controller,
-                prompt=f"which interrupting effect activates next ({len(bucket)} candidates)",
-                options=self.labels, default=self.labels.first(),
-            ))
-            self.phase = "picked"
-            return
-        effect = self.labels.resolve(engine.take_answer())
-        self.labels = None
-        self.pool.remove(effect.id)
-        self.phase = "pick"
-        engine.push(Activation(effect, "interrupt", target=self.target))
-
-
-@define(eq=False)
-class InlineActivation(Frame):
-    """``activate: KEY`` — use another ability from inside an effect."""
-
-    key: str
-    run: EffectRun
-
-    def step(self, engine: Engine) -> None:
-        engine.pop()
-        card_id, ability = engine.index.by_key[self.key]
-        card = engine.state.cards[card_id]
-        self_card = engine.view.self_of(card, ability)
-        effect = PendingEffect(
-            id=engine.new_id(), key=self.key, card=card_id, ability=ability,
-            controller=engine.state.cards[self_card].owner, self_card=self_card,
-            events=self.run.scope.events, timing=engine.timing, depth=self.run.depth,
-            cause=self.run.instance, incarnation=card.incarnation, window="inline",
-        )
-        window = "chain" if (engine.chain and self.run.start) else "inline"
-        engine.push(Activation(effect, window, parent=self.run))
-
-
-@define(eq=False)
-class ChainWindow(Frame):
-    """Chain games: players respond in turn; two passes resolve the chain."""
-
-    passes: int = 0
-    labels: Any = None
-
-    def step(self, engine: Engine) -> None:
-        if self.labels is not None:
-            label = engine.take_answer()
-            candidates = self.labels
-            self.labels = None
-            if label == PASS:
-                self.passes += 1
-            else:
-                self.passes = 0
-                engine.push(Activation(candidates[label], "chain"))
-                return
-        if not engine.chain_links:
-            engine.pop()
-            return
-        player = engine.ruleset.chain_responder(engine.state, tuple(engine.chain_links), self.passes)
-        if player is None or self.passes >= 2:
-            engine.pop()
-            engine.push(ResolveChain())
-            return
-        candidates = engine.responses(player)
-        if not candidates:
-            self.passes += 1
-            return
-        self.labels = candidates
-        engine.ask(Decision(
-            kind="respond", player=player, prompt=f"respond to chain link {len(engine.chain_links)}?",
-            options=tuple(candidates) + (PASS,), default=PASS,
-        ))
-
-
-@define(eq=False)
-class ResolveChain(Frame):
-    def step(self, engine: Engine) -> None:
-        if not engine.chain_links:
-            engine.pop()
-            return
-        effect = engine.chain_links.pop()
-        engine.resolve(effect, EffectRun(
-            scope=engine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
-            depth=effect.depth,
-        ), link=len(engine.chain_links) + 1)
-
-
-# ---------------------------------------------------------------------------
-# The engine
-# ---------------------------------------------------------------------------
 
 
 @define(eq=False)
@@ -712,7 +282,7 @@ class Engine:
     def run_rules(self, actions: Sequence[Action]) -> None:
         """Perform what rules processing returned, all at one moment."""
         player = self.state.turn_player
-        actions = _flatten(Together(actions=tuple(actions)))
+        actions = flatten(Together(actions=tuple(actions)))
         cards = []
         for action in actions:
             selector = getattr(action, "card", None)
@@ -849,7 +419,7 @@ class Engine:
         elif isinstance(action, Prevent):
             self.prevent(action, run)
         elif isinstance(action, Together):
-            self.push(Perform(tuple(_flatten(action)), run, label=action.label))
+            self.push(Perform(tuple(flatten(action)), run, label=action.label))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
 
@@ -878,27 +448,9 @@ class Engine:
             run.did[action.label] = count
 
     def open_window(self, target: Perform) -> None:
-        """Find the interrupts and replacements ``target`` sets off."""
-        found: dict[tuple[str, str], Match] = {}
-        state = self.state
-        for op in target.ops:
-            event = op.event
-            for name in event.names():
-                for card_id, ability in self.index.interrupts.get(name, ()):
-                    card = state.cards[card_id]
-                    if card.zone not in ability.active_in:
-                        continue
-                    self_card = self.view.self_of(card, ability)
-                    controller = state.cards[self_card].owner
-                    if not self.view.matches(ability.when, event, controller, self_card, card_id):
-                        continue
-                    match = found.get((card_id, ability.id))
-                    if match is None:
-                        match = found[(card_id, ability.id)] = Match(
-                            card_id, ability, self_card, controller, [], self.moment,
-                            card.incarnation, target.run.instance, target.run.depth + 1)
-                    if event not in match.events:
-                        match.events.append(event)
+        """Open a window for the interrupts and replacements ``target`` sets off."""
+        found = match_interrupts(self.index, self.view, [op.event for op in target.ops], moment=self.moment,
+                                 cause=target.run.instance, depth=target.run.depth + 1)
         if not found:
             return
         owns = self.series is None
@@ -907,7 +459,7 @@ class Engine:
         self.timing += 1
         pool = PendingPool()
         what = ", ".join(f"{op.event.name} {op.subject or op.event.player}" for op in target.ops[:6])
-        for match in found.values():
+        for match in found:
             effect = PendingEffect(
                 id=self.new_id(), key=f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
@@ -942,43 +494,10 @@ class Engine:
                 amount=event.amount, flag=event.flag, stat=event.stat,
                 cards=event.cards or None, cause=run.instance,
             ))
-        self._match(events, before, run, moment)
+        self.matched.extend(match_triggers(self.index, self.view, events, before, moment=moment,
+                                           cause=run.trigger_cause, depth=run.depth + 1))
         for card_id in before:
             self._check_moved(card_id)
-
-    def _match(self, events: list[Event], before: dict[str, Card], run: EffectRun, moment: int) -> None:
-        state = self.state
-        view = self.view
-        found: dict[tuple[str, str], Match] = {}
-        for event in events:
-            for name in event.names():
-                for card_id, ability in self.index.triggers.get(name, ()):
-                    now = state.cards[card_id]
-                    hit = None
-                    if now.zone in ability.active_in:
-                        self_card = view.self_of(now, ability)
-                        controller = state.cards[self_card].owner
-                        if view.matches(ability.when, event, controller, self_card, card_id):
-                            hit = (self_card, controller)
-                    if hit is None and card_id in before:
-                        was = before[card_id]
-                        if was.zone in ability.active_in:
-                            self_card = view.self_of(was, ability, before)
-                            # look back only for events about the card itself (or its top card)
-                            if event.card in (self_card, card_id):
-                                controller = view.owner_in(self_card, before)
-                                if view.matches(ability.when, event, controller, self_card, card_id):
-                                    hit = (self_card, controller)
-                    if hit is None:
-                        continue
-                    match = found.get((card_id, ability.id))
-                    if match is None:
-                        match = found[(card_id, ability.id)] = Match(
-                            card_id, ability, hit[0], hit[1], [], moment, now.incarnation,
-                            run.trigger_cause, run.depth + 1)
-                    if event not in match.events:
-                        match.events.append(event)
-        self.matched.extend(found.values())
 
     def _check_moved(self, card_id: str) -> None:
         pools = [self.pool] + [w.pool for w in self.windows]
@@ -988,17 +507,3 @@ class Engine:
                 if drop is not None:
                     pool.remove(effect.id)
                     self.drop(effect, drop)
-
-
-def _flatten(together: Together) -> list[Action]:
-    """The primitive actions of a ``together`` (nested groups flattened)."""
-    out: list[Action] = []
-    todo: list[Action] = list(reversed(together.actions))
-    while todo:
-        action = todo.pop()
-        if isinstance(action, Together):
-            todo.extend(reversed(action.actions))
-        else:
-            out.append(action)
-    return out
-

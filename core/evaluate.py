@@ -13,8 +13,9 @@ from collections.abc import Iterable, Sequence
 from attrs import field, frozen
 
 from .model import (
-    AllOf,
+    SOURCES,
     Ability,
+    AllOf,
     AnyOf,
     Card,
     CardIds,
@@ -32,7 +33,6 @@ from .model import (
     Pattern,
     Query,
     Ref,
-    SOURCES,
     Selector,
     StatIs,
     TurnOf,

@@ -91,9 +91,11 @@ class _Builder:
         if kind != "event":
             self.rules = None
         if kind == "start":
-            self.nodes[0] = self.root.add(f"[bold]start[/] · {escape(str(step.get('player')))} performs the start actions")
+            player = escape(str(step.get("player")))
+            self.nodes[0] = self.root.add(f"[bold]start[/] · {player} performs the start actions")
         elif kind == "event":
-            parent = self.rules[1] if self.rules and self.rules[0] == step.get("cause") else self.parent(step.get("cause"))
+            in_rules = self.rules is not None and self.rules[0] == step.get("cause")
+            parent = self.rules[1] if in_rules else self.parent(step.get("cause"))
             parent.add(f"[cyan]{escape(describe_event(step, self.names))}[/]")
         elif kind == "triggered":
             self.triggered(step)

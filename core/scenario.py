@@ -25,8 +25,8 @@ from .errors import ScenarioError
 from .manager import Ruleset
 from .model import (
     ABILITY_KINDS,
-    SOURCES,
     COMPARISONS,
+    SOURCES,
     Ability,
     Action,
     Activate,
@@ -61,7 +61,7 @@ from .model import (
     Together,
     TurnOf,
 )
-from .source import Source, format_path, load_source, parse_source
+from .source import Source, load_source, parse_source
 from .state import GameState
 
 __all__ = [
@@ -292,7 +292,8 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
             parent = under
             while parent is not None:
                 if parent in chain:
-                    raise source.error(path + ("under",), f"cards are stacked under each other in a circle ({parent!r})")
+                    raise source.error(path + ("under",),
+                                       f"cards are stacked under each other in a circle ({parent!r})")
                 chain.add(parent)
                 parent = cards[seen[parent]].get("under")
         elif card["zone"] == SOURCES:

@@ -72,7 +72,9 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
     scenario cannot say — lasting stat changes, incarnations, once-per-turn
     use — is restored on top.
     """
-    from .scenario import scenario_from_data  # scenario imports this module's neighbours
+    from .scenario import (
+        scenario_from_data,  # scenario imports this module's neighbours
+    )
 
     converter = make_converter()
     cards = [{k: v for k, v in card.items() if k not in ("mods", "incarnation")} for card in data["cards"]]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 import tcgtrig
 from helpers import plain_ruleset
 

@@ -8,7 +8,6 @@ from typing import Any
 import tcgtrig
 from tcgtrig import GameInfo, Resolution, Scenario, hookimpl
 
-
 HEADER = """\
 format: 1
 title: test

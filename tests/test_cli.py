@@ -15,10 +15,9 @@ import sys
 from pathlib import Path
 
 import pytest
+import tcgtrig
 import yaml
 from click.testing import CliRunner, Result
-
-import tcgtrig
 from tcgtrig.cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "digimon"

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
-
 import tcgtrig
 from helpers import run
 from tcgtrig import (
@@ -72,12 +71,12 @@ def _pairs() -> list[Any]:
 PAIRS = _pairs()
 
 
-@lru_cache(maxsize=None)
+@cache
 def ruleset(game: str) -> tcgtrig.Ruleset:
     return tcgtrig.load_ruleset(game)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _reference(path: Path, game: str) -> tcgtrig.Resolution:
     return resolve(tcgtrig.load_scenario(path), ruleset(game), max_steps=STEP_BUDGET)
 

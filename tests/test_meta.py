@@ -8,12 +8,11 @@ import importlib
 import inspect
 import pkgutil
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
-
 import tcgtrig
+import tomllib
 from tcgtrig import hookspecs
 from tcgtrig.scenario import CORE_ACTIONS
 

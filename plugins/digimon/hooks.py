@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import ActivationContext, Card, Drop, GameEnd, GameInfo, GameState, PendingEffect, hookimpl
+from tcgtrig import (
+    ActivationContext,
+    Card,
+    Drop,
+    GameEnd,
+    GameInfo,
+    GameState,
+    PendingEffect,
+    hookimpl,
+)
 
 from . import GAME_INFO, policy
 

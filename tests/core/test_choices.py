@@ -11,7 +11,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-
 import tcgtrig
 from helpers import run, scenario
 from tcgtrig import (

@@ -10,7 +10,6 @@ from __future__ import annotations
 import sys
 
 import pytest
-
 import tcgtrig
 from helpers import run, scenario
 from tcgtrig import ScriptedChooser

@@ -9,7 +9,6 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 import tcgtrig
 from helpers import PlainGame, run
 from tcgtrig import GameInfo, PluginError, UnknownGameError, hookimpl

@@ -6,7 +6,6 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 import tcgtrig
 from tcgtrig import ScenarioError
 

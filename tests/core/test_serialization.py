@@ -13,12 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tcgtrig
 from attrs import evolve
+from helpers import run, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import tcgtrig
-from helpers import run, scenario
 from tcgtrig import (
     Ability,
     Card,

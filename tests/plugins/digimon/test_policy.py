@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
-
 import tcgtrig
+import yaml
 from helpers import run
 from tcgtrig import ActivationContext, Card, GameState, PendingEffect
 from tcgtrig.plugins.digimon import policy

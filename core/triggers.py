@@ -1,0 +1,146 @@
+"""Which abilities an event sets off.
+
+Abilities are found through an index by event name, never by scanning every
+card.  A card that moved at this moment is also checked as it was just
+before, for events about the card itself: leave-the-zone triggers look back.
+One trigger per ability per moment, whatever number of its events matched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from attrs import define
+
+from .evaluate import Evaluator
+from .model import Ability, Card, Event
+
+__all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
+
+
+@define(frozen=True)
+class AbilityIndex:
+    """Abilities found by event name, built once per resolution.
+
+    Abilities never change during a resolution, so the index is shared by
+    every copy of an engine.
+    """
+
+    triggers: dict[str, tuple[tuple[str, Ability], ...]]
+    interrupts: dict[str, tuple[tuple[str, Ability], ...]]
+    continuous: tuple[tuple[str, Ability], ...]
+    by_key: dict[str, tuple[str, Ability]]
+
+    @classmethod
+    def build(cls, cards: Sequence[Card]) -> AbilityIndex:
+        triggers: dict[str, list] = {}
+        interrupts: dict[str, list] = {}
+        continuous = []
+        by_key = {}
+        for card in cards:
+            for ability in card.abilities:
+                by_key[f"{card.id}.{ability.id}"] = (card.id, ability)
+                if ability.kind == "continuous":
+                    continuous.append((card.id, ability))
+                elif ability.when is not None and ability.kind == "triggered":
+                    triggers.setdefault(ability.when.event, []).append((card.id, ability))
+                elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
+                    interrupts.setdefault(ability.when.event, []).append((card.id, ability))
+        return cls(
+            triggers={k: tuple(v) for k, v in triggers.items()},
+            interrupts={k: tuple(v) for k, v in interrupts.items()},
+            continuous=tuple(continuous),
+            by_key=by_key,
+        )
+
+    def __deepcopy__(self, memo: dict) -> AbilityIndex:
+        return self
+
+
+@define(eq=False)
+class Match:
+    """An ability that matched events; it becomes pending at the next settle."""
+
+    card: str
+    ability: Ability
+    self_card: str
+    controller: str
+    events: list[Event]
+    moment: int
+    incarnation: int
+    cause: int
+    depth: int
+
+
+def match_triggers(
+    index: AbilityIndex,
+    view: Evaluator,
+    events: Sequence[Event],
+    before: dict[str, Card],
+    *,
+    moment: int,
+    cause: int,
+    depth: int,
+) -> list[Match]:
+    """The triggered abilities one moment's events set off, in event order."""
+    state = view.state
+    found: dict[tuple[str, str], Match] = {}
+    for event in events:
+        for name in event.names():
+            for card_id, ability in index.triggers.get(name, ()):
+                now = state.cards[card_id]
+                hit = None
+                if now.zone in ability.active_in:
+                    self_card = view.self_of(now, ability)
+                    controller = state.cards[self_card].owner
+                    if view.matches(ability.when, event, controller, self_card, card_id):
+                        hit = (self_card, controller)
+                if hit is None and card_id in before:
+                    was = before[card_id]
+                    if was.zone in ability.active_in:
+                        self_card = view.self_of(was, ability, before)
+                        # look back only for events about the card itself (or its top card)
+                        if event.card in (self_card, card_id):
+                            controller = view.owner_in(self_card, before)
+                            if view.matches(ability.when, event, controller, self_card, card_id):
+                                hit = (self_card, controller)
+                if hit is None:
+                    continue
+                match = found.get((card_id, ability.id))
+                if match is None:
+                    match = found[(card_id, ability.id)] = Match(
+                        card_id, ability, hit[0], hit[1], [], moment, now.incarnation, cause, depth)
+                if event not in match.events:
+                    match.events.append(event)
+    return list(found.values())
+
+
+def match_interrupts(
+    index: AbilityIndex,
+    view: Evaluator,
+    events: Sequence[Event],
+    *,
+    moment: int,
+    cause: int,
+    depth: int,
+) -> list[Match]:
+    """The interrupts and replacements that events *about to happen* set off."""
+    state = view.state
+    found: dict[tuple[str, str], Match] = {}
+    for event in events:
+        for name in event.names():
+            for card_id, ability in index.interrupts.get(name, ()):
+                card = state.cards[card_id]
+                if card.zone not in ability.active_in:
+                    continue
+                self_card = view.self_of(card, ability)
+                controller = state.cards[self_card].owner
+                if not view.matches(ability.when, event, controller, self_card, card_id):
+                    continue
+                match = found.get((card_id, ability.id))
+                if match is None:
+                    match = found[(card_id, ability.id)] = Match(
+                        card_id, ability, self_card, controller, [], moment, card.incarnation, cause, depth)
+                if event not in match.events:
+                    match.events.append(event)
+    return list(found.values())
