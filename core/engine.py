@@ -489,7 +489,7 @@ class Engine:
         moment = self.moment
         for event in events:
             self.trace.append(Step.make(
-                "event", event=event.name, card=event.card, player=event.player,
+                "event", keep=("card",), event=event.name, card=event.card, player=event.player,
                 **{"from": event.from_}, to=event.to, by=event.by, counter=event.counter,
                 amount=event.amount, flag=event.flag, stat=event.stat,
                 cards=event.cards or None, cause=run.instance,

@@ -43,9 +43,10 @@ class Step:
     data: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def make(cls, kind: str, **fields: Any) -> Step:
-        """A step with the given keys; keys whose value is ``None`` are left out."""
-        return cls(kind, tuple((k, v) for k, v in fields.items() if v is not None))
+    def make(cls, kind: str, *, keep: tuple[str, ...] = (), **fields: Any) -> Step:
+        """A step with the given keys; keys whose value is ``None`` are left
+        out, except those named in ``keep`` (written as null)."""
+        return cls(kind, tuple((k, v) for k, v in fields.items() if v is not None or k in keep))
 
     def get(self, key: str, default: Any = None) -> Any:
         for name, value in self.data:
