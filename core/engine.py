@@ -28,7 +28,7 @@ import copy as _copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import define, evolve, field
+from attrs import define, evolve, field, setters
 
 from .choices import Chooser, Decision
 from .errors import ChoiceError
@@ -60,7 +60,7 @@ DEFAULT_MAX_STEPS = 250_000
 MAX_FRAMES = 50_000
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class _LoopGuard:
     """Brent's cycle detection over positions, O(1) per step."""
 
@@ -86,7 +86,7 @@ class _LoopGuard:
         return None
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Engine:
     """Resolves one position under one ruleset.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field
+from attrs import define, field, setters
 
 from . import actions as _actions
 from .choices import DECLINE, NONE, PASS, USE, Decision, EffectLabels
@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class EffectRun:
     """One effect being carried out.
 
@@ -83,7 +83,7 @@ class Frame:
         raise NotImplementedError
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class MainLoop(Frame):
     start: tuple[Action, ...]
     phase: str = "start"
@@ -123,7 +123,7 @@ class MainLoop(Frame):
             engine.push(Activation(effect, "main"))
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Settle(Frame):
     """Rules processing until quiet, then what triggered becomes pending."""
 
@@ -143,7 +143,7 @@ class Settle(Frame):
             engine.pop()
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Activation(Frame):
     """Try to activate one effect: lost? allowed? used? then do it."""
 
@@ -185,7 +185,7 @@ class Activation(Frame):
         engine.activate(effect, self.window, self.target, self.parent)
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class RunActions(Frame):
     """Carry out a list of actions one after another ("then")."""
 
@@ -202,7 +202,7 @@ class RunActions(Frame):
         engine.begin_action(action, self.run)
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class MayFrame(Frame):
     action: May
     run: EffectRun
@@ -223,7 +223,7 @@ class MayFrame(Frame):
             engine.push(RunActions(chosen, self.run))
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Perform(Frame):
     """One primitive action (or a ``together`` group): choose cards,
     open the interrupt window, apply what was not prevented."""
@@ -305,7 +305,7 @@ class Perform(Frame):
         return False
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class InterruptWindow(Frame):
     """Interrupts and replacements before an action, one at a time."""
 
@@ -337,7 +337,7 @@ class InterruptWindow(Frame):
         engine.push(Activation(effect, "interrupt", target=self.target))
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class InlineActivation(Frame):
     """``activate: KEY`` — use another ability from inside an effect."""
 
@@ -359,7 +359,7 @@ class InlineActivation(Frame):
         engine.push(Activation(effect, window, parent=self.run))
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class ChainWindow(Frame):
     """Chain games: players respond in turn; two passes resolve the chain."""
 
@@ -396,7 +396,7 @@ class ChainWindow(Frame):
         ))
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class ResolveChain(Frame):
     def step(self, engine: Engine) -> None:
         if not engine.chain_links:

@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Iterator
 from typing import Any
 
-from attrs import define, field, frozen
+from attrs import define, field, frozen, setters
 
 from .model import Ability, Event
 
@@ -93,7 +93,7 @@ def _h(value: object) -> int:
     return hash(value) & _MASK
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class PendingPool:
     """Pending effects bucketed by rank; the lowest rank goes next."""
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from attrs import define, field
+from attrs import define, field, setters
 
 from .model import Card
 
@@ -24,7 +24,7 @@ def _h(value: object) -> int:
     return hash(value) & _MASK
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class GameState:
     """Where every card is, every counter's value, and once-per-turn use.
 

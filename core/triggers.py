@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from attrs import define
+from attrs import define, setters
 
 from .evaluate import Evaluator
 from .model import Ability, Card, Event
@@ -57,7 +57,7 @@ class AbilityIndex:
         return self
 
 
-@define(eq=False)
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Match:
     """An ability that matched events; it becomes pending at the next settle."""
 
