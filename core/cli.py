@@ -23,7 +23,7 @@ from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
 from .errors import TcgTrigError, UnknownGameError
 from .expect import check_expectation
 from .manager import available_games, list_games, load_ruleset
-from .render import end_state_lines, render_tree
+from .render import end_state_lines, render_tree, step_line
 from .resolution import Resolution, pick_game, resolve
 from .scenario import load_scenario, schema
 
@@ -248,14 +248,33 @@ def compare(file: str, as_json: bool) -> None:
     _console().print(table)
 
 
+class _NarratingChooser:
+    """Before each question, tell the person what happened since the last."""
+
+    def __init__(self, inner: InteractiveChooser) -> None:
+        self.inner = inner
+        self.shown = 0
+
+    def choose(self, decision: Any, engine: Any) -> str:
+        names = {c.id: c.name for c in engine.state.cards.values()}
+        for step in engine.trace[self.shown:]:
+            if step.kind != "choice":
+                click.echo(f"  · {step_line(step, names)}")
+        self.shown = len(engine.trace)
+        return self.inner.choose(decision, engine)
+
+    def fingerprint(self) -> object:
+        return self.inner.fingerprint()
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).")
 @_bad_input
 def play(file: str, game: str | None) -> None:
     """Resolve a scenario, asking you at the terminal for every decision."""
-    chooser = InteractiveChooser(ask=lambda prompt: click.prompt(prompt, default="", show_default=False),
-                                 say=click.echo)
+    chooser = _NarratingChooser(InteractiveChooser(
+        ask=lambda prompt: click.prompt(prompt, default="", show_default=False), say=click.echo))
     result = _resolve(file, game, (), None, None, chooser=chooser)
     console = _console()
     console.print(render_tree(result))

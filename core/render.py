@@ -21,7 +21,7 @@ from rich.tree import Tree
 from .resolution import Resolution
 from .trace import Step
 
-__all__ = ["render_tree", "render_text", "describe_event"]
+__all__ = ["render_tree", "render_text", "describe_event", "step_line", "end_state_lines"]
 
 _OUTCOME_STYLE = {
     "resolved": ("✓", "green"),
@@ -56,6 +56,23 @@ def describe_event(step: Step, names: Mapping[str, str]) -> str:
     if step.get("by") and step.get("by") != "effect":
         parts.append(f"by {step.get('by')}")
     return " ".join(str(p) for p in parts)
+
+
+def step_line(step: Step, names: Mapping[str, str]) -> str:
+    """One plain line for any step, e.g. for a live log while playing."""
+    if step.kind == "event":
+        return describe_event(step, names)
+    if step.kind == "choice":
+        return f"{step.get('player')} chose {step.get('label')}"
+    if step.kind == "rules":
+        return "rules processing: " + ", ".join(names.get(c, c) for c in step.get("cards", ()))
+    if step.kind == "ended":
+        return f"ended: {step.get('outcome')} — {step.get('reason')}"
+    extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
+    line = f"{step.kind} {step.get('effect', '')} ({step.get('player')})"
+    if step.get("reason"):
+        line += f": {step.get('reason')}"
+    return line + (f" [{', '.join(extras)}]" if extras else "")
 
 
 class _Builder:
