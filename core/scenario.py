@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from jsonschema.exceptions import best_match
 from attrs import field, frozen
 
 from .errors import ScenarioError
@@ -81,6 +82,10 @@ CORE_ACTIONS = (
     "activate", "prevent", "if", "together", "may",
 )
 _MODIFIERS = ("label", "by", "as")
+#: What can cause an event (``by``).
+CAUSES = ("effect", "battle", "rule", "cost")
+#: Words a player may not be called: they mean players relative to an effect.
+_RESERVED_PLAYERS = ("self", "opponent", "any")
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "name", "flag", "no_flag", "stat", "under",
@@ -186,6 +191,10 @@ def scenario_from_source(source: Source) -> Scenario:
         raise source.error((), "a scenario must be a mapping with format, title, players, …")
     _check_schema(source)
     players = tuple(data["players"])
+    for index, player in enumerate(players):
+        if player in _RESERVED_PLAYERS:
+            raise source.error(("players", index), f"a player cannot be called {player!r}: the word means a "
+                               "player relative to an effect", ["any other name"])
     turn_player = data["turn_player"]
     if turn_player not in players:
         raise source.error(("turn_player",), f"unknown player {turn_player!r}", players)
@@ -203,7 +212,7 @@ def _check_schema(source: Source) -> None:
                     key=lambda e: (source.line(tuple(e.absolute_path)) or 0, len(e.absolute_path)))
     if not errors:
         return
-    error = errors[0]
+    error = _most_telling(errors[0])
     path = tuple(error.absolute_path)
     message, options = _explain(error)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
@@ -212,6 +221,19 @@ def _check_schema(source: Source) -> None:
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     raise source.error(path, message, options)
+
+
+def _most_telling(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
+    """Inside a "one of these shapes" error, the error of the shape the value
+    was meant to have (an unknown key in a pattern, not "does not fit")."""
+    error = best_match([error])
+    rank = {"additionalProperties": 0, "required": 1, "enum": 2}
+    while error.validator in ("oneOf", "anyOf") and error.context:
+        meant = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
+        if not meant:
+            break
+        error = min(meant, key=lambda e: (rank.get(e.validator, 3), -len(e.relative_path)))
+    return error
 
 
 def _explain(error: jsonschema.ValidationError) -> tuple[str, list[str] | None]:
@@ -316,6 +338,7 @@ class _Compiler:
         self.players = scenario.players
         self.card_ids = [c["id"] for c in self.data["cards"]]
         self.effect_keys = [f"{c['id']}.{a['id']}" for c in self.data["cards"] for a in c.get("abilities") or []]
+        self.context = "start"  # where actions are being read: "start" or an ability kind
 
     def error(self, path: Path_, message: str, options: Sequence[str] | None = None) -> ScenarioError:
         return self.source.error(path, message, options)
@@ -326,6 +349,7 @@ class _Compiler:
         cards = [self.card(c, ("cards", i)) for i, c in enumerate(self.data["cards"])]
         counters = self.data.get("counters") or {}
         state = GameState.build(self.players, self.scenario.turn_player, cards, counters)
+        self.context = "start"
         start = self.actions(self.data["start"], ("start",))
         return Compiled(game=self.game, state=state, start=start, choices=self.choices(),
                         expect=self.expectation())
@@ -395,17 +419,20 @@ class _Compiler:
         kind = raw.get("kind", "triggered")
         when = raw.get("when")
         if kind in ("triggered", "interrupt", "replacement") and when is None:
-            raise self.error(path, f"a {kind} ability needs 'when': the event it waits for")
+            raise self.error(path, f"{_article(kind)} ability needs 'when': the event it waits for")
         if kind not in ABILITY_KINDS:  # pragma: no cover - the schema checks it
             raise self.error(path + ("kind",), f"unknown kind {kind!r}", ABILITY_KINDS)
         pattern = self.pattern(when, path + ("when",)) if when is not None else None
+        self.context = kind
         do = self.actions(raw.get("do") or [], path + ("do",))
         if kind == "continuous":
             for index, action in enumerate(do):
                 if not isinstance(action, Change):
                     raise self.error(path + ("do", index), "a continuous ability may only 'change' stats")
-        active = raw.get("active_in", card["zone"])
-        active_in = (active,) if isinstance(active, str) else tuple(active)
+                if action.until is not None:
+                    raise self.error(path + ("do", index), "a continuous change lasts while its condition "
+                                     "holds: it takes no 'until'")
+        active_in = self.words(raw.get("active_in", card["zone"]), path + ("active_in",))
         return Ability(
             id=raw["id"], kind=kind, when=pattern, optional=raw.get("optional", False),
             once_per_turn=raw.get("once_per_turn", False), wording=raw.get("wording", "when"),
@@ -456,9 +483,9 @@ class _Compiler:
         if extra:
             raise self.error(path + (sorted(extra)[0],), f"unexpected key {sorted(extra)[0]!r} next to {word!r}")
         arg = raw[word]
-        label = raw.get("label")
-        by = raw.get("by")
-        as_ = raw.get("as")
+        label = self.text(raw["label"], path + ("label",)) if "label" in raw else None
+        by = self.text(raw["by"], path + ("by",), choices=CAUSES) if "by" in raw else None
+        as_ = self.text(raw["as"], path + ("as",)) if "as" in raw else None
         if word in self.aliases and word not in CORE_ACTIONS:
             return self.alias(word, arg, raw, path, depth)
         at = path + (word,)
@@ -471,16 +498,27 @@ class _Compiler:
             other = self.actions(raw.get("else") or [], path + ("else",), depth)
             return [May(then=then, else_=other, label=label)]
         if word == "together":
-            return [Together(actions=self.actions(arg, at, depth), label=label)]
+            members = self.actions(arg, at, depth)
+            for index, member in enumerate(members):
+                if isinstance(member, (If, May, Activate, Prevent)):
+                    raise self.error(at + (index,), "'together' holds actions that happen at once "
+                                     "(move, stack, draw, gain, lose, flag, change, emit, together); "
+                                     "write the others one after another")
+            return [Together(actions=members, label=label)]
         if word == "activate":
             if not isinstance(arg, str) or arg not in self.effect_keys:
                 raise self.error(at, f"unknown effect key {arg!r}", self.effect_keys)
             return [Activate(key=arg, label=label)]
         if word == "prevent":
+            if self.context not in ("interrupt", "replacement", "activated"):
+                raise self.error(at, "'prevent' works only in an interrupt or replacement ability "
+                                 "(it stops the action about to happen)")
             card = None
             if isinstance(arg, dict) and "card" in arg:
                 card = self.selector(arg["card"], at + ("card",))
-            elif arg not in (None, {}) and not isinstance(arg, dict):
+            if isinstance(arg, dict):
+                self.only(arg, at, ("card",))
+            elif arg is not None:
                 raise self.error(at, "expected {} or {card: …}")
             return [Prevent(card=card, label=label)]
         if word not in CORE_ACTIONS:
@@ -508,59 +546,92 @@ class _Compiler:
 
     def primitive(self, word: str, arg: Any, at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
         args = dict(arg) if isinstance(arg, dict) else None
-        if word == "draw":
-            if args is None:
-                args = {} if arg is None else {"count": arg}
-            self.only(args, at, ("player", "count", "as", "by", "label"))
-            return Draw(player=self.player(args.get("player", "self"), at + ("player",)),
-                        count=self.amount(args.get("count", 1), at + ("count",)),
-                        as_=args.get("as", as_), by=args.get("by", by), label=args.get("label", label))
+        if word == "draw" and args is None:
+            args = {} if arg is None else {"count": arg}
         if args is None:
             raise self.error(at, f"expected the arguments of {word!r} as a mapping, got {_describe(arg)}")
+        # modifiers may stand inside the arguments too ("by" inside change is its amount)
+        label = self.text(args["label"], at + ("label",)) if "label" in args else label
+        as_ = self.text(args["as"], at + ("as",)) if "as" in args else as_
+        if word != "change" and "by" in args:
+            by = self.text(args["by"], at + ("by",), choices=CAUSES)
+        if word == "draw":
+            self.only(args, at, ("player", "count", "as", "by", "label"))
+            return Draw(player=self.player(args.get("player", "self"), at + ("player",)),
+                        count=self.amount(args.get("count", 1), at + ("count",)), as_=as_, by=by, label=label)
         if word in ("gain", "lose"):
             self.only(args, at, ("player", "counter", "amount", "as", "by", "label"))
             self.need(args, at, "counter")
             return Gain(player=self.player(args.get("player", "self"), at + ("player",)),
-                        counter=str(args["counter"]), amount=self.amount(args.get("amount", 1), at + ("amount",)),
-                        sign=1 if word == "gain" else -1, as_=args.get("as", as_), by=args.get("by", by),
-                        label=args.get("label", label))
+                        counter=self.text(args["counter"], at + ("counter",)),
+                        amount=self.amount(args.get("amount", 1), at + ("amount",)),
+                        sign=1 if word == "gain" else -1, as_=as_, by=by, label=label)
         if word == "move":
             self.only(args, at, ("card", "to", "as", "under", "alone", "by", "label"))
             self.need(args, at, "card", "to")
-            under = self.selector(args["under"], at + ("under",)) if "under" in args else None
-            if args["to"] == SOURCES and under is None:
+            to = self.text(args["to"], at + ("to",))
+            under = self.one_card(args["under"], at + ("under",)) if "under" in args else None
+            if to == SOURCES and under is None:
                 raise self.error(at, "a move to sources needs 'under': the card to stack it under")
-            return Move(card=self.selector(args["card"], at + ("card",)), to=str(args["to"]),
-                        as_=args.get("as", as_), under=under, alone=bool(args.get("alone", False)),
-                        by=args.get("by", by), label=args.get("label", label))
+            return Move(card=self.selector(args["card"], at + ("card",)), to=to, as_=as_, under=under,
+                        alone=self.flag_value(args.get("alone", False), at + ("alone",)), by=by, label=label)
         if word == "stack":
             self.only(args, at, ("card", "onto", "as", "by", "label"))
             self.need(args, at, "card", "onto")
-            return Stack(card=self.selector(args["card"], at + ("card",)),
-                         onto=self.selector(args["onto"], at + ("onto",)), as_=args.get("as", as_),
-                         by=args.get("by", by), label=args.get("label", label))
+            return Stack(card=self.one_card(args["card"], at + ("card",)),
+                         onto=self.one_card(args["onto"], at + ("onto",)), as_=as_, by=by, label=label)
         if word == "flag":
             self.only(args, at, ("card", "set", "clear", "as", "by", "label"))
             self.need(args, at, "card")
             if ("set" in args) == ("clear" in args):
                 raise self.error(at, "expected exactly one of 'set' or 'clear'")
-            return Flag(card=self.selector(args["card"], at + ("card",)), set_=args.get("set"),
-                        clear=args.get("clear"), as_=args.get("as", as_), by=args.get("by", by),
-                        label=args.get("label", label))
+            which = "set" if "set" in args else "clear"
+            name = self.text(args[which], at + (which,))
+            return Flag(card=self.selector(args["card"], at + ("card",)), set_=name if which == "set" else None,
+                        clear=name if which == "clear" else None, as_=as_, by=by, label=label)
         if word == "change":
             self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
             self.need(args, at, "card", "stat", "by")
-            return Change(card=self.selector(args["card"], at + ("card",)), stat=str(args["stat"]),
-                          by_amount=self.amount(args["by"], at + ("by",), signed=True), until=args.get("until"),
-                          as_=args.get("as", as_), by=by, label=args.get("label", label))
+            until = self.text(args["until"], at + ("until",)) if "until" in args else None
+            return Change(card=self.selector(args["card"], at + ("card",)), stat=self.text(args["stat"], at + ("stat",)),
+                          by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
+                          as_=as_, by=by, label=label)
         if word == "emit":
             self.only(args, at, ("event", "card", "player", "by", "label"))
             self.need(args, at, "event")
             card = self.selector(args["card"], at + ("card",)) if "card" in args else None
             player = self.player(args["player"], at + ("player",)) if "player" in args else None
-            return Emit(event=str(args["event"]), card=card, player=player, by=args.get("by", by),
-                        label=args.get("label", label))
+            return Emit(event=self.text(args["event"], at + ("event",)), card=card, player=player, by=by,
+                        label=label)
         raise AssertionError(word)  # pragma: no cover
+
+    def text(self, raw: Any, at: Path_, *, choices: Sequence[str] | None = None) -> str:
+        """A word: a non-empty string (one of ``choices`` when given)."""
+        if not isinstance(raw, str) or not raw:
+            raise self.error(at, f"expected a word, got {_describe(raw)}", choices)
+        if choices is not None and raw not in choices:
+            raise self.error(at, f"unknown value {raw!r}", choices)
+        return raw
+
+    def words(self, raw: Any, at: Path_) -> tuple[str, ...]:
+        """One word or a list of words."""
+        if isinstance(raw, str):
+            return (self.text(raw, at),)
+        if not isinstance(raw, list) or not raw:
+            raise self.error(at, f"expected a word or a list of words, got {_describe(raw)}")
+        return tuple(self.text(item, at + (i,)) for i, item in enumerate(raw))
+
+    def flag_value(self, raw: Any, at: Path_) -> bool:
+        if not isinstance(raw, bool):
+            raise self.error(at, f"expected true or false, got {_describe(raw)}")
+        return raw
+
+    def one_card(self, raw: Any, at: Path_) -> Selector:
+        """A selector that must name a single card."""
+        selector = self.selector(raw, at)
+        if isinstance(selector, CardIds) and len(selector.ids) != 1:
+            raise self.error(at, "expected one card, got a list")
+        return selector
 
     def only(self, args: dict[str, Any], at: Path_, allowed: Sequence[str]) -> None:
         for key in args:
@@ -610,8 +681,14 @@ class _Compiler:
             raise self.error(at, f"expected a card: self, source, event.card, a card id, a list or a query, "
                              f"got {_describe(raw)}")
         self.only(raw, at, _QUERY_KEYS)
-        zone = raw.get("zone", ())
-        types = raw.get("types", raw.get("type", ()))
+        zone = self.words(raw["zone"], at + ("zone",)) if "zone" in raw else ()
+        type_key = "types" if "types" in raw else "type"
+        types = self.words(raw[type_key], at + (type_key,)) if type_key in raw else ()
+        for key in ("name", "flag", "no_flag"):
+            if key in raw:
+                self.text(raw[key], at + (key,))
+        if "upto" in raw:
+            self.flag_value(raw["upto"], at + ("upto",))
         stats = []
         for stat, test in (raw.get("stat") or {}).items():
             if not isinstance(test, dict) or len(test) != 1:
@@ -628,8 +705,7 @@ class _Compiler:
         if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or pick < 1):
             raise self.error(at + ("pick",), f"expected a number of at least 1, got {_describe(pick)}")
         return Query(
-            zone=(zone,) if isinstance(zone, str) else tuple(zone), owner=owner,
-            types=(types,) if isinstance(types, str) else tuple(types), name=raw.get("name"),
+            zone=zone, owner=owner, types=types, name=raw.get("name"),
             flag=raw.get("flag"), no_flag=raw.get("no_flag"), stat=tuple(stats),
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
@@ -662,7 +738,7 @@ class _Compiler:
             return Not(self.condition(raw["not"], at + ("not",)))
         if "did" in raw:
             self.only(raw, at, ("did",))
-            return Did(str(raw["did"]))
+            return Did(self.text(raw["did"], at + ("did",)))
         if "turn" in raw:
             self.only(raw, at, ("turn",))
             return TurnOf(self.player(raw["turn"], at + ("turn",)))
@@ -671,21 +747,20 @@ class _Compiler:
             return CountIs(self.selector(raw["count"], at + ("count",)), self.compare(raw, at))
         if "counter" in raw:
             self.only(raw, at, ("player", "counter") + COMPARISONS)
-            return CounterIs(self.player(raw.get("player", "self"), at + ("player",)), str(raw["counter"]),
-                             self.compare(raw, at))
+            return CounterIs(self.player(raw.get("player", "self"), at + ("player",)),
+                             self.text(raw["counter"], at + ("counter",)), self.compare(raw, at))
         if "card" in raw:
             card = self.selector(raw["card"], at + ("card",))
             if "in" in raw:
                 self.only(raw, at, ("card", "in"))
-                zone = raw["in"]
-                return InZone(card, (zone,) if isinstance(zone, str) else tuple(zone))
+                return InZone(card, self.words(raw["in"], at + ("in",)))
             if "flag" in raw or "no_flag" in raw:
                 self.only(raw, at, ("card", "flag", "no_flag"))
                 word = "flag" if "flag" in raw else "no_flag"
-                return HasFlag(card, str(raw[word]), negate=word == "no_flag")
+                return HasFlag(card, self.text(raw[word], at + (word,)), negate=word == "no_flag")
             if "stat" in raw:
                 self.only(raw, at, ("card", "stat") + COMPARISONS)
-                return StatIs(card, str(raw["stat"]), self.compare(raw, at))
+                return StatIs(card, self.text(raw["stat"], at + ("stat",)), self.compare(raw, at))
         raise self.error(at, f"not a condition I know ({forms})")
 
 

@@ -74,6 +74,10 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return ids
 
 
+#: Words the scenario contract itself names (``by: battle`` is a cause).
+CONTRACT_WORDS = {"battle"}
+
+
 def test_the_core_special_cases_no_game_word():
     offenders = []
     for path in _core_sources():
@@ -81,7 +85,7 @@ def test_the_core_special_cases_no_game_word():
         docs = _docstrings(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-                if GAME_WORDS.search(node.value):
+                if GAME_WORDS.search(node.value) and node.value not in CONTRACT_WORDS:
                     offenders.append(f"{path.name}:{node.lineno}: {node.value!r}")
     assert not offenders, "game words in the core's code:\n" + "\n".join(offenders)
 

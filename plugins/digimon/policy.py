@@ -113,25 +113,25 @@ def endless(reason: str) -> GameEnd:
 # -- the game's words ----------------------------------------------------------
 
 
-def _card_and(arg: Any, word: str, **more: Any) -> dict[str, Any]:
+def _card(arg: Any) -> Any:
+    """The card argument of a word: a selector, or ``{card: selector}``."""
     if isinstance(arg, dict) and "card" in arg:
-        extra = {k: v for k, v in arg.items() if k != "card"}
-        unknown = set(extra) - set(more)
-        if unknown:
-            raise ValueError(f"unknown key {sorted(unknown)[0]!r} (legal: card, {', '.join(more)})")
-        return {"card": arg["card"], **{k: extra.get(k, v) for k, v in more.items()}}
-    return {"card": arg, **more}
+        extra = sorted(set(arg) - {"card"})
+        if extra:
+            raise ValueError(f"unknown key {extra[0]!r} (legal: card)")
+        return arg["card"]
+    return arg
 
 
-def _move(to: str, as_: str) -> Any:
+def _move(to: str, as_: str, **more: Any) -> Any:
     def expand(arg: Any) -> dict[str, Any]:
-        return {"move": {**_card_and(arg, "card"), "to": to, "as": as_}}
+        return {"move": {"card": _card(arg), "to": to, "as": as_, **more}}
     return expand
 
 
 def _flag(verb: str, as_: str) -> Any:
     def expand(arg: Any) -> dict[str, Any]:
-        return {"flag": {"card": arg, verb: "suspended", "as": as_}}
+        return {"flag": {"card": _card(arg), verb: "suspended", "as": as_}}
     return expand
 
 
@@ -142,9 +142,10 @@ def _digivolve(arg: Any) -> dict[str, Any]:
 
 
 def _attack(arg: Any) -> dict[str, Any]:
+    card = _card(arg)
     return {"together": [
-        {"flag": {"card": arg, "set": "suspended", "as": "suspended"}},
-        {"emit": {"event": "attacking", "card": arg}},
+        {"flag": {"card": card, "set": "suspended", "as": "suspended"}},
+        {"emit": {"event": "attacking", "card": card}},
     ]}
 
 
@@ -156,7 +157,7 @@ def _memory(arg: Any) -> dict[str, Any]:
 
 
 def _use(arg: Any) -> dict[str, Any]:
-    return {"emit": {"event": "used", "card": arg}}
+    return {"emit": {"event": "used", "card": _card(arg)}}
 
 
 ALIASES = {
@@ -164,7 +165,7 @@ ALIASES = {
     "play": _move("battle", "played"),
     "trash": _move("trash", "trashed"),
     "bounce": _move("hand", "returned"),
-    "trash_top": lambda arg: {"move": {"card": arg, "to": "trash", "as": "trashed", "alone": True}},
+    "trash_top": _move("trash", "trashed", alone=True),
     "suspend": _flag("set", "suspended"),
     "unsuspend": _flag("clear", "unsuspended"),
     "digivolve": _digivolve,

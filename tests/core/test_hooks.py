@@ -188,9 +188,9 @@ def test_hook_tcgtrig_endless_loop():
             owner: A
             zone: field
             abilities:
-              - {id: up, when: flag_set, do: [{flag: {card: flip, clear: on}}]}
-              - {id: down, when: flag_cleared, do: [{flag: {card: flip, set: on}}]}
-        start: [{flag: {card: flip, set: on}}]
+              - {id: up, when: flag_set, do: [{flag: {card: flip, clear: lit}}]}
+              - {id: down, when: flag_cleared, do: [{flag: {card: flip, set: lit}}]}
+        start: [{flag: {card: flip, set: lit}}]
         """, game(Verdict()))
     assert result.outcome == "tie" and result.reason.startswith("house rule: endless loop")
 

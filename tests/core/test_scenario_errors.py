@@ -187,3 +187,65 @@ def test_nothing_is_evaluated_as_code(tmp_path):
     with pytest.raises(ScenarioError) as info:
         tcgtrig.scenario_from_text(evil, "evil.yaml")
     assert "not valid YAML" in str(info.value)
+
+
+def _one_card(start: str) -> str:
+    return GOOD_TOP + "cards:\n  - {id: x, owner: A, zone: battle}\nstart:\n" + start
+
+
+@pytest.mark.parametrize(("start", "path", "message"), [
+    ("  - together:\n      - delete: x\n      - if: {turn: self}\n        then: []\n",
+     "start[0].together[1]", "'together' holds actions that happen at once"),
+    ("  - flag: {card: x, set: [suspended]}\n", "start[0].flag.set", "expected a word, got a list"),
+    ("  - move: {card: x, to: [trash]}\n", "start[0].move.to", "expected a word, got a list"),
+    ("  - gain: {counter: memory, by: battl}\n", "start[0].gain.by", "unknown value 'battl'"),
+    ("  - delete: x\n    label: [1]\n", "start[0].label", "expected a word, got a list"),
+    ("  - move: {card: {zone: 5}, to: trash}\n", "start[0].move.card.zone", "expected a word"),
+    ("  - move: {card: x, to: sources, under: [x, x]}\n", "start[0].move.under", "expected one card"),
+    ("  - prevent: {}\n", "start[0].prevent", "only in an interrupt or replacement"),
+    ("  - change: {card: x, stat: dp, by: 1, until: {}}\n", "start[0].change.until", "expected a word"),
+])
+def test_action_arguments_are_checked_where_they_are_written(start, path, message):
+    err = error_of(_one_card(start))
+    assert err.path == path
+    assert message in err.message
+
+
+def test_a_cause_lists_the_legal_causes():
+    err = error_of(_one_card("  - delete: x\n    by: fight\n"))
+    assert err.options == ("effect", "battle", "rule", "cost")
+
+
+def test_a_continuous_change_takes_no_until():
+    err = error_of(GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
+                   "      - {id: aura, kind: continuous, do: [{change: {card: self, stat: dp, by: 1000, until: end_of_turn}}]}\n"
+                   "start: []\n")
+    assert "takes no 'until'" in err.message
+    assert err.path == "cards[0].abilities[0].do[0]"
+
+
+def test_active_in_must_name_a_zone():
+    err = error_of(GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
+                   "      - {id: a, when: ping, active_in: [], do: []}\nstart: []\n")
+    assert err.path == "cards[0].abilities[0].active_in"
+
+
+def test_players_cannot_take_the_relative_words():
+    err = error_of("format: 1\ntitle: t\nplayers: [self, B]\nturn_player: B\ncards: []\nstart: []\n")
+    assert err.path == "players[0]"
+    assert "cannot be called 'self'" in err.message
+
+
+def test_a_misspelt_pattern_key_is_named():
+    err = error_of(GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
+                   "      - {id: a, when: {event: deleted, crad: self}, do: []}\nstart: []\n")
+    assert err.path == "cards[0].abilities[0].when.crad"
+    assert "unknown key 'crad'" in err.message and "card" in err.options
+
+
+def test_game_words_take_a_card_or_a_card_key():
+    for text in ("  - suspend: {card: x}\n", "  - suspend: x\n"):
+        result = tcgtrig.resolve(tcgtrig.scenario_from_text(_one_card(text)), "digimon")
+        assert result.state.cards["x"].flags == {"suspended"}
+    err = error_of(_one_card("  - delete: {card: x, to: hand}\n"))
+    assert "unknown key 'to' (legal: card)" in err.message
