@@ -62,7 +62,12 @@ MAX_FRAMES = 50_000
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class _LoopGuard:
-    """Brent's cycle detection over positions, O(1) per step."""
+    """Brent's cycle detection over positions, O(1) per step.
+
+    ``asked`` counts the decisions players were really asked (more than one
+    option): if any was asked since the saved position, a player could have
+    broken the cycle by choosing differently.
+    """
 
     limit: int
     steps: int = 0
@@ -70,17 +75,23 @@ class _LoopGuard:
     lam: int = 0
     saved_quick: Any = None
     saved_full: Any = None
+    saved_asked: int = 0
 
-    def tick(self, quick: Any, full: Callable[[], Any]) -> str | None:
+    def tick(self, quick: Any, full: Callable[[], Any], asked: int) -> tuple[str, bool | None] | None:
+        """``None``, or why the resolution is endless and whether a player
+        could stop it (``None``: not known)."""
         self.steps += 1
         if self.steps > self.limit:
-            return f"no end after {self.limit} activations and rules passes"
+            return f"no end after {self.limit} steps (activations and rules passes)", None
         if quick == self.saved_quick and full() == self.saved_full:
-            return f"the same position came back after {self.lam} steps"
+            steps = self.lam + 1
+            return (f"the same position came back after {steps} step{'s' if steps != 1 else ''}",
+                    asked > self.saved_asked)
         self.lam += 1
         if self.lam >= self.power:
             self.saved_quick = quick
             self.saved_full = full()
+            self.saved_asked = asked
             self.power *= 2
             self.lam = 0
         return None
@@ -118,6 +129,7 @@ class Engine:
     timing: int = 0
     last_depth: int = 0
     last_instance: int = 0
+    asked: int = 0
     chooser_fingerprint: Callable[[], Any] | None = None
     index: AbilityIndex = field(default=None)
     view: Evaluator = field(default=None)
@@ -199,7 +211,7 @@ class Engine:
 
     def push(self, frame: Frame) -> None:
         if len(self.frames) >= MAX_FRAMES:
-            self.end(f"effects kept activating one another inside one effect ({MAX_FRAMES} nested)")
+            self.end(f"endless loop: effects kept activating one another inside one effect ({MAX_FRAMES} nested)")
             return
         self.frames.append(frame)
 
@@ -212,6 +224,7 @@ class Engine:
             self._answer = decision.options[0]
             self._answered = True
             return
+        self.asked += 1
         self.decision = decision
 
     def has_answer(self) -> bool:
@@ -241,8 +254,13 @@ class Engine:
         if drop.kind != "void":
             self.record(drop.kind, effect, reason=drop.reason or None)
 
-    def end(self, reason: str) -> None:
-        self.outcome = self.ruleset.endless_loop(self.state, reason)
+    def end(self, reason: str, stoppable: bool | None = None) -> None:
+        """End the resolution early (an endless loop); what is still pending is lost."""
+        self.outcome = self.ruleset.endless_loop(self.state, reason, stoppable)
+        for pool in [w.pool for w in reversed(self.windows)] + [self.pool]:
+            for effect in list(pool):
+                pool.remove(effect.id)
+                self.record("lost", effect, reason="the resolution ended before it could activate")
         self.trace.append(Step.make("ended", outcome=self.outcome.outcome, reason=self.outcome.reason))
         self.frames.clear()
         self.decision = None
@@ -264,9 +282,10 @@ class Engine:
             return (where, cards, counters, tuple(sorted(self.state.used)), self.pool.fingerprint(),
                     frames, chooser)
 
-        reason = self._guard.tick(quick, full)
-        if reason is not None:
-            self.end(f"endless loop: {reason}")
+        verdict = self._guard.tick(quick, full, self.asked)
+        if verdict is not None:
+            reason, stoppable = verdict
+            self.end(f"endless loop: {reason}", stoppable)
             return True
         return False
 

@@ -348,16 +348,23 @@ def tcgtrig_under_cards_zone(state: GameState, card: Card, to: str) -> str | Non
 
 
 @hookspec(firstresult=True)
-def tcgtrig_endless_loop(state: GameState, reason: str) -> GameEnd | None:
+def tcgtrig_endless_loop(state: GameState, reason: str, stoppable: bool | None) -> GameEnd | None:
     """Decide how an endless loop ends.
 
     Called when the same position comes back (same cards, counters, pending
-    effects and chooser state) or the step limit is reached.
+    effects and chooser state) or the step limit is reached.  What is still
+    pending is then recorded as ``lost``.
 
-    Stops at first non-None result.  Default: ``GameEnd("draw", reason)``.
+    Stops at first non-None result.  Default: ``GameEnd("draw", reason)``
+    when no player could stop the loop, ``GameEnd("loop", reason)`` when one
+    could.
 
     :param state: the game state.
     :param reason: what the core detected.
+    :param stoppable: ``True`` if a player was asked a decision during the
+        repeating cycle (choosing differently could have broken it),
+        ``False`` if every step was forced, ``None`` when the step limit was
+        reached (not known).
     :return: a :class:`tcgtrig.GameEnd`.
 
     Use in game plugins: to cite the game's rule.

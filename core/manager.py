@@ -228,9 +228,11 @@ class Ruleset:
         zone = self._call("tcgtrig_under_cards_zone", self._under, state=state, card=card, to=to)
         return to if zone is None else str(zone)
 
-    def endless_loop(self, state: GameState, reason: str) -> GameEnd:
-        end = self._call("tcgtrig_endless_loop", self._loop, state=state, reason=reason)
+    def endless_loop(self, state: GameState, reason: str, stoppable: bool | None = None) -> GameEnd:
+        end = self._call("tcgtrig_endless_loop", self._loop, state=state, reason=reason, stoppable=stoppable)
         if end is None:
+            if stoppable:
+                return GameEnd("loop", f"{reason}; a player could stop it by choosing differently")
             return GameEnd("draw", reason)
         if not isinstance(end, GameEnd):
             raise self._bad("tcgtrig_endless_loop", end, "a GameEnd")

@@ -63,6 +63,13 @@ class PendingEffect:
     def __deepcopy__(self, memo: dict) -> object:
         return self
 
+    def signature(self) -> tuple:
+        """What makes this effect what it is, apart from its id and rank:
+        equal signatures behave alike (used to recognise a repeated position)."""
+        return (self.key, self.controller, self.self_card, tuple(
+            (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+            for e in self.events))
+
     def placed(self, rank: tuple, details: tuple[tuple[str, Any], ...] | None = None) -> PendingEffect:
         """This effect with its rank (and trace details) set.
 
@@ -126,7 +133,7 @@ class PendingPool:
         bucket[effect.id] = effect
         self._rank_of[effect.id] = rank
         self._by_card.setdefault(effect.card, {})[effect.id] = None
-        self._hash = (self._hash + _h((effect.key, effect.controller))) & _MASK
+        self._hash = (self._hash + _h(effect.signature())) & _MASK
 
     def remove(self, effect_id: int) -> PendingEffect:
         rank = self._rank_of.pop(effect_id)
@@ -138,7 +145,7 @@ class PendingPool:
         owned.pop(effect_id)
         if not owned:
             del self._by_card[effect.card]
-        self._hash = (self._hash - _h((effect.key, effect.controller))) & _MASK
+        self._hash = (self._hash - _h(effect.signature())) & _MASK
         return effect
 
     def get(self, effect_id: int) -> PendingEffect:
@@ -161,17 +168,19 @@ class PendingPool:
         return [self.get(i) for i in self._by_card.get(card_id, ())]
 
     def quick_fingerprint(self) -> tuple[int, int]:
-        """O(1): the multiset of pending keys and their number."""
+        """O(1): a hash of the multiset of pending effects, and their number."""
         return (self._hash, len(self._rank_of))
 
     def fingerprint(self) -> tuple:
-        """O(n): the pending effects' keys in rank order, bucket by bucket.
+        """O(n): every pending effect's signature, bucket by bucket in rank
+        order and in trigger order within a bucket.
 
-        Absolute rank values are left out, so two pools that order the same
-        effects the same way are equal (loop detection relies on this).
+        Absolute rank values and ids are left out, so two pools that hold
+        alike effects in the same order are equal (loop detection relies on
+        this).
         """
         return tuple(
-            tuple(sorted((e.key, e.controller) for e in self._buckets[rank].values()))
+            tuple(e.signature() for e in self._buckets[rank].values())
             for rank in sorted(self._buckets)
         )
 

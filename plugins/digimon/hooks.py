@@ -64,5 +64,5 @@ def tcgtrig_under_cards_zone(card: Card, to: str) -> str:
 
 
 @hookimpl
-def tcgtrig_endless_loop(reason: str) -> GameEnd:
-    return policy.endless(reason)
+def tcgtrig_endless_loop(reason: str, stoppable: bool | None) -> GameEnd:
+    return policy.endless(reason, stoppable)

@@ -105,7 +105,17 @@ def rules_processing(state: GameState, view: Any, changed: Sequence[str]) -> lis
     return [Together(actions=tuple(actions))] if len(actions) > 1 else actions
 
 
-def endless(reason: str) -> GameEnd:
+def endless(reason: str, stoppable: bool | None) -> GameEnd:
+    """CR 18-3: an endless loop no player can stop is a draw; one a player
+    can stop repeats as many times as the players declare (turn player
+    first), so it is not a draw — the script must make the choice that ends
+    it."""
+    if stoppable:
+        return GameEnd("loop", f"{reason}; a player can stop this loop by choosing differently: under CR 18-3 "
+                               "the turn player, then the non-turn player, declares how many times it repeats "
+                               "(script the choice that ends it)")
+    if stoppable is None:
+        return GameEnd("draw", f"{reason}; treated as an endless loop, a draw (CR 18-3)")
     return GameEnd("draw", f"{reason}; an endless loop that no player can stop ends the game in a "
                            "draw (CR 18-3)")
 

@@ -559,3 +559,58 @@ def test_a_middle_card_keeps_its_place_in_the_pile(plain):
         """, plain)
     assert result.state.cards["bottom"].zone == "sources"
     assert result.state.top("bottom").id == "new"
+
+
+def test_a_finite_cascade_that_looks_alike_is_not_a_loop(plain):
+    # the second ping is about another card: the same effect key, a different
+    # triggering event, and the cascade ends
+    result = run("""
+        cards:
+          - {id: p, owner: A, zone: battle}
+          - {id: s, owner: A, zone: hand}
+          - id: w
+            owner: A
+            zone: battle
+            abilities:
+              - id: echo
+                when: {event: ping}
+                do:
+                  - if: {card: event.card, in: hand}
+                    then: []
+                    else: [{emit: {event: ping, card: s}}]
+        start: [{emit: {event: ping, card: p}}]
+        """, plain)
+    assert result.outcome == "complete"
+    assert result.keys("resolved") == ["w.echo", "w.echo"]
+
+
+def test_what_is_pending_when_a_loop_ends_is_lost(plain):
+    result = run("""
+        cards:
+          - id: grow
+            owner: A
+            zone: battle
+            abilities:
+              - {id: more, when: {event: gained}, do: [{gain: {counter: memory}}]}
+              - {id: also, when: {event: gained}, do: []}
+        start: [{gain: {counter: memory}}]
+        """, plain, max_steps=5)
+    assert result.outcome == "draw"
+    triggered = {s["id"] for s in result.trace if s.kind == "triggered"}
+    ended = [s["id"] for s in result.trace if s.kind in tcgtrig.trace.OUTCOME_KINDS]
+    assert sorted(ended) == sorted(triggered)  # every triggered effect still ends exactly once
+    assert result.trace[-1].kind == "ended" and result.trace[-2].kind == "lost"
+
+
+def test_a_repeated_position_reports_the_cycle_length(plain):
+    result = run("""
+        cards:
+          - id: flip
+            owner: A
+            zone: battle
+            abilities:
+              - {id: up, when: {event: flag_set}, do: [{flag: {card: flip, clear: lit}}]}
+              - {id: down, when: {event: flag_cleared}, do: [{flag: {card: flip, set: lit}}]}
+        start: [{flag: {card: flip, set: lit}}]
+        """, plain)
+    assert "came back after 2 steps" in result.reason

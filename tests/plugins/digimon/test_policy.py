@@ -104,9 +104,43 @@ def test_digivolution_cards_go_to_the_trash_with_their_digimon():
     assert (result.state.cards["mon"].zone, result.state.cards["src"].zone) == ("hand", "trash")
 
 
-def test_an_endless_loop_is_a_draw_citing_the_rules():
-    end = policy.endless("endless loop: the same position came back")
-    assert end.outcome == "draw" and "18-3" in end.reason
+def test_an_endless_loop_is_a_draw_only_when_nobody_can_stop_it():
+    forced = policy.endless("endless loop: the same position came back", False)
+    assert forced.outcome == "draw" and "no player can stop" in forced.reason and "18-3" in forced.reason
+    stoppable = policy.endless("endless loop: the same position came back", True)
+    assert stoppable.outcome == "loop" and "declares how many times" in stoppable.reason
+    limit = policy.endless("endless loop: no end after 10 steps", None)
+    assert limit.outcome == "draw" and "treated as an endless loop" in limit.reason
+
+
+def test_a_loop_a_player_could_stop_is_not_a_draw():
+    result = run("""
+        cards:
+          - id: x
+            owner: A
+            zone: battle
+            types: [digimon]
+            stats: {dp: 3000}
+            abilities:
+              - {id: up, optional: true, when: {event: suspended, card: self}, do: [{unsuspend: self}]}
+              - {id: down, when: {event: unsuspended, card: self}, do: [{suspend: self}]}
+        start: [{suspend: x}]
+        """)
+    assert result.outcome == "loop" and "CR 18-3" in result.reason
+    declined = run("""
+        cards:
+          - id: x
+            owner: A
+            zone: battle
+            types: [digimon]
+            stats: {dp: 3000}
+            abilities:
+              - {id: up, optional: true, when: {event: suspended, card: self}, do: [{unsuspend: self}]}
+              - {id: down, when: {event: unsuspended, card: self}, do: [{suspend: self}]}
+        start: [{suspend: x}]
+        """, choices=["use", "use", "decline"])
+    assert declined.outcome == "complete"
+    assert declined.keys("resolved") == ["x.up", "x.down", "x.up", "x.down"]
 
 
 @pytest.mark.parametrize(("word", "arg", "expected"), [
