@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-from jsonschema.exceptions import best_match
 from attrs import field, frozen
+from jsonschema.exceptions import best_match
 
 from .errors import ScenarioError
 from .manager import Ruleset
@@ -593,7 +593,8 @@ class _Compiler:
             self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
             self.need(args, at, "card", "stat", "by")
             until = self.text(args["until"], at + ("until",)) if "until" in args else None
-            return Change(card=self.selector(args["card"], at + ("card",)), stat=self.text(args["stat"], at + ("stat",)),
+            return Change(card=self.selector(args["card"], at + ("card",)),
+                          stat=self.text(args["stat"], at + ("stat",)),
                           by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
                           as_=as_, by=by, label=label)
         if word == "emit":
