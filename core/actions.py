@@ -122,8 +122,8 @@ def plan(
                 continue
             card = state.cards[card_id]
             below = state.cards[onto[0]]
-            if _would_circle(state, card_id, below.id):
-                continue
+            if below.zone == SOURCES or _would_circle(state, card_id, below.id):
+                continue  # only a top card can be covered, and never by its own pile
             event = card_event(
                 action.as_ or "stacked", "moved", card, from_=card.zone, to=below.zone
             )

@@ -46,7 +46,7 @@ from .frames import (
 )
 from .info import ActivationContext, Drop, GameEnd
 from .manager import Ruleset
-from .model import Action, Activate, Card, Event, If, May, Prevent, Together
+from .model import SOURCES, Action, Activate, Card, Event, If, May, Prevent, Together
 from .pending import PendingEffect, PendingPool
 from .state import GameState
 from .trace import Step
@@ -346,8 +346,15 @@ class Engine:
     # -- activation -------------------------------------------------------------
 
     def scope_of(self, effect: PendingEffect) -> Scope:
+        """What an effect's words mean now.  ``self`` of an ability working
+        from a pile is the pile's top card *now*: a Digimon that digivolved
+        since its inherited effect triggered is still "this Digimon"."""
+        self_card = effect.self_card
+        card = self.state.cards.get(effect.card)
+        if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
+            self_card = self.view.self_of(card, effect.ability)
         return Scope(key=effect.key, controller=effect.controller, card=effect.card,
-                     self_card=effect.self_card, events=effect.events)
+                     self_card=self_card, events=effect.events)
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
         ability = effect.ability

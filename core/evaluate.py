@@ -124,8 +124,12 @@ class Evaluator:
                 return [scope.card] if scope.card in state.cards else []
             found: dict[str, None] = {}
             for event in scope.events:
-                if event.card is not None:
-                    found[event.card] = None
+                if event.card is not None and event.card in state.cards:
+                    card = state.cards[event.card]
+                    if card.zone == SOURCES and event.to != SOURCES:
+                        # covered since (digivolved): the card now stands for its pile's top card
+                        card = state.top(card.id)
+                    found[card.id] = None
                 for card_id in event.cards:
                     found[card_id] = None
             return [c for c in found if c in state.cards]

@@ -181,3 +181,47 @@ def test_every_qa_case_cites_its_ruling_and_asserts_its_order():
         data = yaml.safe_load(path.read_text())
         assert "Q&A" in data["source"] or "Q" in data["title"], path.name
         assert data["expect"]["digimon"]["resolved"], path.name
+
+
+def test_this_digimon_and_that_digimon_follow_digivolution():
+    # Q5787 written with "that Digimon": after the first effect digivolves the
+    # attacker, the inherited +1000 and the tamer's digivolve both mean the new
+    # top card, not the card that went under it
+    result = run("""
+        cards:
+          - id: tamer
+            owner: A
+            zone: battle
+            types: [tamer]
+            abilities:
+              - id: evo
+                when: {event: attacking, card: own}
+                do: [{digivolve: {card: event.card, into: {zone: hand, owner: self, name: Rust, pick: 1}}}]
+          - {id: tyrannomon, owner: A, zone: battle, types: [digimon], stats: {dp: 5000, level: 4}}
+          - id: koromon
+            owner: A
+            zone: sources
+            under: tyrannomon
+            abilities:
+              - {id: evo, when: {event: attacking, card: self}, do: [{digivolve: {card: self, into: {zone: hand, owner: self, name: Master, pick: 1}}}]}
+              - {id: boost, when: {event: attacking, card: self}, do: [{change: {card: self, stat: dp, by: 1000}}]}
+          - {id: master, name: MasterTyrannomon, owner: A, zone: hand, types: [digimon], stats: {dp: 8000, level: 5}}
+          - {id: rust, name: RustTyrannomon, owner: A, zone: hand, types: [digimon], stats: {dp: 13000, level: 6}}
+        start: [{attack: tyrannomon}]
+        """, choices=["koromon.evo", "koromon.boost"])
+    zones = {c: result.state.cards[c].zone for c in ("tyrannomon", "master", "rust")}
+    assert zones == {"tyrannomon": "sources", "master": "sources", "rust": "battle"}
+    assert result.stat("rust", "dp") == 14000  # the boost went onto the Digimon, and stayed through digivolving
+    assert result.state.cards["rust"].flags == {"suspended"}
+
+
+def test_only_a_top_card_can_be_digivolved_onto():
+    result = run("""
+        cards:
+          - {id: top, owner: A, zone: battle, types: [digimon], stats: {dp: 5000}}
+          - {id: under_card, owner: A, zone: sources, under: top}
+          - {id: new, owner: A, zone: hand, types: [digimon], stats: {dp: 8000}}
+        start: [{digivolve: {card: under_card, into: new}}]
+        """)
+    assert result.state.cards["new"].zone == "hand"
+    assert not [s for s in result.trace if s.kind == "event"]
