@@ -520,8 +520,16 @@ class Engine:
                 amount=event.amount, flag=event.flag, stat=event.stat,
                 cards=event.cards or None, cause=run.instance,
             ))
-        self.matched.extend(match_triggers(self.index, self.view, events, before, moment=moment,
-                                           cause=run.trigger_cause, depth=run.depth + 1))
+        look_back = None
+        if self.ruleset.has_look_back:
+            def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
+                return self.ruleset.look_back(self.state, card, ability, event, self_card)
+        for match in match_triggers(self.index, self.view, events, before, moment=moment,
+                                    cause=run.trigger_cause, depth=run.depth + 1, look_back=look_back):
+            if len(match.events) > 1 and self.ruleset.trigger_each_event(self.state, match.ability, match.events):
+                self.matched.extend(evolve(match, events=[event]) for event in match.events)
+            else:
+                self.matched.append(match)
         for card_id in before:
             self._check_moved(card_id)
 

@@ -322,9 +322,8 @@ class InterruptWindow(Frame):
                 engine.close_window(self)
                 return
             self.labels = EffectLabels(bucket)
-            first = next(iter(bucket.values()))
             engine.ask(Decision(
-                kind="order", player=first.controller,
+                kind="order", player=engine.ruleset.who_orders(engine.state, bucket),
                 prompt=f"which interrupting effect activates next ({len(bucket)} candidates)",
                 options=self.labels, default=self.labels.first(),
             ))

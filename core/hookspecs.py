@@ -78,7 +78,7 @@ import pluggy
 if TYPE_CHECKING:
     from .evaluate import Evaluator
     from .info import ActivationContext, Drop, GameEnd, GameInfo
-    from .model import Action, Card
+    from .model import Ability, Action, Card, Event
     from .pending import PendingEffect
     from .state import GameState
 
@@ -141,6 +141,57 @@ def tcgtrig_action_aliases() -> dict[str, Callable[[Any], Any]]:
     :return: ``{alias name: expand function}``.
 
     Use in game plugins: to let scenario files speak the game's words.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Triggering
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_look_back(state: GameState, card: Card, ability: Ability, event: Event, self_card: str) -> bool | None:
+    """Say whether a card that just moved still sees an event as it was.
+
+    Called when a card moved at the same moment as ``event`` and one of its
+    abilities matches the event only as the card was just before the move
+    (it no longer works where the card is now).
+
+    Stops at first non-None result.  Default: ``True`` — a moving card's
+    abilities are checked both as it was just before the move and as it is
+    after (the scenario contract), so two Digimon deleted together see each
+    other's deletion.
+
+    :param state: the game state (after the moment).
+    :param card: the card as it was just before the move.
+    :param ability: the ability that would trigger.
+    :param event: the event of this moment it would trigger on.
+    :param self_card: what ``self`` meant just before the move.
+    :return: ``False`` to ignore the event.
+
+    Use in game plugins: Duel Masters (603.5c: a leaving card looks back
+    only at events about itself).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_trigger_each_event(state: GameState, ability: Ability, events: Sequence[Event]) -> bool | None:
+    """Say whether an ability triggers once per matching event of one moment.
+
+    Called when several events of one moment (one action, or a
+    ``together``) match the same ability.
+
+    Stops at first non-None result.  Default: ``False`` — one trigger per
+    trigger condition, whatever number of events met it at once (Digimon
+    15-5-2; a draw of two cards is one event anyway).
+
+    :param state: the game state.
+    :param ability: the ability.
+    :param events: the matching events, in order.
+    :return: ``True`` for one trigger per event.
+
+    Use in game plugins: Duel Masters ("whenever a creature is destroyed"
+    triggers for each creature destroyed at once).
     """
 
 

@@ -126,6 +126,8 @@ class Ruleset:
             )
         self.info = info
         self.name = info.name
+        self._look_back = hook.tcgtrig_look_back
+        self._each_event = hook.tcgtrig_trigger_each_event
         self._rank = hook.tcgtrig_pending_rank
         self._details = hook.tcgtrig_pending_details
         self._who = hook.tcgtrig_who_orders
@@ -140,6 +142,8 @@ class Ruleset:
         self._has_rules = bool(self._rules.get_hookimpls())
         self._has_check = bool(self._check.get_hookimpls())
         self._has_who = bool(self._who.get_hookimpls())
+        self.has_look_back = bool(self._look_back.get_hookimpls())
+        self._has_each_event = bool(self._each_event.get_hookimpls())
         self.aliases = self._collect_aliases()
 
     # -- plumbing -----------------------------------------------------------
@@ -170,6 +174,18 @@ class Ruleset:
     @property
     def chain(self) -> bool:
         return self.info.resolution == "chain"
+
+    def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
+        verdict = self._call("tcgtrig_look_back", self._look_back, state=state, card=card, ability=ability,
+                             event=event, self_card=self_card)
+        return True if verdict is None else bool(verdict)
+
+    def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:
+        if not self._has_each_event:
+            return False
+        verdict = self._call("tcgtrig_trigger_each_event", self._each_event, state=state, ability=ability,
+                             events=events)
+        return bool(verdict)
 
     def rank(self, state: GameState, effect: PendingEffect) -> tuple:
         rank = self._call("tcgtrig_pending_rank", self._rank, state=state, effect=effect)

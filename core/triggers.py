@@ -2,13 +2,14 @@
 
 Abilities are found through an index by event name, never by scanning every
 card.  A card that moved at this moment is also checked as it was just
-before, for events about the card itself: leave-the-zone triggers look back.
-One trigger per ability per moment, whatever number of its events matched.
+before (leave-the-zone triggers look back); the game may limit that.  One
+trigger per ability per moment, whatever number of its events matched,
+unless the game counts every event.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from attrs import define, setters
 
@@ -81,8 +82,14 @@ def match_triggers(
     moment: int,
     cause: int,
     depth: int,
+    look_back: Callable[[Card, Ability, Event, str], bool] | None = None,
 ) -> list[Match]:
-    """The triggered abilities one moment's events set off, in event order."""
+    """The triggered abilities one moment's events set off, in event order.
+
+    A card that moved at this moment is checked as it is now and as it was
+    just before; ``look_back(card_before, ability, event, self_card)`` may
+    refuse the second check (default: allowed).
+    """
     state = view.state
     found: dict[tuple[str, str], Match] = {}
     for event in events:
@@ -99,11 +106,10 @@ def match_triggers(
                     was = before[card_id]
                     if was.zone in ability.active_in:
                         self_card = view.self_of(was, ability, before)
-                        # look back only for events about the card itself (or its top card)
-                        if event.card in (self_card, card_id):
-                            controller = view.owner_in(self_card, before)
-                            if view.matches(ability.when, event, controller, self_card, card_id):
-                                hit = (self_card, controller)
+                        controller = view.owner_in(self_card, before)
+                        if view.matches(ability.when, event, controller, self_card, card_id) and (
+                                look_back is None or look_back(was, ability, event, self_card)):
+                            hit = (self_card, controller)
                 if hit is None:
                     continue
                 match = found.get((card_id, ability.id))

@@ -225,15 +225,16 @@ def test_leave_the_zone_trigger_looks_back(plain):
             zone: battle
             abilities:
               - {id: on_deletion, when: {event: deleted, card: self}, do: [{gain: {counter: n}}]}
-              - {id: on_battle_move, when: {event: moved, card: other}, do: [{gain: {counter: bad}}]}
+              - {id: other_left, when: {event: moved, card: other}, do: [{gain: {counter: seen}}]}
           - {id: other_card, owner: A, zone: battle}
         start:
           - together:
               - move: {card: mon, to: trash, as: deleted}
               - move: {card: other_card, to: trash}
         """, plain)
-    assert result.keys("resolved") == ["mon.on_deletion"]  # looks back only for itself
-    assert result.state.counter("A", "n") == 1
+    # as it was just before the move, mon saw its own deletion and the other card leaving with it
+    assert result.keys("resolved") == ["mon.on_deletion", "mon.other_left"]
+    assert (result.state.counter("A", "n"), result.state.counter("A", "seen")) == (1, 1)
 
 
 def test_inherited_ability_belongs_to_the_top_cards_controller(plain):

@@ -56,6 +56,45 @@ def test_hook_tcgtrig_action_aliases():
     assert result.state.counter("A", "bumps") == 3
 
 
+TOGETHER = """
+    cards:
+      - id: x
+        owner: A
+        zone: field
+        abilities:
+          - {id: own_exit, when: {event: moved, card: self}, do: []}
+          - {id: any_exit, when: {event: moved}, do: [{gain: {counter: n, amount: {count: event.card}}}]}
+      - {id: y, owner: B, zone: field}
+      - {id: z, owner: B, zone: field}
+    start:
+      - move: {card: [x, y, z], to: gone}
+    """
+
+
+def test_hook_tcgtrig_look_back():
+    class OnlyItself:
+        @hookimpl
+        def tcgtrig_look_back(self, card, event):
+            return event.card == card.id
+
+    assert run(TOGETHER, game()).keys("resolved") == ["x.own_exit", "x.any_exit"]
+    narrowed = run(TOGETHER, game(OnlyItself()))
+    assert narrowed.keys("resolved") == ["x.own_exit", "x.any_exit"]
+    assert narrowed.state.counter("A", "n") == 1  # any_exit saw only x itself leave
+
+
+def test_hook_tcgtrig_trigger_each_event():
+    class EachEvent:
+        @hookimpl
+        def tcgtrig_trigger_each_event(self, ability):
+            return ability.id == "any_exit"
+
+    once = run(TOGETHER, game())
+    assert once.keys("resolved").count("x.any_exit") == 1 and once.state.counter("A", "n") == 3
+    each = run(TOGETHER, game(EachEvent()))
+    assert each.keys("resolved").count("x.any_exit") == 3 and each.state.counter("A", "n") == 3
+
+
 def test_hook_tcgtrig_pending_rank():
     class OpponentFirst:
         @hookimpl
