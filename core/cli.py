@@ -23,7 +23,7 @@ from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
 from .errors import TcgTrigError, UnknownGameError
 from .expect import check_expectation
 from .manager import available_games, list_games, load_ruleset
-from .render import end_state_lines, render_tree, step_line
+from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
 from .scenario import load_scenario, schema
 
@@ -131,10 +131,7 @@ def run(file: str, game: str | None, as_json: bool, choices: tuple[str, ...], se
     if as_json:
         _dump(result.to_json())
         return
-    console = _console()
-    console.print(render_tree(result))
-    for line in end_state_lines(result):
-        console.print(escape(line))
+    print_tree(result, _console())
 
 
 @main.command()
@@ -276,10 +273,7 @@ def play(file: str, game: str | None) -> None:
     chooser = _NarratingChooser(InteractiveChooser(
         ask=lambda prompt: click.prompt(prompt, default="", show_default=False), say=click.echo))
     result = _resolve(file, game, (), None, None, chooser=chooser)
-    console = _console()
-    console.print(render_tree(result))
-    for line in end_state_lines(result):
-        console.print(escape(line))
+    print_tree(result, _console())
 
 
 @main.command(name="schema")

@@ -82,10 +82,11 @@ class _LoopGuard:
         could stop it (``None``: not known)."""
         self.steps += 1
         if self.steps > self.limit:
-            return f"no end after {self.limit} steps (activations and rules passes)", None
+            return (f"step limit reached: no end after {self.limit} steps (activations and rules passes; "
+                    "max_steps or --max-steps raises it)", None)
         if quick == self.saved_quick and full() == self.saved_full:
             steps = self.lam + 1
-            return (f"the same position came back after {steps} step{'s' if steps != 1 else ''}",
+            return (f"endless loop: the same position came back after {steps} step{'s' if steps != 1 else ''}",
                     asked > self.saved_asked)
         self.lam += 1
         if self.lam >= self.power:
@@ -285,7 +286,7 @@ class Engine:
         verdict = self._guard.tick(quick, full, self.asked)
         if verdict is not None:
             reason, stoppable = verdict
-            self.end(f"endless loop: {reason}", stoppable)
+            self.end(reason, stoppable)
             return True
         return False
 

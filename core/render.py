@@ -1,5 +1,9 @@
 """Drawing a trace as a readable tree.
 
+The tree is built from plain nodes (label segments with a style each) and
+drawn line by line without recursion, so a 100,000-deep cascade prints in
+seconds: styled through rich on a terminal, plain text elsewhere.
+
 Effects are nested under the effect during which they triggered, the way
 the seed pages draw priority layers: an effect's children are what happened
 while it resolved — its events, interrupts, rules processing — and then the
@@ -10,18 +14,18 @@ became of it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from io import StringIO
+from collections.abc import Iterator, Mapping
 from typing import Any
 
+from attrs import define, field
 from rich.console import Console
-from rich.markup import escape
-from rich.tree import Tree
+from rich.text import Text
 
 from .resolution import Resolution
 from .trace import Step
 
-__all__ = ["render_tree", "render_text", "describe_event", "step_line", "end_state_lines"]
+__all__ = ["Node", "build_tree", "tree_lines", "render_text", "print_tree", "describe_event", "step_line",
+           "end_state_lines"]
 
 _OUTCOME_STYLE = {
     "resolved": ("✓", "green"),
@@ -31,6 +35,8 @@ _OUTCOME_STYLE = {
     "lost": ("✗", "magenta"),
     "missed": ("✗", "magenta"),
 }
+#: Nesting levels drawn before deeper layers are drawn flat.
+MAX_DEPTH = 24
 _SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "reason", "link"}
 
 
@@ -75,31 +81,66 @@ def step_line(step: Step, names: Mapping[str, str]) -> str:
     return line + (f" [{', '.join(extras)}]" if extras else "")
 
 
+Segment = tuple[str, "str | None"]
+
+
+@define(eq=False)
+class Node:
+    """One line of the tree: styled segments, and the lines under it."""
+
+    label: list[Segment]
+    children: list[Node] = field(factory=list)
+
+    def plain(self) -> str:
+        return "".join(text for text, _ in self.label)
+
+
 class _Builder:
     def __init__(self, result: Resolution, names: Mapping[str, str]) -> None:
-        self.result = result
         self.names = names
         info = result.engine.ruleset.info
         self.depth_word = info.term("depth")
-        self.root = Tree(f"[bold]{escape(result.title)}[/]  [dim]({escape(info.title)})[/]")
-        self.nodes: dict[Any, Tree] = {}
-        self.group: tuple[Any, Tree, str, list[str]] | None = None
-        self.rules: tuple[Any, Tree] | None = None
+        self.root = Node([(result.title, "bold"), (f"  ({info.title})", "dim")])
+        self.nodes: dict[Any, Node] = {}
+        self.group: tuple[Any, Node, list[Segment], list[str]] | None = None
+        self.rules: tuple[Any, Node] | None = None
         self.number = 0
+        self.depth: dict[int, int] = {}
+        self.anchor: dict[int, Node] = {}
+        self.flat_note = False
 
-    def parent(self, cause: Any) -> Tree:
+    def parent(self, cause: Any) -> Node:
         return self.nodes.get(cause, self.root)
 
-    def effect_text(self, step: Step) -> str:
-        key = step.get("effect", "?")
-        card = key.rsplit(".", 1)[0]
+    def child(self, parent: Node, label: list[Segment]) -> Node:
+        """Add a node; below :data:`MAX_DEPTH` levels, deeper layers are drawn
+        at that depth (a 100,000-deep cascade stays readable)."""
+        target = self.anchor.get(id(parent), parent)
+        node = Node(label)
+        target.children.append(node)
+        depth = self.depth.get(id(target), 0) + 1
+        self.depth[id(node)] = depth
+        self.anchor[id(node)] = target if depth >= MAX_DEPTH else node
+        if depth >= MAX_DEPTH and not self.flat_note:
+            self.flat_note = True
+            self.root.children.append(Node([(f"layers deeper than {MAX_DEPTH} are drawn at depth {MAX_DEPTH} "
+                                             "(the JSON trace keeps every cause)", "dim")]))
+        return node
+
+    def extras(self, step: Step) -> list[str]:
         extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
         if self.depth_word != "depth":
             extras = [e.replace("priority", self.depth_word, 1) if e.startswith("priority") else e for e in extras]
-        text = f"[bold]{escape(key)}[/]  {escape(self.names.get(card, card))} · {escape(str(step.get('player')))}"
+        return extras
+
+    def effect_label(self, step: Step) -> list[Segment]:
+        key = step.get("effect", "?")
+        card = key.rsplit(".", 1)[0]
+        label: list[Segment] = [(key, "bold"), (f"  {self.names.get(card, card)} · {step.get('player')}", None)]
+        extras = self.extras(step)
         if extras:
-            text += f"  [dim]{escape(', '.join(extras))}[/]"
-        return text
+            label.append((f"  {', '.join(extras)}", "dim"))
+        return label
 
     def add(self, step: Step) -> None:
         kind = step.kind
@@ -108,70 +149,86 @@ class _Builder:
         if kind != "event":
             self.rules = None
         if kind == "start":
-            player = escape(str(step.get("player")))
-            self.nodes[0] = self.root.add(f"[bold]start[/] · {player} performs the start actions")
+            self.nodes[0] = self.child(self.root, [("start", "bold"),
+                                                   (f" · {step.get('player')} performs the start actions", None)])
         elif kind == "event":
             in_rules = self.rules is not None and self.rules[0] == step.get("cause")
-            parent = self.rules[1] if in_rules else self.parent(step.get("cause"))
-            parent.add(f"[cyan]{escape(describe_event(step, self.names))}[/]")
+            parent = self.rules[1] if in_rules else self.parent(step.get("cause"))  # type: ignore[index]
+            self.child(parent, [(describe_event(step, self.names), "cyan")])
         elif kind == "triggered":
             self.triggered(step)
         elif kind == "activated":
             self.number += 1
-            where = self.parent(step.get("cause"))
-            link = f"  [dim]chain link {step.get('link')}[/]" if step.get("link") else ""
-            label = f"{self.number}. ▶ {self.effect_text(step)}{link}"
-            self.nodes[step.get("id")] = where.add(label)
+            label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]
+            if step.get("link"):
+                label.append((f"  chain link {step.get('link')}", "dim"))
+            self.nodes[step.get("id")] = self.child(self.parent(step.get("cause")), label)
         elif kind in ("resolved", "applied"):
             node = self.nodes.get(step.get("id"))
             if node is None or step.get("link"):
                 where = self.root if step.get("link") else self.parent(step.get("cause"))
-                prefix = f"resolve link {step.get('link')}: " if step.get("link") else ""
-                node = where.add(f"{prefix}{self.effect_text(step)}")
+                prefix = [(f"resolve link {step.get('link')}: ", None)] if step.get("link") else []
+                node = self.child(where, [*prefix, *self.effect_label(step)])
                 self.nodes[step.get("id")] = node
             mark, style = _OUTCOME_STYLE[kind]
-            node.label = f"{node.label}  [{style}]{mark} {kind}[/]"
+            node.label.append((f"  {mark} {kind}", style))
         elif kind in ("failed", "declined", "lost", "missed"):
             mark, style = _OUTCOME_STYLE[kind]
-            reason = f": {escape(step.get('reason'))}" if step.get("reason") else ""
-            self.parent(step.get("cause")).add(
-                f"[{style}]{mark} {kind}[/] {self.effect_text(step)}[{style}]{reason}[/]")
+            reason = f": {step.get('reason')}" if step.get("reason") else ""
+            self.child(self.parent(step.get("cause")),
+                       [(f"{mark} {kind} ", style), *self.effect_label(step), (reason, style)])
         elif kind == "prevented":
             card = step.get("card")
-            self.parent(step.get("id")).add(
-                f"[yellow]✋ prevents[/] {escape(step.get('event', ''))} {escape(self.names.get(card, card or ''))}")
+            what = f"{step.get('event', '')} {self.names.get(card, card or '')}"
+            self.child(self.parent(step.get("id")), [("✋ prevents ", "yellow"), (what, None)])
         elif kind == "rules":
             cards = ", ".join(self.names.get(c, c) for c in step.get("cards", ()))
-            node = self.parent(step.get("cause")).add(f"[blue]rules processing[/] {escape(cards)}")
+            node = self.child(self.parent(step.get("cause")), [("rules processing ", "blue"), (cards, None)])
             self.rules = (step.get("cause"), node)
         elif kind == "ended":
-            self.root.add(f"[bold red]■ ended: {escape(step.get('outcome', ''))}[/] — {escape(step.get('reason', ''))}")
+            self.root.children.append(Node([(f"■ ended: {step.get('outcome', '')}", "bold red"),
+                                            (f" — {step.get('reason', '')}", None)]))
 
     def triggered(self, step: Step) -> None:
         cause = step.get("cause")
         interrupting = step.get("interrupting")
         marker = (cause, interrupting, step.get("priority"))
-        name = f"{escape(step.get('effect'))} ({escape(str(step.get('player')))})"
+        name = f"{step.get('effect')} ({step.get('player')})"
         if self.group is None or self.group[0] != marker:
             if interrupting:
-                head = f"[yellow]⚡ would {escape(interrupting)} — interrupts triggered:[/]"
+                head: list[Segment] = [(f"⚡ would {interrupting} — interrupts triggered: ", "yellow")]
             else:
-                extra = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
-                extra_text = f" ({', '.join(extra).replace('priority', self.depth_word)})" if extra else ""
-                head = f"[magenta]▲ triggered{escape(extra_text)}:[/]"
-            self.group = (marker, self.parent(cause).add(head), head, [])
+                extras = self.extras(step)
+                detail = f" ({', '.join(extras)})" if extras else ""
+                head = [(f"▲ triggered{detail}: ", "magenta")]
+            node = self.child(self.parent(cause), list(head))
+            self.group = (marker, node, head, [])
         _, node, head, names = self.group
         names.append(name)
-        node.label = f"{head} {', '.join(names)}"
+        node.label = [*head, (", ".join(names), None)]
 
 
-def render_tree(result: Resolution) -> Tree:
-    """The trace of ``result`` as a :class:`rich.tree.Tree`."""
+def build_tree(result: Resolution) -> Node:
+    """The trace of ``result`` as a tree of :class:`Node`."""
     names = {card.id: card.name for card in result.state.cards.values()}
     builder = _Builder(result, names)
     for step in result.trace:
         builder.add(step)
     return builder.root
+
+
+def tree_lines(root: Node) -> Iterator[tuple[str, Node]]:
+    """Each node with the guide drawn before it (iterative: no recursion)."""
+    yield "", root
+    todo: list[tuple[Node, str, bool]] = [(child, "", i == len(root.children) - 1)
+                                          for i, child in reversed(list(enumerate(root.children)))]
+    while todo:
+        node, prefix, last = todo.pop()
+        yield prefix + ("└── " if last else "├── "), node
+        inner = prefix + ("    " if last else "│   ")
+        count = len(node.children)
+        for i in range(count - 1, -1, -1):
+            todo.append((node.children[i], inner, i == count - 1))
 
 
 def end_state_lines(result: Resolution) -> list[str]:
@@ -195,12 +252,33 @@ def end_state_lines(result: Resolution) -> list[str]:
     return lines
 
 
-def render_text(result: Resolution, *, width: int = 110, color: bool = False) -> str:
-    """The tree and the end-state lines as plain text (for tests and files)."""
-    buffer = StringIO()
-    console = Console(file=buffer, width=width, color_system="standard" if color else None,
-                      force_terminal=color, highlight=False, emoji=False)
-    console.print(render_tree(result))
+def render_text(result: Resolution) -> str:
+    """The tree and the end-state lines as plain text."""
+    out = [guide + node.plain() for guide, node in tree_lines(build_tree(result))]
+    out.extend(end_state_lines(result))
+    return "\n".join(out) + "\n"
+
+
+#: Above this many lines a terminal gets plain text too (styling is slow).
+STYLED_LINES = 20_000
+
+
+def print_tree(result: Resolution, console: Console) -> None:
+    """Print the tree and the end state: styled on a terminal, plain elsewhere."""
+    root = build_tree(result)
+    if not console.is_terminal:
+        console.file.write(render_text(result))
+        return
+    lines = list(tree_lines(root))
+    if len(lines) > STYLED_LINES:
+        console.file.write("\n".join(guide + node.plain() for guide, node in lines) + "\n")
+    else:
+        text = Text()
+        for guide, node in lines:
+            text.append(guide, style="dim")
+            for segment, style in node.label:
+                text.append(segment, style=style)
+            text.append("\n")
+        console.print(text, end="", soft_wrap=True)
     for line in end_state_lines(result):
-        console.print(escape(line))
-    return buffer.getvalue()
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
