@@ -79,8 +79,8 @@ class UnknownGameError(TcgTrigError):
 
     def __str__(self) -> str:
         if self.name is None:
-            return ("no game given: the file has no 'game' key and no --game was passed "
-                    f"(installed: {_legal(self.available)})")
+            return ("no game given: the file has no 'game' key, names no installed game in 'expect', "
+                    f"and no --game was passed (installed: {_legal(self.available)})")
         if not self.available:
             return (
                 f"unknown game {self.name!r}: no game is installed "

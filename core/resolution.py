@@ -87,12 +87,17 @@ def summary(state: GameState, view: Any) -> dict[str, Any]:
 
 
 def pick_game(scenario: Scenario, game: str | None) -> str:
-    """The game to use: the one asked for, else the file's ``game``."""
+    """The game to use: the one asked for, else the file's ``game``, else
+    the first installed game its ``expect`` block names."""
     if game:
         return game
     if scenario.game:
         return scenario.game
-    raise UnknownGameError(None, available_games())
+    installed = available_games()
+    for name in scenario.games():
+        if name in installed:
+            return name
+    raise UnknownGameError(None, installed)
 
 
 def resolve(

@@ -302,12 +302,19 @@ def test_check_uses_the_files_choices_for_the_game(runner, tmp_path):
     assert result.stdout.splitlines()[-1] == "1 passed, 0 failed"
 
 
-def test_check_expectation_for_a_game_that_is_not_installed_fails(runner, tmp_path):
+def test_check_skips_expectations_for_games_that_are_not_installed(runner, tmp_path):
     text = T1_TEXT.replace("expect:\n  digimon:", "expect:\n  nosuchgame:")
     result = invoke(runner, "check", write(tmp_path, "other.yaml", text))
-    assert result.exit_code == 1
-    assert "game 'nosuchgame' is not installed (installed: digimon)" in result.stdout
-    assert result.stdout.splitlines()[-1] == "0 passed, 1 failed"
+    assert result.exit_code == 0
+    assert "SKIP" in result.stdout and "game 'nosuchgame' is not installed (installed: digimon)" in result.stdout
+    assert result.stdout.splitlines()[-1] == "0 passed, 0 failed, 1 skipped"
+
+
+def test_a_file_without_game_runs_under_an_installed_game_its_expectations_name(runner, tmp_path):
+    text = T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:", "expect:\n  yugioh: {}\n  digimon:")
+    result = invoke(runner, "run", write(tmp_path, "multi.yaml", text), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["game"] == "digimon"
 
 
 def test_check_file_without_expectations_is_skipped(runner, tmp_path):
@@ -437,10 +444,11 @@ def test_unknown_game_lists_the_installed_games(runner):
 
 
 def test_file_without_a_game_needs_one(runner, tmp_path):
-    path = write(tmp_path, "nogame.yaml", T1_TEXT.replace("game: digimon\n", ""))
+    path = write(tmp_path, "nogame.yaml", T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:",
+                                                                                          "expect:\n  yugioh:"))
     assert_one_line_error(invoke(runner, "run", path),
-                          r"error: no game given: the file has no 'game' key and no --game was passed "
-                          r"\(installed: digimon\)")
+                          r"error: no game given: the file has no 'game' key, names no installed game in "
+                          r"'expect', and no --game was passed \(installed: digimon\)")
     assert invoke(runner, "run", path, "-g", "digimon").exit_code == 0
 
 
@@ -539,3 +547,10 @@ def test_process_on_a_non_utf8_stdout_has_no_traceback():
     process = _tcgtrig("run", T1, PYTHONIOENCODING="cp1252")
     assert "Traceback" not in process.stderr
     assert process.returncode == 0
+
+
+def test_play_at_the_end_of_input_stops_with_a_clear_error(runner):
+    result = invoke(runner, "play", T1, input="")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: play stopped: no answer (end of input)"
+    assert "Traceback" not in result.output
