@@ -108,6 +108,7 @@ class PendingPool:
     _heap: list[tuple] = field(factory=list)
     _rank_of: dict[int, tuple] = field(factory=dict)
     _by_card: dict[str, dict[int, None]] = field(factory=dict)
+    _signature: dict[int, tuple] = field(factory=dict)
     _hash: int = 0
 
     def __len__(self) -> int:
@@ -133,7 +134,8 @@ class PendingPool:
         bucket[effect.id] = effect
         self._rank_of[effect.id] = rank
         self._by_card.setdefault(effect.card, {})[effect.id] = None
-        self._hash = (self._hash + _h(effect.signature())) & _MASK
+        signature = self._signature[effect.id] = effect.signature()
+        self._hash = (self._hash + _h(signature)) & _MASK
 
     def remove(self, effect_id: int) -> PendingEffect:
         rank = self._rank_of.pop(effect_id)
@@ -145,7 +147,7 @@ class PendingPool:
         owned.pop(effect_id)
         if not owned:
             del self._by_card[effect.card]
-        self._hash = (self._hash - _h(effect.signature())) & _MASK
+        self._hash = (self._hash - _h(self._signature.pop(effect_id))) & _MASK
         return effect
 
     def get(self, effect_id: int) -> PendingEffect:
@@ -180,7 +182,7 @@ class PendingPool:
         this).
         """
         return tuple(
-            tuple(e.signature() for e in self._buckets[rank].values())
+            tuple(self._signature[i] for i in self._buckets[rank])
             for rank in sorted(self._buckets)
         )
 
@@ -190,5 +192,6 @@ class PendingPool:
             heap=list(self._heap),
             rank_of=dict(self._rank_of),
             by_card={c: dict(i) for c, i in self._by_card.items()},
+            signature=dict(self._signature),
             hash=self._hash,
         )
