@@ -110,14 +110,9 @@ def match_triggers(
                         if view.matches(ability.when, event, controller, self_card, card_id) and (
                                 look_back is None or look_back(was, ability, event, self_card)):
                             hit = (self_card, controller)
-                if hit is None:
-                    continue
-                match = found.get((card_id, ability.id))
-                if match is None:
-                    match = found[(card_id, ability.id)] = Match(
-                        card_id, ability, hit[0], hit[1], [], moment, now.incarnation, cause, depth)
-                if event not in match.events:
-                    match.events.append(event)
+                if hit is not None:
+                    _note(found, event, Match(card_id, ability, hit[0], hit[1], [], moment, now.incarnation,
+                                              cause, depth))
     return list(found.values())
 
 
@@ -143,10 +138,13 @@ def match_interrupts(
                 controller = state.cards[self_card].owner
                 if not view.matches(ability.when, event, controller, self_card, card_id):
                     continue
-                match = found.get((card_id, ability.id))
-                if match is None:
-                    match = found[(card_id, ability.id)] = Match(
-                        card_id, ability, self_card, controller, [], moment, card.incarnation, cause, depth)
-                if event not in match.events:
-                    match.events.append(event)
+                _note(found, event, Match(card_id, ability, self_card, controller, [], moment, card.incarnation,
+                                          cause, depth))
     return list(found.values())
+
+
+def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
+    """Add ``event`` to the ability's match (one per ability per moment)."""
+    match = found.setdefault((fresh.card, fresh.ability.id), fresh)
+    if event not in match.events:
+        match.events.append(event)

@@ -113,32 +113,24 @@ def test_an_endless_loop_is_a_draw_only_when_nobody_can_stop_it():
     assert limit.outcome == "draw" and "treated as an endless loop" in limit.reason
 
 
+STOPPABLE_LOOP = """
+    cards:
+      - id: x
+        owner: A
+        zone: battle
+        types: [digimon]
+        stats: {dp: 3000}
+        abilities:
+          - {id: up, optional: true, when: {event: suspended, card: self}, do: [{unsuspend: self}]}
+          - {id: down, when: {event: unsuspended, card: self}, do: [{suspend: self}]}
+    start: [{suspend: x}]
+    """
+
+
 def test_a_loop_a_player_could_stop_is_not_a_draw():
-    result = run("""
-        cards:
-          - id: x
-            owner: A
-            zone: battle
-            types: [digimon]
-            stats: {dp: 3000}
-            abilities:
-              - {id: up, optional: true, when: {event: suspended, card: self}, do: [{unsuspend: self}]}
-              - {id: down, when: {event: unsuspended, card: self}, do: [{suspend: self}]}
-        start: [{suspend: x}]
-        """)
+    result = run(STOPPABLE_LOOP)
     assert result.outcome == "loop" and "CR 18-3" in result.reason
-    declined = run("""
-        cards:
-          - id: x
-            owner: A
-            zone: battle
-            types: [digimon]
-            stats: {dp: 3000}
-            abilities:
-              - {id: up, optional: true, when: {event: suspended, card: self}, do: [{unsuspend: self}]}
-              - {id: down, when: {event: unsuspended, card: self}, do: [{suspend: self}]}
-        start: [{suspend: x}]
-        """, choices=["use", "use", "decline"])
+    declined = run(STOPPABLE_LOOP, choices=["use", "use", "decline"])
     assert declined.outcome == "complete"
     assert declined.keys("resolved") == ["x.up", "x.down", "x.up", "x.down"]
 
