@@ -73,6 +73,7 @@ from .model import (
     Prevent,
     Query,
     Ref,
+    ResolvePending,
     Stack,
     StatIs,
     Together,
@@ -165,4 +166,5 @@ __all__ = [
     "If",
     "Together",
     "May",
+    "ResolvePending",
 ]

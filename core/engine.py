@@ -32,7 +32,7 @@ from attrs import define, evolve, field, setters
 
 from .choices import Chooser, Decision
 from .errors import ChoiceError
-from .evaluate import Evaluator, Scope
+from .evaluate import Evaluator, Scope, relative_player
 from .frames import (
     EffectRun,
     Frame,
@@ -41,12 +41,28 @@ from .frames import (
     MainLoop,
     MayFrame,
     Perform,
+    ResolveEffect,
     RunActions,
     flatten,
 )
+from .actions import card_fields
 from .info import ActivationContext, Drop, GameEnd
 from .manager import Ruleset
-from .model import SOURCES, Action, Activate, Card, Event, If, May, Prevent, Together
+from .model import (
+    SOURCES,
+    Action,
+    Activate,
+    Card,
+    Draw,
+    Event,
+    Gain,
+    If,
+    May,
+    Prevent,
+    Query,
+    ResolvePending,
+    Together,
+)
 from .pending import PendingEffect, PendingPool
 from .state import GameState
 from .trace import Step
@@ -314,10 +330,16 @@ class Engine:
                         trigger_cause=self.last_instance, depth=self.last_depth, by="rule")
         self.push(Perform(tuple(actions), run))
 
-    def admit(self) -> None:
-        """What triggered since the last settle becomes pending, as one batch."""
+    def admit(self) -> list[PendingEffect]:
+        """What triggered since the last settle becomes pending, as one batch.
+
+        :return: the optional effects whose use the game has declared now
+            (``tcgtrig_declared_use``), turn player's first; they join the
+            pool once declared.
+        """
         if not self.matched:
-            return
+            return []
+        declare: list[PendingEffect] = []
         self.timing += 1
         matched, self.matched = self.matched, []
         for match in matched:
@@ -337,7 +359,12 @@ class Engine:
             if drop is not None:
                 self.drop(effect, drop)
                 continue
+            if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
+                declare.append(effect)
+                continue
             self.pool.add(effect)
+        turn_player = self.state.turn_player
+        return sorted(declare, key=lambda e: e.controller != turn_player)
 
     def _ranked(self, effect: PendingEffect) -> PendingEffect:
         effect = effect.placed(self.ruleset.rank(self.state, effect))
@@ -361,8 +388,11 @@ class Engine:
         ability = effect.ability
         if ability.once_per_turn and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect)):
             return "once per turn: already used this turn"
-        if not self.view.holds(ability.condition, self.scope_of(effect)):
+        scope = self.scope_of(effect)
+        if not self.view.holds(ability.condition, scope):
             return "its condition is not met"
+        if ability.cost and not self.can_pay(ability.cost, scope):
+            return "its cost cannot be paid in full"
         context = ActivationContext(
             window=window,
             series=frozenset(self.series or ()),
@@ -371,15 +401,53 @@ class Engine:
         )
         return self.ruleset.blocked(self.state, effect, context)
 
-    def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
-        ability = effect.ability
-        if ability.once_per_turn:
+    def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
+        """Whether a cost can be paid in full now: every ``pick: N`` finds N
+        cards, every card it names is there, every counter it lowers is high
+        enough."""
+        state = self.state
+        for action in cost:
+            for part in flatten(action) if isinstance(action, Together) else [action]:
+                if isinstance(part, (If, May, Activate, Prevent, ResolvePending)):
+                    continue
+                if isinstance(part, Gain) and part.sign < 0:
+                    player = relative_player(state, part.player, scope.controller)
+                    if state.counter(player, part.counter) < self.view.amount(part.amount, scope):
+                        return False
+                for name in card_fields(part):
+                    selector = getattr(part, name)
+                    if selector is None:
+                        continue
+                    found = self.view.select(selector, scope)
+                    if isinstance(selector, Query):
+                        if selector.pick is not None and not selector.upto and len(found) < selector.pick:
+                            return False
+                    elif not found:
+                        return False
+        return True
+
+    def mark_activated(self, effect: PendingEffect, window: str) -> None:
+        """Spend its once per turn; note it in the series of interrupts."""
+        if effect.ability.once_per_turn:
             self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
         if window == "interrupt" and self.series is not None:
             self.series.add(effect.key)
+
+    def cost_run(self, effect: PendingEffect, run: EffectRun) -> EffectRun:
+        """How an effect's cost is paid: its events are ``by: cost``."""
+        return EffectRun(scope=run.scope, instance=run.instance, trigger_cause=run.trigger_cause,
+                         depth=run.depth, by="cost", did=run.did)
+
+    def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
+        ability = effect.ability
+        self.mark_activated(effect, window)
         if window in ("main", "chain") and self.chain:
             self.record("activated", effect, link=len(self.chain_links) + 1)
             self.chain_links.append(effect)
+            if ability.cost:
+                run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
+                                depth=effect.depth)
+                self.push(RunActions(ability.cost, self.cost_run(effect, run)))
             return
         if ability.kind == "replacement":
             self.record("applied", effect)
@@ -397,6 +465,10 @@ class Engine:
         else:
             run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
                             trigger_cause=effect.id, depth=effect.depth)
+        if ability.cost:  # paid first; the effect resolves once it is paid
+            self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
+            self.push(RunActions(ability.cost, self.cost_run(effect, run)))
+            return
         self.resolve(effect, run, record=ability.kind != "replacement")
 
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
@@ -435,6 +507,11 @@ class Engine:
     # -- actions ----------------------------------------------------------------
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
+        if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending)):
+            # a replacement applying together with others: its actions wait for theirs
+            run.collect.extend((part, run) for part in (flatten(action) if isinstance(action, Together)
+                                                        else [action]))
+            return
         if isinstance(action, If):
             branch = action.then if self.view.holds(action.condition, run.scope, run.did) else action.else_
             if branch:
@@ -447,6 +524,11 @@ class Engine:
             self.prevent(action, run)
         elif isinstance(action, Together):
             self.push(Perform(tuple(flatten(action)), run, label=action.label))
+        elif isinstance(action, ResolvePending):
+            self.push(MainLoop((), phase="settle", nested=True))
+        elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
+                count := self.view.amount(action.count, run.scope)) > 1:
+            self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
 
@@ -498,7 +580,9 @@ class Engine:
             if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
                 self.record("triggered", effect, event=match.events[0].name, interrupting=what)
             pool.add(effect)
-        window = InterruptWindow(target, pool, owns)
+        replacements = [e for e in pool if e.kind == "replacement"]
+        together = len(replacements) > 1 and self.ruleset.replacements_together(self.state, replacements)
+        window = InterruptWindow(target, pool, owns, together=together)
         self.windows.append(window)
         self.push(window)
 
@@ -528,9 +612,13 @@ class Engine:
         for match in match_triggers(self.index, self.view, events, before, moment=moment,
                                     cause=run.trigger_cause, depth=run.depth + 1, look_back=look_back):
             if len(match.events) > 1 and self.ruleset.trigger_each_event(self.state, match.ability, match.events):
-                self.matched.extend(evolve(match, events=[event]) for event in match.events)
+                found = [evolve(match, events=[event]) for event in match.events]
             else:
-                self.matched.append(match)
+                found = [match]
+            condition = match.ability.trigger_condition
+            self.matched.extend(m for m in found if condition is None or self.view.holds(condition, Scope(
+                key=f"{m.card}.{m.ability.id}", controller=m.controller, card=m.card, self_card=m.self_card,
+                events=tuple(m.events))))
         for card_id in before:
             self._check_moved(card_id)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field, setters
+from attrs import define, evolve, field, setters
 
 from . import actions as _actions
 from .choices import DECLINE, NONE, PASS, USE, Decision, EffectLabels
@@ -26,7 +26,9 @@ __all__ = [
     "Frame",
     "MainLoop",
     "Settle",
+    "Declare",
     "Activation",
+    "ResolveEffect",
     "RunActions",
     "MayFrame",
     "Perform",
@@ -53,6 +55,8 @@ class EffectRun:
     :param ops: for an interrupt, the indexes of the target's ops it matched.
     :param start: the scenario's start actions (chain games: ``activate``
         there starts the chain).
+    :param collect: for a replacement applying together with others, where
+        its primitive actions are gathered instead of performed.
     """
 
     scope: Scope
@@ -64,11 +68,7 @@ class EffectRun:
     target: Any = None
     ops: tuple[int, ...] = ()
     start: bool = False
-
-
-# ---------------------------------------------------------------------------
-# Frames
-# ---------------------------------------------------------------------------
+    collect: list | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -85,9 +85,16 @@ class Frame:
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class MainLoop(Frame):
+    """Settle, then activate pending effects one at a time until none is left.
+
+    ``nested``: a loop inside the start actions (``resolve_pending``) that
+    hands back to them when nothing is pending, instead of ending.
+    """
+
     start: tuple[Action, ...]
     phase: str = "start"
     labels: Any = None
+    nested: bool = False
 
     def step(self, engine: Engine) -> None:
         if self.phase == "start":
@@ -104,6 +111,8 @@ class MainLoop(Frame):
                 if engine.chain_links:
                     self.phase = "settle"
                     engine.push(ChainWindow())
+                elif self.nested:
+                    engine.pop()
                 else:
                     engine.finish()
                 return
@@ -139,8 +148,42 @@ class Settle(Frame):
                 return
             engine.run_rules(todo)
         else:
-            engine.admit()
+            declare = engine.admit()
             engine.pop()
+            if declare:
+                engine.push(Declare(declare))
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Declare(Frame):
+    """Usage declarations: each effect's controller declares whether it will
+    be used, in order; a declared effect waits as a mandatory one."""
+
+    effects: list[PendingEffect]
+    index: int = 0
+    asking: bool = False
+
+    def step(self, engine: Engine) -> None:
+        if self.asking:
+            effect = self.effects[self.index]
+            self.index += 1
+            self.asking = False
+            if engine.take_answer() == DECLINE:
+                engine.record("declined", effect)
+            else:
+                effect = evolve(effect, declared=True)
+                engine.record("declared", effect)
+                engine.pool.add(effect)
+            return
+        if self.index >= len(self.effects):
+            engine.pop()
+            return
+        effect = self.effects[self.index]
+        engine.ask(Decision(
+            kind="use", player=effect.controller, prompt=f"declare the use of {effect.key}?",
+            options=(USE, DECLINE), default=USE, effect=effect.key,
+        ))
+        self.asking = True
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -152,6 +195,7 @@ class Activation(Frame):
     target: Any = None
     parent: EffectRun | None = None
     phase: str = "check"
+    collect: InterruptWindow | None = None
 
     def step(self, engine: Engine) -> None:
         effect = self.effect
@@ -167,7 +211,7 @@ class Activation(Frame):
                 engine.record("failed", effect, reason=reason)
                 engine.pop()
                 return
-            if effect.ability.optional:
+            if effect.ability.optional and not effect.declared:
                 engine.ask(Decision(
                     kind="use", player=effect.controller, prompt=f"use {effect.key}?",
                     options=(USE, DECLINE), default=USE, effect=effect.key,
@@ -182,7 +226,23 @@ class Activation(Frame):
                 return
             self.phase = "go"
         engine.pop()
-        engine.activate(effect, self.window, self.target, self.parent)
+        if self.collect is not None:
+            self.collect.choose(engine, effect)
+        else:
+            engine.activate(effect, self.window, self.target, self.parent)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ResolveEffect(Frame):
+    """Resolve an effect whose cost has just been paid."""
+
+    effect: PendingEffect
+    run: EffectRun
+    record: bool = True
+
+    def step(self, engine: Engine) -> None:
+        engine.pop()
+        engine.resolve(self.effect, self.run, record=self.record)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -231,6 +291,7 @@ class Perform(Frame):
     parts: tuple[Action, ...]
     run: EffectRun
     label: str | None = None
+    runs: tuple[EffectRun, ...] | None = None  # per part, when parts come from several effects
     phase: str = "select"
     slots: list = field(factory=list)
     slot: int = 0
@@ -253,8 +314,8 @@ class Perform(Frame):
             self.phase = "plan"
         if self.phase == "plan":
             for number, part in enumerate(self.parts):
-                self.ops.extend(_actions.plan(engine, number, part, self.chosen[number],
-                                              self.run.scope, self.run.by))
+                run = self.run_of(number)
+                self.ops.extend(_actions.plan(engine, number, part, self.chosen[number], run.scope, run.by))
             self.phase = "apply"
             if self.ops:
                 engine.open_window(self)
@@ -268,12 +329,16 @@ class Perform(Frame):
         if self.label:
             self.run.did[self.label] = count
 
+    def run_of(self, number: int) -> EffectRun:
+        return self.runs[number] if self.runs is not None else self.run
+
     def select(self, engine: Engine) -> bool:
         """Resolve selectors; ask for picks.  True while waiting for an answer."""
         while self.slot < len(self.slots):
             number, name, selector = self.slots[self.slot]
+            scope = self.run_of(number).scope
             if self.picking is None:
-                candidates = engine.view.select(selector, self.run.scope)
+                candidates = engine.view.select(selector, scope)
                 need = selector.pick if isinstance(selector, Query) else None
                 if need is None or (len(candidates) <= need and not selector.upto):
                     self.chosen[number][name] = candidates
@@ -297,9 +362,9 @@ class Perform(Frame):
             options = tuple(candidates) + ((NONE,) if upto else ())
             what = _actions.describe(self.parts[number])
             engine.ask(Decision(
-                kind="target", player=self.run.scope.controller,
-                prompt=f"{self.run.scope.key}: pick a card to {what} ({len(picked) + 1} of {need})",
-                options=options, default=options[0], effect=self.run.scope.key,
+                kind="target", player=scope.controller,
+                prompt=f"{scope.key}: pick a card to {what} ({len(picked) + 1} of {need})",
+                options=options, default=options[0], effect=scope.key,
             ))
             return True
         return False
@@ -307,17 +372,63 @@ class Perform(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class InterruptWindow(Frame):
-    """Interrupts and replacements before an action, one at a time."""
+    """Interrupts and replacements before an action, one at a time.
+
+    With ``together`` (``tcgtrig_replacements_together``) the replacements
+    are all decided first, then applied at once: their ``prevent`` in a row
+    and their other actions as one moment.
+    """
 
     target: Perform
     pool: PendingPool
     owns_series: bool
+    together: bool = False
     phase: str = "pick"
     labels: Any = None
+    chosen: list[PendingEffect] = field(factory=list)
+    claimed: set[int] = field(factory=set)
+    deferred: list = field(factory=list)
+
+    def choose(self, engine: Engine, effect: PendingEffect) -> None:
+        """A replacement its controller decided to apply: it takes the events
+        it matched that no earlier replacement took."""
+        ops = {i for i, op in enumerate(self.target.ops) if op.event in effect.events}
+        if ops and ops <= self.claimed:
+            engine.record("failed", effect, reason="the event it would replace is already replaced "
+                                                   "by another replacement")
+            return
+        self.claimed |= ops
+        engine.mark_activated(effect, "interrupt")
+        self.chosen.append(effect)
+
+    def apply_chosen(self, engine: Engine) -> None:
+        chosen, self.chosen = self.chosen, []
+        for effect in chosen:
+            engine.record("applied", effect)
+        self.phase = "flush"
+        target_run = self.target.run
+        for effect in reversed(chosen):  # pushed last-first: the first decided runs first
+            matched = tuple(i for i, op in enumerate(self.target.ops) if op.event in effect.events)
+            run = EffectRun(scope=engine.scope_of(effect), instance=effect.id,
+                            trigger_cause=target_run.trigger_cause, depth=target_run.depth,
+                            target=self.target, ops=matched, collect=self.deferred)
+            if effect.ability.do:
+                engine.push(RunActions(effect.ability.do, run))
 
     def step(self, engine: Engine) -> None:
+        if self.phase == "flush":  # what the replacements do, as one moment
+            self.phase = "pick"
+            if self.deferred:
+                parts = tuple(part for part, _ in self.deferred)
+                runs = tuple(run for _, run in self.deferred)
+                self.deferred.clear()
+                engine.push(Perform(parts, runs[0], runs=runs))
+            return
         if self.phase == "pick":
             bucket = self.pool.next_bucket()
+            if self.chosen and (not bucket or next(iter(bucket.values())).kind != "replacement"):
+                self.apply_chosen(engine)
+                return
             if not bucket:
                 engine.close_window(self)
                 return
@@ -333,7 +444,8 @@ class InterruptWindow(Frame):
         self.labels = None
         self.pool.remove(effect.id)
         self.phase = "pick"
-        engine.push(Activation(effect, "interrupt", target=self.target))
+        collect = self if self.together and effect.kind == "replacement" else None
+        engine.push(Activation(effect, "interrupt", target=self.target, collect=collect))
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks

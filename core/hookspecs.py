@@ -33,24 +33,28 @@ Where each game's rules live
 - ``delete``, ``play``, ``suspend``, ``digivolve``, …:
   :func:`tcgtrig_action_aliases`.
 
-**Duel Masters** (planned):
+**Duel Masters** (``tcgtrig.plugins.duelmasters``):
 
 - one waiting pool (待機状態) with the active player first and newly
-  triggered active-player effects ahead of the non-active player's (rules
+  triggered active-player abilities ahead of the non-active player's (rules
   4–5, 511.1e); Shield Triggers and Strike Backs ahead of everything, the
   non-active player's Shield Triggers ahead of active-player ordinary
-  triggers (rule 7): :func:`tcgtrig_pending_rank` (rank = class, player);
-- a waiting effect is independent of its source (110.5a):
-  :func:`tcgtrig_check_pending` returns ``None``;
-- static abilities apply before triggers — a creature a static ability
-  destroys never gets its trigger (rule 2): :func:`tcgtrig_rules_processing`
-  performs the destruction, then :func:`tcgtrig_check_pending` at the
-  ``admission`` point returns ``Drop("void")`` for triggers whose card is
-  gone;
-- substitution (置換効果, 609.9): ``replacement`` abilities in the interrupt
-  window, ordered turn player first by :func:`tcgtrig_pending_rank`; never
-  twice on one event: :func:`tcgtrig_activation_blocked`;
-- evolution sources go with their creature: :func:`tcgtrig_under_cards_zone`.
+  abilities (rule 7): :func:`tcgtrig_pending_rank` (rank = class, player);
+- the class and side in traces: :func:`tcgtrig_pending_details`;
+- a waiting ability is independent of its source (110.5a): no
+  :func:`tcgtrig_check_pending`;
+- static abilities apply before triggers, then the state check destroys
+  creatures with power 0 or less (rule 2): :func:`tcgtrig_rules_processing`;
+- usage declarations (506.3b/c, 603.2e): :func:`tcgtrig_declared_use`;
+- a leaving card looks back only at itself (603.5c):
+  :func:`tcgtrig_look_back`; one trigger per event:
+  :func:`tcgtrig_trigger_each_event`;
+- substitution (置換効果): several apply at once after each player decided,
+  the turn player first (609.9): :func:`tcgtrig_replacements_together`;
+  never twice on one event: :func:`tcgtrig_activation_blocked`;
+- drawing n cards is drawing 1 card n times: ``GameInfo.draw_one_at_a_time``;
+- ``destroy``, ``summon``, ``break_shield``, ``tap``, …:
+  :func:`tcgtrig_action_aliases`.
 
 **Yu-Gi-Oh!** (planned):
 
@@ -295,6 +299,53 @@ def tcgtrig_check_pending(
 
     Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost), Duel
     Masters (void at admission).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_declared_use(state: GameState, effect: PendingEffect) -> bool | None:
+    """Say whether an optional effect's use is declared as it triggers.
+
+    Called for each optional triggered effect as it becomes pending.  A
+    declared effect's controller is asked ``use`` or ``decline`` at once —
+    the turn player's declarations first, each player's in trigger order —
+    before anything pending activates.  A declined effect ends
+    ``declined``; a used one waits like any other but is mandatory: it is
+    not asked again when it activates.
+
+    Stops at first non-None result.  Default: ``False`` — an optional
+    effect is asked when it activates.
+
+    :param state: the game state.
+    :param effect: the pending effect, with ``rank`` set.
+    :return: ``True`` if its use is declared now.
+
+    Use in game plugins: Duel Masters usage declarations (506.3b/c, 603.2e:
+    Shield Triggers, Ninja Strikes, Revolution Changes).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_replacements_together(state: GameState, effects: Sequence[PendingEffect]) -> bool | None:
+    """Say whether replacements before one action apply all at once.
+
+    Called when a window opens before an action and ``effects`` (its
+    ``replacement`` effects) number more than one.  With ``True`` every
+    replacement's controller decides first — in rank order, each one
+    ``use``/``decline`` for optional ones, a replacement whose events are
+    all taken by an earlier one fails — and then all of them apply: their
+    ``prevent`` at once, and their other actions as one moment, one batch
+    of events.
+
+    Stops at first non-None result.  Default: ``False`` — each replacement
+    is decided and applied before the next one is looked at.
+
+    :param state: the game state.
+    :param effects: the replacement effects of the window, lowest rank
+        first.
+    :return: ``True`` to decide all first and apply them together.
+
+    Use in game plugins: Duel Masters (609.9/609.9a).
     """
 
 

@@ -25,6 +25,9 @@ class GameInfo:
     :param resolution: one of :data:`RESOLUTION_MODELS`.
     :param terms: the game's words for the core's notions, for display, e.g.
         ``{"depth": "priority"}``.
+    :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
+        each its own event (Duel Masters); by default one event for the
+        whole draw.
     """
 
     name: str
@@ -34,6 +37,7 @@ class GameInfo:
     rules: str = ""
     resolution: str = "immediate"
     terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    draw_one_at_a_time: bool = False
 
     def term(self, word: str) -> str:
         return dict(self.terms).get(word, word)

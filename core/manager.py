@@ -139,6 +139,9 @@ class Ruleset:
         self._loop = hook.tcgtrig_endless_loop
         self._responder = hook.tcgtrig_chain_responder
         self._can_respond = hook.tcgtrig_can_respond
+        self._declared = hook.tcgtrig_declared_use
+        self._together = hook.tcgtrig_replacements_together
+        self._has_declared = bool(self._declared.get_hookimpls())
         self._has_rules = bool(self._rules.get_hookimpls())
         self._has_check = bool(self._check.get_hookimpls())
         self._has_who = bool(self._who.get_hookimpls())
@@ -233,6 +236,16 @@ class Ruleset:
     def once_per_turn_key(self, state: GameState, effect: PendingEffect) -> str:
         key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
         return effect.key if key is None else str(key)
+
+    def declared_use(self, state: GameState, effect: PendingEffect) -> bool:
+        if not self._has_declared:
+            return False
+        return bool(self._call("tcgtrig_declared_use", self._declared, state=state, effect=effect))
+
+    def replacements_together(self, state: GameState, effects: Sequence[PendingEffect]) -> bool:
+        verdict = self._call("tcgtrig_replacements_together", self._together, state=state,
+                             effects=tuple(effects))
+        return bool(verdict)
 
     def rules_processing(self, state: GameState, view: Any, changed: Sequence[str]) -> Sequence[Any]:
         if not self._has_rules:

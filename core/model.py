@@ -54,6 +54,7 @@ __all__ = [
     "If",
     "Together",
     "May",
+    "ResolvePending",
     "Action",
     "Event",
     "ABILITY_KINDS",
@@ -391,7 +392,16 @@ class May:
     label: str | None = None
 
 
-Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May]
+@frozen(kw_only=True)
+class ResolvePending:
+    """A step boundary in the scenario's start: everything pending resolves
+    before the next start action (an attack's triggers before its block and
+    its break)."""
+
+    label: str | None = None
+
+
+Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending]
 
 
 # --------------------------------------------------------------------------
@@ -413,6 +423,8 @@ class Ability:
     tags: tuple[str, ...] = field(default=(), converter=_tuple)
     active_in: tuple[str, ...] = field(default=(), converter=_tuple)
     condition: Condition | None = None
+    trigger_condition: Condition | None = None
+    cost: tuple[Action, ...] = field(default=(), converter=_tuple)
     do: tuple[Action, ...] = field(default=(), converter=_tuple)
     text: str | None = None
 
@@ -504,5 +516,5 @@ class Event:
 _share_on_copy(
     Pattern, Ref, CardIds, Query, Count, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
     AllOf, AnyOf, Not, Did, TurnOf, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
-    Prevent, If, Together, May, Ability, Mod, Card, Event,
+    Prevent, If, Together, May, ResolvePending, Ability, Mod, Card, Event,
 )

@@ -42,6 +42,8 @@ class PendingEffect:
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
     :param details: game-specific keys copied into its trace steps.
+    :param declared: its use was declared as it triggered
+        (``tcgtrig_declared_use``): it activates without asking again.
     """
 
     id: int
@@ -59,6 +61,7 @@ class PendingEffect:
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
+    declared: bool = False
 
     def __deepcopy__(self, memo: dict) -> object:
         return self
@@ -66,7 +69,7 @@ class PendingEffect:
     def signature(self) -> tuple:
         """What makes this effect what it is, apart from its id and rank:
         equal signatures behave alike (used to recognise a repeated position)."""
-        return (self.key, self.controller, self.self_card, tuple(
+        return (self.key, self.controller, self.self_card, self.declared, tuple(
             (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
             for e in self.events))
 
@@ -80,7 +83,7 @@ class PendingEffect:
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
             incarnation=self.incarnation, window=self.window, rank=rank,
-            details=self.details if details is None else details,
+            details=self.details if details is None else details, declared=self.declared,
         )
 
     @property

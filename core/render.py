@@ -108,6 +108,7 @@ class _Builder:
         self.depth: dict[int, int] = {}
         self.anchor: dict[int, Node] = {}
         self.flat_note = False
+        self.choosing: list[Segment] | None = None
 
     def parent(self, cause: Any) -> Node:
         return self.nodes.get(cause, self.root)
@@ -157,12 +158,21 @@ class _Builder:
             self.child(parent, [(describe_event(step, self.names), "cyan")])
         elif kind == "triggered":
             self.triggered(step)
+        elif kind == "choice":
+            if step.get("decision") == "order":
+                options = step.get("options")
+                among = ", ".join(options) if isinstance(options, (list, tuple)) else f"{options} effects"
+                self.choosing = [(f"? {step.get('player')} chooses next among {among}", "dim")]
         elif kind == "activated":
             self.number += 1
             label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]
             if step.get("link"):
                 label.append((f"  chain link {step.get('link')}", "dim"))
-            self.nodes[step.get("id")] = self.child(self.parent(step.get("cause")), label)
+            parent = self.parent(step.get("cause"))
+            if self.choosing is not None:
+                self.child(parent, self.choosing)
+                self.choosing = None
+            self.nodes[step.get("id")] = self.child(parent, label)
         elif kind in ("resolved", "applied"):
             node = self.nodes.get(step.get("id"))
             if node is None or step.get("link"):
@@ -172,6 +182,8 @@ class _Builder:
                 self.nodes[step.get("id")] = node
             mark, style = _OUTCOME_STYLE[kind]
             node.label.append((f"  {mark} {kind}", style))
+        elif kind == "declared":
+            self.child(self.parent(step.get("cause")), [("☑ declared ", "green"), *self.effect_label(step)])
         elif kind in ("failed", "declined", "lost", "missed"):
             mark, style = _OUTCOME_STYLE[kind]
             reason = f": {step.get('reason')}" if step.get("reason") else ""
@@ -192,7 +204,7 @@ class _Builder:
     def triggered(self, step: Step) -> None:
         cause = step.get("cause")
         interrupting = step.get("interrupting")
-        marker = (cause, interrupting, step.get("priority"))
+        marker = (cause, interrupting, tuple(self.extras(step)))
         name = f"{step.get('effect')} ({step.get('player')})"
         if self.group is None or self.group[0] != marker:
             if interrupting:

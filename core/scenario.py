@@ -57,6 +57,7 @@ from .model import (
     Query,
     Ref,
     Selector,
+    ResolvePending,
     Stack,
     StatIs,
     Together,
@@ -79,7 +80,7 @@ __all__ = [
 #: The core action words every game understands.
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
-    "activate", "prevent", "if", "together", "may",
+    "activate", "prevent", "if", "together", "may", "resolve_pending",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -90,7 +91,7 @@ _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "an
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "name", "flag", "no_flag", "stat", "under",
                "exclude", "pick", "upto")
-_EXPECT_LISTS = ("resolved", "activated", "triggered", "failed", "declined", "missed", "lost",
+_EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
                  "prevented", "used")
 _MAX_ALIAS_DEPTH = 16
 
@@ -423,6 +424,10 @@ class _Compiler:
         if kind not in ABILITY_KINDS:  # pragma: no cover - the schema checks it
             raise self.error(path + ("kind",), f"unknown kind {kind!r}", ABILITY_KINDS)
         pattern = self.pattern(when, path + ("when",)) if when is not None else None
+        self.context = "cost"
+        cost = self.actions(raw.get("cost") or [], path + ("cost",))
+        if cost and kind == "continuous":
+            raise self.error(path + ("cost",), "a continuous ability applies while it holds: it has no cost")
         self.context = kind
         do = self.actions(raw.get("do") or [], path + ("do",))
         if kind == "continuous":
@@ -438,7 +443,9 @@ class _Compiler:
             once_per_turn=raw.get("once_per_turn", False), wording=raw.get("wording", "when"),
             speed=raw.get("speed", 1), tags=raw.get("tags") or (), active_in=active_in,
             condition=self.condition(raw["condition"], path + ("condition",)) if "condition" in raw else None,
-            do=do, text=raw.get("text"),
+            trigger_condition=(self.condition(raw["trigger_condition"], path + ("trigger_condition",))
+                               if "trigger_condition" in raw else None),
+            cost=cost, do=do, text=raw.get("text"),
         )
 
     def pattern(self, raw: Any, path: Path_) -> Pattern:
@@ -505,6 +512,13 @@ class _Compiler:
                                      "(move, stack, draw, gain, lose, flag, change, emit, together); "
                                      "write the others one after another")
             return [Together(actions=members, label=label)]
+        if word == "resolve_pending":
+            if self.context != "start":
+                raise self.error(at, "'resolve_pending' is a step boundary of the start actions: it works "
+                                 "only in 'start' (an effect never lets others resolve in its middle)")
+            if arg not in (None, {}):
+                raise self.error(at, "expected {} (it takes no arguments)")
+            return [ResolvePending(label=label)]
         if word == "activate":
             if not isinstance(arg, str) or arg not in self.effect_keys:
                 raise self.error(at, f"unknown effect key {arg!r}", self.effect_keys)

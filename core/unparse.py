@@ -34,6 +34,7 @@ from .model import (
     Not,
     Pattern,
     Prevent,
+    ResolvePending,
     Query,
     Ref,
     Stack,
@@ -151,6 +152,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
     if isinstance(action, May):
         return {"may": _actions(action.then), **({"else": _actions(action.else_)} if action.else_ else {}),
                 **label}
+    if isinstance(action, ResolvePending):
+        return {"resolve_pending": {}, **label}
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -168,6 +171,10 @@ def ability_to_data(ability: Ability) -> dict[str, Any]:
     data["active_in"] = list(ability.active_in)
     if ability.condition is not None:
         data["condition"] = condition_to_data(ability.condition)
+    if ability.trigger_condition is not None:
+        data["trigger_condition"] = condition_to_data(ability.trigger_condition)
+    if ability.cost:
+        data["cost"] = _actions(ability.cost)
     data["do"] = _actions(ability.do)
     if ability.text is not None:
         data["text"] = ability.text

@@ -306,7 +306,7 @@ def test_check_skips_expectations_for_games_that_are_not_installed(runner, tmp_p
     text = T1_TEXT.replace("expect:\n  digimon:", "expect:\n  nosuchgame:")
     result = invoke(runner, "check", write(tmp_path, "other.yaml", text))
     assert result.exit_code == 0
-    assert "SKIP" in result.stdout and "game 'nosuchgame' is not installed (installed: digimon)" in result.stdout
+    assert "SKIP" in result.stdout and "game 'nosuchgame' is not installed (installed: digimon, duelmasters)" in result.stdout
     assert result.stdout.splitlines()[-1] == "0 passed, 0 failed, 1 skipped"
 
 
@@ -448,7 +448,7 @@ def test_file_without_a_game_needs_one(runner, tmp_path):
                                                                                           "expect:\n  yugioh:"))
     assert_one_line_error(invoke(runner, "run", path),
                           r"error: no game given: the file has no 'game' key, names no installed game in "
-                          r"'expect', and no --game was passed \(installed: digimon\)")
+                          r"'expect', and no --game was passed \(installed: digimon, duelmasters\)")
     assert invoke(runner, "run", path, "-g", "digimon").exit_code == 0
 
 

@@ -273,3 +273,93 @@ def test_hook_tcgtrig_can_respond():
                    choices=["c.counter"])
     respond = next(s for s in counters.trace if s.kind == "choice")
     assert respond["options"] == ("c.counter", "pass")
+
+
+OPTIONAL_PAIR = """
+    cards:
+      - id: a
+        owner: A
+        zone: field
+        abilities:
+          - {id: later, when: ping, optional: true, do: [{gain: {counter: n}}]}
+      - id: b
+        owner: B
+        zone: field
+        abilities:
+          - {id: declared, when: ping, optional: true, do: [{gain: {counter: n}}]}
+    start: [{emit: {event: ping}}]
+    """
+
+
+def test_hook_tcgtrig_declared_use():
+    class Declares:
+        @hookimpl
+        def tcgtrig_declared_use(self, effect):
+            return effect.key == "b.declared"
+
+    asked = []
+
+    class Recorder(tcgtrig.DefaultChooser):
+        def choose(self, decision, engine):
+            asked.append((decision.kind, decision.effect))
+            return super().choose(decision, engine)
+
+    plain = run(OPTIONAL_PAIR, game(), chooser=Recorder())
+    assert asked == [("use", "a.later"), ("use", "b.declared")]  # each asked as it activates
+    asked.clear()
+    declared = run(OPTIONAL_PAIR, game(Declares()), chooser=Recorder())
+    # b's use is declared as it triggers, before a's activation; it is not asked again
+    assert asked == [("use", "b.declared"), ("use", "a.later")]
+    assert declared.keys("declared") == ["b.declared"]
+    assert declared.keys("resolved") == plain.keys("resolved") == ["a.later", "b.declared"]
+    refused = run(OPTIONAL_PAIR, game(Declares()), choices=["decline"])
+    assert refused.keys("declined") == ["b.declared"] and refused.keys("resolved") == ["a.later"]
+
+
+BOTH_SAVED = """
+    cards:
+      - id: x
+        owner: A
+        zone: field
+        abilities:
+          - {id: save, kind: replacement, when: {event: gone, card: own}, optional: true,
+             do: [{prevent: {}}, {move: {card: event.card, to: home, as: saved}}]}
+      - id: y
+        owner: B
+        zone: field
+        abilities:
+          - {id: save, kind: replacement, when: {event: gone, card: own}, optional: true,
+             do: [{prevent: {}}, {move: {card: event.card, to: home, as: saved}}]}
+      - id: watcher
+        owner: A
+        zone: side
+        abilities:
+          - {id: count, when: saved, do: [{gain: {counter: seen, amount: {count: event.card}}}]}
+    start:
+      - move: {card: [x, y], to: gone, as: gone}
+    """
+
+
+def test_hook_tcgtrig_replacements_together():
+    class Together:
+        @hookimpl
+        def tcgtrig_replacements_together(self, effects):
+            return len(effects) > 1
+
+    def moments(result):
+        return [s.get("cause") for s in result.trace if s.kind == "event" and s.get("event") == "saved"]
+
+    apart = run(BOTH_SAVED, game())
+    together = run(BOTH_SAVED, game(Together()))
+    for result in (apart, together):
+        assert result.state.cards["x"].zone == result.state.cards["y"].zone == "home"
+    # one at a time: two moments, so the watcher triggers once for each
+    assert apart.keys("resolved") == ["watcher.count", "watcher.count"]
+    assert len(set(moments(apart))) == 2
+    # together: both decisions come first, then one moment with both events
+    kinds = [s.kind for s in together.trace if s.kind in ("choice", "applied", "prevented")]
+    assert kinds == ["choice", "choice", "applied", "applied", "prevented", "prevented"]
+    assert together.keys("resolved") == ["watcher.count"] and together.state.counter("A", "seen") == 2
+    # B declines: only A's applies, and B's card is gone
+    declined = run(BOTH_SAVED, game(Together()), choices=["use", "decline"])
+    assert declined.state.cards["y"].zone == "gone" and declined.keys("declined") == ["y.save"]

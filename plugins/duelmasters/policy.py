@@ -1,0 +1,171 @@
+"""Duel Masters ordering rules as plain functions (no pluggy here).
+
+Rule numbers are those of the 総合ゲームルール (comprehensive rules); "rule N"
+without a number of that form is the wiki page's numbered list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tcgtrig import ActivationContext, Card, CardIds, Event, GameEnd, GameState, Move, PendingEffect
+
+#: Tags of the Shield Trigger class: they go before every other waiting
+#: ability (rule 7, 101.4d).
+SHIELD_TRIGGER_CLASS = ("shield_trigger", "strike_back", "g_strike")
+#: "Before break" abilities (603.7, 509.4): before ordinary ones.
+BEFORE_BREAK = "before_break"
+#: Abilities whose use is declared as they trigger (506.3b/c, 603.2e).
+DECLARED = SHIELD_TRIGGER_CLASS + ("ninja_strike", "revolution_change", "declare")
+
+CLASS_NAMES = ("shield trigger", "before break", "ordinary")
+
+
+def ability_class(effect: PendingEffect) -> int:
+    """0: Shield Trigger / Strike Back / G-Strike, 1: before break, 2: ordinary."""
+    tags = effect.tags
+    if any(tag in tags for tag in SHIELD_TRIGGER_CLASS):
+        return 0
+    if BEFORE_BREAK in tags:
+        return 1
+    return 2
+
+
+def rank(state: GameState, effect: PendingEffect) -> tuple[int, int]:
+    """Lower goes first.
+
+    In the waiting pool: the Shield Trigger class first, then "before
+    break" abilities, then ordinary ones (rule 7); inside a class the active
+    player's before the non-active player's (rules 4–5).  No batch number:
+    an ability that triggers later joins the same pool, so an active-player
+    ability that triggers while a non-active player's resolves goes ahead of
+    the non-active player's remaining ones (rule 5, 511.1e).
+
+    Before an event (substitution, "instead"): the turn player's first
+    (609.9).
+    """
+    player = 0 if effect.controller == state.turn_player else 1
+    if effect.window == "interrupt":
+        return (0 if effect.kind == "replacement" else 1, player)
+    return (ability_class(effect), player)
+
+
+def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
+    """The ability's class in the waiting pool, and whether its player is
+    the active one (who resolves first)."""
+    if effect.window != "main":
+        return None
+    return {"class": CLASS_NAMES[ability_class(effect)],
+            "side": "active" if effect.controller == state.turn_player else "non-active"}
+
+
+def declared(effect: PendingEffect) -> bool:
+    """Usage declarations: the use of these is declared as they trigger."""
+    return any(tag in effect.tags for tag in DECLARED)
+
+
+def look_back(card: Card, event: Event) -> bool:
+    """603.5c: a card that left looks back in time only at its own event."""
+    return event.card == card.id
+
+
+def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """A substitution never applies twice to one event (置換効果)."""
+    if context.window == "interrupt" and effect.key in context.series:
+        return "a substitution never applies twice to one event (置換効果)"
+    return None
+
+
+def is_creature(card: Card) -> bool:
+    if card.types:
+        return "creature" in card.types or "evolution" in card.types
+    return card.base_stat("power") is not None
+
+
+def state_check(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
+    """Between resolutions, after static abilities applied: every creature
+    in the battle zone with power 0 or less is destroyed, all at once
+    (rule 2).  Only changed cards need a look unless a static ability could
+    have changed anyone's power."""
+    if view.continuous:
+        candidates = list(state.in_zone("battle"))
+    else:
+        candidates = [state.cards[c] for c in changed if state.cards[c].zone == "battle"]
+    doomed = []
+    for card in candidates:
+        power = view.stat(card.id, "power")
+        if is_creature(card) and power is not None and power <= 0:
+            doomed.append(card.id)
+    if not doomed:
+        return []
+    return [Move(card=CardIds(tuple(doomed)), to="graveyard", as_="destroyed", by="rule")]
+
+
+def endless(reason: str, stoppable: bool | None) -> GameEnd:
+    """An endless loop: a player who can stop it must (the script's choice
+    ends it); one nobody can stop is a draw."""
+    if stoppable:
+        return GameEnd("loop", f"{reason}; a player can stop this loop by choosing differently")
+    return GameEnd("draw", f"{reason}; an endless loop no player can stop ends the game in a draw")
+
+
+# -- the game's words ----------------------------------------------------------
+
+
+def _card(arg: Any) -> Any:
+    """The card argument of a word: a selector, or ``{card: selector}``."""
+    if isinstance(arg, dict) and "card" in arg:
+        extra = sorted(set(arg) - {"card"})
+        if extra:
+            raise ValueError(f"unknown key {extra[0]!r} (legal: card)")
+        return arg["card"]
+    return arg
+
+
+def _move(to: str, as_: str) -> Any:
+    def expand(arg: Any) -> dict[str, Any]:
+        return {"move": {"card": _card(arg), "to": to, "as": as_}}
+    return expand
+
+
+def _tap(verb: str, as_: str) -> Any:
+    def expand(arg: Any) -> dict[str, Any]:
+        return {"flag": {"card": _card(arg), verb: "tapped", "as": as_}}
+    return expand
+
+
+def _attack(arg: Any) -> dict[str, Any]:
+    card = _card(arg)
+    return {"together": [
+        {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
+        {"emit": {"event": "attacking", "card": card}},
+    ]}
+
+
+def _power(arg: Any) -> dict[str, Any]:
+    if not isinstance(arg, dict) or not {"card", "by"} <= set(arg) or set(arg) - {"card", "by", "until"}:
+        raise ValueError("expected {card: the creature, by: a number of power, until: end_of_turn (default)}")
+    return {"change": {"card": arg["card"], "stat": "power", "by": arg["by"],
+                       "until": arg.get("until", "end_of_turn")}}
+
+
+def _cast(arg: Any) -> dict[str, Any]:
+    return {"emit": {"event": "cast", "card": _card(arg)}}
+
+
+ALIASES = {
+    "destroy": _move("graveyard", "destroyed"),
+    "summon": _move("battle", "summoned"),
+    "put_into_battle": _move("battle", "put_into_battle"),
+    "break_shield": _move("hand", "broken"),
+    "tap": _tap("set", "tapped"),
+    "untap": _tap("clear", "untapped"),
+    "put_into_mana": _move("mana", "put_into_mana"),
+    "return_to_hand": _move("hand", "returned"),
+    "discard": _move("graveyard", "discarded"),
+    "add_shield": _move("shields", "shield_added"),
+    "attack": _attack,
+    "power": _power,
+    "cast": _cast,
+}
