@@ -15,6 +15,9 @@ Cases:
   before, 100,000 priority layers): no recursion, constant Python stack.
 - deep (core only): the same chain under a game that implements no hook
   but its info, to show what the Digimon hooks cost per step.
+- cascade / wide / deep (duelmasters): the same positions in Duel Masters
+  words (untap, tapped creatures, a mana counter): one waiting pool, so the
+  cascade's abilities all wait together instead of in layers.
 """
 
 from __future__ import annotations
@@ -66,6 +69,45 @@ def deep(depth: int) -> dict[str, Any]:
     return {**header("benchmark: deep chain"), "cards": [card], "start": [{"gain": {"counter": "memory"}}]}
 
 
+def dm_header(title: str) -> dict[str, Any]:
+    return {**header(title), "game": "duelmasters", "counters": {"A": {"mana": 0}, "B": {"mana": 0}}}
+
+
+def dm_cascade(length: int, watchers: int) -> dict[str, Any]:
+    cards: list[dict[str, Any]] = []
+    for i in range(length):
+        card: dict[str, Any] = {"id": f"c{i}", "owner": "A", "zone": "battle", "types": ["creature"],
+                                "stats": {"power": 1000}, "flags": ["tapped"]}
+        if i + 1 < length:
+            card["abilities"] = [{"id": "next", "when": {"event": "untapped", "card": "self"},
+                                  "do": [{"untap": f"c{i + 1}"}]}]
+        cards.append(card)
+    for j in range(watchers):
+        cards.append({"id": f"w{j}", "owner": "A", "zone": "battle", "types": ["creature"],
+                      "stats": {"power": 1000}, "abilities": [
+                          {"id": "mana", "when": {"event": "untapped", "card": "own"},
+                           "do": [{"gain": {"counter": "mana"}}]}]})
+    return {**dm_header("benchmark: long cascade (duelmasters)"), "cards": cards, "start": [{"untap": "c0"}]}
+
+
+def dm_wide(width: int) -> dict[str, Any]:
+    cards = [{"id": f"w{i}", "owner": "A" if i % 2 else "B", "zone": "battle", "types": ["creature"],
+              "stats": {"power": 1000},
+              "abilities": [{"id": "mana", "when": {"event": "attacking"}, "do": [{"gain": {"counter": "mana"}}]}]}
+             for i in range(width)]
+    cards.append({"id": "attacker", "owner": "A", "zone": "battle", "types": ["creature"], "stats": {"power": 5000}})
+    return {**dm_header("benchmark: wide pool (duelmasters)"), "cards": cards, "start": [{"attack": "attacker"}]}
+
+
+def dm_deep(depth: int) -> dict[str, Any]:
+    card = {"id": "engine", "owner": "A", "zone": "battle", "abilities": [
+        {"id": "again", "when": {"event": "gained", "player": "self"},
+         "condition": {"player": "self", "counter": "mana", "lt": depth},
+         "do": [{"gain": {"counter": "mana"}}]}]}
+    return {**dm_header("benchmark: deep chain (duelmasters)"), "cards": [card],
+            "start": [{"gain": {"counter": "mana"}}]}
+
+
 class CoreOnly:
     @hookimpl
     def tcgtrig_game_info(self) -> GameInfo:
@@ -96,6 +138,10 @@ def main() -> None:
     measure("wide (digimon)", wide(10_000 // scale), digimon)
     measure("deep (digimon)", deep(100_000 // scale), digimon)
     measure("deep (core only)", deep(100_000 // scale), core_only)
+    duelmasters = tcgtrig.load_ruleset("duelmasters")
+    measure("cascade (duelmasters)", dm_cascade(1000 // scale, 50 // (scale if scale > 1 else 1)), duelmasters)
+    measure("wide (duelmasters)", dm_wide(10_000 // scale), duelmasters)
+    measure("deep (duelmasters)", dm_deep(100_000 // scale), duelmasters)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:,.0f} MiB")
 

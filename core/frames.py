@@ -292,6 +292,8 @@ class Perform(Frame):
     run: EffectRun
     label: str | None = None
     runs: tuple[EffectRun, ...] | None = None  # per part, when parts come from several effects
+    merge_into: Perform | None = None  # replacements' actions happen at the moment of what they replace
+    merged: list = field(factory=list)
     phase: str = "select"
     slots: list = field(factory=list)
     slot: int = 0
@@ -322,6 +324,10 @@ class Perform(Frame):
             return
         engine.pop()
         todo = [op for index, op in enumerate(self.ops) if index not in self.prevented]
+        if self.merge_into is not None:
+            self.merge_into.merged.extend(todo)
+            return
+        todo.extend(self.merged)
         events, before = _actions.apply(engine, todo)
         engine.happened(events, before, self.run)
         count = len(events)
@@ -375,8 +381,9 @@ class InterruptWindow(Frame):
     """Interrupts and replacements before an action, one at a time.
 
     With ``together`` (``tcgtrig_replacements_together``) the replacements
-    are all decided first, then applied at once: their ``prevent`` in a row
-    and their other actions as one moment.
+    are all decided first, then applied at once: their ``prevent`` in a row,
+    and their other actions at the moment of the action they modify, with
+    what is left of it.
     """
 
     target: Perform
@@ -422,7 +429,7 @@ class InterruptWindow(Frame):
                 parts = tuple(part for part, _ in self.deferred)
                 runs = tuple(run for _, run in self.deferred)
                 self.deferred.clear()
-                engine.push(Perform(parts, runs[0], runs=runs))
+                engine.push(Perform(parts, runs[0], runs=runs, merge_into=self.target))
             return
         if self.phase == "pick":
             bucket = self.pool.next_bucket()

@@ -334,8 +334,9 @@ def tcgtrig_replacements_together(state: GameState, effects: Sequence[PendingEff
     replacement's controller decides first — in rank order, each one
     ``use``/``decline`` for optional ones, a replacement whose events are
     all taken by an earlier one fails — and then all of them apply: their
-    ``prevent`` at once, and their other actions as one moment, one batch
-    of events.
+    ``prevent`` at once, and their other actions at the moment of the
+    action they modify, together with what is left of it (one batch of
+    events).
 
     Stops at first non-None result.  Default: ``False`` — each replacement
     is decided and applied before the next one is looked at.

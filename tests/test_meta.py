@@ -160,3 +160,18 @@ def test_readme_names_every_hook_with_its_arguments():
     for name in HOOKS:
         params = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
         assert f"`{name}({params})`" in readme, f"README's hook table lacks {name}({params})"
+
+
+def test_readme_scenario_examples_resolve_as_they_expect():
+    readme = (ROOT / "README.md").read_text()
+    examples = re.findall(r"```yaml\n(.*?)```", readme, re.S)
+    assert len(examples) >= 2, "the README shows a Digimon and a Duel Masters example"
+    games = []
+    for number, text in enumerate(examples):
+        scenario = tcgtrig.scenario_from_text(text, f"README example {number + 1}")
+        for game in scenario.games():
+            result = tcgtrig.resolve(scenario, game)
+            assert result.compiled.expect is not None, f"README example {number + 1} expects nothing of {game}"
+            assert tcgtrig.check_expectation(result, result.compiled.expect) == [], f"README example {number + 1}"
+            games.append(game)
+    assert {"digimon", "duelmasters"} <= set(games)

@@ -113,25 +113,36 @@ def endless(reason: str, stoppable: bool | None) -> GameEnd:
 # -- the game's words ----------------------------------------------------------
 
 
+#: What may stand beside ``card`` in a word's mapping, as in core actions.
+_MODIFIERS = ("by", "label")
+
+
 def _card(arg: Any) -> Any:
     """The card argument of a word: a selector, or ``{card: selector}``."""
+    return _split(arg)[0]
+
+
+def _split(arg: Any) -> tuple[Any, dict[str, Any]]:
+    """A word's card selector and its modifiers (``{card: …, by: battle}``)."""
     if isinstance(arg, dict) and "card" in arg:
-        extra = sorted(set(arg) - {"card"})
+        extra = sorted(set(arg) - {"card", *_MODIFIERS})
         if extra:
-            raise ValueError(f"unknown key {extra[0]!r} (legal: card)")
-        return arg["card"]
-    return arg
+            raise ValueError(f"unknown key {extra[0]!r} (legal: card, {', '.join(_MODIFIERS)})")
+        return arg["card"], {k: arg[k] for k in _MODIFIERS if k in arg}
+    return arg, {}
 
 
 def _move(to: str, as_: str) -> Any:
     def expand(arg: Any) -> dict[str, Any]:
-        return {"move": {"card": _card(arg), "to": to, "as": as_}}
+        card, modifiers = _split(arg)
+        return {"move": {"card": card, "to": to, "as": as_, **modifiers}}
     return expand
 
 
 def _tap(verb: str, as_: str) -> Any:
     def expand(arg: Any) -> dict[str, Any]:
-        return {"flag": {"card": _card(arg), verb: "tapped", "as": as_}}
+        card, modifiers = _split(arg)
+        return {"flag": {"card": card, verb: "tapped", "as": as_, **modifiers}}
     return expand
 
 

@@ -335,6 +335,7 @@ BOTH_SAVED = """
         zone: side
         abilities:
           - {id: count, when: saved, do: [{gain: {counter: seen, amount: {count: event.card}}}]}
+          - {id: same_moment, when: saved, trigger_condition: {card: y, in: gone}, do: []}
     start:
       - move: {card: [x, y], to: gone, as: gone}
     """
@@ -363,3 +364,6 @@ def test_hook_tcgtrig_replacements_together():
     # B declines: only A's applies, and B's card is gone
     declined = run(BOTH_SAVED, game(Together()), choices=["use", "decline"])
     assert declined.state.cards["y"].zone == "gone" and declined.keys("declined") == ["y.save"]
+    # x is saved at the very moment y goes: the saving sees y gone
+    assert declined.keys("resolved") == ["watcher.count", "watcher.same_moment"]
+    assert "watcher.same_moment" not in run(BOTH_SAVED, game(), choices=["use", "decline"]).keys("resolved")
