@@ -30,6 +30,7 @@ from typing import Any
 
 from attrs import define, evolve, field, setters
 
+from .actions import card_fields
 from .choices import Chooser, Decision
 from .errors import ChoiceError
 from .evaluate import Evaluator, Scope, relative_player
@@ -45,7 +46,6 @@ from .frames import (
     RunActions,
     flatten,
 )
-from .actions import card_fields
 from .info import ActivationContext, Drop, GameEnd
 from .manager import Ruleset
 from .model import (

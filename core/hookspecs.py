@@ -297,8 +297,8 @@ def tcgtrig_check_pending(
         effect's trigger (Yu-Gi-Oh!'s missing the timing).
     :return: a :class:`tcgtrig.Drop`, or ``None`` to keep it.
 
-    Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost), Duel
-    Masters (void at admission).
+    Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost); Duel
+    Masters needs none (a waiting ability is independent of its source).
     """
 
 

@@ -167,6 +167,11 @@ def test_every_triggered_instance_ends_exactly_once(path, game):
             assert step["effect"] == triggered[step["id"]]  # an instance keeps its key
 
 
+def costs(result: Any, key: str) -> bool:
+    card, ability = key.split(".", 1)
+    return bool(result.state.cards[card].ability(ability).cost)
+
+
 @pytest.mark.parametrize(("path", "game"), PAIRS)
 def test_every_resolved_instance_was_activated_first(path, game):
     result = reference(path, game)
@@ -183,8 +188,13 @@ def test_every_resolved_instance_was_activated_first(path, game):
             assert at is not None, f"{step['effect']} #{step['id']} resolved without activating"
             assert trace[at]["effect"] == step["effect"]
             if not ruleset(game).chain:
-                # games that resolve at once: resolution begins right after activation
-                assert at == index - 1, (trace[at].to_dict(), step.to_dict())
+                # games that resolve at once: resolution begins right after activation,
+                # or right after its cost is paid
+                between = trace[at + 1:index]
+                own = [s for s in between if s.kind == "event" and s.get("cause") == step["id"]]
+                assert at == index - 1 or (costs(result, step["effect"])
+                                           and all(s.get("by") == "cost" for s in own)), \
+                    (trace[at].to_dict(), step.to_dict())
     # the start is its own kind (id 0), never "resolved"
     assert trace[0].kind == "start" and trace[0]["id"] == 0
     assert all(s["id"] != 0 for s in trace if s.kind == "resolved")

@@ -515,7 +515,8 @@ def test_undoing_a_change_restores_the_fingerprint(data, more, pick):
 @pytest.mark.parametrize("path", sorted((Path(__file__).parents[1] / "scenarios").rglob("*.yaml")),
                          ids=lambda p: p.stem)
 def test_every_ability_of_every_scenario_file_writes_back_to_an_equal_ability(path, plain):
-    state = tcgtrig.load_scenario(path).compile(DIGIMON).state
+    scenario = tcgtrig.load_scenario(path)
+    state = scenario.compile(tcgtrig.load_ruleset(scenario.games()[0])).state
     restored = state_from_dict(json.loads(json.dumps(state_to_dict(state))), plain)
     for card in state.cards.values():
         assert restored.cards[card.id].abilities == card.abilities, card.id
