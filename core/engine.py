@@ -139,6 +139,7 @@ class Engine:
     matched: list[Match] = field(factory=list)
     windows: list[InterruptWindow] = field(factory=list)
     chain_links: list[PendingEffect] = field(factory=list)
+    due: dict[str, dict[int, None]] = field(factory=dict)
     series: set[str] | None = None
     decision: Decision | None = None
     outcome: GameEnd | None = None
@@ -219,6 +220,7 @@ class Engine:
         clone.windows = _copy.deepcopy(self.windows, memo)
         clone.matched = _copy.deepcopy(self.matched, memo)
         clone.chain_links = list(self.chain_links)
+        clone.due = {player: dict(ids) for player, ids in self.due.items()}
         clone.series = set(self.series) if self.series is not None else None
         clone._guard = _copy.copy(self._guard)
         clone.view = Evaluator(new_state, self.index.continuous)
@@ -330,16 +332,14 @@ class Engine:
                         trigger_cause=self.last_instance, depth=self.last_depth, by="rule")
         self.push(Perform(tuple(actions), run))
 
-    def admit(self) -> list[PendingEffect]:
+    def admit(self) -> None:
         """What triggered since the last settle becomes pending, as one batch.
 
-        :return: the optional effects whose use the game has declared now
-            (``tcgtrig_declared_use``), turn player's first; they join the
-            pool once declared.
+        An optional effect whose use the game has its controller declare
+        (``tcgtrig_declared_use``) waits with its declaration ``due``.
         """
         if not self.matched:
-            return []
-        declare: list[PendingEffect] = []
+            return
         self.timing += 1
         matched, self.matched = self.matched, []
         for match in matched:
@@ -360,11 +360,15 @@ class Engine:
                 self.drop(effect, drop)
                 continue
             if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
-                declare.append(effect)
-                continue
+                effect = evolve(effect, declaration="due")
+                self.due.setdefault(effect.controller, {})[effect.id] = None
             self.pool.add(effect)
-        turn_player = self.state.turn_player
-        return sorted(declare, key=lambda e: e.controller != turn_player)
+
+    def declarations_due(self, player: str) -> list[PendingEffect]:
+        """Take ``player``'s pending effects whose use is still to be declared,
+        in trigger order."""
+        ids = self.due.pop(player, None) or {}
+        return [self.pool.get(i) for i in ids if i in self.pool]
 
     def _ranked(self, effect: PendingEffect) -> PendingEffect:
         effect = effect.placed(self.ruleset.rank(self.state, effect))

@@ -116,8 +116,12 @@ class MainLoop(Frame):
                 else:
                     engine.finish()
                 return
-            self.labels = EffectLabels(bucket)
             player = engine.ruleset.who_orders(engine.state, bucket)
+            if engine.due and player in engine.due:
+                # the player declares their uses before processing anything
+                engine.push(Declare(engine.declarations_due(player)))
+                return
+            self.labels = EffectLabels(bucket)
             engine.ask(Decision(
                 kind="order", player=player,
                 prompt=f"which pending effect activates next ({len(bucket)} candidates)",
@@ -148,16 +152,16 @@ class Settle(Frame):
                 return
             engine.run_rules(todo)
         else:
-            declare = engine.admit()
+            engine.admit()
             engine.pop()
-            if declare:
-                engine.push(Declare(declare))
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Declare(Frame):
-    """Usage declarations: each effect's controller declares whether it will
-    be used, in order; a declared effect waits as a mandatory one."""
+    """Usage declarations: before a player's pending effects are processed,
+    the player declares, one by one in trigger order, whether each of theirs
+    whose use is declared will be used.  A declined one leaves the pool; a
+    declared one stays, as a mandatory effect."""
 
     effects: list[PendingEffect]
     index: int = 0
@@ -169,12 +173,15 @@ class Declare(Frame):
             self.index += 1
             self.asking = False
             if engine.take_answer() == DECLINE:
+                engine.pool.remove(effect.id)
                 engine.record("declined", effect)
             else:
-                effect = evolve(effect, declared=True)
+                effect = evolve(effect, declaration="made")
+                engine.pool.replace(effect)
                 engine.record("declared", effect)
-                engine.pool.add(effect)
             return
+        while self.index < len(self.effects) and self.effects[self.index].id not in engine.pool:
+            self.index += 1
         if self.index >= len(self.effects):
             engine.pop()
             return
@@ -211,7 +218,7 @@ class Activation(Frame):
                 engine.record("failed", effect, reason=reason)
                 engine.pop()
                 return
-            if effect.ability.optional and not effect.declared:
+            if effect.ability.optional and effect.declaration != "made":
                 engine.ask(Decision(
                     kind="use", player=effect.controller, prompt=f"use {effect.key}?",
                     options=(USE, DECLINE), default=USE, effect=effect.key,

@@ -304,14 +304,16 @@ def tcgtrig_check_pending(
 
 @hookspec(firstresult=True)
 def tcgtrig_declared_use(state: GameState, effect: PendingEffect) -> bool | None:
-    """Say whether an optional effect's use is declared as it triggers.
+    """Say whether an optional effect's use is declared before it activates.
 
-    Called for each optional triggered effect as it becomes pending.  A
-    declared effect's controller is asked ``use`` or ``decline`` at once —
-    the turn player's declarations first, each player's in trigger order —
-    before anything pending activates.  A declined effect ends
-    ``declined``; a used one waits like any other but is mandatory: it is
-    not asked again when it activates.
+    Called for each optional triggered effect as it becomes pending.  Such
+    an effect waits with its declaration due.  When the player who controls
+    it is about to pick among their pending effects, they first declare,
+    one by one in trigger order, which of their due effects they will use:
+    so the turn player declares and processes theirs before the other
+    player declares.  A declined effect ends ``declined``; a declared one
+    keeps its place but is mandatory: it is not asked again when it
+    activates.
 
     Stops at first non-None result.  Default: ``False`` — an optional
     effect is asked when it activates.

@@ -42,8 +42,10 @@ class PendingEffect:
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
     :param details: game-specific keys copied into its trace steps.
-    :param declared: its use was declared as it triggered
-        (``tcgtrig_declared_use``): it activates without asking again.
+    :param declaration: for an effect whose use is declared
+        (``tcgtrig_declared_use``): ``due`` until its controller declares,
+        ``made`` once declared (it then activates without asking again);
+        empty for every other effect.
     """
 
     id: int
@@ -61,7 +63,7 @@ class PendingEffect:
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
-    declared: bool = False
+    declaration: str = ""
 
     def __deepcopy__(self, memo: dict) -> object:
         return self
@@ -69,7 +71,7 @@ class PendingEffect:
     def signature(self) -> tuple:
         """What makes this effect what it is, apart from its id and rank:
         equal signatures behave alike (used to recognise a repeated position)."""
-        return (self.key, self.controller, self.self_card, self.declared, tuple(
+        return (self.key, self.controller, self.self_card, self.declaration, tuple(
             (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
             for e in self.events))
 
@@ -83,7 +85,7 @@ class PendingEffect:
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
             incarnation=self.incarnation, window=self.window, rank=rank,
-            details=self.details if details is None else details, declared=self.declared,
+            details=self.details if details is None else details, declaration=self.declaration,
         )
 
     @property
@@ -152,6 +154,15 @@ class PendingPool:
             del self._by_card[effect.card]
         self._hash = (self._hash - _h(self._signature.pop(effect_id))) & _MASK
         return effect
+
+    def replace(self, effect: PendingEffect) -> None:
+        """Put a changed copy of a pending effect in its place (same rank,
+        same place among its bucket)."""
+        rank = self._rank_of[effect.id]
+        self._buckets[rank][effect.id] = effect
+        self._hash = (self._hash - _h(self._signature[effect.id])) & _MASK
+        signature = self._signature[effect.id] = effect.signature()
+        self._hash = (self._hash + _h(signature)) & _MASK
 
     def get(self, effect_id: int) -> PendingEffect:
         return self._buckets[self._rank_of[effect_id]][effect_id]

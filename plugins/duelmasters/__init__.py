@@ -21,10 +21,12 @@ rules, the rules win:
   ability, the active player's first; a non-active player's Shield Trigger
   goes before the active player's ordinary abilities (rule 7, 101.4d);
   "before break" abilities come next (603.7, 509.4);
-- usage declarations (506.3b/c, 603.2e): Shield Triggers, Strike Backs,
-  G-Strikes, Ninja Strikes, Revolution Changes (and abilities tagged
-  ``declare``) are declared used or not as they trigger, the turn player
-  first; a declared ability must be used when it resolves (Q45607);
+- usage declarations (506.3b/c, 511.1b–c, 603.2e): Shield Triggers, Strike
+  Backs, G-Strikes, Ninja Strikes, Revolution Changes (and abilities tagged
+  ``declare``) are declared used or not by their player right before that
+  player's waiting abilities are processed — the turn player declares and
+  processes theirs, then the non-turn player declares; a declared ability
+  must be used when it resolves (Q45607);
 - a card that left a zone looks back in time only at events about itself
   (603.5c, Son Kun Q39429, Eine's Mic Q43783);
 - an ability triggers once for each event that meets it, even for events of

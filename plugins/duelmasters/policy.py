@@ -16,7 +16,7 @@ from tcgtrig import ActivationContext, Card, CardIds, Event, GameEnd, GameState,
 SHIELD_TRIGGER_CLASS = ("shield_trigger", "strike_back", "g_strike")
 #: "Before break" abilities (603.7, 509.4): before ordinary ones.
 BEFORE_BREAK = "before_break"
-#: Abilities whose use is declared as they trigger (506.3b/c, 603.2e).
+#: Abilities whose use is declared before they are processed (506.3b/c, 603.2e).
 DECLARED = SHIELD_TRIGGER_CLASS + ("ninja_strike", "revolution_change", "declare")
 
 CLASS_NAMES = ("shield trigger", "before break", "ordinary")
@@ -61,7 +61,8 @@ def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
 
 
 def declared(effect: PendingEffect) -> bool:
-    """Usage declarations: the use of these is declared as they trigger."""
+    """Usage declarations: the use of these is declared before the waiting
+    abilities of their player are processed (506.3b/c, 511.1b–c)."""
     return any(tag in effect.tags for tag in DECLARED)
 
 

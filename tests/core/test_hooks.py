@@ -286,6 +286,7 @@ OPTIONAL_PAIR = """
         owner: B
         zone: field
         abilities:
+          - {id: first, when: ping, do: [{gain: {counter: n}}]}
           - {id: declared, when: ping, optional: true, do: [{gain: {counter: n}}]}
     start: [{emit: {event: ping}}]
     """
@@ -305,15 +306,16 @@ def test_hook_tcgtrig_declared_use():
             return super().choose(decision, engine)
 
     plain = run(OPTIONAL_PAIR, game(), chooser=Recorder())
-    assert asked == [("use", "a.later"), ("use", "b.declared")]  # each asked as it activates
+    # asked as it activates: after B ordered its two effects
+    assert asked == [("use", "a.later"), ("order", None), ("use", "b.declared")]
     asked.clear()
     declared = run(OPTIONAL_PAIR, game(Declares()), chooser=Recorder())
-    # b's use is declared as it triggers, before a's activation; it is not asked again
-    assert asked == [("use", "b.declared"), ("use", "a.later")]
+    # B declares before processing any of its effects, and is not asked again
+    assert asked == [("use", "a.later"), ("use", "b.declared"), ("order", None)]
     assert declared.keys("declared") == ["b.declared"]
-    assert declared.keys("resolved") == plain.keys("resolved") == ["a.later", "b.declared"]
-    refused = run(OPTIONAL_PAIR, game(Declares()), choices=["decline"])
-    assert refused.keys("declined") == ["b.declared"] and refused.keys("resolved") == ["a.later"]
+    assert declared.keys("resolved") == plain.keys("resolved") == ["a.later", "b.first", "b.declared"]
+    refused = run(OPTIONAL_PAIR, game(Declares()), choices=["use", "decline"])
+    assert refused.keys("declined") == ["b.declared"] and refused.keys("resolved") == ["a.later", "b.first"]
 
 
 BOTH_SAVED = """

@@ -173,3 +173,23 @@ def test_every_canonical_rule_case_has_a_scenario(number):
     assert files, f"no scenario file for acceptance example {number}"
     for path in files:
         assert "duelmasters" in yaml.safe_load(path.read_text())["expect"], path.name
+
+
+def test_the_non_turn_player_declares_after_the_turn_player_processed_theirs():
+    """506.3b/c: the turn player declares and processes, then the other player declares."""
+    result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "cr-usage-declarations-turn-player-first.yaml"),
+                             "duelmasters")
+    order = [(s.kind, s.get("effect")) for s in result.trace if s.kind in ("declared", "resolved")]
+    assert order == [("declared", "revolution.change"), ("resolved", "revolution.change"),
+                     ("resolved", "revolution.cip"), ("declared", "ninja.strike"),
+                     ("resolved", "ninja.strike"), ("resolved", "ninja.cip")]
+
+
+def test_a_strike_back_pays_its_cost_by_discarding_the_broken_card():
+    result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "rule7-strike-back.yaml"), "duelmasters")
+    discards = [s for s in result.trace if s.kind == "event" and s.get("event") == "discarded"]
+    assert [(s.get("card"), s.get("by")) for s in discards] == [("fire_shield", "cost")]
+    declined = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "rule7-strike-back.yaml"), "duelmasters",
+                               choices=["decline"])
+    assert declined.keys("declined") == ["sback.strike_back"]
+    assert declined.state.cards["fire_shield"].zone == "hand" and declined.keys("resolved") == ["attacker.breaks"]
