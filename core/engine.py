@@ -385,8 +385,10 @@ class Engine:
         card = self.state.cards.get(effect.card)
         if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
             self_card = self.view.self_of(card, effect.ability)
+        # the card's own "this card" is the card as it was when the effect began
+        incarnation = effect.incarnation if self_card == effect.card else None
         return Scope(key=effect.key, controller=effect.controller, card=effect.card,
-                     self_card=self_card, events=effect.events)
+                     self_card=self_card, events=effect.events, self_incarnation=incarnation)
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
         ability = effect.ability

@@ -51,6 +51,11 @@ class Scope:
     :param card: the ability's own card (``source``).
     :param self_card: what ``self`` means (the top card for inherited ones).
     :param events: the events that triggered the effect.
+    :param self_incarnation: the incarnation of ``self_card`` when the effect
+        triggered (or activated): once that card moves again it is a new
+        object, and ``self`` no longer finds it — except a card covered by
+        another since (digivolution, evolution), which ``self`` follows to
+        the top of its pile.  ``None``: ``self`` is found wherever it is.
     """
 
     key: str
@@ -58,6 +63,7 @@ class Scope:
     card: str | None = None
     self_card: str | None = None
     events: tuple[Event, ...] = field(default=(), converter=tuple)
+    self_incarnation: int | None = None
 
     def __deepcopy__(self, memo: dict) -> Scope:
         return self
@@ -119,7 +125,14 @@ class Evaluator:
             return []
         if isinstance(selector, Ref):
             if selector.role == "self":
-                return [scope.self_card] if scope.self_card in state.cards else []
+                card = state.cards.get(scope.self_card) if scope.self_card is not None else None
+                if card is None:
+                    return []
+                if scope.self_incarnation is not None and card.incarnation != scope.self_incarnation:
+                    if card.zone != SOURCES:
+                        return []  # it moved since: a new object
+                    return [state.top(card.id).id]  # covered since: "this creature" is the pile's top
+                return [card.id]
             if selector.role == "source":
                 return [scope.card] if scope.card in state.cards else []
             found: dict[str, None] = {}

@@ -175,3 +175,38 @@ def test_draw_one_at_a_time_makes_one_event_per_card(plain):
     assert draws == [[("d1", "d2")], [("d1",), ("d2",)]]
     assert together.state.counter("B", "draws") == 1 and one_by_one.state.counter("B", "draws") == 2
     assert one_by_one.state.cards["d2"].zone == "hand" and one_by_one.state.cards["d3"].zone == "deck"
+
+
+SELF_MOVES = """
+    cards:
+      - id: x
+        owner: A
+        zone: field
+        abilities:
+          - {id: leave, when: ping, do: [{move: {card: self, to: pile}}, {flag: {card: self, set: marked}}]}
+          - {id: gone_back, when: {event: moved, card: self, to: pile}, do: [{flag: {card: self, set: found}}]}
+      - {id: top, owner: A, zone: hand}
+    start: [{emit: {event: ping}}]
+    """
+
+
+def test_self_is_a_new_object_once_it_moved_again(plain):
+    result = run(SELF_MOVES, plain)
+    # 'leave' moved x: its later "this card" finds nothing; 'gone_back'
+    # triggered by that move sees x where the move put it
+    assert result.state.cards["x"].zone == "pile"
+    assert result.state.cards["x"].flags == frozenset({"found"})
+
+
+def test_self_follows_its_card_to_the_top_of_a_pile(plain):
+    result = run("""
+        cards:
+          - id: x
+            owner: A
+            zone: field
+            abilities:
+              - {id: grow, when: ping, do: [{stack: {card: top, onto: self}}, {flag: {card: self, set: marked}}]}
+          - {id: top, owner: A, zone: hand}
+        start: [{emit: {event: ping}}]
+        """, plain)
+    assert result.state.cards["x"].zone == "sources" and result.state.cards["top"].flags == frozenset({"marked"})

@@ -193,3 +193,32 @@ def test_a_strike_back_pays_its_cost_by_discarding_the_broken_card():
                                choices=["decline"])
     assert declined.keys("declined") == ["sback.strike_back"]
     assert declined.state.cards["fire_shield"].zone == "hand" and declined.keys("resolved") == ["attacker.breaks"]
+
+
+def test_this_creature_is_a_new_object_once_it_left():
+    """110.5a: the waiting +3000 still resolves, but "this creature" is gone
+    (Funk and Swine Snout, rule 2): no change lands on the card in the
+    graveyard."""
+    result = run("""
+        cards:
+          - id: funk
+            owner: A
+            zone: hand
+            types: [creature]
+            stats: {power: 2000}
+            abilities:
+              - {id: static, kind: continuous, active_in: battle,
+                 do: [{change: {card: {zone: battle, exclude: self}, stat: power, by: -1000}}]}
+          - id: swine
+            owner: A
+            zone: battle
+            types: [creature]
+            stats: {power: 1000}
+            abilities:
+              - {id: boost, when: {event: moved, to: battle, card: other}, do: [{power: {card: self, by: 3000}}]}
+        start:
+          - summon: funk
+        """, DUELMASTERS)
+    assert result.keys("resolved") == ["swine.boost"]
+    assert result.state.cards["swine"].zone == "graveyard" and result.state.cards["swine"].mods == ()
+    assert not [s for s in result.trace if s.kind == "event" and s.get("event") == "stat_changed"]
