@@ -439,7 +439,8 @@ class Engine:
         if window == "interrupt" and self.series is not None:
             self.series.add(effect.key)
 
-    def cost_run(self, effect: PendingEffect, run: EffectRun) -> EffectRun:
+    @staticmethod
+    def cost_run(run: EffectRun) -> EffectRun:
         """How an effect's cost is paid: its events are ``by: cost``."""
         return EffectRun(scope=run.scope, instance=run.instance, trigger_cause=run.trigger_cause,
                          depth=run.depth, by="cost", did=run.did)
@@ -453,7 +454,7 @@ class Engine:
             if ability.cost:
                 run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
                                 depth=effect.depth)
-                self.push(RunActions(ability.cost, self.cost_run(effect, run)))
+                self.push(RunActions(ability.cost, self.cost_run(run)))
             return
         if ability.kind == "replacement":
             self.record("applied", effect)
@@ -473,7 +474,7 @@ class Engine:
                             trigger_cause=effect.id, depth=effect.depth)
         if ability.cost:  # paid first; the effect resolves once it is paid
             self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
-            self.push(RunActions(ability.cost, self.cost_run(effect, run)))
+            self.push(RunActions(ability.cost, self.cost_run(run)))
             return
         self.resolve(effect, run, record=ability.kind != "replacement")
 
@@ -621,12 +622,19 @@ class Engine:
                 found = [evolve(match, events=[event]) for event in match.events]
             else:
                 found = [match]
-            condition = match.ability.trigger_condition
-            self.matched.extend(m for m in found if condition is None or self.view.holds(condition, Scope(
-                key=f"{m.card}.{m.ability.id}", controller=m.controller, card=m.card, self_card=m.self_card,
-                events=tuple(m.events))))
+            self.matched.extend(m for m in found if self._trigger_condition_holds(m))
         for card_id in before:
             self._check_moved(card_id)
+
+    def _trigger_condition_holds(self, match: Match) -> bool:
+        """An ability with a ``trigger_condition`` triggers only if it holds
+        as the event happens."""
+        condition = match.ability.trigger_condition
+        if condition is None:
+            return True
+        scope = Scope(key=f"{match.card}.{match.ability.id}", controller=match.controller, card=match.card,
+                      self_card=match.self_card, events=tuple(match.events))
+        return self.view.holds(condition, scope)
 
     def _check_moved(self, card_id: str) -> None:
         pools = [self.pool] + [w.pool for w in self.windows]
