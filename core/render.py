@@ -37,6 +37,8 @@ _OUTCOME_STYLE = {
 }
 #: Nesting levels drawn before deeper layers are drawn flat.
 MAX_DEPTH = 24
+#: Other waiting effects named beside an ordering choice (the rest are counted).
+MAX_WAITING_SHOWN = 6
 _SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "reason", "link"}
 
 
@@ -109,6 +111,8 @@ class _Builder:
         self.anchor: dict[int, Node] = {}
         self.flat_note = False
         self.choosing: list[Segment] | None = None
+        #: effects waiting in the pending set, by instance id, as "key (player, details)"
+        self.waiting: dict[Any, str] = {}
 
     def parent(self, cause: Any) -> Node:
         return self.nodes.get(cause, self.root)
@@ -145,6 +149,12 @@ class _Builder:
 
     def add(self, step: Step) -> None:
         kind = step.kind
+        if kind == "triggered" and not step.get("interrupting"):
+            extras = self.extras(step)
+            self.waiting[step.get("id")] = (f"{step.get('effect')} ({step.get('player')}"
+                                            f"{', ' + ', '.join(extras) if extras else ''})")
+        elif kind in ("activated", "declined", "failed", "lost", "missed", "resolved", "applied"):
+            self.waiting.pop(step.get("id"), None)
         if kind != "triggered":
             self.group = None
         if kind != "event":
@@ -163,6 +173,12 @@ class _Builder:
                 options = step.get("options")
                 among = ", ".join(options) if isinstance(options, (list, tuple)) else f"{options} effects"
                 self.choosing = [(f"? {step.get('player')} chooses next among {among}", "dim")]
+                candidates = {o.split("#")[0] for o in options} if isinstance(options, (list, tuple)) else set()
+                others = [text for text in self.waiting.values() if text.split(" ", 1)[0] not in candidates]
+                if isinstance(options, (list, tuple)) and others:
+                    shown = others[:MAX_WAITING_SHOWN]
+                    more = f" and {len(others) - len(shown)} more" if len(others) > len(shown) else ""
+                    self.choosing.append((f" · also waiting: {'; '.join(shown)}{more}", "dim"))
         elif kind == "activated":
             self.number += 1
             label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]

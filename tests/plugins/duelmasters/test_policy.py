@@ -222,3 +222,14 @@ def test_this_creature_is_a_new_object_once_it_left():
     assert result.keys("resolved") == ["swine.boost"]
     assert result.state.cards["swine"].zone == "graveyard" and result.state.cards["swine"].mods == ()
     assert not [s for s in result.trace if s.kind == "event" and s.get("event") == "stat_changed"]
+
+
+def test_the_tree_shows_the_waiting_pool_its_classes_and_who_chooses():
+    from tcgtrig.render import render_text
+
+    result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "cr-8-before-break.yaml"), "duelmasters")
+    text = render_text(result)
+    assert "▲ triggered (class before break, side active): x.before_break (A), x.before_break (A)" in text
+    assert ("? A chooses next among a_watch.watch#1, a_watch.watch#2 · also waiting: "
+            "b_one.pig (B, class ordinary, side non-active); b_two.pig (B, class ordinary, side non-active)") in text
+    assert "☑ declared s1.s_trigger" in text and "class shield trigger, side non-active" in text
