@@ -374,8 +374,11 @@ class Perform(Frame):
                 continue
             options = tuple(candidates) + ((NONE,) if upto else ())
             what = _actions.describe(self.parts[number])
+            chooser = scope.controller
+            if getattr(selector, "chooser", None) == "opponent":
+                chooser = engine.state.opponent(chooser)
             engine.ask(Decision(
-                kind="target", player=scope.controller,
+                kind="target", player=chooser,
                 prompt=f"{scope.key}: pick a card to {what} ({len(picked) + 1} of {need})",
                 options=options, default=options[0], effect=scope.key,
             ))

@@ -138,6 +138,8 @@ class Query:
 
     Without ``pick`` every match is selected (all at the same time).
     With ``upto`` the player may pick fewer (the label ``none`` stops).
+    ``chooser`` is who picks: ``self`` (the acting player, the default) or
+    ``opponent`` ("your opponent chooses one of their creatures").
     """
 
     zone: tuple[str, ...] = field(default=(), converter=_tuple)
@@ -151,6 +153,7 @@ class Query:
     exclude: Selector | None = None
     pick: int | None = None
     upto: bool = False
+    chooser: str | None = None
 
 
 Selector = Union[Ref, CardIds, Query]

@@ -90,7 +90,7 @@ _RESERVED_PLAYERS = ("self", "opponent", "any")
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "name", "flag", "no_flag", "stat", "under",
-               "exclude", "pick", "upto")
+               "exclude", "pick", "upto", "chooser")
 _EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
                  "prevented", "used")
 _MAX_ALIAS_DEPTH = 16
@@ -719,12 +719,18 @@ class _Compiler:
         pick = raw.get("pick")
         if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or pick < 1):
             raise self.error(at + ("pick",), f"expected a number of at least 1, got {_describe(pick)}")
+        chooser = raw.get("chooser")
+        if chooser is not None:
+            if chooser not in _PLAYER_WORDS:
+                raise self.error(at + ("chooser",), f"unknown chooser {chooser!r}", _PLAYER_WORDS)
+            if pick is None:
+                raise self.error(at + ("chooser",), "'chooser' says who picks: it needs 'pick'")
         return Query(
             zone=zone, owner=owner, types=types, name=raw.get("name"),
             flag=raw.get("flag"), no_flag=raw.get("no_flag"), stat=tuple(stats),
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
-            pick=pick, upto=bool(raw.get("upto", False)),
+            pick=pick, upto=bool(raw.get("upto", False)), chooser=chooser,
         )
 
     def compare(self, raw: dict[str, Any], at: Path_) -> Compare:

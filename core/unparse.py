@@ -71,7 +71,7 @@ def selector_to_data(selector: Any) -> Any:
             flag=selector.flag, no_flag=selector.no_flag, stat=stats,
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,
-            pick=selector.pick, upto=selector.upto)
+            pick=selector.pick, upto=selector.upto, chooser=selector.chooser)
     raise TypeError(f"not a selector: {selector!r}")
 
 

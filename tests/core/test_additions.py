@@ -210,3 +210,24 @@ def test_self_follows_its_card_to_the_top_of_a_pile(plain):
         start: [{emit: {event: ping}}]
         """, plain)
     assert result.state.cards["x"].zone == "sources" and result.state.cards["top"].flags == frozenset({"marked"})
+
+
+def test_a_pick_made_by_the_opponent(plain):
+    text = """
+        cards:
+          - id: x
+            owner: A
+            zone: field
+            abilities:
+              - {id: cut, when: ping, do: [{move: {card: {zone: field, owner: opponent, pick: 1, chooser: opponent},
+                                                  to: pile}}]}
+          - {id: b1, owner: B, zone: field}
+          - {id: b2, owner: B, zone: field}
+        start: [{emit: {event: ping}}]
+        """
+    result = run(text, plain, choices=["b2"])
+    picks = [s for s in result.trace if s.kind == "choice" and s.get("decision") == "target"]
+    assert [(s.get("player"), s.get("label")) for s in picks] == [("B", "b2")]
+    assert result.state.cards["b2"].zone == "pile" and result.state.cards["b1"].zone == "field"
+    with pytest.raises(tcgtrig.ScenarioError, match="'chooser' says who picks: it needs 'pick'"):
+        scenario(text.replace("pick: 1, ", "")).compile(plain)
