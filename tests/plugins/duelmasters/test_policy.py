@@ -233,3 +233,13 @@ def test_the_tree_shows_the_waiting_pool_its_classes_and_who_chooses():
     assert ("? A chooses next among a_watch.watch#1, a_watch.watch#2 · also waiting: "
             "b_one.pig (B, class ordinary, side non-active); b_two.pig (B, class ordinary, side non-active)") in text
     assert "☑ declared s1.s_trigger" in text and "class shield trigger, side non-active" in text
+
+
+def test_the_ruleset_page_lists_every_scenario_file_and_word():
+    page = (Path(__file__).resolve().parents[3] / "docs" / "duelmasters.md").read_text()
+    for path in SCENARIOS.glob("*.yaml"):
+        stem = path.stem
+        base = stem.removesuffix("-control").removesuffix("-met")
+        assert f"`{stem}`" in page or (f"`{base}`" in page and stem != base), f"{path.name} is not listed"
+    for word in policy.ALIASES:
+        assert f"`{word}`" in page, word
