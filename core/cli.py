@@ -22,7 +22,7 @@ from . import __version__
 from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
 from .errors import TcgTrigError, UnknownGameError
 from .expect import check_expectation
-from .manager import available_games, list_games, load_ruleset
+from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
 from .scenario import load_scenario, schema
@@ -80,7 +80,8 @@ def games(as_json: bool) -> None:
     listings = list_games()
     if as_json:
         _dump([{k: getattr(g, k) for k in ("name", "title", "version", "module", "distribution",
-                                           "distribution_version", "error")} for g in listings])
+                                           "distribution_version", "error")}
+               | {"variants": [{"name": n, "summary": s} for n, s in g.variants]} for g in listings])
         return
     if not listings:
         click.echo("no game is installed (is tcgtrig installed? try: pip install -e .)")
@@ -92,6 +93,9 @@ def games(as_json: bool) -> None:
             table.add_row(escape(g.name), f"[red]broken: {escape(g.error)}[/]", "", escape(origin))
         else:
             table.add_row(escape(g.name), escape(g.title), escape(g.version), escape(origin))
+            for number, (variant, summary) in enumerate(g.variants):
+                default = " (default)" if number == 0 else ""
+                table.add_row(escape(f"  {g.name}/{variant}"), escape(f"{summary}{default}"), "", "")
     _console().print(table)
 
 
@@ -147,7 +151,7 @@ def check(files: tuple[str, ...], game: str | None) -> None:
     """
     console = _console()
     installed = set(available_games())
-    if game is not None and game not in installed:
+    if game is not None and split_game(game)[0] not in installed:
         raise UnknownGameError(game, sorted(installed))
     passes = failures = skips = errors = 0
     for file in files:
@@ -169,7 +173,7 @@ def check(files: tuple[str, ...], game: str | None) -> None:
             continue
         for name in names:
             label = f"{escape(file)} {escape(f'[{name}]')}"
-            if name not in installed:
+            if split_game(name)[0] not in installed:
                 skips += 1
                 console.print(f"[yellow]SKIP[/] {label}: game {escape(repr(name))} is not installed "
                               f"(installed: {escape(', '.join(sorted(installed)) or 'none')})")

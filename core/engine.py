@@ -140,6 +140,7 @@ class Engine:
     windows: list[InterruptWindow] = field(factory=list)
     chain_links: list[PendingEffect] = field(factory=list)
     due: dict[str, dict[int, None]] = field(factory=dict)
+    chains: int = 0
     series: set[str] | None = None
     decision: Decision | None = None
     outcome: GameEnd | None = None
@@ -449,7 +450,9 @@ class Engine:
         ability = effect.ability
         self.mark_activated(effect, window)
         if window in ("main", "chain") and self.chain:
-            self.record("activated", effect, link=len(self.chain_links) + 1)
+            if not self.chain_links:
+                self.chains += 1
+            self.record("activated", effect, chain=self.chains, chain_link=len(self.chain_links) + 1)
             self.chain_links.append(effect)
             if ability.cost:
                 run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
@@ -480,7 +483,7 @@ class Engine:
 
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
         if record:
-            self.record("resolved", effect, link=link)
+            self.record("resolved", effect, chain=self.chains if link is not None else None, chain_link=link)
         if run.trigger_cause == effect.id:
             self.last_instance = effect.id
             self.last_depth = effect.depth

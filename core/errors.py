@@ -72,9 +72,10 @@ class ScenarioError(TcgTrigError):
 class UnknownGameError(TcgTrigError):
     """No installed ruleset has the requested name."""
 
-    def __init__(self, name: str | None, available: Sequence[str]) -> None:
+    def __init__(self, name: str | None, available: Sequence[str], what: str = "game") -> None:
         self.name = name
         self.available = tuple(available)
+        self.what = what
         super().__init__(str(self))
 
     def __str__(self) -> str:
@@ -86,6 +87,8 @@ class UnknownGameError(TcgTrigError):
                 f"unknown game {self.name!r}: no game is installed "
                 "(is tcgtrig installed? try: pip install -e .)"
             )
+        if self.what != "game":
+            return f"unknown {self.what} {self.name!r} (legal: {_legal(self.available)})"
         return f"unknown game {self.name!r} (installed: {_legal(self.available)})"
 
 

@@ -66,6 +66,11 @@ def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]
             got = result.stat(card_id, stat)
             if got != wanted:
                 out.append(Mismatch(f"stats.{card_id}.{stat}", wanted, got))
+    if expect.chains is not None:
+        got_chains = result.chains()
+        if [list(chain) for chain in expect.chains] != got_chains:
+            out.append(Mismatch("chains", [" → ".join(c) for c in expect.chains],
+                                [" → ".join(c) for c in got_chains]))
     if expect.outcome is not None and expect.outcome != result.outcome:
         out.append(Mismatch("outcome", expect.outcome, result.outcome))
     return out

@@ -531,6 +531,7 @@ class ResolveChain(Frame):
             engine.pop()
             return
         effect = engine.chain_links.pop()
+        engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
         engine.resolve(effect, EffectRun(
             scope=engine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
             depth=effect.depth,

@@ -128,6 +128,27 @@ def tcgtrig_game_info() -> GameInfo:
     """
 
 
+@hookspec(firstresult=True)
+def tcgtrig_variant(variant: str) -> object | None:
+    """Give the plugin that turns the game into one of its variants.
+
+    Called once when a ruleset is loaded as ``GAME/VARIANT`` for a variant
+    other than the default (``GameInfo.variants`` lists them).  The returned
+    object's ``@hookimpl`` functions are registered after the game's own,
+    so pluggy calls them first: for a ``firstresult`` hook, return a value
+    where the variant differs and ``None`` to let the game's rule apply.
+
+    Stops at first non-None result.  Default: none — a game that lists
+    variants must implement it.
+
+    :param variant: the variant's name, one of ``GameInfo.variants``.
+    :return: a plugin object (a module, a class instance).
+
+    Use in game plugins: Yu-Gi-Oh! (``ocg``: hand triggers outside SEGOC;
+    ``goat``: the earliest trigger first).
+    """
+
+
 @hookspec
 def tcgtrig_action_aliases() -> dict[str, Callable[[Any], Any]]:
     """Add the game's words for actions (``delete``, ``suspend``, ``summon``).
@@ -294,7 +315,9 @@ def tcgtrig_check_pending(
     :param point: one of the values above.
     :param last_moment: the moment of the last thing that happened;
         ``effect.moment < last_moment`` means something happened after the
-        effect's trigger (Yu-Gi-Oh!'s missing the timing).
+        effect's trigger (Yu-Gi-Oh!'s missing the timing).  In chain games
+        each chain link's resolution begins a moment of its own, so a link
+        that resolves after the trigger counts even if it changes nothing.
     :return: a :class:`tcgtrig.Drop`, or ``None`` to keep it.
 
     Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost); Duel

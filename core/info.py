@@ -28,6 +28,10 @@ class GameInfo:
     :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
         each its own event (Duel Masters); by default one event for the
         whole draw.
+    :param variants: the game's rule variants, name → one line on what it
+        changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
+        ``GAME/VARIANT`` selects one wherever a game is named, and
+        ``tcgtrig_variant`` gives the plugin that makes it.
     """
 
     name: str
@@ -38,6 +42,11 @@ class GameInfo:
     resolution: str = "immediate"
     terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     draw_one_at_a_time: bool = False
+    variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+
+    @property
+    def default_variant(self) -> str | None:
+        return self.variants[0][0] if self.variants else None
 
     def term(self, word: str) -> str:
         return dict(self.terms).get(word, word)

@@ -112,7 +112,7 @@ class Ruleset:
     or bad return value into a :class:`PluginError` naming the plugin.
     """
 
-    def __init__(self, pm: pluggy.PluginManager, name: str | None = None) -> None:
+    def __init__(self, pm: pluggy.PluginManager, name: str | None = None, variant: str | None = None) -> None:
         self.pm = pm
         hook = pm.hook
         info = self._call("tcgtrig_game_info", hook.tcgtrig_game_info)
@@ -125,7 +125,10 @@ class Ruleset:
                 info.name, f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
             )
         self.info = info
-        self.name = info.name
+        #: the game's name; ``name`` adds the variant unless it is the default
+        self.game = info.name
+        self.variant = variant or info.default_variant
+        self.name = info.name if variant in (None, info.default_variant) else f"{info.name}/{variant}"
         self._look_back = hook.tcgtrig_look_back
         self._each_event = hook.tcgtrig_trigger_each_event
         self._rank = hook.tcgtrig_pending_rank
@@ -173,6 +176,19 @@ class Ruleset:
         return merged
 
     # -- hooks ----------------------------------------------------------------
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The names a scenario file may use for this ruleset in ``expect``
+        and ``choices``: ``yugioh/ocg``; ``yugioh`` or ``yugioh/tcg`` for the
+        default variant."""
+        if self.variant is not None and self.name == self.game:
+            return (self.name, f"{self.game}/{self.variant}")
+        return (self.name,)
+
+    def key_in(self, mapping: Any) -> str | None:
+        """The first of :attr:`keys` that ``mapping`` has."""
+        return next((key for key in self.keys if key in mapping), None)
 
     @property
     def chain(self) -> bool:
@@ -287,18 +303,37 @@ class Ruleset:
         return bool(verdict)
 
 
+def split_game(name: str) -> tuple[str, str | None]:
+    """``yugioh/ocg`` → ``("yugioh", "ocg")``; ``digimon`` → ``("digimon", None)``."""
+    game, _, variant = name.partition("/")
+    return game, variant or None
+
+
 def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = True) -> Ruleset:
     """The ruleset called ``game``: load its plugin and wrap it.
 
-    :param game: an installed game name (see ``tcgtrig games``).
+    :param game: an installed game name (see ``tcgtrig games``), or
+        ``GAME/VARIANT`` for one of its variants.
     :param plugins: extra plugins; with ``autoload=False`` they may *be* the
         game (a ruleset defined in Python, no entry point needed).
+    :raises UnknownGameError: the game, or the variant, does not exist.
     """
-    pm = make_plugin_manager(game, plugins=plugins, autoload=autoload)
-    ruleset = Ruleset(pm, game)
-    if autoload and ruleset.name != game:
-        raise PluginError(game, f"is registered as {game!r} but calls itself {ruleset.name!r}")
-    return ruleset
+    base, variant = split_game(game)
+    pm = make_plugin_manager(base, plugins=plugins, autoload=autoload)
+    ruleset = Ruleset(pm, base)
+    if autoload and ruleset.game != base:
+        raise PluginError(base, f"is registered as {base!r} but calls itself {ruleset.game!r}")
+    if variant is None or variant == ruleset.info.default_variant:
+        return ruleset
+    known = [name for name, _ in ruleset.info.variants]
+    if variant not in known:
+        raise UnknownGameError(game, [f"{ruleset.game}/{name}" for name in known] or [ruleset.game],
+                               what="variant")
+    plugin = ruleset._call("tcgtrig_variant", pm.hook.tcgtrig_variant, variant=variant)
+    if plugin is None:
+        raise PluginError(ruleset.game, f"lists the variant {variant!r} but tcgtrig_variant gives no plugin for it")
+    _register(pm, f"{ruleset.game}/{variant}", plugin)
+    return Ruleset(pm, base, variant=variant)
 
 
 @frozen(kw_only=True)
@@ -312,6 +347,7 @@ class GameListing:
     distribution: str = ""
     distribution_version: str = ""
     error: str | None = None
+    variants: tuple[tuple[str, str], ...] = ()
 
 
 def list_games() -> list[GameListing]:
@@ -330,5 +366,5 @@ def list_games() -> list[GameListing]:
         except TcgTrigError as exc:
             listings.append(GameListing(**base, error=str(exc)))
             continue
-        listings.append(GameListing(**base, title=info.title, version=info.version))
+        listings.append(GameListing(**base, title=info.title, version=info.version, variants=info.variants))
     return listings

@@ -39,7 +39,7 @@ _OUTCOME_STYLE = {
 MAX_DEPTH = 24
 #: Other waiting effects named beside an ordering choice (the rest are counted).
 MAX_WAITING_SHOWN = 6
-_SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "reason", "link"}
+_SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "reason", "chain", "chain_link"}
 
 
 def describe_event(step: Step, names: Mapping[str, str]) -> str:
@@ -182,8 +182,8 @@ class _Builder:
         elif kind == "activated":
             self.number += 1
             label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]
-            if step.get("link"):
-                label.append((f"  chain link {step.get('link')}", "dim"))
+            if step.get("chain_link"):
+                label.append((f"  chain {step.get('chain')} · CL{step.get('chain_link')}", "dim"))
             parent = self.parent(step.get("cause"))
             if self.choosing is not None:
                 self.child(parent, self.choosing)
@@ -191,9 +191,10 @@ class _Builder:
             self.nodes[step.get("id")] = self.child(parent, label)
         elif kind in ("resolved", "applied"):
             node = self.nodes.get(step.get("id"))
-            if node is None or step.get("link"):
-                where = self.root if step.get("link") else self.parent(step.get("cause"))
-                prefix = [(f"resolve link {step.get('link')}: ", None)] if step.get("link") else []
+            link = step.get("chain_link")
+            if node is None or link:
+                where = self.root if link else self.parent(step.get("cause"))
+                prefix = [(f"◀ resolve chain {step.get('chain')} CL{link}: ", None)] if link else []
                 node = self.child(where, [*prefix, *self.effect_label(step)])
                 self.nodes[step.get("id")] = node
             mark, style = _OUTCOME_STYLE[kind]

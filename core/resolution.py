@@ -17,7 +17,7 @@ from attrs import field, frozen
 from .choices import Chooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
 from .errors import ChoiceError, UnknownGameError
-from .manager import Ruleset, available_games, load_ruleset
+from .manager import Ruleset, available_games, load_ruleset, split_game
 from .scenario import Compiled, Scenario, load_scenario
 from .source import format_path
 from .state import GameState
@@ -55,6 +55,14 @@ class Resolution:
     def keys(self, kind: str) -> list[str]:
         """Effect keys of the steps of one kind, in trace order."""
         return [step["effect"] for step in self.trace if step.kind == kind and step.get("effect")]
+
+    def chains(self) -> list[list[str]]:
+        """Chain games: each chain's links from link 1 up, as effect keys."""
+        chains: dict[int, list[str]] = {}
+        for step in self.trace:
+            if step.kind == "activated" and step.get("chain_link"):
+                chains.setdefault(step["chain"], []).append(step["effect"])
+        return [chains[number] for number in sorted(chains)]
 
     def stat(self, card_id: str, name: str) -> int | None:
         return self.engine.view.stat(card_id, name)
@@ -95,7 +103,7 @@ def pick_game(scenario: Scenario, game: str | None) -> str:
         return scenario.game
     installed = available_games()
     for name in scenario.games():
-        if name in installed:
+        if split_game(name)[0] in installed:
             return name
     raise UnknownGameError(None, installed)
 
@@ -135,7 +143,8 @@ def resolve(
         engine.run(chooser)
     except ChoiceError as exc:
         if from_file and exc.index is not None:  # point at the entry in the file
-            path = ("choices", ruleset.name) if isinstance(scenario.data.get("choices"), dict) else ("choices",)
+            raw = scenario.data.get("choices")
+            path = ("choices", ruleset.key_in(raw)) if isinstance(raw, dict) else ("choices",)
             path += (exc.index - 1,)
             raise ChoiceError(exc.decision, exc.label, exc.legal, index=exc.index, file=scenario.file,
                               line=scenario.source.line(path), path=format_path(path)) from None

@@ -120,6 +120,7 @@ class Expectation:
     flags: tuple[tuple[str, tuple[str, ...]], ...] = ()
     stats: tuple[tuple[str, tuple[tuple[str, int], ...]], ...] = ()
     outcome: str | None = None
+    chains: tuple[tuple[str, ...], ...] | None = None
     keys: tuple[str, ...] = ()
 
     def list(self, name: str) -> tuple[str, ...] | None:
@@ -361,10 +362,11 @@ class _Compiler:
         if raw is None:
             return ()
         if isinstance(raw, dict):
-            if self.game not in raw:
+            key = self.ruleset.key_in(raw)
+            if key is None:
                 return ()
-            raw = raw[self.game]
-            path = path + (self.game,)
+            raw = raw[key]
+            path = path + (key,)
         labels = []
         for index, label in enumerate(raw):
             if isinstance(label, bool):
@@ -375,10 +377,11 @@ class _Compiler:
 
     def expectation(self) -> Expectation | None:
         raw_all = self.data.get("expect") or {}
-        if self.game not in raw_all:
+        key = self.ruleset.key_in(raw_all)
+        if key is None:
             return None
-        raw = raw_all[self.game]
-        base: Path_ = ("expect", self.game)
+        raw = raw_all[key]
+        base: Path_ = ("expect", key)
         lists = []
         for name in _EXPECT_LISTS:
             if name in raw:
@@ -388,6 +391,11 @@ class _Compiler:
                     if key.split("#")[0] not in self.effect_keys:
                         raise self.error(base + (name, index), f"unknown effect key {key!r}", self.effect_keys)
                 lists.append((name, tuple(raw[name])))
+        for number, chain in enumerate(raw.get("chains") or []):
+            for index, effect in enumerate(chain):
+                if effect.split("#")[0] not in self.effect_keys:
+                    raise self.error(base + ("chains", number, index), f"unknown effect key {effect!r}",
+                                     self.effect_keys)
         for name in ("zones", "flags", "stats"):
             for card_id in raw.get(name) or {}:
                 if card_id not in self.card_ids:
@@ -402,6 +410,7 @@ class _Compiler:
             flags=tuple((c, tuple(sorted(f))) for c, f in (raw.get("flags") or {}).items()),
             stats=tuple((c, tuple(sorted(v.items()))) for c, v in (raw.get("stats") or {}).items()),
             outcome=raw.get("outcome"),
+            chains=tuple(tuple(chain) for chain in raw["chains"]) if "chains" in raw else None,
             keys=tuple(raw),
         )
 

@@ -90,7 +90,7 @@ def test_games_json(runner):
     assert digimon == {
         "name": "digimon", "title": "Digimon Card Game", "version": "1.0.0",
         "module": "tcgtrig.plugins.digimon.hooks", "distribution": "tcgtrig",
-        "distribution_version": "0.1.0", "error": None,
+        "distribution_version": "0.1.0", "error": None, "variants": [],
     }
 
 

@@ -50,8 +50,8 @@ def test_responses_resolve_last_in_first_out():
         """, chainy(), choices=["trap.quick"])
     assert result.keys("activated") == ["spell.main", "trap.quick"]
     assert result.keys("resolved") == ["trap.quick", "spell.main"]
-    links = [s["link"] for s in result.trace if s.kind == "resolved"]
-    assert links == [2, 1]
+    links = [(s["chain"], s["chain_link"]) for s in result.trace if s.kind == "resolved"]
+    assert links == [(1, 2), (1, 1)]
 
 
 def test_speed_one_cannot_respond_and_passing_closes_the_window():

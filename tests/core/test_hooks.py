@@ -4,9 +4,10 @@ meta-test checks that every hook has its ``test_hook_<name>``)."""
 
 from __future__ import annotations
 
+import pytest
 import tcgtrig
 from helpers import PlainGame, run
-from tcgtrig import ActivationContext, CardIds, Drop, GameEnd, Move, hookimpl
+from tcgtrig import ActivationContext, CardIds, Drop, GameEnd, GameInfo, Move, hookimpl
 
 TWO_EFFECTS = """
     cards:
@@ -369,3 +370,46 @@ def test_hook_tcgtrig_replacements_together():
     # x is saved at the very moment y goes: the saving sees y gone
     assert declined.keys("resolved") == ["watcher.count", "watcher.same_moment"]
     assert "watcher.same_moment" not in run(BOTH_SAVED, game(), choices=["use", "decline"]).keys("resolved")
+
+
+class Variants:
+    """A toy game with two variants: ``plain`` (default) and ``plain/reversed``."""
+
+    @hookimpl
+    def tcgtrig_game_info(self):
+        return GameInfo(name="plain", title="Plain with variants", version="0",
+                        variants={"normal": "turn player first", "reversed": "opponent first"})
+
+    @hookimpl
+    def tcgtrig_variant(self, variant):
+        class Reversed:
+            @hookimpl
+            def tcgtrig_pending_rank(self, state, effect):
+                return (0 if effect.controller != state.turn_player else 1, effect.id)
+
+        return Reversed() if variant == "reversed" else None
+
+
+def test_hook_tcgtrig_variant():
+    normal = tcgtrig.load_ruleset("plain", plugins=(Variants(),), autoload=False)
+    reversed_ = tcgtrig.load_ruleset("plain/reversed", plugins=(Variants(),), autoload=False)
+    explicit = tcgtrig.load_ruleset("plain/normal", plugins=(Variants(),), autoload=False)
+    assert (normal.name, normal.variant, explicit.name, reversed_.name, reversed_.variant) == (
+        "plain", "normal", "plain", "plain/reversed", "reversed")
+    assert run(TWO_EFFECTS, normal).keys("resolved") == ["a.first", "a.second", "b.other"]
+    assert run(TWO_EFFECTS, reversed_).keys("resolved") == ["b.other", "a.first", "a.second"]
+    with pytest.raises(tcgtrig.UnknownGameError, match=r"unknown variant 'plain/nope' \(legal: plain/normal, "
+                                                      r"plain/reversed\)"):
+        tcgtrig.load_ruleset("plain/nope", plugins=(Variants(),), autoload=False)
+
+
+def test_variant_keys_in_expect_and_choices():
+    text = TWO_EFFECTS + """
+    choices: {plain: [a.second], plain/reversed: []}
+    expect:
+      plain: {resolved: [a.second, a.first, b.other]}
+      plain/reversed: {resolved: [b.other, a.first, a.second]}
+    """
+    for name in ("plain", "plain/normal", "plain/reversed"):
+        result = run(text, tcgtrig.load_ruleset(name, plugins=(Variants(),), autoload=False))
+        assert tcgtrig.check_expectation(result, result.compiled.expect) == [], name
