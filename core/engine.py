@@ -140,11 +140,15 @@ class Engine:
     windows: list[InterruptWindow] = field(factory=list)
     chain_links: list[PendingEffect] = field(factory=list)
     due: dict[str, dict[int, None]] = field(factory=dict)
+    offers: list[PendingEffect] = field(factory=list)
+    shown: set[int] = field(factory=set)
+    last_events: tuple[Event, ...] = ()
     chains: int = 0
     series: set[str] | None = None
     decision: Decision | None = None
     outcome: GameEnd | None = None
     moment: int = 0
+    last_moment: int = 0
     timing: int = 0
     last_depth: int = 0
     last_instance: int = 0
@@ -222,6 +226,8 @@ class Engine:
         clone.matched = _copy.deepcopy(self.matched, memo)
         clone.chain_links = list(self.chain_links)
         clone.due = {player: dict(ids) for player, ids in self.due.items()}
+        clone.offers = list(self.offers)
+        clone.shown = set(self.shown)
         clone.series = set(self.series) if self.series is not None else None
         clone._guard = _copy.copy(self._guard)
         clone.view = Evaluator(new_state, self.index.continuous)
@@ -351,14 +357,17 @@ class Engine:
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation,
             )
             effect = self._ranked(effect)
-            drop = self.ruleset.check_pending(self.state, effect, "admission", self.moment)
+            drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
             if drop is None and self.chain:
-                drop = self.ruleset.check_pending(self.state, effect, "window", self.moment)
+                drop = self.ruleset.check_pending(self.state, effect, "window", self.last_moment)
             if drop is not None and drop.kind == "void":
                 continue
             self.record("triggered", effect, event=match.events[0].name)
             if drop is not None:
                 self.drop(effect, drop)
+                continue
+            if self.chain and self.ruleset.offered_in_window(self.state, effect):
+                self.offers.append(effect)
                 continue
             if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
                 effect = evolve(effect, declaration="due")
@@ -491,9 +500,16 @@ class Engine:
             self.push(RunActions(effect.ability.do, run))
 
     def responses(self, player: str) -> dict[str, PendingEffect]:
-        """Chain games: the activated abilities ``player`` may respond with."""
+        """Chain games: what ``player`` may respond with: activated abilities
+        whose ``when`` (if any) matches the last link's activation or an event
+        of the moment just before the window, and the pending effects offered
+        in this window (``tcgtrig_offered_in_window``)."""
         found: dict[str, PendingEffect] = {}
         chain = tuple(self.chain_links)
+        recent = self.last_events
+        if chain:
+            top = chain[-1]
+            recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
         for key, (card_id, ability) in self.index.by_key.items():
             if ability.kind != "activated":
                 continue
@@ -503,16 +519,39 @@ class Engine:
             self_card = self.view.self_of(card, ability)
             if self.state.cards[self_card].owner != player:
                 continue
+            events: tuple[Event, ...] = ()
+            if ability.when is not None:
+                events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
+                if not events:
+                    continue
             effect = PendingEffect(
                 id=0, key=key, card=card_id, ability=ability, controller=player, self_card=self_card,
-                timing=self.timing, depth=self.last_depth + 1, cause=self.last_instance,
+                events=events, timing=self.timing, depth=self.last_depth + 1, cause=self.last_instance,
                 incarnation=card.incarnation, window="chain",
             )
             if self.activation_failure(effect, "chain", None) is not None:
                 continue
             if self.ruleset.can_respond(self.state, chain, effect):
                 found[key] = effect
-        return {key: evolve(e, id=self.new_id()) for key, e in found.items()}
+        found = {key: evolve(e, id=self.new_id()) for key, e in found.items()}
+        for effect in self.offers:
+            if (effect.controller == player and effect.key not in found
+                    and self.activation_failure(effect, "chain", None) is None
+                    and self.ruleset.can_respond(self.state, chain, effect)):
+                found[effect.key] = effect
+                self.shown.add(effect.id)
+        return found
+
+    def withdraw_offers(self) -> None:
+        """Offers not taken in their response window are not used: declined
+        if they could have been, missed if no window allowed them."""
+        offers, self.offers = self.offers, []
+        for effect in offers:
+            if effect.id in self.shown:
+                self.record("declined", effect, reason="not activated in the response window it was offered in")
+            else:
+                self.record("missed", effect, reason="no response window allowed it (the chain's speed)")
+            self.shown.discard(effect.id)
 
     # -- actions ----------------------------------------------------------------
 
@@ -608,6 +647,9 @@ class Engine:
             return
         self.moment += 1
         moment = self.moment
+        self.last_events = tuple(events)
+        if any(event.by != "rule" for event in events):
+            self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
         for event in events:
             self.trace.append(Step.make(
                 "event", keep=("card",), event=event.name, card=event.card, player=event.player,
@@ -643,7 +685,7 @@ class Engine:
         pools = [self.pool] + [w.pool for w in self.windows]
         for pool in pools:
             for effect in pool.of_card(card_id):
-                drop = self.ruleset.check_pending(self.state, effect, "moved", self.moment)
+                drop = self.ruleset.check_pending(self.state, effect, "moved", self.last_moment)
                 if drop is not None:
                     pool.remove(effect.id)
                     self.drop(effect, drop)

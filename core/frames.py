@@ -108,7 +108,7 @@ class MainLoop(Frame):
                 return
             bucket = engine.pool.next_bucket()
             if not bucket:
-                if engine.chain_links:
+                if engine.chain_links or engine.offers:
                     self.phase = "settle"
                     engine.push(ChainWindow())
                 elif self.nested:
@@ -152,7 +152,8 @@ class Settle(Frame):
                 return
             engine.run_rules(todo)
         else:
-            engine.admit()
+            if not engine.chain_links:  # what triggers while a chain is built waits for the whole chain
+                engine.admit()
             engine.pop()
 
 
@@ -208,7 +209,7 @@ class Activation(Frame):
         effect = self.effect
         if self.phase == "check":
             if self.window in ("main", "interrupt"):
-                drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.moment)
+                drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
                 if drop is not None:
                     engine.drop(effect, drop)
                     engine.pop()
@@ -218,7 +219,8 @@ class Activation(Frame):
                 engine.record("failed", effect, reason=reason)
                 engine.pop()
                 return
-            if effect.ability.optional and effect.declaration != "made":
+            # a response chosen in a chain window was the choice to use it
+            if effect.ability.optional and effect.declaration != "made" and self.window != "chain":
                 engine.ask(Decision(
                     kind="use", player=effect.controller, prompt=f"use {effect.key}?",
                     options=(USE, DECLINE), default=USE, effect=effect.key,
@@ -503,15 +505,20 @@ class ChainWindow(Frame):
                 self.passes += 1
             else:
                 self.passes = 0
-                engine.push(Activation(candidates[label], "chain"))
+                chosen = candidates[label]
+                if chosen in engine.offers:
+                    engine.offers.remove(chosen)
+                engine.push(Activation(chosen, "chain"))
                 return
-        if not engine.chain_links:
+        if not engine.chain_links and not engine.offers:
             engine.pop()
             return
         player = engine.ruleset.chain_responder(engine.state, tuple(engine.chain_links), self.passes)
         if player is None or self.passes >= 2:
+            engine.withdraw_offers()
             engine.pop()
-            engine.push(ResolveChain())
+            if engine.chain_links:
+                engine.push(ResolveChain())
             return
         candidates = engine.responses(player)
         if not candidates:
@@ -532,6 +539,7 @@ class ResolveChain(Frame):
             return
         effect = engine.chain_links.pop()
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
+        engine.last_moment = engine.moment
         engine.resolve(effect, EffectRun(
             scope=engine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
             depth=effect.depth,

@@ -313,9 +313,11 @@ def tcgtrig_check_pending(
     :param state: the game state.
     :param effect: the pending effect.
     :param point: one of the values above.
-    :param last_moment: the moment of the last thing that happened;
-        ``effect.moment < last_moment`` means something happened after the
-        effect's trigger (Yu-Gi-Oh!'s missing the timing).  In chain games
+    :param last_moment: the moment of the last thing that happened, not
+        counting what happened only ``by: rule`` (a spell the rules send to
+        the graveyard after it resolved); ``effect.moment < last_moment``
+        means something happened after the effect's trigger (Yu-Gi-Oh!'s
+        missing the timing).  In chain games
         each chain link's resolution begins a moment of its own, so a link
         that resolves after the trigger counts even if it changes nothing.
     :return: a :class:`tcgtrig.Drop`, or ``None`` to keep it.
@@ -523,6 +525,29 @@ def tcgtrig_chain_responder(
     :return: a player name, or ``None`` to close the window now.
 
     Use in game plugins: Yu-Gi-Oh! (priority after a chain link).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_offered_in_window(state: GameState, effect: PendingEffect) -> bool | None:
+    """Say whether a pending effect skips the chain's building order and is
+    offered in the next response window instead.
+
+    Called in chain games for each effect as it becomes pending.  Such an
+    effect is offered, as its effect key, to its controller in the response
+    window that follows (subject to :func:`tcgtrig_can_respond`), or in a
+    window of its own when no chain was built; if it is not used there it
+    ends ``declined``.
+
+    Stops at first non-None result.  Default: ``False`` — it goes on the
+    chain in rank order.
+
+    :param state: the game state.
+    :param effect: the pending effect, with ``rank`` set.
+    :return: ``True`` to offer it in the response window.
+
+    Use in game plugins: Yu-Gi-Oh! OCG (optional triggers in the hand or
+    Deck are not part of SEGOC).
     """
 
 

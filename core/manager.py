@@ -142,6 +142,8 @@ class Ruleset:
         self._loop = hook.tcgtrig_endless_loop
         self._responder = hook.tcgtrig_chain_responder
         self._can_respond = hook.tcgtrig_can_respond
+        self._offered = hook.tcgtrig_offered_in_window
+        self._has_offered = bool(self._offered.get_hookimpls())
         self._declared = hook.tcgtrig_declared_use
         self._together = hook.tcgtrig_replacements_together
         self._has_declared = bool(self._declared.get_hookimpls())
@@ -253,6 +255,11 @@ class Ruleset:
         key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
         return effect.key if key is None else str(key)
 
+    def offered_in_window(self, state: GameState, effect: PendingEffect) -> bool:
+        if not self._has_offered:
+            return False
+        return bool(self._call("tcgtrig_offered_in_window", self._offered, state=state, effect=effect))
+
     def declared_use(self, state: GameState, effect: PendingEffect) -> bool:
         if not self._has_declared:
             return False
@@ -288,9 +295,9 @@ class Ruleset:
             "tcgtrig_chain_responder", self._responder, state=state, chain=chain, passes=passes
         )
         if player is None and not self._responder.get_hookimpls():
-            last = chain[-1].controller
-            first = state.opponent(last)
-            return first if passes % 2 == 0 else last
+            # the opponent of the last link's player first; with no chain yet, the turn player
+            first = state.opponent(chain[-1].controller) if chain else state.turn_player
+            return first if passes % 2 == 0 else state.opponent(first)
         return player
 
     def can_respond(self, state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool:

@@ -297,7 +297,7 @@ def test_check_uses_the_files_choices_for_the_game(runner, tmp_path):
     # choices as a mapping: the digimon list is the one used
     text = T1_TEXT.replace(
         "choices: [gabumon.trash, metalgarurumon.play, upamon.draw]",
-        "choices:\n  yugioh: [upamon.draw]\n  digimon: [gabumon.trash, metalgarurumon.play, upamon.draw]")
+        "choices:\n  nosuchgame: [upamon.draw]\n  digimon: [gabumon.trash, metalgarurumon.play, upamon.draw]")
     assert text != T1_TEXT
     result = invoke(runner, "check", write(tmp_path, "mapped.yaml", text))
     assert result.exit_code == 0, result.output
@@ -308,12 +308,12 @@ def test_check_skips_expectations_for_games_that_are_not_installed(runner, tmp_p
     text = T1_TEXT.replace("expect:\n  digimon:", "expect:\n  nosuchgame:")
     result = invoke(runner, "check", write(tmp_path, "other.yaml", text))
     assert result.exit_code == 0
-    assert "SKIP" in result.stdout and "game 'nosuchgame' is not installed (installed: digimon, duelmasters)" in result.stdout
+    assert "SKIP" in result.stdout and "game 'nosuchgame' is not installed (installed: digimon, duelmasters, yugioh)" in result.stdout
     assert result.stdout.splitlines()[-1] == "0 passed, 0 failed, 1 skipped"
 
 
 def test_a_file_without_game_runs_under_an_installed_game_its_expectations_name(runner, tmp_path):
-    text = T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:", "expect:\n  yugioh: {}\n  digimon:")
+    text = T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:", "expect:\n  nosuchgame: {}\n  digimon:")
     result = invoke(runner, "run", write(tmp_path, "multi.yaml", text), "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["game"] == "digimon"
@@ -447,10 +447,10 @@ def test_unknown_game_lists_the_installed_games(runner):
 
 def test_file_without_a_game_needs_one(runner, tmp_path):
     path = write(tmp_path, "nogame.yaml", T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:",
-                                                                                          "expect:\n  yugioh:"))
+                                                                                          "expect:\n  nosuchgame:"))
     assert_one_line_error(invoke(runner, "run", path),
                           r"error: no game given: the file has no 'game' key, names no installed game in "
-                          r"'expect', and no --game was passed \(installed: digimon, duelmasters\)")
+                          r"'expect', and no --game was passed \(installed: digimon, duelmasters, yugioh\)")
     assert invoke(runner, "run", path, "-g", "digimon").exit_code == 0
 
 

@@ -1,9 +1,56 @@
-"""Yu-Gi-Oh! — planned, not yet registered.
+"""Yu-Gi-Oh! — chains, SEGOC, spell speeds, missing the timing.
 
-The ordering rules it will implement, and the hook each one uses, are listed
-in :mod:`tcgtrig.hookspecs`: chain building with SEGOC, last-in-first-out
-resolution (``GameInfo.resolution = "chain"``), spell speeds in response
-windows, missing the timing, and the TCG/OCG variants.  Until its issue lands
-this package holds no hooks and is not an entry point, so ``tcgtrig games``
-does not list it.
+Follows the current TCG rulebook (v10) by default, with two variants:
+
+- ``tcg`` (default): simultaneous triggers form one chain by SEGOC — the
+  turn player's mandatory effects, the opponent's mandatory effects, the
+  turn player's optional effects, the opponent's optional effects, each
+  player ordering their own within a group; hand triggers join SEGOC;
+- ``ocg``: optional triggers activated from a hidden zone (the hand, the
+  Deck) are not part of SEGOC: they are offered in the response window
+  after the SEGOC chain is built, and may go on top of a Spell Speed 1 or 2
+  link, not on top of a Spell Speed 3 one (Konami OCG FAQ);
+- ``goat``: the older TCG rule still used by the GOAT and Edison formats —
+  a trigger that happened earlier goes on the chain first (Sangan Tributed
+  for Caius: Sangan is Chain Link 1), SEGOC among simultaneous ones.
+
+In every variant:
+
+- activating an effect makes a chain link; nothing resolves while a chain
+  is being built; the chain resolves last in, first out; what triggers
+  while it resolves (or while a cost is paid) waits for the whole chain,
+  then forms the next chain;
+- after each link the opponent of its player may respond, then the other
+  player; two passes in a row resolve the chain.  Trigger and ignition
+  effects are Spell Speed 1 and never respond; Spell Speed 2 responds to
+  1 or 2; Spell Speed 3 to anything, and only Spell Speed 3 to Spell Speed
+  3;
+- an optional "when … you can" trigger (``wording: when``) misses the
+  timing when its event was not the last thing to happen — met during a
+  cost, in the first half of a "then" sequence, as Tribute or material
+  before the summon, or at Chain Link 2 or higher with earlier links
+  resolving after it (a resolving link counts even if it does nothing);
+  mandatory and "if" triggers never miss;
+- once per event: a draw of two cards is one draw;
+- "Once per turn" (soft) is per card copy and usable again after the card
+  leaves and comes back; "you can only use this effect of X once per turn"
+  (tag ``hard_once_per_turn``) is per player and card name; tag
+  ``once_per_chain`` allows one activation per chain.
 """
+
+from tcgtrig import GameInfo
+
+GAME_INFO = GameInfo(
+    name="yugioh",
+    title="Yu-Gi-Oh! Trading Card Game",
+    version="1.0.0",
+    summary="chains built by SEGOC, resolved last in first out; spell speeds; missing the timing",
+    rules="Yu-Gi-Oh! TCG Rulebook v10 and Konami's rulings as quoted by Yugipedia and judge articles",
+    resolution="chain",
+    terms={"depth": "depth"},
+    variants={
+        "tcg": "the current TCG rulebook: hand triggers join SEGOC",
+        "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",
+        "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
+    },
+)

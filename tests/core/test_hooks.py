@@ -413,3 +413,47 @@ def test_variant_keys_in_expect_and_choices():
     for name in ("plain", "plain/normal", "plain/reversed"):
         result = run(text, tcgtrig.load_ruleset(name, plugins=(Variants(),), autoload=False))
         assert tcgtrig.check_expectation(result, result.compiled.expect) == [], name
+
+
+class ChainToy:
+    @hookimpl
+    def tcgtrig_game_info(self):
+        return GameInfo(name="plain", title="Chain toy", version="0", resolution="chain")
+
+    @hookimpl
+    def tcgtrig_can_respond(self, chain, effect):
+        return effect.kind == "triggered" or effect.ability.speed >= 2
+
+
+HIDDEN = """
+    cards:
+      - id: a
+        owner: A
+        zone: field
+        abilities: [{id: seen, when: ping, do: [{gain: {counter: n}}]}]
+      - id: h
+        owner: B
+        zone: hand
+        abilities: [{id: sneaky, when: ping, optional: true, do: [{gain: {counter: n}}]}]
+    start: [{emit: {event: ping}}]
+    """
+
+
+def test_hook_tcgtrig_offered_in_window():
+    class HandLater:
+        @hookimpl
+        def tcgtrig_offered_in_window(self, state, effect):
+            return state.cards[effect.card].zone == "hand"
+
+    def ruleset(*plugins):
+        return tcgtrig.load_ruleset("plain", plugins=(ChainToy(), *plugins), autoload=False)
+
+    by_rank = run(HIDDEN, ruleset())
+    assert by_rank.chains() == [["a.seen", "h.sneaky"]]
+    offered = run(HIDDEN, ruleset(HandLater()), choices=["h.sneaky"])
+    # not placed by rank: B adds it in the response window after a's link
+    assert offered.chains() == [["a.seen", "h.sneaky"]]
+    respond = [s for s in offered.trace if s.kind == "choice"]
+    assert [(s.get("decision"), s.get("player"), s.get("label")) for s in respond] == [("respond", "B", "h.sneaky")]
+    passed = run(HIDDEN, ruleset(HandLater()))  # the default chooser passes
+    assert passed.chains() == [["a.seen"]] and passed.keys("declined") == ["h.sneaky"]

@@ -1,0 +1,83 @@
+"""The Yu-Gi-Oh! ruleset's hook implementations (the entry-point target).
+
+Only ``@hookimpl`` functions live here; the rules are in
+:mod:`tcgtrig.plugins.yugioh.policy`.  The ``ocg`` and ``goat`` variants
+are small plugins registered on top (:func:`tcgtrig_variant`): they answer
+only the hooks where their rule differs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtrig import ActivationContext, Drop, GameInfo, GameState, PendingEffect, hookimpl
+
+from . import GAME_INFO, policy
+
+
+@hookimpl
+def tcgtrig_game_info() -> GameInfo:
+    return GAME_INFO
+
+
+@hookimpl
+def tcgtrig_variant(variant: str) -> object | None:
+    return VARIANTS.get(variant)
+
+
+@hookimpl
+def tcgtrig_action_aliases() -> dict[str, Any]:
+    return dict(policy.ALIASES)
+
+
+@hookimpl
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+    return policy.rank(state, effect)
+
+
+@hookimpl
+def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
+    return policy.details(state, effect)
+
+
+@hookimpl
+def tcgtrig_check_pending(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
+    return policy.missed(effect, point, last_moment)
+
+
+@hookimpl
+def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str:
+    return policy.once_per_turn_key(state, effect)
+
+
+@hookimpl
+def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    return policy.blocked(effect, context)
+
+
+@hookimpl
+def tcgtrig_can_respond(chain: Any, effect: PendingEffect) -> bool:
+    return policy.can_respond(chain, effect)
+
+
+class OCG:
+    """``yugioh/ocg``: optional hidden-zone triggers come after SEGOC."""
+
+    @hookimpl
+    def tcgtrig_offered_in_window(self, state: GameState, effect: PendingEffect) -> bool:
+        return policy.ocg_offered(state, effect)
+
+    @hookimpl
+    def tcgtrig_can_respond(self, chain: Any, effect: PendingEffect) -> bool | None:
+        return policy.ocg_can_respond(chain, effect)
+
+
+class Goat:
+    """``yugioh/goat``: the earliest trigger goes on the chain first."""
+
+    @hookimpl
+    def tcgtrig_pending_rank(self, state: GameState, effect: PendingEffect) -> tuple | None:
+        return policy.rank_trigger_first(state, effect)
+
+
+VARIANTS: dict[str, object] = {"ocg": OCG(), "goat": Goat()}

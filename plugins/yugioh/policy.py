@@ -1,0 +1,158 @@
+"""Yu-Gi-Oh! chain rules as plain functions (no pluggy here)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tcgtrig import ActivationContext, Drop, GameState, PendingEffect
+
+#: Zones whose cards the opponent cannot see (the OCG keeps their optional
+#: triggers out of SEGOC).
+HIDDEN_ZONES = ("hand", "deck")
+HARD_ONCE_PER_TURN = "hard_once_per_turn"
+ONCE_PER_CHAIN = "once_per_chain"
+GROUPS = ("TP mandatory", "NTP mandatory", "TP optional", "NTP optional")
+
+
+def segoc_group(state: GameState, effect: PendingEffect) -> int:
+    """0 turn player's mandatory, 1 opponent's mandatory, 2 turn player's
+    optional, 3 opponent's optional (TCG Rulebook v10, p.50)."""
+    return (2 if effect.optional else 0) + (0 if effect.controller == state.turn_player else 1)
+
+
+def rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
+    """SEGOC; before an event, replacements first, the turn player's first."""
+    if effect.window == "interrupt":
+        return (0 if effect.kind == "replacement" else 1, 0 if effect.controller == state.turn_player else 1)
+    return (segoc_group(state, effect),)
+
+
+def rank_trigger_first(state: GameState, effect: PendingEffect) -> tuple[int, ...] | None:
+    """GOAT/Edison: the trigger that happened earlier goes on the chain
+    first; SEGOC among those that happened at the same moment."""
+    if effect.window == "interrupt":
+        return None
+    return (effect.moment, segoc_group(state, effect))
+
+
+def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
+    if effect.window != "main":
+        return None
+    return {"group": GROUPS[segoc_group(state, effect)]}
+
+
+def missed(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
+    """An optional "when … you can" trigger misses the timing when its
+    event was not the last thing to happen."""
+    if point != "window" or not effect.optional or effect.ability.wording != "when":
+        return None
+    if effect.kind != "triggered" or effect.moment >= last_moment:
+        return None
+    if any(event.by == "cost" for event in effect.events):
+        why = "its event happened while a cost was paid"
+    else:
+        why = ("something else happened after its event (a later part of the same effect, the summon its "
+               "Tribute was for, or an earlier chain link resolving after it)")
+    return Drop("missed", f"{why}: an optional 'when … you can' effect misses the timing")
+
+
+def once_per_turn_key(state: GameState, effect: PendingEffect) -> str:
+    """Hard: per player and card name.  Soft: per card copy — a card that
+    left and came back is a new copy."""
+    if HARD_ONCE_PER_TURN in effect.tags:
+        name = state.cards[effect.card].name
+        return f"{effect.controller}:{name}:{effect.ability.id}"
+    return f"{effect.key}@{effect.incarnation}"
+
+
+def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """Once per chain; and a card's activated effect that is already on the
+    chain cannot be activated again while it is there (a Spell or Trap
+    already activated)."""
+    if effect.key in context.chain:
+        if ONCE_PER_CHAIN in effect.tags:
+            return "once per chain: already activated in this chain"
+        if effect.kind == "activated":
+            return "already on the chain"
+    return None
+
+
+def can_respond(chain: Any, effect: PendingEffect) -> bool:
+    """Spell speeds: 1 never responds; 2 responds to 1 or 2; 3 to anything,
+    and only 3 to 3.  Triggers are speed 1."""
+    if effect.kind == "triggered":
+        return False
+    top = chain[-1].ability.speed if chain else 1
+    return effect.ability.speed >= max(2, top)
+
+
+def ocg_offered(state: GameState, effect: PendingEffect) -> bool:
+    """OCG: an optional trigger activated from a hidden zone is not part of
+    SEGOC."""
+    return effect.kind == "triggered" and effect.optional and state.cards[effect.card].zone in HIDDEN_ZONES
+
+
+def ocg_can_respond(chain: Any, effect: PendingEffect) -> bool | None:
+    """OCG: a hand trigger may be added on top of a Spell Speed 1 or 2
+    link, not on top of a Spell Speed 3 one."""
+    if effect.kind != "triggered":
+        return None
+    top = chain[-1].ability.speed if chain else 1
+    return top <= 2
+
+
+# -- the game's words ----------------------------------------------------------
+
+_MODIFIERS = ("by", "label")
+
+
+def _split(arg: Any) -> tuple[Any, dict[str, Any]]:
+    if isinstance(arg, dict) and "card" in arg:
+        extra = sorted(set(arg) - {"card", *_MODIFIERS})
+        if extra:
+            raise ValueError(f"unknown key {extra[0]!r} (legal: card, {', '.join(_MODIFIERS)})")
+        return arg["card"], {k: arg[k] for k in _MODIFIERS if k in arg}
+    return arg, {}
+
+
+def _move(to: str, as_: str) -> Any:
+    def expand(arg: Any) -> dict[str, Any]:
+        card, modifiers = _split(arg)
+        return {"move": {"card": card, "to": to, "as": as_, **modifiers}}
+    return expand
+
+
+def _set(arg: Any) -> dict[str, Any]:
+    card, modifiers = _split(arg)
+    return {"together": [{"move": {"card": card, "to": "field", "as": "set", **modifiers}},
+                         {"flag": {"card": card, "set": "face_down"}}]}
+
+
+def _number(arg: Any) -> int:
+    if isinstance(arg, bool) or not isinstance(arg, int):
+        raise ValueError("expected a number of LP")
+    return arg
+
+
+def _lp(arg: Any) -> dict[str, Any]:
+    amount = _number(arg)
+    return {("gain" if amount >= 0 else "lose"): {"counter": "lp", "amount": abs(amount)}}
+
+
+def _damage(arg: Any) -> dict[str, Any]:
+    return {"lose": {"player": "opponent", "counter": "lp", "amount": abs(_number(arg))}}
+
+
+ALIASES = {
+    "destroy": _move("graveyard", "destroyed"),
+    "send_to_graveyard": _move("graveyard", "sent_to_graveyard"),
+    "tribute": _move("graveyard", "tributed"),
+    "normal_summon": _move("field", "normal_summoned"),
+    "tribute_summon": _move("field", "tribute_summoned"),
+    "special_summon": _move("field", "special_summoned"),
+    "banish": _move("banished", "banished"),
+    "discard": _move("graveyard", "discarded"),
+    "set": _set,
+    "lp": _lp,
+    "damage": _damage,
+}
