@@ -1,0 +1,168 @@
+"""The Yu-Gi-Oh! ruleset: its policy functions one by one, its variants, its
+words, and the coverage of the research cases and seed examples."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import tcgtrig
+import yaml
+from helpers import run
+from tcgtrig import ActivationContext, Card, Event, GameState, PendingEffect
+from tcgtrig.plugins.yugioh import policy
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "yugioh"
+
+
+def pending(ability: tcgtrig.Ability, **fields) -> PendingEffect:
+    base = dict(id=1, key="c.x", card="c", ability=ability, controller="A", self_card="c", timing=1, depth=1)
+    return PendingEffect(**{**base, **fields})
+
+
+def ability(**fields) -> tcgtrig.Ability:
+    return tcgtrig.Ability(id="x", **fields)
+
+
+@pytest.fixture
+def state() -> GameState:
+    return GameState.build(("A", "B"), "A", [Card(id="c", name="Sangan", owner="A", zone="graveyard"),
+                                             Card(id="h", name="Illusion Snatch", owner="A", zone="hand")])
+
+
+def test_segoc_groups(state):
+    tp_mandatory = pending(ability(), controller="A")
+    ntp_mandatory = pending(ability(), controller="B")
+    tp_optional = pending(ability(optional=True), controller="A")
+    ntp_optional = pending(ability(optional=True), controller="B")
+    ranked = sorted([ntp_optional, tp_optional, ntp_mandatory, tp_mandatory], key=lambda e: policy.rank(state, e))
+    assert ranked == [tp_mandatory, ntp_mandatory, tp_optional, ntp_optional]
+    assert [policy.details(state, e)["group"] for e in ranked] == list(policy.GROUPS)
+
+
+def test_goat_puts_the_earliest_trigger_first(state):
+    early_optional = pending(ability(optional=True), moment=1)
+    late_mandatory = pending(ability(), moment=2)
+    assert policy.rank_trigger_first(state, early_optional) < policy.rank_trigger_first(state, late_mandatory)
+    assert policy.rank(state, early_optional) > policy.rank(state, late_mandatory)
+
+
+@pytest.mark.parametrize(("fields", "missed"), [
+    ({"optional": True, "wording": "when"}, True),
+    ({"optional": True, "wording": "if"}, False),
+    ({"optional": False, "wording": "when"}, False),
+])
+def test_only_optional_when_effects_miss_the_timing(fields, missed):
+    effect = pending(ability(**fields), moment=3)
+    assert (policy.missed(effect, "window", last_moment=4) is not None) == missed
+    assert policy.missed(effect, "window", last_moment=3) is None  # its event was the last thing
+    assert policy.missed(effect, "admission", last_moment=4) is None
+
+
+def test_a_miss_during_a_cost_says_so():
+    effect = pending(ability(optional=True), moment=3, events=(Event(name="tributed", card="c", by="cost"),))
+    drop = policy.missed(effect, "window", last_moment=5)
+    assert drop.kind == "missed" and "while a cost was paid" in drop.reason
+
+
+def test_soft_once_per_turn_is_per_card_copy_and_hard_per_name(state):
+    soft = pending(ability(once_per_turn=True), incarnation=2)
+    assert policy.once_per_turn_key(state, soft) != policy.once_per_turn_key(state, pending(
+        ability(once_per_turn=True), incarnation=3))
+    hard = pending(ability(once_per_turn=True, tags=("hard_once_per_turn",)), incarnation=2)
+    assert policy.once_per_turn_key(state, hard) == policy.once_per_turn_key(state, pending(
+        ability(once_per_turn=True, tags=("hard_once_per_turn",)), incarnation=5)) == "A:Sangan:x"
+
+
+def test_once_per_chain_and_no_second_activation_while_on_the_chain():
+    on_chain = ActivationContext(window="chain", chain=("c.x",))
+    assert "once per chain" in policy.blocked(pending(ability(tags=("once_per_chain",))), on_chain)
+    assert policy.blocked(pending(ability(kind="activated")), on_chain) == "already on the chain"
+    assert policy.blocked(pending(ability(kind="activated")), ActivationContext(window="chain")) is None
+
+
+@pytest.mark.parametrize(("speed", "top", "ok"), [(1, 1, False), (2, 1, True), (2, 2, True), (2, 3, False),
+                                                  (3, 3, True), (3, 1, True)])
+def test_spell_speeds(speed, top, ok):
+    chain = [pending(ability(kind="activated", speed=top))]
+    assert policy.can_respond(chain, pending(ability(kind="activated", speed=speed))) == ok
+    assert policy.can_respond(chain, pending(ability())) is False  # a trigger never responds
+
+
+def test_ocg_hidden_zone_triggers(state):
+    hand = pending(ability(optional=True), card="h", key="h.x")
+    assert policy.ocg_offered(state, hand)
+    assert not policy.ocg_offered(state, pending(ability(optional=True)))  # in the graveyard: public
+    assert not policy.ocg_offered(state, pending(ability(), card="h", key="h.x"))  # mandatory
+    on_speed_2 = [pending(ability(kind="activated", speed=2))]
+    on_speed_3 = [pending(ability(kind="activated", speed=3))]
+    assert policy.ocg_can_respond(on_speed_2, hand) is True and policy.ocg_can_respond(on_speed_3, hand) is False
+    assert policy.ocg_can_respond(on_speed_2, pending(ability(kind="activated", speed=2))) is None
+
+
+def test_variants_load_and_unknown_ones_are_refused():
+    assert [tcgtrig.load_ruleset(name).name for name in ("yugioh", "yugioh/tcg", "yugioh/ocg", "yugioh/goat")] == [
+        "yugioh", "yugioh", "yugioh/ocg", "yugioh/goat"]
+    with pytest.raises(tcgtrig.UnknownGameError, match=r"unknown variant 'yugioh/edison' \(legal: yugioh/tcg, "):
+        tcgtrig.load_ruleset("yugioh/edison")
+
+
+def test_a_spell_sent_away_by_rule_is_not_the_last_thing_to_happen():
+    text = """
+        counters: {A: {lp: 8000}, B: {lp: 8000}}
+        cards:
+          - id: hole
+            owner: A
+            zone: field
+            abilities:
+              - {id: main, kind: activated,
+                 do: [{destroy: {zone: field, types: [monster]}}, {send_to_graveyard: {card: self, by: BY}}]}
+          - id: peten
+            owner: A
+            zone: field
+            types: [monster]
+            abilities:
+              - {id: revive, optional: true, when: {event: destroyed, card: self}, active_in: graveyard, do: []}
+        start: [{activate: hole.main}]
+        """
+    assert run(text.replace("BY", "rule"), "yugioh").keys("resolved") == ["hole.main", "peten.revive"]
+    assert run(text.replace("BY", "effect"), "yugioh").keys("missed") == ["peten.revive"]
+
+
+@pytest.mark.parametrize(("word", "arg", "expected"), [
+    ("destroy", "x", {"move": {"card": "x", "to": "graveyard", "as": "destroyed"}}),
+    ("send_to_graveyard", {"card": "x", "by": "rule"}, {"move": {"card": "x", "to": "graveyard",
+                                                                   "as": "sent_to_graveyard", "by": "rule"}}),
+    ("tribute", "x", {"move": {"card": "x", "to": "graveyard", "as": "tributed"}}),
+    ("normal_summon", "x", {"move": {"card": "x", "to": "field", "as": "normal_summoned"}}),
+    ("tribute_summon", "x", {"move": {"card": "x", "to": "field", "as": "tribute_summoned"}}),
+    ("special_summon", "x", {"move": {"card": "x", "to": "field", "as": "special_summoned"}}),
+    ("banish", "x", {"move": {"card": "x", "to": "banished", "as": "banished"}}),
+    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "as": "discarded"}}),
+    ("set", "x", {"together": [{"move": {"card": "x", "to": "field", "as": "set"}},
+                               {"flag": {"card": "x", "set": "face_down"}}]}),
+    ("lp", -500, {"lose": {"counter": "lp", "amount": 500}}),
+    ("damage", 500, {"lose": {"player": "opponent", "counter": "lp", "amount": 500}}),
+])
+def test_game_words_expand_to_core_actions(word, arg, expected):
+    assert policy.ALIASES[word](arg) == expected
+
+
+def _sources() -> dict[str, str]:
+    return {p.name: yaml.safe_load(p.read_text())["source"] for p in SCENARIOS.glob("*.yaml")}
+
+
+@pytest.mark.parametrize("number", range(1, 18))
+def test_every_research_case_has_a_scenario(number):
+    files = [name for name in _sources() if name.startswith(f"case-{number:02d}-")]
+    assert files, f"no scenario file for research case {number}"
+    for name in files:
+        data = yaml.safe_load((SCENARIOS / name).read_text())
+        assert "ygo.md" in data["source"] and any(k.startswith("yugioh") for k in data["expect"]), name
+
+
+@pytest.mark.parametrize("card", ["zaborg", "peten", "abysshilde", "flowerbot", "solemn-wishes", "aromage-jasmine"])
+def test_every_seed_example_has_a_scenario(card):
+    files = [name for name, source in _sources().items() if name.startswith("seed-") and card in name]
+    assert files, card
+    assert all("yugioh-trigger-effect.txt" in _sources()[name] for name in files)
