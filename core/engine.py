@@ -299,14 +299,18 @@ class Engine:
     def check_loop(self, where: str) -> bool:
         """Count a step; end the resolution if the position repeats."""
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
-        quick = (where, self.state.fingerprint(), self.pool.quick_fingerprint(), len(self.frames), chooser)
+        top = self.chain_links[-1].signature() if self.chain_links else None
+        quick = (where, self.state.fingerprint(), self.pool.quick_fingerprint(), len(self.frames), chooser,
+                 len(self.chain_links), top, len(self.offers))
 
         def full() -> Any:
             cards = tuple(c.dynamic() for c in self.state.cards.values())
             counters = tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
             frames = tuple((type(f).__name__, getattr(f, "phase", None)) for f in self.frames)
+            links = (tuple(e.signature() for e in self.chain_links),
+                     tuple(e.signature() for e in self.offers))
             return (where, cards, counters, tuple(sorted(self.state.used)), self.pool.fingerprint(),
-                    frames, chooser)
+                    frames, chooser, links)
 
         verdict = self._guard.tick(quick, full, self.asked)
         if verdict is not None:

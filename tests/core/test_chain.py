@@ -122,3 +122,23 @@ def test_an_optional_when_trigger_misses_the_timing_after_then():
         """, chainy())
     assert result.keys("missed") == ["victim.when_you_can"]
     assert result.keys("resolved") == ["spell.main", "victim.if_you_can"]
+
+
+def test_a_chain_being_built_is_part_of_the_position():
+    """Building a chain changes nothing on the board; the loop detector must
+    still see two positions with different chains as different."""
+    result = run("""
+        cards:
+          - id: x
+            owner: A
+            zone: field
+            flags: [up]
+            abilities:
+              - {id: down, kind: activated, do: [{flag: {card: x, clear: up}}]}
+              - {id: up, when: {event: flag_cleared, card: self}, do: [{flag: {card: x, set: up}}]}
+              - {id: a, when: {event: flag_set, card: self}, do: []}
+              - {id: b, when: {event: flag_set, card: self}, do: []}
+        start: [{activate: x.down}]
+        """, chainy())
+    assert result.outcome == "complete"
+    assert result.chains() == [["x.down"], ["x.up"], ["x.a", "x.b"]]

@@ -166,3 +166,16 @@ def test_every_seed_example_has_a_scenario(card):
     files = [name for name, source in _sources().items() if name.startswith("seed-") and card in name]
     assert files, card
     assert all("yugioh-trigger-effect.txt" in _sources()[name] for name in files)
+
+
+def test_a_digimon_position_makes_chains_under_yugioh():
+    """triggered-04, written in core words: two chains, no false loop while the
+    board is unchanged between them (a chain being built is part of the
+    position)."""
+    path = SCENARIOS.parent / "digimon" / "triggered-04.yaml"
+    result = tcgtrig.resolve(tcgtrig.load_scenario(path), "yugioh")
+    assert result.outcome == "complete"
+    assert result.chains() == [["omnimon.unsuspend", "omnimon.blitz"],
+                               ["upamon.draw", "veemon.draw", "venommyotismon.memory"]]
+    digimon = tcgtrig.resolve(tcgtrig.load_scenario(path), "digimon")
+    assert digimon.keys("resolved") != result.keys("resolved")
