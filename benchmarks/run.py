@@ -18,6 +18,10 @@ Cases:
 - cascade / wide / deep (duelmasters): the same positions in Duel Masters
   words (untap, tapped creatures, a mana counter): one waiting pool, so the
   cascade's abilities all wait together instead of in layers.
+- segoc (yugioh): 10,000 triggers of one event form one chain by SEGOC,
+  which then resolves last in, first out.
+- responses (yugioh): a chain of 500 links built by the two players
+  answering each other with quick effects (scripted), then resolved.
 """
 
 from __future__ import annotations
@@ -108,17 +112,43 @@ def dm_deep(depth: int) -> dict[str, Any]:
             "start": [{"gain": {"counter": "mana"}}]}
 
 
+def ygo_header(title: str) -> dict[str, Any]:
+    return {**header(title), "game": "yugioh", "counters": {"A": {"lp": 8000}, "B": {"lp": 8000}}}
+
+
+def ygo_segoc(width: int) -> dict[str, Any]:
+    cards = [{"id": f"m{i}", "owner": "A" if i % 2 else "B", "zone": "field", "types": ["monster"],
+              "abilities": [{"id": "gain", "when": {"event": "normal_summoned"}, "optional": bool(i % 3 == 0),
+                             "wording": "if", "do": [{"lp": 1}]}]}
+             for i in range(width)]
+    cards.append({"id": "summoned", "owner": "A", "zone": "hand", "types": ["monster"]})
+    return {**ygo_header("benchmark: SEGOC (yugioh)"), "cards": cards, "start": [{"normal_summon": "summoned"}]}
+
+
+def ygo_responses(links: int) -> tuple[dict[str, Any], list[str]]:
+    cards: list[dict[str, Any]] = [{"id": "starter", "owner": "A", "zone": "field", "abilities": [
+        {"id": "main", "kind": "activated", "do": [{"lp": 1}]}]}]
+    choices = []
+    for i in range(links):
+        owner = "B" if i % 2 == 0 else "A"
+        cards.append({"id": f"q{i}", "owner": owner, "zone": "field", "abilities": [
+            {"id": "quick", "kind": "activated", "speed": 2, "do": [{"lp": 1}]}]})
+        choices.append(f"q{i}.quick")
+    return {**ygo_header("benchmark: long chain of responses (yugioh)"), "cards": cards,
+            "start": [{"activate": "starter.main"}]}, choices
+
+
 class CoreOnly:
     @hookimpl
     def tcgtrig_game_info(self) -> GameInfo:
         return GameInfo(name="core-only", title="core defaults only", version="0")
 
 
-def measure(name: str, data: dict[str, Any], ruleset: tcgtrig.Ruleset) -> None:
+def measure(name: str, data: dict[str, Any], ruleset: tcgtrig.Ruleset, choices: list[str] | None = None) -> None:
     scenario = tcgtrig.scenario_from_data(data, name)
     gc.collect()
     start = time.perf_counter()
-    result = tcgtrig.resolve(scenario, ruleset, max_steps=10_000_000)
+    result = tcgtrig.resolve(scenario, ruleset, max_steps=10_000_000, choices=choices)
     seconds = time.perf_counter() - start
     resolved = len(result.keys("resolved"))
     layers = max((s.get("priority", 0) or 0 for s in result.trace), default=0)
@@ -142,6 +172,10 @@ def main() -> None:
     measure("cascade (duelmasters)", dm_cascade(1000 // scale, 50 // (scale if scale > 1 else 1)), duelmasters)
     measure("wide (duelmasters)", dm_wide(10_000 // scale), duelmasters)
     measure("deep (duelmasters)", dm_deep(100_000 // scale), duelmasters)
+    yugioh = tcgtrig.load_ruleset("yugioh")
+    measure("segoc (yugioh)", ygo_segoc(10_000 // scale), yugioh)
+    data, choices = ygo_responses(500 // scale)
+    measure("responses (yugioh)", data, yugioh, choices)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory {peak:,.0f} MiB")
 

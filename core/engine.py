@@ -160,6 +160,7 @@ class Engine:
     _answer: str | None = None
     _answered: bool = False
     _guard: _LoopGuard = field(default=None)
+    _chain_cache: tuple | None = None
 
     def __attrs_post_init__(self) -> None:
         if self.index is None:
@@ -413,13 +414,25 @@ class Engine:
             return "its condition is not met"
         if ability.cost and not self.can_pay(ability.cost, scope):
             return "its cost cannot be paid in full"
+        chain, on_chain = self.chain_keys()
         context = ActivationContext(
             window=window,
             series=frozenset(self.series or ()),
             interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
-            chain=tuple(e.key for e in self.chain_links),
+            chain=chain,
+            on_chain=on_chain,
         )
         return self.ruleset.blocked(self.state, effect, context)
+
+    def chain_keys(self) -> tuple[tuple[str, ...], frozenset[str]]:
+        """The effect keys on the chain, bottom first, and as a set; cached
+        while the chain does not change (it only grows and shrinks at the top)."""
+        links = self.chain_links
+        marker = (len(links), links[-1].id if links else None)
+        if self._chain_cache is None or self._chain_cache[0] != marker:
+            keys = tuple(e.key for e in links)
+            self._chain_cache = (marker, keys, frozenset(keys))
+        return self._chain_cache[1], self._chain_cache[2]
 
     def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
         """Whether a cost can be paid in full now: every ``pick: N`` finds N
@@ -514,9 +527,7 @@ class Engine:
         if chain:
             top = chain[-1]
             recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
-        for key, (card_id, ability) in self.index.by_key.items():
-            if ability.kind != "activated":
-                continue
+        for key, card_id, ability in self.index.activated:
             card = self.state.cards[card_id]
             if card.zone not in ability.active_in:
                 continue

@@ -56,20 +56,28 @@ Where each game's rules live
 - ``destroy``, ``summon``, ``break_shield``, ``tap``, …:
   :func:`tcgtrig_action_aliases`.
 
-**Yu-Gi-Oh!** (planned):
+**Yu-Gi-Oh!** (``tcgtrig.plugins.yugioh``):
 
 - chain building and last-in-first-out resolution: ``GameInfo.resolution =
-  "chain"``;
+  "chain"``; triggers met while a chain is built or resolved wait for it;
 - SEGOC groups (turn player's mandatory, opponent's mandatory, turn
-  player's optional, opponent's optional; TCG/OCG and GOAT variants):
-  :func:`tcgtrig_pending_rank`;
+  player's optional, opponent's optional): :func:`tcgtrig_pending_rank`,
+  shown by :func:`tcgtrig_pending_details`;
+- variants (``GameInfo.variants``, :func:`tcgtrig_variant`): ``ocg`` offers
+  optional hand and Deck triggers in the response window
+  (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger
+  first;
 - response windows and spell speeds (1 never responds, 2 responds to 1–2,
-  3 to anything): :func:`tcgtrig_chain_responder` and
+  3 to anything): the default :func:`tcgtrig_chain_responder` and
   :func:`tcgtrig_can_respond`;
 - missing the timing (an optional "when" trigger whose event was not the
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
-- once per turn (soft per card, hard per name): :func:`tcgtrig_once_per_turn_key`.
+- once per turn (soft per card copy, hard per name):
+  :func:`tcgtrig_once_per_turn_key`; once per chain, and no second
+  activation of a card already on the chain: :func:`tcgtrig_activation_blocked`;
+- ``destroy``, ``tribute``, ``special_summon``, …:
+  :func:`tcgtrig_action_aliases`.
 """
 
 from __future__ import annotations

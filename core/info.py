@@ -90,9 +90,11 @@ class ActivationContext:
     :param interrupting: the names of the events about to happen, inside an
         interrupt window.
     :param chain: effect keys on the chain, bottom first (chain games).
+    :param on_chain: the same keys as a set (O(1) membership).
     """
 
     window: str = "main"
     series: frozenset[str] = frozenset()
     interrupting: tuple[str, ...] = ()
     chain: tuple[str, ...] = ()
+    on_chain: frozenset[str] = frozenset()

@@ -31,17 +31,22 @@ class AbilityIndex:
     interrupts: dict[str, tuple[tuple[str, Ability], ...]]
     continuous: tuple[tuple[str, Ability], ...]
     by_key: dict[str, tuple[str, Ability]]
+    activated: tuple[tuple[str, str, Ability], ...] = ()
 
     @classmethod
     def build(cls, cards: Sequence[Card]) -> AbilityIndex:
         triggers: dict[str, list] = {}
         interrupts: dict[str, list] = {}
         continuous = []
+        activated = []
         by_key = {}
         for card in cards:
             for ability in card.abilities:
-                by_key[f"{card.id}.{ability.id}"] = (card.id, ability)
-                if ability.kind == "continuous":
+                key = f"{card.id}.{ability.id}"
+                by_key[key] = (card.id, ability)
+                if ability.kind == "activated":
+                    activated.append((key, card.id, ability))
+                elif ability.kind == "continuous":
                     continuous.append((card.id, ability))
                 elif ability.when is not None and ability.kind == "triggered":
                     triggers.setdefault(ability.when.event, []).append((card.id, ability))
@@ -52,6 +57,7 @@ class AbilityIndex:
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
             by_key=by_key,
+            activated=tuple(activated),
         )
 
     def __deepcopy__(self, memo: dict) -> AbilityIndex:

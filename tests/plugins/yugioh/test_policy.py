@@ -75,7 +75,7 @@ def test_soft_once_per_turn_is_per_card_copy_and_hard_per_name(state):
 
 
 def test_once_per_chain_and_no_second_activation_while_on_the_chain():
-    on_chain = ActivationContext(window="chain", chain=("c.x",))
+    on_chain = ActivationContext(window="chain", chain=("c.x",), on_chain=frozenset({"c.x"}))
     assert "once per chain" in policy.blocked(pending(ability(tags=("once_per_chain",))), on_chain)
     assert policy.blocked(pending(ability(kind="activated")), on_chain) == "already on the chain"
     assert policy.blocked(pending(ability(kind="activated")), ActivationContext(window="chain")) is None
@@ -179,3 +179,13 @@ def test_a_digimon_position_makes_chains_under_yugioh():
                                ["upamon.draw", "veemon.draw", "venommyotismon.memory"]]
     digimon = tcgtrig.resolve(tcgtrig.load_scenario(path), "digimon")
     assert digimon.keys("resolved") != result.keys("resolved")
+
+
+def test_the_ruleset_page_lists_every_scenario_file_and_word():
+    page = (Path(__file__).resolve().parents[3] / "docs" / "yugioh.md").read_text()
+    for path in SCENARIOS.glob("*.yaml"):
+        stem = path.stem
+        base = stem.removesuffix("-declined")
+        assert f"`{stem}`" in page or (f"`{base}`" in page and stem != base), f"{path.name} is not listed"
+    for word in policy.ALIASES:
+        assert f"`{word}`" in page, word
