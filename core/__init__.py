@@ -34,7 +34,7 @@ from .errors import (
 from .evaluate import Evaluator, Scope
 from .expect import Mismatch, check_expectation  # noqa: E402
 from .hookspecs import hookimpl, hookspec
-from .info import ActivationContext, Drop, GameEnd, GameInfo
+from .info import ActivationContext, ChainKeys, Drop, GameEnd, GameInfo
 
 # Modules below import the names above: keep them last.
 from .manager import (  # noqa: E402
@@ -127,6 +127,7 @@ __all__ = [
     "Drop",
     "GameEnd",
     "ActivationContext",
+    "ChainKeys",
     "GameState",
     "PendingEffect",
     "PendingPool",

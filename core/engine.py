@@ -46,7 +46,7 @@ from .frames import (
     RunActions,
     flatten,
 )
-from .info import ActivationContext, Drop, GameEnd
+from .info import ActivationContext, ChainKeys, Drop, GameEnd
 from .manager import Ruleset
 from .model import (
     SOURCES,
@@ -160,7 +160,7 @@ class Engine:
     _answer: str | None = None
     _answered: bool = False
     _guard: _LoopGuard = field(default=None)
-    _chain_cache: tuple | None = None
+    chain_keys: ChainKeys = field(factory=ChainKeys)
 
     def __attrs_post_init__(self) -> None:
         if self.index is None:
@@ -226,6 +226,7 @@ class Engine:
         clone.windows = _copy.deepcopy(self.windows, memo)
         clone.matched = _copy.deepcopy(self.matched, memo)
         clone.chain_links = list(self.chain_links)
+        clone.chain_keys = ChainKeys(self.chain_keys)
         clone.due = {player: dict(ids) for player, ids in self.due.items()}
         clone.offers = list(self.offers)
         clone.shown = set(self.shown)
@@ -414,25 +415,21 @@ class Engine:
             return "its condition is not met"
         if ability.cost and not self.can_pay(ability.cost, scope):
             return "its cost cannot be paid in full"
-        chain, on_chain = self.chain_keys()
         context = ActivationContext(
             window=window,
             series=frozenset(self.series or ()),
             interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
-            chain=chain,
-            on_chain=on_chain,
+            chain=self.chain_keys,
         )
         return self.ruleset.blocked(self.state, effect, context)
 
-    def chain_keys(self) -> tuple[tuple[str, ...], frozenset[str]]:
-        """The effect keys on the chain, bottom first, and as a set; cached
-        while the chain does not change (it only grows and shrinks at the top)."""
-        links = self.chain_links
-        marker = (len(links), links[-1].id if links else None)
-        if self._chain_cache is None or self._chain_cache[0] != marker:
-            keys = tuple(e.key for e in links)
-            self._chain_cache = (marker, keys, frozenset(keys))
-        return self._chain_cache[1], self._chain_cache[2]
+    def add_link(self, effect: PendingEffect) -> None:
+        self.chain_links.append(effect)
+        self.chain_keys.push(effect.key)
+
+    def take_link(self) -> PendingEffect:
+        self.chain_keys.pop()
+        return self.chain_links.pop()
 
     def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
         """Whether a cost can be paid in full now: every ``pick: N`` finds N
@@ -479,7 +476,7 @@ class Engine:
             if not self.chain_links:
                 self.chains += 1
             self.record("activated", effect, chain=self.chains, chain_link=len(self.chain_links) + 1)
-            self.chain_links.append(effect)
+            self.add_link(effect)
             if ability.cost:
                 run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
                                 depth=effect.depth)

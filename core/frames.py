@@ -537,7 +537,7 @@ class ResolveChain(Frame):
         if not engine.chain_links:
             engine.pop()
             return
-        effect = engine.chain_links.pop()
+        effect = engine.take_link()
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
         engine.last_moment = engine.moment
         engine.resolve(effect, EffectRun(

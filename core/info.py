@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from attrs import field, frozen
 
-__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "RESOLUTION_MODELS"]
+__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS"]
 
 #: ``immediate``: an activated effect resolves at once (Digimon, Duel Masters).
 #: ``chain``: activated effects form a chain that resolves last in, first out
@@ -89,12 +91,56 @@ class ActivationContext:
         interrupts (everything since the outermost interrupted action began).
     :param interrupting: the names of the events about to happen, inside an
         interrupt window.
-    :param chain: effect keys on the chain, bottom first (chain games).
-    :param on_chain: the same keys as a set (O(1) membership).
+    :param chain: effect keys on the chain, bottom first (chain games): a
+        read-only sequence in which ``key in chain`` is O(1).
     """
 
     window: str = "main"
     series: frozenset[str] = frozenset()
     interrupting: tuple[str, ...] = ()
-    chain: tuple[str, ...] = ()
-    on_chain: frozenset[str] = frozenset()
+    chain: Sequence[str] = ()
+
+
+class ChainKeys(Sequence[str]):
+    """The effect keys on a chain, bottom first, kept as links are added and
+    resolved: O(1) to grow, shrink and test membership, so checking a
+    10,000-link chain at each activation stays linear overall."""
+
+    __slots__ = ("_keys", "_count")
+
+    def __init__(self, keys: Sequence[str] = ()) -> None:
+        self._keys: list[str] = []
+        self._count: dict[str, int] = {}
+        for key in keys:
+            self.push(key)
+
+    def push(self, key: str) -> None:
+        self._keys.append(key)
+        self._count[key] = self._count.get(key, 0) + 1
+
+    def pop(self) -> str:
+        key = self._keys.pop()
+        left = self._count[key] - 1
+        if left:
+            self._count[key] = left
+        else:
+            del self._count[key]
+        return key
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._count
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return self._keys[index]
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __repr__(self) -> str:
+        return f"ChainKeys({self._keys!r})"
+
+    def __deepcopy__(self, memo: dict) -> ChainKeys:
+        return ChainKeys(self._keys)

@@ -113,6 +113,9 @@ class _Builder:
         self.choosing: list[Segment] | None = None
         #: effects waiting in the pending set, by instance id, as "key (player, details)"
         self.waiting: dict[Any, str] = {}
+        #: chain games: each chain's links as they are built, and the chains already summed up
+        self.links: dict[Any, list[str]] = {}
+        self.summed: set[Any] = set()
 
     def parent(self, cause: Any) -> Node:
         return self.nodes.get(cause, self.root)
@@ -184,6 +187,8 @@ class _Builder:
             label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]
             if step.get("chain_link"):
                 label.append((f"  chain {step.get('chain')} · CL{step.get('chain_link')}", "dim"))
+            if step.get("chain_link"):
+                self.links.setdefault(step.get("chain"), []).append(f"{step.get('effect')} ({step.get('player')})")
             parent = self.parent(step.get("cause"))
             if self.choosing is not None:
                 self.child(parent, self.choosing)
@@ -192,6 +197,12 @@ class _Builder:
         elif kind in ("resolved", "applied"):
             node = self.nodes.get(step.get("id"))
             link = step.get("chain_link")
+            chain = step.get("chain")
+            if link and chain not in self.summed:  # the chain as judges write it, before it resolves
+                self.summed.add(chain)
+                built = ", ".join(f"CL{i} {text}" for i, text in enumerate(self.links.get(chain, []), 1))
+                self.root.children.append(Node([(f"⛓ chain {chain}: {built} — resolves from CL{link} down",
+                                                 "bold")]))
             if node is None or link:
                 where = self.root if link else self.parent(step.get("cause"))
                 prefix = [(f"◀ resolve chain {step.get('chain')} CL{link}: ", None)] if link else []

@@ -69,7 +69,7 @@ def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
     """Once per chain; and a card's activated effect that is already on the
     chain cannot be activated again while it is there (a Spell or Trap
     already activated)."""
-    if effect.key in context.on_chain:
+    if effect.key in context.chain:
         if ONCE_PER_CHAIN in effect.tags:
             return "once per chain: already activated in this chain"
         if effect.kind == "activated":

@@ -75,7 +75,7 @@ def test_soft_once_per_turn_is_per_card_copy_and_hard_per_name(state):
 
 
 def test_once_per_chain_and_no_second_activation_while_on_the_chain():
-    on_chain = ActivationContext(window="chain", chain=("c.x",), on_chain=frozenset({"c.x"}))
+    on_chain = ActivationContext(window="chain", chain=("c.x",))
     assert "once per chain" in policy.blocked(pending(ability(tags=("once_per_chain",))), on_chain)
     assert policy.blocked(pending(ability(kind="activated")), on_chain) == "already on the chain"
     assert policy.blocked(pending(ability(kind="activated")), ActivationContext(window="chain")) is None
@@ -189,3 +189,16 @@ def test_the_ruleset_page_lists_every_scenario_file_and_word():
         assert f"`{stem}`" in page or (f"`{base}`" in page and stem != base), f"{path.name} is not listed"
     for word in policy.ALIASES:
         assert f"`{word}`" in page, word
+
+
+def test_the_tree_draws_each_chain_as_judges_write_it():
+    from tcgtrig.render import render_text
+
+    result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "case-09-upstart-call-stratos-mst.yaml"), "yugioh")
+    lines = render_text(result).splitlines()
+    summary = next(i for i, line in enumerate(lines) if "⛓ chain 1:" in line)
+    assert "CL1 upstart.main (A), CL2 call.main (B), CL3 mst.main (A) — resolves from CL3 down" in lines[summary]
+    resolves = [i for i, line in enumerate(lines) if "◀ resolve chain 1" in line]
+    assert resolves and min(resolves) > summary
+    assert ["CL3" in lines[resolves[0]], "CL1" in lines[resolves[-1]]] == [True, True]
+    assert any("✗ missed stratos.search" in line and "misses the timing" in line for line in lines)
