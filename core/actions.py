@@ -108,6 +108,8 @@ def plan(
             card = state.cards[card_id]
             if card.zone == action.to and (action.to != SOURCES or card.under == parent):
                 continue
+            if action.from_ is not None and card.zone != action.from_:
+                continue  # not where the action takes cards from
             if action.to == SOURCES and _would_circle(state, card_id, parent):
                 continue
             event = card_event(

@@ -30,7 +30,7 @@ from typing import Any
 
 from attrs import define, evolve, field, setters
 
-from .actions import card_fields
+from .actions import card_fields, plan
 from .choices import Chooser, Decision
 from .errors import ChoiceError
 from .evaluate import Evaluator, Scope, relative_player
@@ -433,8 +433,9 @@ class Engine:
 
     def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
         """Whether a cost can be paid in full now: every ``pick: N`` finds N
-        cards, every card it names is there, every counter it lowers is high
-        enough."""
+        cards the action would change, every card it names is there and
+        would be changed (not already tapped, still in the zone it is taken
+        from), every counter it lowers is high enough."""
         state = self.state
         for action in cost:
             for part in flatten(action) if isinstance(action, Together) else [action]:
@@ -449,12 +450,21 @@ class Engine:
                     if selector is None:
                         continue
                     found = self.view.select(selector, scope)
+                    if name == "card":
+                        found = [card for card in found if self._cost_changes(part, card, scope)]
                     if isinstance(selector, Query):
                         if selector.pick is not None and not selector.upto and len(found) < selector.pick:
                             return False
-                    elif not found:
+                    elif not found or len(found) < len(self.view.select(selector, scope)):
                         return False
         return True
+
+    def _cost_changes(self, part: Action, card: str, scope: Scope) -> bool:
+        """Whether a cost's action would do anything to ``card``."""
+        chosen = {name: self.view.select(getattr(part, name), scope)
+                  for name in card_fields(part) if name != "card"}
+        chosen["card"] = [card]
+        return bool(plan(self, 0, part, chosen, scope, "cost"))
 
     def mark_activated(self, effect: PendingEffect, window: str) -> None:
         """Spend its once per turn; note it in the series of interrupts."""
@@ -570,8 +580,12 @@ class Engine:
     def begin_action(self, action: Action, run: EffectRun) -> None:
         if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending)):
             # a replacement applying together with others: its actions wait for theirs
-            run.collect.extend((part, run) for part in (flatten(action) if isinstance(action, Together)
-                                                        else [action]))
+            for part in flatten(action) if isinstance(action, Together) else [action]:
+                if isinstance(part, Draw) and self.ruleset.info.draw_one_at_a_time:
+                    count = self.view.amount(part.count, run.scope)
+                    run.collect.extend((evolve(part, count=1), run) for _ in range(count))
+                else:
+                    run.collect.append((part, run))
             return
         if isinstance(action, If):
             branch = action.then if self.view.holds(action.condition, run.scope, run.did) else action.else_
@@ -619,8 +633,10 @@ class Engine:
 
     def open_window(self, target: Perform) -> None:
         """Open a window for the interrupts and replacements ``target`` sets off."""
-        found = match_interrupts(self.index, self.view, [op.event for op in target.ops], moment=self.moment,
-                                 cause=target.run.instance, depth=target.run.depth + 1)
+        found = [match for match in match_interrupts(self.index, self.view, [op.event for op in target.ops],
+                                                     moment=self.moment, cause=target.run.instance,
+                                                     depth=target.run.depth + 1)
+                 if self._trigger_condition_holds(match)]
         if not found:
             return
         owns = self.series is None

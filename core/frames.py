@@ -406,19 +406,27 @@ class InterruptWindow(Frame):
     labels: Any = None
     chosen: list[PendingEffect] = field(factory=list)
     claimed: set[int] = field(factory=set)
+    claims: dict[int, tuple[int, ...]] = field(factory=dict)
     deferred: list = field(factory=list)
 
     def choose(self, engine: Engine, effect: PendingEffect) -> None:
         """A replacement its controller decided to apply: it takes the events
-        it matched that no earlier replacement took."""
-        ops = {i for i, op in enumerate(self.target.ops) if op.event in effect.events}
-        if ops and ops <= self.claimed:
+        it matched that no earlier replacement took, and its cost is paid."""
+        ops = [i for i, op in enumerate(self.target.ops) if op.event in effect.events]
+        mine = tuple(i for i in ops if i not in self.claimed)
+        if ops and not mine:
             engine.record("failed", effect, reason="the event it would replace is already replaced "
                                                    "by another replacement")
             return
-        self.claimed |= ops
+        self.claimed.update(mine)
+        self.claims[effect.id] = mine
         engine.mark_activated(effect, "interrupt")
         self.chosen.append(effect)
+        if effect.ability.cost:
+            scope = engine.scope_of(effect)
+            engine.push(RunActions(effect.ability.cost, EffectRun(
+                scope=scope, instance=effect.id, trigger_cause=self.target.run.trigger_cause,
+                depth=self.target.run.depth, by="cost")))
 
     def apply_chosen(self, engine: Engine) -> None:
         chosen, self.chosen = self.chosen, []
@@ -427,10 +435,11 @@ class InterruptWindow(Frame):
         self.phase = "flush"
         target_run = self.target.run
         for effect in reversed(chosen):  # pushed last-first: the first decided runs first
-            matched = tuple(i for i, op in enumerate(self.target.ops) if op.event in effect.events)
-            run = EffectRun(scope=engine.scope_of(effect), instance=effect.id,
-                            trigger_cause=target_run.trigger_cause, depth=target_run.depth,
-                            target=self.target, ops=matched, collect=self.deferred)
+            mine = self.claims.pop(effect.id)
+            # it applies to the events it took: "event.card" means those alone
+            scope = evolve(engine.scope_of(effect), events=tuple(self.target.ops[i].event for i in mine))
+            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=target_run.trigger_cause,
+                            depth=target_run.depth, target=self.target, ops=mine, collect=self.deferred)
             if effect.ability.do:
                 engine.push(RunActions(effect.ability.do, run))
 

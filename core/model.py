@@ -274,11 +274,13 @@ class Move:
     Cards stacked under a moving card go with it (the game may send them
     elsewhere); with ``alone`` only the card moves and the card directly
     under it takes its place.  ``under`` names the new parent when ``to`` is
-    ``sources``.
+    ``sources``.  With ``from_`` only cards in that zone move ("discard" is
+    a move from the hand).
     """
 
     card: Selector
     to: str
+    from_: str | None = None
     as_: str | None = None
     under: Selector | None = None
     alone: bool = False

@@ -215,6 +215,9 @@ class _Builder:
         elif kind in ("failed", "declined", "lost", "missed"):
             mark, style = _OUTCOME_STYLE[kind]
             reason = f": {step.get('reason')}" if step.get("reason") else ""
+            if self.choosing is not None:
+                self.child(self.parent(step.get("cause")), self.choosing)
+                self.choosing = None
             self.child(self.parent(step.get("cause")),
                        [(f"{mark} {kind} ", style), *self.effect_label(step), (reason, style)])
         elif kind == "prevented":

@@ -433,6 +433,10 @@ class _Compiler:
         if kind not in ABILITY_KINDS:  # pragma: no cover - the schema checks it
             raise self.error(path + ("kind",), f"unknown kind {kind!r}", ABILITY_KINDS)
         pattern = self.pattern(when, path + ("when",)) if when is not None else None
+        if "trigger_condition" in raw and kind not in ("triggered", "interrupt", "replacement"):
+            raise self.error(path + ("trigger_condition",), f"{_article(kind)} ability does not trigger: a "
+                             "trigger_condition belongs to a triggered, interrupt or replacement ability "
+                             "(use 'condition')")
         self.context = "cost"
         cost = self.actions(raw.get("cost") or [], path + ("cost",))
         if cost and kind == "continuous":
@@ -516,7 +520,7 @@ class _Compiler:
         if word == "together":
             members = self.actions(arg, at, depth)
             for index, member in enumerate(members):
-                if isinstance(member, (If, May, Activate, Prevent)):
+                if isinstance(member, (If, May, Activate, Prevent, ResolvePending)):
                     raise self.error(at + (index,), "'together' holds actions that happen at once "
                                      "(move, stack, draw, gain, lose, flag, change, emit, together); "
                                      "write the others one after another")
@@ -590,13 +594,14 @@ class _Compiler:
                         amount=self.amount(args.get("amount", 1), at + ("amount",)),
                         sign=1 if word == "gain" else -1, as_=as_, by=by, label=label)
         if word == "move":
-            self.only(args, at, ("card", "to", "as", "under", "alone", "by", "label"))
+            self.only(args, at, ("card", "to", "from", "as", "under", "alone", "by", "label"))
             self.need(args, at, "card", "to")
             to = self.text(args["to"], at + ("to",))
+            from_ = self.text(args["from"], at + ("from",)) if "from" in args else None
             under = self.one_card(args["under"], at + ("under",)) if "under" in args else None
             if to == SOURCES and under is None:
                 raise self.error(at, "a move to sources needs 'under': the card to stack it under")
-            return Move(card=self.selector(args["card"], at + ("card",)), to=to, as_=as_, under=under,
+            return Move(card=self.selector(args["card"], at + ("card",)), to=to, from_=from_, as_=as_, under=under,
                         alone=self.flag_value(args.get("alone", False), at + ("alone",)), by=by, label=label)
         if word == "stack":
             self.only(args, at, ("card", "onto", "as", "by", "label"))

@@ -152,5 +152,5 @@ def match_interrupts(
 def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
     """Add ``event`` to the ability's match (one per ability per moment)."""
     match = found.setdefault((fresh.card, fresh.ability.id), fresh)
-    if event not in match.events:
+    if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
         match.events.append(event)

@@ -116,7 +116,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
     if isinstance(action, Move):
         return {"move": {"card": selector_to_data(action.card), "to": action.to, **_some(
             under=selector_to_data(action.under) if action.under is not None else None, alone=action.alone,
-            by=action.by), **({"as": action.as_} if action.as_ else {}), **label}}
+            by=action.by), **({"from": action.from_} if action.from_ else {}),
+            **({"as": action.as_} if action.as_ else {}), **label}}
     if isinstance(action, Stack):
         return {"stack": {"card": selector_to_data(action.card), "onto": selector_to_data(action.onto),
                           **_some(by=action.by), **({"as": action.as_} if action.as_ else {}), **label}}

@@ -133,10 +133,10 @@ def _split(arg: Any) -> tuple[Any, dict[str, Any]]:
     return arg, {}
 
 
-def _move(to: str, as_: str) -> Any:
+def _move(to: str, as_: str, **more: Any) -> Any:
     def expand(arg: Any) -> dict[str, Any]:
         card, modifiers = _split(arg)
-        return {"move": {"card": card, "to": to, "as": as_, **modifiers}}
+        return {"move": {"card": card, "to": to, **more, "as": as_, **modifiers}}
     return expand
 
 
@@ -157,9 +157,11 @@ def _attack(arg: Any) -> dict[str, Any]:
 
 def _power(arg: Any) -> dict[str, Any]:
     if not isinstance(arg, dict) or not {"card", "by"} <= set(arg) or set(arg) - {"card", "by", "until"}:
-        raise ValueError("expected {card: the creature, by: a number of power, until: end_of_turn (default)}")
-    return {"change": {"card": arg["card"], "stat": "power", "by": arg["by"],
-                       "until": arg.get("until", "end_of_turn")}}
+        raise ValueError("expected {card: the creature, by: a number of power, until: end_of_turn (optional)}")
+    change = {"card": arg["card"], "stat": "power", "by": arg["by"]}
+    if "until" in arg:
+        change["until"] = arg["until"]
+    return {"change": change}
 
 
 def _cast(arg: Any) -> dict[str, Any]:
@@ -170,12 +172,12 @@ ALIASES = {
     "destroy": _move("graveyard", "destroyed"),
     "summon": _move("battle", "summoned"),
     "put_into_battle": _move("battle", "put_into_battle"),
-    "break_shield": _move("hand", "broken"),
+    "break_shield": _move("hand", "broken", **{"from": "shields"}),
     "tap": _tap("set", "tapped"),
     "untap": _tap("clear", "untapped"),
     "put_into_mana": _move("mana", "put_into_mana"),
     "return_to_hand": _move("hand", "returned"),
-    "discard": _move("graveyard", "discarded"),
+    "discard": _move("graveyard", "discarded", **{"from": "hand"}),
     "add_shield": _move("shields", "shield_added"),
     "attack": _attack,
     "power": _power,

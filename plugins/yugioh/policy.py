@@ -115,10 +115,10 @@ def _split(arg: Any) -> tuple[Any, dict[str, Any]]:
     return arg, {}
 
 
-def _move(to: str, as_: str) -> Any:
+def _move(to: str, as_: str, **more: Any) -> Any:
     def expand(arg: Any) -> dict[str, Any]:
         card, modifiers = _split(arg)
-        return {"move": {"card": card, "to": to, "as": as_, **modifiers}}
+        return {"move": {"card": card, "to": to, **more, "as": as_, **modifiers}}
     return expand
 
 
@@ -151,7 +151,7 @@ ALIASES = {
     "tribute_summon": _move("field", "tribute_summoned"),
     "special_summon": _move("field", "special_summoned"),
     "banish": _move("banished", "banished"),
-    "discard": _move("graveyard", "discarded"),
+    "discard": _move("graveyard", "discarded", **{"from": "hand"}),
     "set": _set,
     "lp": _lp,
     "damage": _damage,

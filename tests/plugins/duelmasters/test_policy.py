@@ -117,16 +117,18 @@ def test_a_waiting_ability_is_independent_of_its_source():
                                                           "by": "battle"}}),
     ("summon", "x", {"move": {"card": "x", "to": "battle", "as": "summoned"}}),
     ("put_into_battle", "x", {"move": {"card": "x", "to": "battle", "as": "put_into_battle"}}),
-    ("break_shield", ["s1", "s2"], {"move": {"card": ["s1", "s2"], "to": "hand", "as": "broken"}}),
+    ("break_shield", ["s1", "s2"], {"move": {"card": ["s1", "s2"], "to": "hand", "from": "shields",
+                                             "as": "broken"}}),
     ("tap", "x", {"flag": {"card": "x", "set": "tapped", "as": "tapped"}}),
     ("untap", "x", {"flag": {"card": "x", "clear": "tapped", "as": "untapped"}}),
     ("put_into_mana", "x", {"move": {"card": "x", "to": "mana", "as": "put_into_mana"}}),
     ("return_to_hand", "x", {"move": {"card": "x", "to": "hand", "as": "returned"}}),
-    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "as": "discarded"}}),
+    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded"}}),
     ("add_shield", "x", {"move": {"card": "x", "to": "shields", "as": "shield_added"}}),
     ("cast", "x", {"emit": {"event": "cast", "card": "x"}}),
-    ("power", {"card": "x", "by": 3000}, {"change": {"card": "x", "stat": "power", "by": 3000,
-                                                     "until": "end_of_turn"}}),
+    ("power", {"card": "x", "by": 3000}, {"change": {"card": "x", "stat": "power", "by": 3000}}),
+    ("power", {"card": "x", "by": -1, "until": "end_of_turn"}, {"change": {"card": "x", "stat": "power", "by": -1,
+                                                                           "until": "end_of_turn"}}),
 ])
 def test_game_words_expand_to_core_actions(word, arg, expected):
     assert policy.ALIASES[word](arg) == expected

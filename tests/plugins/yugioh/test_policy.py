@@ -138,7 +138,7 @@ def test_a_spell_sent_away_by_rule_is_not_the_last_thing_to_happen():
     ("tribute_summon", "x", {"move": {"card": "x", "to": "field", "as": "tribute_summoned"}}),
     ("special_summon", "x", {"move": {"card": "x", "to": "field", "as": "special_summoned"}}),
     ("banish", "x", {"move": {"card": "x", "to": "banished", "as": "banished"}}),
-    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "as": "discarded"}}),
+    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded"}}),
     ("set", "x", {"together": [{"move": {"card": "x", "to": "field", "as": "set"}},
                                {"flag": {"card": "x", "set": "face_down"}}]}),
     ("lp", -500, {"lose": {"counter": "lp", "amount": 500}}),

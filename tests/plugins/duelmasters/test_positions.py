@@ -1,0 +1,78 @@
+"""Engine regressions found in review, each a small Duel Masters position
+(in ``positions/``) whose ``expect`` block states the right result:
+replacements applied together (609.9) pay their costs and apply only to the
+events they took; costs that would change nothing cannot be paid; trigger
+conditions hold for interrupts and replacements too; two one-card draws
+stay two events."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import tcgtrig
+
+POSITIONS = sorted((Path(__file__).parent / "positions").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", POSITIONS, ids=lambda p: p.stem)
+def test_position(path):
+    scenario = tcgtrig.load_scenario(path)
+    result = tcgtrig.resolve(scenario, "duelmasters")
+    assert tcgtrig.check_expectation(result, result.compiled.expect) == []
+
+
+def test_the_costs_that_cannot_be_paid_fail():
+    for name in ("sback-cost-card-gone", "tap-cost-already-tapped"):
+        result = tcgtrig.resolve(tcgtrig.load_scenario(Path(__file__).parent / "positions" / f"{name}.yaml"),
+                                 "duelmasters")
+        reasons = [s.get("reason") for s in result.trace if s.kind == "failed"]
+        assert reasons and all("cost cannot be paid" in r for r in reasons), name
+
+
+def test_resolve_pending_cannot_stand_in_together():
+    with pytest.raises(tcgtrig.ScenarioError, match="'together' holds actions that happen at once"):
+        tcgtrig.scenario_from_text("""
+format: 1
+title: t
+players: [A, B]
+turn_player: A
+cards: []
+start:
+  - together: [{draw: 1}, {resolve_pending: {}}]
+""").compile(tcgtrig.load_ruleset("duelmasters"))
+
+
+def test_a_trigger_condition_on_an_ability_that_does_not_trigger_is_refused():
+    with pytest.raises(tcgtrig.ScenarioError, match="a continuous ability does not trigger"):
+        tcgtrig.scenario_from_text("""
+format: 1
+title: t
+players: [A, B]
+turn_player: A
+cards:
+  - id: x
+    owner: A
+    zone: battle
+    abilities: [{id: s, kind: continuous, trigger_condition: {count: {zone: battle}, gte: 1},
+                 do: [{change: {card: self, stat: power, by: 1}}]}]
+start: []
+""").compile(tcgtrig.load_ruleset("duelmasters"))
+
+
+def test_power_works_in_a_continuous_ability():
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text("""
+format: 1
+title: t
+players: [A, B]
+turn_player: A
+cards:
+  - id: x
+    owner: A
+    zone: battle
+    types: [creature]
+    stats: {power: 1000}
+    abilities: [{id: s, kind: continuous, do: [{power: {card: self, by: 2000}}]}]
+start: []
+"""), "duelmasters")
+    assert result.stat("x", "power") == 3000
