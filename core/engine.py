@@ -144,6 +144,7 @@ class Engine:
     shown: set[int] = field(factory=set)
     last_events: tuple[Event, ...] = ()
     chains: int = 0
+    resolving_link: int = 0
     series: set[str] | None = None
     decision: Decision | None = None
     outcome: GameEnd | None = None
@@ -360,7 +361,7 @@ class Engine:
                 id=self.new_id(), key=f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=match.moment, timing=self.timing,
-                depth=match.depth, cause=match.cause, incarnation=match.incarnation,
+                depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
             )
             effect = self._ranked(effect)
             drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
@@ -695,7 +696,10 @@ class Engine:
                 found = [evolve(match, events=[event]) for event in match.events]
             else:
                 found = [match]
-            self.matched.extend(m for m in found if self._trigger_condition_holds(m))
+            for m in found:
+                if self._trigger_condition_holds(m):
+                    m.link = self.resolving_link
+                    self.matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
 

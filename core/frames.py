@@ -544,8 +544,10 @@ class ChainWindow(Frame):
 class ResolveChain(Frame):
     def step(self, engine: Engine) -> None:
         if not engine.chain_links:
+            engine.resolving_link = 0
             engine.pop()
             return
+        engine.resolving_link = len(engine.chain_links)
         effect = engine.take_link()
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
         engine.last_moment = engine.moment

@@ -42,6 +42,8 @@ class PendingEffect:
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
     :param details: game-specific keys copied into its trace steps.
+    :param link: chain games: the chain link that was resolving when it
+        triggered (0: none was).
     :param declaration: for an effect whose use is declared
         (``tcgtrig_declared_use``): ``due`` until its controller declares,
         ``made`` once declared (it then activates without asking again);
@@ -63,6 +65,7 @@ class PendingEffect:
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
+    link: int = 0
     declaration: str = ""
 
     def __deepcopy__(self, memo: dict) -> object:
@@ -85,7 +88,7 @@ class PendingEffect:
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
             incarnation=self.incarnation, window=self.window, rank=rank,
-            details=self.details if details is None else details, declaration=self.declaration,
+            details=self.details if details is None else details, link=self.link, declaration=self.declaration,
         )
 
     @property

@@ -77,6 +77,7 @@ class Match:
     incarnation: int
     cause: int
     depth: int
+    link: int = 0
 
 
 def match_triggers(

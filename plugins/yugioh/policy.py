@@ -50,9 +50,11 @@ def missed(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
         return None
     if any(event.by == "cost" for event in effect.events):
         why = "its event happened while a cost was paid"
+    elif effect.link >= 2:
+        why = f"its event happened at Chain Link {effect.link}, and Chain Link {effect.link - 1} resolved after it"
     else:
-        why = ("something else happened after its event (a later part of the same effect, the summon its "
-               "Tribute was for, or an earlier chain link resolving after it)")
+        why = ("something else happened after its event (a later part of the same effect, or the summon "
+               "its Tribute or material was for)")
     return Drop("missed", f"{why}: an optional 'when … you can' effect misses the timing")
 
 

@@ -202,3 +202,11 @@ def test_the_tree_draws_each_chain_as_judges_write_it():
     assert resolves and min(resolves) > summary
     assert ["CL3" in lines[resolves[0]], "CL1" in lines[resolves[-1]]] == [True, True]
     assert any("✗ missed stratos.search" in line and "misses the timing" in line for line in lines)
+
+
+def test_a_miss_at_chain_link_two_or_higher_says_which_link():
+    drop = policy.missed(pending(ability(optional=True), moment=3, link=3), "window", last_moment=5)
+    assert "at Chain Link 3, and Chain Link 2 resolved after it" in drop.reason
+    result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "case-09-upstart-call-stratos-mst.yaml"), "yugioh")
+    missed = [s for s in result.trace if s.kind == "missed"]
+    assert [(s["effect"], "Chain Link 2" in s["reason"]) for s in missed] == [("stratos.search", True)]
