@@ -19,6 +19,7 @@ from tcgtrig import (
     PendingEffect,
     Together,
 )
+from tcgtrig.words import card_argument, flag_word, move_word
 
 SECURITY_TAG = "security"
 
@@ -123,28 +124,6 @@ def endless(reason: str, stoppable: bool | None) -> GameEnd:
 # -- the game's words ----------------------------------------------------------
 
 
-def _card(arg: Any) -> Any:
-    """The card argument of a word: a selector, or ``{card: selector}``."""
-    if isinstance(arg, dict) and "card" in arg:
-        extra = sorted(set(arg) - {"card"})
-        if extra:
-            raise ValueError(f"unknown key {extra[0]!r} (legal: card)")
-        return arg["card"]
-    return arg
-
-
-def _move(to: str, as_: str, **more: Any) -> Any:
-    def expand(arg: Any) -> dict[str, Any]:
-        return {"move": {"card": _card(arg), "to": to, "as": as_, **more}}
-    return expand
-
-
-def _flag(verb: str, as_: str) -> Any:
-    def expand(arg: Any) -> dict[str, Any]:
-        return {"flag": {"card": _card(arg), verb: "suspended", "as": as_}}
-    return expand
-
-
 def _digivolve(arg: Any) -> dict[str, Any]:
     if not isinstance(arg, dict) or set(arg) != {"card", "into"}:
         raise ValueError("expected {card: the Digimon, into: the card it digivolves into}")
@@ -152,7 +131,7 @@ def _digivolve(arg: Any) -> dict[str, Any]:
 
 
 def _attack(arg: Any) -> dict[str, Any]:
-    card = _card(arg)
+    card, _ = card_argument(arg)
     return {"together": [
         {"flag": {"card": card, "set": "suspended", "as": "suspended"}},
         {"emit": {"event": "attacking", "card": card}},
@@ -167,17 +146,18 @@ def _memory(arg: Any) -> dict[str, Any]:
 
 
 def _use(arg: Any) -> dict[str, Any]:
-    return {"emit": {"event": "used", "card": _card(arg)}}
+    card, modifiers = card_argument(arg)
+    return {"emit": {"event": "used", "card": card, **modifiers}}
 
 
 ALIASES = {
-    "delete": _move("trash", "deleted"),
-    "play": _move("battle", "played"),
-    "trash": _move("trash", "trashed"),
-    "bounce": _move("hand", "returned"),
-    "trash_top": _move("trash", "trashed", alone=True),
-    "suspend": _flag("set", "suspended"),
-    "unsuspend": _flag("clear", "unsuspended"),
+    "delete": move_word("trash", "deleted"),
+    "play": move_word("battle", "played"),
+    "trash": move_word("trash", "trashed"),
+    "bounce": move_word("hand", "returned"),
+    "trash_top": move_word("trash", "trashed", alone=True),
+    "suspend": flag_word("set", "suspended", "suspended"),
+    "unsuspend": flag_word("clear", "suspended", "unsuspended"),
     "digivolve": _digivolve,
     "attack": _attack,
     "memory": _memory,

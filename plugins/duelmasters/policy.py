@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import ActivationContext, Card, CardIds, Event, GameEnd, GameState, Move, PendingEffect
+from tcgtrig.words import card_argument, flag_word, move_word
 
 #: Tags of the Shield Trigger class: they go before every other waiting
 #: ability (rule 7, 101.4d).
@@ -114,41 +115,8 @@ def endless(reason: str, stoppable: bool | None) -> GameEnd:
 # -- the game's words ----------------------------------------------------------
 
 
-#: What may stand beside ``card`` in a word's mapping, as in core actions.
-_MODIFIERS = ("by", "label")
-
-
-def _card(arg: Any) -> Any:
-    """The card argument of a word: a selector, or ``{card: selector}``."""
-    return _split(arg)[0]
-
-
-def _split(arg: Any) -> tuple[Any, dict[str, Any]]:
-    """A word's card selector and its modifiers (``{card: …, by: battle}``)."""
-    if isinstance(arg, dict) and "card" in arg:
-        extra = sorted(set(arg) - {"card", *_MODIFIERS})
-        if extra:
-            raise ValueError(f"unknown key {extra[0]!r} (legal: card, {', '.join(_MODIFIERS)})")
-        return arg["card"], {k: arg[k] for k in _MODIFIERS if k in arg}
-    return arg, {}
-
-
-def _move(to: str, as_: str, **more: Any) -> Any:
-    def expand(arg: Any) -> dict[str, Any]:
-        card, modifiers = _split(arg)
-        return {"move": {"card": card, "to": to, **more, "as": as_, **modifiers}}
-    return expand
-
-
-def _tap(verb: str, as_: str) -> Any:
-    def expand(arg: Any) -> dict[str, Any]:
-        card, modifiers = _split(arg)
-        return {"flag": {"card": card, verb: "tapped", "as": as_, **modifiers}}
-    return expand
-
-
 def _attack(arg: Any) -> dict[str, Any]:
-    card = _card(arg)
+    card, _ = card_argument(arg)
     return {"together": [
         {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
         {"emit": {"event": "attacking", "card": card}},
@@ -165,20 +133,21 @@ def _power(arg: Any) -> dict[str, Any]:
 
 
 def _cast(arg: Any) -> dict[str, Any]:
-    return {"emit": {"event": "cast", "card": _card(arg)}}
+    card, modifiers = card_argument(arg)
+    return {"emit": {"event": "cast", "card": card, **modifiers}}
 
 
 ALIASES = {
-    "destroy": _move("graveyard", "destroyed"),
-    "summon": _move("battle", "summoned"),
-    "put_into_battle": _move("battle", "put_into_battle"),
-    "break_shield": _move("hand", "broken", **{"from": "shields"}),
-    "tap": _tap("set", "tapped"),
-    "untap": _tap("clear", "untapped"),
-    "put_into_mana": _move("mana", "put_into_mana"),
-    "return_to_hand": _move("hand", "returned"),
-    "discard": _move("graveyard", "discarded", **{"from": "hand"}),
-    "add_shield": _move("shields", "shield_added"),
+    "destroy": move_word("graveyard", "destroyed"),
+    "summon": move_word("battle", "summoned"),
+    "put_into_battle": move_word("battle", "put_into_battle"),
+    "break_shield": move_word("hand", "broken", **{"from": "shields"}),
+    "tap": flag_word("set", "tapped", "tapped"),
+    "untap": flag_word("clear", "tapped", "untapped"),
+    "put_into_mana": move_word("mana", "put_into_mana"),
+    "return_to_hand": move_word("hand", "returned"),
+    "discard": move_word("graveyard", "discarded", **{"from": "hand"}),
+    "add_shield": move_word("shields", "shield_added"),
     "attack": _attack,
     "power": _power,
     "cast": _cast,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtrig import ActivationContext, Drop, GameState, PendingEffect
+from tcgtrig.words import card_argument, move_word
 
 #: Zones whose cards the opponent cannot see (the OCG keeps their optional
 #: triggers out of SEGOC).
@@ -105,27 +106,8 @@ def ocg_can_respond(chain: Any, effect: PendingEffect) -> bool | None:
 
 # -- the game's words ----------------------------------------------------------
 
-_MODIFIERS = ("by", "label")
-
-
-def _split(arg: Any) -> tuple[Any, dict[str, Any]]:
-    if isinstance(arg, dict) and "card" in arg:
-        extra = sorted(set(arg) - {"card", *_MODIFIERS})
-        if extra:
-            raise ValueError(f"unknown key {extra[0]!r} (legal: card, {', '.join(_MODIFIERS)})")
-        return arg["card"], {k: arg[k] for k in _MODIFIERS if k in arg}
-    return arg, {}
-
-
-def _move(to: str, as_: str, **more: Any) -> Any:
-    def expand(arg: Any) -> dict[str, Any]:
-        card, modifiers = _split(arg)
-        return {"move": {"card": card, "to": to, **more, "as": as_, **modifiers}}
-    return expand
-
-
 def _set(arg: Any) -> dict[str, Any]:
-    card, modifiers = _split(arg)
+    card, modifiers = card_argument(arg)
     return {"together": [{"move": {"card": card, "to": "field", "as": "set", **modifiers}},
                          {"flag": {"card": card, "set": "face_down"}}]}
 
@@ -146,14 +128,14 @@ def _damage(arg: Any) -> dict[str, Any]:
 
 
 ALIASES = {
-    "destroy": _move("graveyard", "destroyed"),
-    "send_to_graveyard": _move("graveyard", "sent_to_graveyard"),
-    "tribute": _move("graveyard", "tributed"),
-    "normal_summon": _move("field", "normal_summoned"),
-    "tribute_summon": _move("field", "tribute_summoned"),
-    "special_summon": _move("field", "special_summoned"),
-    "banish": _move("banished", "banished"),
-    "discard": _move("graveyard", "discarded", **{"from": "hand"}),
+    "destroy": move_word("graveyard", "destroyed"),
+    "send_to_graveyard": move_word("graveyard", "sent_to_graveyard"),
+    "tribute": move_word("graveyard", "tributed"),
+    "normal_summon": move_word("field", "normal_summoned"),
+    "tribute_summon": move_word("field", "tribute_summoned"),
+    "special_summon": move_word("field", "special_summoned"),
+    "banish": move_word("banished", "banished"),
+    "discard": move_word("graveyard", "discarded", **{"from": "hand"}),
     "set": _set,
     "lp": _lp,
     "damage": _damage,

@@ -248,4 +248,4 @@ def test_game_words_take_a_card_or_a_card_key():
         result = tcgtrig.resolve(tcgtrig.scenario_from_text(_one_card(text)), "digimon")
         assert result.state.cards["x"].flags == {"suspended"}
     err = error_of(_one_card("  - delete: {card: x, to: hand}\n"))
-    assert "unknown key 'to' (legal: card)" in err.message
+    assert "unknown key 'to' (legal: card, by, label)" in err.message
