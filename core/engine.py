@@ -572,6 +572,8 @@ class Engine:
         for effect in offers:
             if effect.id in self.shown:
                 self.record("declined", effect, reason="not activated in the response window it was offered in")
+            elif (why := self.activation_failure(effect, "chain", None)) is not None:
+                self.record("failed", effect, reason=why)
             else:
                 self.record("missed", effect, reason="no response window allowed it (the chain's speed)")
             self.shown.discard(effect.id)
@@ -676,9 +678,11 @@ class Engine:
             return
         self.moment += 1
         moment = self.moment
-        self.last_events = tuple(events)
         if any(event.by != "rule" for event in events):
             self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
+            answerable = tuple(event for event in events if event.by != "cost")
+            if answerable:  # nothing answers a cost, and a cost hides nothing
+                self.last_events = answerable
         for event in events:
             self.trace.append(Step.make(
                 "event", keep=("card",), event=event.name, card=event.card, player=event.player,
@@ -714,6 +718,11 @@ class Engine:
         return self.view.holds(condition, scope)
 
     def _check_moved(self, card_id: str) -> None:
+        for effect in [e for e in self.offers if e.card == card_id]:
+            if self.state.cards[card_id].incarnation != effect.incarnation:
+                self.offers.remove(effect)
+                self.shown.discard(effect.id)
+                self.record("lost", effect, reason="its card moved before it could be activated")
         pools = [self.pool] + [w.pool for w in self.windows]
         for pool in pools:
             for effect in pool.of_card(card_id):

@@ -535,7 +535,9 @@ class ChainWindow(Frame):
             return
         self.labels = candidates
         engine.ask(Decision(
-            kind="respond", player=player, prompt=f"respond to chain link {len(engine.chain_links)}?",
+            kind="respond", player=player,
+            prompt=(f"respond to chain link {len(engine.chain_links)}?" if engine.chain_links
+                    else "start a chain?"),
             options=tuple(candidates) + (PASS,), default=PASS,
         ))
 
@@ -551,6 +553,7 @@ class ResolveChain(Frame):
         effect = engine.take_link()
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
         engine.last_moment = engine.moment
+        engine.last_events = ()
         engine.resolve(effect, EffectRun(
             scope=engine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
             depth=effect.depth,

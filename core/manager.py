@@ -326,6 +326,8 @@ def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = 
     :raises UnknownGameError: the game, or the variant, does not exist.
     """
     base, variant = split_game(game)
+    if not base or game.endswith("/"):
+        raise UnknownGameError(game, available_games() if autoload else [])
     pm = make_plugin_manager(base, plugins=plugins, autoload=autoload)
     ruleset = Ruleset(pm, base)
     if autoload and ruleset.game != base:

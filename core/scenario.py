@@ -362,7 +362,7 @@ class _Compiler:
         if raw is None:
             return ()
         if isinstance(raw, dict):
-            key = self.ruleset.key_in(raw)
+            key = self.ruleset_key(raw, path)
             if key is None:
                 return ()
             raw = raw[key]
@@ -375,9 +375,17 @@ class _Compiler:
             labels.append(str(label))
         return tuple(labels)
 
+    def ruleset_key(self, mapping: dict[str, Any], path: Path_) -> str | None:
+        """The key of ``mapping`` that names this ruleset (``yugioh`` or
+        ``yugioh/tcg`` for the default variant); two such keys are an error."""
+        keys = [key for key in self.ruleset.keys if key in mapping]
+        if len(keys) > 1:
+            raise self.error(path + (keys[1],), f"{keys[0]!r} and {keys[1]!r} name the same ruleset: keep one")
+        return keys[0] if keys else None
+
     def expectation(self) -> Expectation | None:
         raw_all = self.data.get("expect") or {}
-        key = self.ruleset.key_in(raw_all)
+        key = self.ruleset_key(raw_all, ("expect",))
         if key is None:
             return None
         raw = raw_all[key]

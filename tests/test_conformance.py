@@ -62,8 +62,8 @@ def _pairs() -> list[Any]:
             params.append(pytest.param(path, None, id=f"unloadable:{name}",
                                        marks=pytest.mark.skip(reason=f"does not load: {exc}")))
             continue
-        for game in games:
-            if game in named:
+        for game in named:  # variants too (yugioh/ocg), for every installed game
+            if game.partition("/")[0] in games:
                 params.append(pytest.param(path, game, id=f"{game}:{name}"))
     return params
 

@@ -51,8 +51,8 @@ def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str:
 
 
 @hookimpl
-def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
-    return policy.blocked(effect, context)
+def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
+    return policy.blocked(state, effect, context)
 
 
 @hookimpl

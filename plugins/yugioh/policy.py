@@ -68,15 +68,16 @@ def once_per_turn_key(state: GameState, effect: PendingEffect) -> str:
     return f"{effect.key}@{effect.incarnation}"
 
 
-def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
-    """Once per chain; and a card's activated effect that is already on the
-    chain cannot be activated again while it is there (a Spell or Trap
-    already activated)."""
+def blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
+    """Once per chain; and a Spell or Trap already activated on the chain
+    cannot be activated again while it is there (a monster's Quick Effect
+    may be, unless it says once per chain).  A card that does not say it is
+    a monster counts as a Spell or Trap."""
     if effect.key in context.chain:
         if ONCE_PER_CHAIN in effect.tags:
             return "once per chain: already activated in this chain"
-        if effect.kind == "activated":
-            return "already on the chain"
+        if effect.kind == "activated" and "monster" not in state.cards[effect.card].types:
+            return "already on the chain: an activated Spell or Trap cannot be activated again"
     return None
 
 

@@ -74,11 +74,13 @@ def test_soft_once_per_turn_is_per_card_copy_and_hard_per_name(state):
         ability(once_per_turn=True, tags=("hard_once_per_turn",)), incarnation=5)) == "A:Sangan:x"
 
 
-def test_once_per_chain_and_no_second_activation_while_on_the_chain():
+def test_once_per_chain_and_no_second_activation_while_on_the_chain(state):
     on_chain = ActivationContext(window="chain", chain=("c.x",))
-    assert "once per chain" in policy.blocked(pending(ability(tags=("once_per_chain",))), on_chain)
-    assert policy.blocked(pending(ability(kind="activated")), on_chain) == "already on the chain"
-    assert policy.blocked(pending(ability(kind="activated")), ActivationContext(window="chain")) is None
+    assert "once per chain" in policy.blocked(state, pending(ability(tags=("once_per_chain",))), on_chain)
+    assert "already on the chain" in policy.blocked(state, pending(ability(kind="activated")), on_chain)
+    assert policy.blocked(state, pending(ability(kind="activated")), ActivationContext(window="chain")) is None
+    monster = GameState.build(("A", "B"), "A", [Card(id="c", name="M", owner="A", zone="field", types=("monster",))])
+    assert policy.blocked(monster, pending(ability(kind="activated")), on_chain) is None  # a Quick Effect repeats
 
 
 @pytest.mark.parametrize(("speed", "top", "ok"), [(1, 1, False), (2, 1, True), (2, 2, True), (2, 3, False),
