@@ -102,7 +102,9 @@ class _Builder:
         self.names = names
         info = result.engine.ruleset.info
         self.depth_word = info.term("depth")
-        self.root = Node([(result.title, "bold"), (f"  ({info.title})", "dim")])
+        ruleset = result.engine.ruleset
+        variant = f", variant {ruleset.variant}" if ruleset.name != ruleset.game else ""
+        self.root = Node([(result.title, "bold"), (f"  ({info.title}{variant})", "dim")])
         self.nodes: dict[Any, Node] = {}
         self.group: tuple[Any, Node, list[Segment], list[str]] | None = None
         self.rules: tuple[Any, Node] | None = None
