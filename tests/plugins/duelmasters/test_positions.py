@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
+from helpers import scenario
 
 POSITIONS = sorted((Path(__file__).parent / "positions").glob("*.yaml"))
 
@@ -32,47 +33,35 @@ def test_the_costs_that_cannot_be_paid_fail():
 
 def test_resolve_pending_cannot_stand_in_together():
     with pytest.raises(tcgtrig.ScenarioError, match="'together' holds actions that happen at once"):
-        tcgtrig.scenario_from_text("""
-format: 1
-title: t
-players: [A, B]
-turn_player: A
-cards: []
-start:
-  - together: [{draw: 1}, {resolve_pending: {}}]
-""").compile(tcgtrig.load_ruleset("duelmasters"))
+        scenario("""
+            cards: []
+            start:
+              - together: [{draw: 1}, {resolve_pending: {}}]
+            """).compile(tcgtrig.load_ruleset("duelmasters"))
 
 
 def test_a_trigger_condition_on_an_ability_that_does_not_trigger_is_refused():
     with pytest.raises(tcgtrig.ScenarioError, match="a continuous ability does not trigger"):
-        tcgtrig.scenario_from_text("""
-format: 1
-title: t
-players: [A, B]
-turn_player: A
-cards:
-  - id: x
-    owner: A
-    zone: battle
-    abilities: [{id: s, kind: continuous, trigger_condition: {count: {zone: battle}, gte: 1},
-                 do: [{change: {card: self, stat: power, by: 1}}]}]
-start: []
-""").compile(tcgtrig.load_ruleset("duelmasters"))
+        scenario("""
+            cards:
+              - id: x
+                owner: A
+                zone: battle
+                abilities: [{id: s, kind: continuous, trigger_condition: {count: {zone: battle}, gte: 1},
+                             do: [{change: {card: self, stat: power, by: 1}}]}]
+            start: []
+            """).compile(tcgtrig.load_ruleset("duelmasters"))
 
 
 def test_power_works_in_a_continuous_ability():
-    result = tcgtrig.resolve(tcgtrig.scenario_from_text("""
-format: 1
-title: t
-players: [A, B]
-turn_player: A
-cards:
-  - id: x
-    owner: A
-    zone: battle
-    types: [creature]
-    stats: {power: 1000}
-    abilities: [{id: s, kind: continuous, do: [{power: {card: self, by: 2000}}]}]
-start: []
-"""), "duelmasters")
+    result = tcgtrig.resolve(scenario("""
+        cards:
+          - id: x
+            owner: A
+            zone: battle
+            types: [creature]
+            stats: {power: 1000}
+            abilities: [{id: s, kind: continuous, do: [{power: {card: self, by: 2000}}]}]
+        start: []
+        """), "duelmasters")
     assert result.stat("x", "power") == 3000
