@@ -145,6 +145,7 @@ class Engine:
     last_events: tuple[Event, ...] = ()
     chains: int = 0
     resolving_link: int = 0
+    answered_moment: int = -1
     series: set[str] | None = None
     decision: Decision | None = None
     outcome: GameEnd | None = None
@@ -564,6 +565,15 @@ class Engine:
                 found[effect.key] = effect
                 self.shown.add(effect.id)
         return found
+
+    def open_window_after_action(self) -> bool:
+        """Chain games: whether the last thing that happened, which started no
+        chain, opens a response window — once, and only if some activated
+        ability could answer it (spell speed 2 or more)."""
+        if not self.chain or not self.last_events or self.answered_moment == self.last_moment:
+            return False
+        self.answered_moment = self.last_moment
+        return any(ability.speed >= 2 for _, _, ability in self.index.activated)
 
     def withdraw_offers(self) -> None:
         """Offers not taken in their response window are not used: declined

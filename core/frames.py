@@ -111,6 +111,10 @@ class MainLoop(Frame):
                 if engine.chain_links or engine.offers:
                     self.phase = "settle"
                     engine.push(ChainWindow())
+                elif engine.open_window_after_action():
+                    # something happened that started no chain: the players may start one
+                    self.phase = "settle"
+                    engine.push(ChainWindow(open=True))
                 elif self.nested:
                     engine.pop()
                 else:
@@ -500,10 +504,15 @@ class InlineActivation(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class ChainWindow(Frame):
-    """Chain games: players respond in turn; two passes resolve the chain."""
+    """Chain games: players respond in turn; two passes resolve the chain.
+
+    ``open``: a window with no chain yet, after an action that started none
+    (a Summon): the turn player, then the opponent, may start one.
+    """
 
     passes: int = 0
     labels: Any = None
+    open: bool = False
 
     def step(self, engine: Engine) -> None:
         if self.labels is not None:
@@ -519,7 +528,7 @@ class ChainWindow(Frame):
                     engine.offers.remove(chosen)
                 engine.push(Activation(chosen, "chain"))
                 return
-        if not engine.chain_links and not engine.offers:
+        if not engine.chain_links and not engine.offers and not (self.open and self.passes < 2):
             engine.pop()
             return
         player = engine.ruleset.chain_responder(engine.state, tuple(engine.chain_links), self.passes)

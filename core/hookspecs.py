@@ -521,7 +521,8 @@ def tcgtrig_chain_responder(
     """Say who may respond next in a chain window.
 
     Called after every pending effect has gone on the chain, and after each
-    response or pass.  Two consecutive passes close the window and the chain
+    response or pass; also in a window with no chain yet, after something
+    that started none (``chain`` is then empty).  Two consecutive passes close the window and the chain
     resolves, last in first out.
 
     Stops at first non-None result.  Default: the opponent of the last

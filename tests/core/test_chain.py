@@ -142,3 +142,22 @@ def test_a_chain_being_built_is_part_of_the_position():
         """, chainy())
     assert result.outcome == "complete"
     assert result.chains() == [["x.down"], ["x.up"], ["x.a", "x.b"]]
+
+
+def test_after_an_action_that_starts_no_chain_a_player_may_start_one():
+    text = """
+        cards:
+          - {id: mon, owner: A, zone: hand}
+          - id: trap
+            owner: B
+            zone: field
+            abilities: [{id: main, kind: activated, speed: 2, when: {event: summoned, player: opponent},
+                         do: [{move: {card: event.card, to: gone}}]}]
+        start: [{move: {card: mon, to: field, as: summoned}}]
+        """
+    answered = run(text, chainy(), choices=["trap.main"])
+    assert answered.chains() == [["trap.main"]] and answered.state.cards["mon"].zone == "gone"
+    asked = [(s.get("decision"), s.get("player")) for s in answered.trace if s.kind == "choice"]
+    assert asked == [("respond", "B")]  # A had nothing to start a chain with
+    passed = run(text, chainy())  # the default chooser passes: nothing happens
+    assert passed.chains() == [] and passed.state.cards["mon"].zone == "field"
