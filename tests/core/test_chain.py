@@ -157,7 +157,7 @@ def test_after_an_action_that_starts_no_chain_a_player_may_start_one():
         """
     answered = run(text, chainy(), choices=["trap.main"])
     assert answered.chains() == [["trap.main"]] and answered.state.cards["mon"].zone == "gone"
-    asked = [(s.get("decision"), s.get("player")) for s in answered.trace if s.kind == "choice"]
-    assert asked == [("respond", "B")]  # A had nothing to start a chain with
+    asked = [(s.get("decision"), s.get("player"), s.get("label")) for s in answered.trace if s.kind == "choice"]
+    assert asked[0] == ("respond", "B", "trap.main")  # A, asked first, had nothing to start a chain with
     passed = run(text, chainy())  # the default chooser passes: nothing happens
     assert passed.chains() == [] and passed.state.cards["mon"].zone == "field"
