@@ -42,3 +42,14 @@ def plain_ruleset(*extra: object) -> tcgtrig.Ruleset:
     """A ruleset made of :class:`PlainGame` plus ``extra`` plugins."""
     return tcgtrig.load_ruleset("plain", plugins=(PlainGame(), *extra), autoload=False)
 
+
+
+def ability(**fields: Any) -> tcgtrig.Ability:
+    """An ability with id ``x`` and the given fields (policy unit tests)."""
+    return tcgtrig.Ability(id="x", **fields)
+
+
+def pending(ability: tcgtrig.Ability, **fields: Any) -> tcgtrig.PendingEffect:
+    """A pending effect ``c.x`` of player A's card ``c`` (policy unit tests)."""
+    base = dict(id=1, key="c.x", card="c", ability=ability, controller="A", self_card="c", timing=1, depth=1)
+    return tcgtrig.PendingEffect(**{**base, **fields})

@@ -8,20 +8,11 @@ from pathlib import Path
 import pytest
 import tcgtrig
 import yaml
-from helpers import run
-from tcgtrig import ActivationContext, Card, Event, GameState, PendingEffect
+from helpers import ability, pending, run
+from tcgtrig import ActivationContext, Card, Event, GameState
 from tcgtrig.plugins.yugioh import policy
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "yugioh"
-
-
-def pending(ability: tcgtrig.Ability, **fields) -> PendingEffect:
-    base = dict(id=1, key="c.x", card="c", ability=ability, controller="A", self_card="c", timing=1, depth=1)
-    return PendingEffect(**{**base, **fields})
-
-
-def ability(**fields) -> tcgtrig.Ability:
-    return tcgtrig.Ability(id="x", **fields)
 
 
 @pytest.fixture
