@@ -163,6 +163,7 @@ class Engine:
     _answered: bool = False
     _guard: _LoopGuard = field(default=None)
     chain_keys: ChainKeys = field(factory=ChainKeys)
+    conditional: dict[int, None] = field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         if self.index is None:
@@ -232,6 +233,7 @@ class Engine:
         clone.due = {player: dict(ids) for player, ids in self.due.items()}
         clone.offers = list(self.offers)
         clone.shown = set(self.shown)
+        clone.conditional = dict(self.conditional)
         clone.series = set(self.series) if self.series is not None else None
         clone._guard = _copy.copy(self._guard)
         clone.view = Evaluator(new_state, self.index.continuous)
@@ -313,7 +315,7 @@ class Engine:
             frames = tuple((type(f).__name__, getattr(f, "phase", None)) for f in self.frames)
             links = (tuple(e.signature() for e in self.chain_links),
                      tuple(e.signature() for e in self.offers))
-            return (where, cards, counters, tuple(sorted(self.state.used)), self.pool.fingerprint(),
+            return (where, cards, counters, tuple(sorted(self.state.used.items())), self.pool.fingerprint(),
                     frames, chooser, links)
 
         verdict = self._guard.tick(quick, full, self.asked)
@@ -363,7 +365,10 @@ class Engine:
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=match.moment, timing=self.timing,
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
+                self_incarnation=match.self_incarnation, looked_back=match.looked_back,
             )
+            if self.spent(effect) and not self.ruleset.info.spent_abilities_trigger:
+                continue  # it does not trigger at all
             effect = self._ranked(effect)
             drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
             if drop is None and self.chain:
@@ -380,6 +385,8 @@ class Engine:
             if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
                 effect = evolve(effect, declaration="due")
                 self.due.setdefault(effect.controller, {})[effect.id] = None
+            if effect.ability.trigger_condition is not None and self.ruleset.info.recheck_trigger_condition:
+                self.conditional[effect.id] = None
             self.pool.add(effect)
 
     def declarations_due(self, player: str) -> list[PendingEffect]:
@@ -405,13 +412,17 @@ class Engine:
             self_card = self.view.self_of(card, effect.ability)
         # the card's own "this card" is the card as it was when the effect began
         incarnation = effect.incarnation if self_card == effect.card else None
+        if effect.looked_back and self_card == effect.self_card:
+            incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
         return Scope(key=effect.key, controller=effect.controller, card=effect.card,
                      self_card=self_card, events=effect.events, self_incarnation=incarnation)
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
         ability = effect.ability
-        if ability.once_per_turn and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect)):
-            return "once per turn: already used this turn"
+        if self.spent(effect):
+            limit = ability.uses_per_turn
+            return ("once per turn: already used this turn" if limit == 1
+                    else f"{limit} times per turn: already used {limit} times this turn")
         scope = self.scope_of(effect)
         if not self.view.holds(ability.condition, scope):
             return "its condition is not met"
@@ -424,6 +435,11 @@ class Engine:
             chain=self.chain_keys,
         )
         return self.ruleset.blocked(self.state, effect, context)
+
+    def spent(self, effect: PendingEffect) -> bool:
+        """Whether the effect's per-turn uses are all spent."""
+        limit = effect.ability.uses_per_turn
+        return bool(limit) and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect), limit)
 
     def add_link(self, effect: PendingEffect) -> None:
         self.chain_links.append(effect)
@@ -470,7 +486,7 @@ class Engine:
 
     def mark_activated(self, effect: PendingEffect, window: str) -> None:
         """Spend its once per turn; note it in the series of interrupts."""
-        if effect.ability.once_per_turn:
+        if effect.ability.uses_per_turn:
             self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
         if window == "interrupt" and self.series is not None:
             self.series.add(effect.key)
@@ -664,8 +680,10 @@ class Engine:
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=self.moment, timing=self.timing,
                 depth=match.depth, cause=target.run.instance, incarnation=match.incarnation,
-                window="interrupt",
+                self_incarnation=match.self_incarnation, window="interrupt",
             )
+            if self.spent(effect) and not self.ruleset.info.spent_abilities_trigger:
+                continue  # it does not trigger at all
             effect = self._ranked(effect)
             if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
                 self.record("triggered", effect, event=match.events[0].name, interrupting=what)
@@ -726,6 +744,29 @@ class Engine:
         scope = Scope(key=f"{match.card}.{match.ability.id}", controller=match.controller, card=match.card,
                       self_card=match.self_card, events=tuple(match.events))
         return self.view.holds(condition, scope)
+
+    def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:
+        """Games that re-check a pending effect's ``trigger_condition``
+        (``GameInfo.recheck_trigger_condition``): lost once it stops holding."""
+        condition = effect.ability.trigger_condition
+        if condition is None or not self.ruleset.info.recheck_trigger_condition:
+            return None
+        if self.view.holds(condition, self.scope_of(effect)):
+            return None
+        return Drop("lost", "its trigger condition no longer holds")
+
+    def recheck_trigger_conditions(self) -> None:
+        """Drop the pending effects whose trigger condition stopped holding."""
+        for effect_id in list(self.conditional):
+            if effect_id not in self.pool:
+                del self.conditional[effect_id]
+                continue
+            effect = self.pool.get(effect_id)
+            drop = self.trigger_condition_lapsed(effect)
+            if drop is not None:
+                del self.conditional[effect_id]
+                self.pool.remove(effect_id)
+                self.drop(effect, drop)
 
     def _check_moved(self, card_id: str) -> None:
         for effect in [e for e in self.offers if e.card == card_id]:

@@ -37,7 +37,7 @@ def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]
     out: list[Mismatch] = []
     for name, wanted in expect.lists:
         if name == "used":
-            actual = sorted(result.state.used)
+            actual = sorted(result.state.used)  # each key once, however often used
             if sorted(wanted) != actual:
                 out.append(Mismatch("used", sorted(wanted), actual))
             continue

@@ -106,6 +106,8 @@ class MainLoop(Frame):
         elif self.phase == "pick":
             if engine.check_loop("pick"):
                 return
+            if engine.conditional:
+                engine.recheck_trigger_conditions()
             bucket = engine.pool.next_bucket()
             if not bucket:
                 if engine.chain_links or engine.offers:
@@ -214,6 +216,8 @@ class Activation(Frame):
         if self.phase == "check":
             if self.window in ("main", "interrupt"):
                 drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
+                if drop is None:
+                    drop = engine.trigger_condition_lapsed(effect)
                 if drop is not None:
                     engine.drop(effect, drop)
                     engine.pop()
@@ -496,7 +500,8 @@ class InlineActivation(Frame):
             id=engine.new_id(), key=self.key, card=card_id, ability=ability,
             controller=engine.state.cards[self_card].owner, self_card=self_card,
             events=self.run.scope.events, timing=engine.timing, depth=self.run.depth,
-            cause=self.run.instance, incarnation=card.incarnation, window="inline",
+            cause=self.run.instance, incarnation=card.incarnation,
+            self_incarnation=engine.state.cards[self_card].incarnation, window="inline",
         )
         window = "chain" if (engine.chain and self.run.start) else "inline"
         engine.push(Activation(effect, window, parent=self.run))

@@ -30,6 +30,15 @@ class GameInfo:
     :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
         each its own event (Duel Masters); by default one event for the
         whole draw.
+    :param spent_abilities_trigger: an ability whose uses this turn are
+        all spent (``once_per_turn``, ``per_turn``) still triggers, and then
+        fails when it would activate; ``False``: it does not trigger at all
+        (Digimon CR 15-14-1-2).
+    :param recheck_trigger_condition: a pending effect's
+        ``trigger_condition`` is checked again while it waits (before each
+        pick and as it would activate) and the effect is ``lost`` once it
+        stops holding (Digimon CR 15-4-4-5); by default it is checked only
+        as the trigger event happens.
     :param variants: the game's rule variants, name → one line on what it
         changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
         ``GAME/VARIANT`` selects one wherever a game is named, and
@@ -44,6 +53,8 @@ class GameInfo:
     resolution: str = "immediate"
     terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     draw_one_at_a_time: bool = False
+    spent_abilities_trigger: bool = True
+    recheck_trigger_condition: bool = False
     variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
 
     @property

@@ -423,6 +423,7 @@ class Ability:
     when: Pattern | None = None
     optional: bool = False
     once_per_turn: bool = False
+    per_turn: int = 0
     wording: str = "when"
     speed: int = 1
     tags: tuple[str, ...] = field(default=(), converter=_tuple)
@@ -432,6 +433,12 @@ class Ability:
     cost: tuple[Action, ...] = field(default=(), converter=_tuple)
     do: tuple[Action, ...] = field(default=(), converter=_tuple)
     text: str | None = None
+
+    @property
+    def uses_per_turn(self) -> int:
+        """How many times a turn it may activate (0: no limit).
+        ``per_turn: 2`` is [Twice Per Turn]; ``once_per_turn`` spells 1."""
+        return self.per_turn or (1 if self.once_per_turn else 0)
 
 
 @frozen(kw_only=True)

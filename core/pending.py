@@ -38,6 +38,11 @@ class PendingEffect:
     :param depth: how many effects deep it was derived (start = 0).
     :param cause: instance id of the effect during which it triggered.
     :param incarnation: its card's incarnation when it triggered.
+    :param self_incarnation: the incarnation of ``self_card`` just after it
+        triggered (equal to ``incarnation`` when ``self_card`` is ``card``).
+    :param looked_back: it triggered from its card as it was just before the
+        card moved (a leave-the-zone trigger); an inherited one then waits on
+        the top card that left, not on the card it is printed on.
     :param window: ``main`` for the pending set, ``interrupt`` inside an
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
@@ -62,6 +67,8 @@ class PendingEffect:
     depth: int = 0
     cause: int | None = None
     incarnation: int = 0
+    self_incarnation: int = 0
+    looked_back: bool = False
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
@@ -87,7 +94,8 @@ class PendingEffect:
             id=self.id, key=self.key, card=self.card, ability=self.ability,
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
-            incarnation=self.incarnation, window=self.window, rank=rank,
+            incarnation=self.incarnation, self_incarnation=self.self_incarnation, looked_back=self.looked_back,
+            window=self.window, rank=rank,
             details=self.details if details is None else details, link=self.link, declaration=self.declaration,
         )
 
@@ -142,6 +150,8 @@ class PendingPool:
         bucket[effect.id] = effect
         self._rank_of[effect.id] = rank
         self._by_card.setdefault(effect.card, {})[effect.id] = None
+        if effect.self_card != effect.card:
+            self._by_card.setdefault(effect.self_card, {})[effect.id] = None
         signature = self._signature[effect.id] = effect.signature()
         self._hash = (self._hash + _h(signature)) & _MASK
 
@@ -151,10 +161,11 @@ class PendingPool:
         effect = bucket.pop(effect_id)
         if not bucket:
             del self._buckets[rank]
-        owned = self._by_card[effect.card]
-        owned.pop(effect_id)
-        if not owned:
-            del self._by_card[effect.card]
+        for card in {effect.card, effect.self_card}:
+            owned = self._by_card[card]
+            owned.pop(effect_id)
+            if not owned:
+                del self._by_card[card]
         self._hash = (self._hash - _h(self._signature.pop(effect_id))) & _MASK
         return effect
 
@@ -183,7 +194,8 @@ class PendingPool:
         return self._buckets[heap[0]]
 
     def of_card(self, card_id: str) -> list[PendingEffect]:
-        """The pending effects of one card's abilities."""
+        """The pending effects of one card's abilities, and those that work
+        from a pile under it (their ``self_card``)."""
         return [self.get(i) for i in self._by_card.get(card_id, ())]
 
     def quick_fingerprint(self) -> tuple[int, int]:

@@ -458,10 +458,13 @@ class _Compiler:
                 if action.until is not None:
                     raise self.error(path + ("do", index), "a continuous change lasts while its condition "
                                      "holds: it takes no 'until'")
+        if raw.get("once_per_turn") and raw.get("per_turn", 1) != 1:
+            raise self.error(path + ("per_turn",), "'once_per_turn: true' is 'per_turn: 1': write one of them")
         active_in = self.words(raw.get("active_in", card["zone"]), path + ("active_in",))
         return Ability(
             id=raw["id"], kind=kind, when=pattern, optional=raw.get("optional", False),
-            once_per_turn=raw.get("once_per_turn", False), wording=raw.get("wording", "when"),
+            once_per_turn=raw.get("once_per_turn", False), per_turn=raw.get("per_turn", 0),
+            wording=raw.get("wording", "when"),
             speed=raw.get("speed", 1), tags=raw.get("tags") or (), active_in=active_in,
             condition=self.condition(raw["condition"], path + ("condition",)) if "condition" in raw else None,
             trigger_condition=(self.condition(raw["trigger_condition"], path + ("trigger_condition",))

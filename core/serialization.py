@@ -60,7 +60,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "turn_player": state.turn_player,
         "turn": state.turn,
         "counters": {p: dict(sorted(v.items())) for p, v in state.counters.items()},
-        "used": sorted(state.used),
+        "used": sorted(k for k, n in state.used.items() for _ in range(n)),
         "cards": [converter.unstructure(card) for card in state.cards.values()],
     }
 

@@ -32,14 +32,15 @@ class GameState:
     :param turn_player: whose turn it is.
     :param cards: the cards, in the order the scenario lists them.
     :param counters: per-player numbers (memory, lp, mana, …).
-    :param used: keys of once-per-turn abilities already used this turn.
+    :param used: how many times each per-turn ability key was used this
+        turn (``[Once Per Turn]``, ``[Twice Per Turn]``).
     """
 
     players: tuple[str, ...]
     turn_player: str
     cards: dict[str, Card] = field(factory=dict)
     counters: dict[str, dict[str, int]] = field(factory=dict)
-    used: set[str] = field(factory=set)
+    used: dict[str, int] = field(factory=dict)
     turn: int = 1
     _order: dict[str, int] = field(factory=dict, repr=False)
     _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
@@ -124,8 +125,12 @@ class GameState:
     def order_of(self, card_id: str) -> int:
         return self._order[card_id]
 
-    def is_used(self, key: str) -> bool:
-        return key in self.used
+    def is_used(self, key: str, limit: int = 1) -> bool:
+        """Whether ``key`` was used ``limit`` times (or more) this turn."""
+        return self.used.get(key, 0) >= limit
+
+    def uses(self, key: str) -> int:
+        return self.used.get(key, 0)
 
     def fingerprint(self) -> int:
         """A hash of everything that can change; equal states hash equal."""
@@ -159,9 +164,17 @@ class GameState:
         self._hash = (self._hash + _h(("counter", player, name, value))) & _MASK
 
     def mark_used(self, key: str) -> None:
-        if key not in self.used:
-            self.used.add(key)
-            self._hash = (self._hash + _h(("used", key))) & _MASK
+        count = self.used.get(key, 0)
+        if count:
+            self._hash = (self._hash - _h(("used", key, count))) & _MASK
+        self.used[key] = count + 1
+        self._hash = (self._hash + _h(("used", key, count + 1))) & _MASK
+
+    def reset_used(self) -> None:
+        """A new turn: no per-turn ability has been used."""
+        for key, count in self.used.items():
+            self._hash = (self._hash - _h(("used", key, count))) & _MASK
+        self.used = {}
 
     def copy(self) -> GameState:
         """An independent copy (cards are shared: they are immutable)."""
@@ -170,7 +183,7 @@ class GameState:
             turn_player=self.turn_player,
             cards=dict(self.cards),
             counters={p: dict(v) for p, v in self.counters.items()},
-            used=set(self.used),
+            used=dict(self.used),
             turn=self.turn,
             order=self._order,  # never changes after build: shared
             zones={z: dict(ids) for z, ids in self._zones.items()},

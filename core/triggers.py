@@ -78,6 +78,8 @@ class Match:
     cause: int
     depth: int
     link: int = 0
+    self_incarnation: int = 0
+    looked_back: bool = False
 
 
 def match_triggers(
@@ -108,7 +110,7 @@ def match_triggers(
                     self_card = view.self_of(now, ability)
                     controller = state.cards[self_card].owner
                     if view.matches(ability.when, event, controller, self_card, card_id):
-                        hit = (self_card, controller)
+                        hit = (self_card, controller, False)
                 if hit is None and card_id in before:
                     was = before[card_id]
                     if was.zone in ability.active_in:
@@ -116,10 +118,11 @@ def match_triggers(
                         controller = view.owner_in(self_card, before)
                         if view.matches(ability.when, event, controller, self_card, card_id) and (
                                 look_back is None or look_back(was, ability, event, self_card)):
-                            hit = (self_card, controller)
+                            hit = (self_card, controller, True)
                 if hit is not None:
                     _note(found, event, Match(card_id, ability, hit[0], hit[1], [], moment, now.incarnation,
-                                              cause, depth))
+                                              cause, depth, self_incarnation=state.cards[hit[0]].incarnation,
+                                              looked_back=hit[2]))
     return list(found.values())
 
 
@@ -146,7 +149,7 @@ def match_interrupts(
                 if not view.matches(ability.when, event, controller, self_card, card_id):
                     continue
                 _note(found, event, Match(card_id, ability, self_card, controller, [], moment, card.incarnation,
-                                          cause, depth))
+                                          cause, depth, self_incarnation=state.cards[self_card].incarnation))
     return list(found.values())
 
 

@@ -163,7 +163,7 @@ def ability_to_data(ability: Ability) -> dict[str, Any]:
     data: dict[str, Any] = {"id": ability.id, "kind": ability.kind}
     if ability.when is not None:
         data["when"] = pattern_to_data(ability.when)
-    data.update(_some(optional=ability.optional, once_per_turn=ability.once_per_turn))
+    data.update(_some(optional=ability.optional, once_per_turn=ability.once_per_turn, per_turn=ability.per_turn))
     if ability.wording != "when":
         data["wording"] = ability.wording
     if ability.speed != 1:

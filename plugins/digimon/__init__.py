@@ -14,7 +14,14 @@ wiki pages differ from them:
   met, the effect fails and spends no [Once Per Turn]; an activated effect
   spends it even when it does nothing (wiki examples 6, 9, 10);
 - a pending effect is lost when its card moves — leaves its area or becomes
-  a new card — before it activates (15-4-4-3..5);
+  a new card (15-4-4-3), or is covered by digivolving and so loses the
+  effect (15-4-4-4) — or when its trigger condition stops holding
+  (15-4-4-5); an inherited [On Deletion] is pending for the deleted top
+  card (15-8-3-5, Q&A Q4285/Q4286);
+- a card that leaves sees only its own leaving: Digimon deleted together do
+  not see each other's deletion (Q&A Q2046);
+- a [Once Per Turn] / [Twice Per Turn] effect used up this turn does not
+  trigger at all (15-14-1-2);
 - rules processing runs between activations: Digimon with 0 DP are
   deleted, level-2 cards without DP and stray option cards in the battle
   area are trashed, all at once; what it triggers is simultaneous with what
@@ -40,4 +47,6 @@ GAME_INFO = GameInfo(
     rules="Digimon Card Game Comprehensive Rules Ver.4.2 (2026-08-18)",
     resolution="immediate",
     terms={"depth": "priority"},
+    spent_abilities_trigger=False,
+    recheck_trigger_condition=True,
 )

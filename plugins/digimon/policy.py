@@ -13,6 +13,7 @@ from tcgtrig import (
     Card,
     CardIds,
     Drop,
+    Event,
     GameEnd,
     GameState,
     Move,
@@ -22,6 +23,10 @@ from tcgtrig import (
 from tcgtrig.words import card_argument, flag_word, move_word
 
 SECURITY_TAG = "security"
+SOURCES = "sources"
+LEFT = "its card moved (left its area or became a new card) before it activated (CR 15-4-4-3)"
+LOST_EFFECT_DIGIVOLVED = ("its Digimon digivolved: the card became a digivolution card — the same card "
+                          "(CR 3-1-3-1-3), but the Digimon no longer has the effect (CR 15-4-4-4)")
 
 
 def rank(state: GameState, effect: PendingEffect) -> tuple[int, int, int]:
@@ -49,13 +54,47 @@ def details(effect: PendingEffect) -> dict[str, Any] | None:
 
 
 def lost(state: GameState, effect: PendingEffect) -> Drop | None:
-    """A pending effect is lost when its card moved since it triggered:
-    left its area, or became a new card (15-4-4-3..5)."""
+    """A pending effect is lost when what it waits on moved since it
+    triggered (15-4-4-3..4):
+
+    - its own card: left its area or became a new card (15-4-4-3), or was
+      covered by digivolving — not a new card (3-1-3-1-3), but the Digimon
+      no longer has the effect (15-4-4-4);
+    - an inherited effect working from the pile: the digivolution card
+      left the pile, so the Digimon lost the effect (15-4-4-4), or the
+      Digimon itself left (15-4-4-3);
+    - an inherited effect that triggered as its Digimon left (an inherited
+      [On Deletion]) is pending for that top card: lost if the top card
+      moves again, whatever becomes of the card that printed it (15-8-3-5,
+      Q&A Q4285 / Q4286).
+    """
     card = state.cards.get(effect.card)
-    if card is None or card.incarnation != effect.incarnation:
-        return Drop("lost", "its card moved (left its area or became a new card) before it "
-                            "activated (CR 15-4-4-3)")
-    return None
+    top = state.cards.get(effect.self_card)
+    if card is None or top is None:
+        return Drop("lost", LEFT)
+    if effect.self_card == effect.card:
+        if card.incarnation == effect.incarnation:
+            return None
+        return Drop("lost", LOST_EFFECT_DIGIVOLVED if card.zone == SOURCES else LEFT)
+    if effect.looked_back:
+        if top.incarnation != effect.self_incarnation:
+            return Drop("lost", "the Digimon it is pending for moved again before it activated "
+                                "(CR 15-8-3-5, Q&A Q4285)")
+        return None
+    if card.incarnation == effect.incarnation:
+        return None
+    if top.incarnation != effect.self_incarnation and top.zone != SOURCES:
+        return Drop("lost", LEFT)
+    return Drop("lost", "its Digimon lost the effect: the digivolution card that gives it left "
+                        "(CR 15-4-4-4)")
+
+
+def look_back(event: Event, self_card: str) -> bool:
+    """A card that left looks back only at its own leaving: a Digimon deleted
+    together with another sees its own deletion, not the other one's — by the
+    time its effects could trigger it is a new card (15-4-4-3, 15-8-3-5,
+    Q&A Q2046)."""
+    return event.card == self_card
 
 
 def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:

@@ -178,7 +178,7 @@ def test_condition_fails_and_spends_no_once_per_turn(plain):
     assert result.keys("failed") == ["opt.go"]
     failed = next(s for s in result.trace if s.kind == "failed")
     assert "once per turn" in failed["reason"]
-    assert result.state.used == {"opt.go"}
+    assert result.state.used == {"opt.go": 1}
 
 
 def test_failed_condition_keeps_once_per_turn_available(plain):
@@ -196,7 +196,7 @@ def test_failed_condition_keeps_once_per_turn_available(plain):
         start: [{emit: {event: ping}}]
         """, plain)
     assert result.keys("failed") == ["opt.go"]
-    assert result.state.used == set()
+    assert result.state.used == {}
 
 
 def test_every_triggered_effect_ends_exactly_once(plain):

@@ -175,7 +175,7 @@ def test_hook_tcgtrig_once_per_turn_key():
     assert run(text, game()).keys("failed") == []
     shared = run(text, game(SharedName()))
     assert shared.keys("resolved") == ["a.x"] and shared.keys("failed") == ["a.y"]
-    assert shared.state.used == {"same name"}
+    assert shared.state.used == {"same name": 1}
 
 
 def test_hook_tcgtrig_rules_processing():
