@@ -95,10 +95,11 @@ def plan(
     state = engine.state
     view = engine.view
     by = getattr(action, "by", None) or by
+    actor = None if by == "rule" else scope.controller
     ops: list[Op] = []
 
     def card_event(name: str, base: str | None, card: Card, **extra: Any) -> Event:
-        return Event(name=name, base=base, card=card.id, player=card.owner, by=by, **extra)
+        return Event(name=name, base=base, card=card.id, player=card.owner, by=by, actor=actor, **extra)
 
     if isinstance(action, Move):
         parent = (chosen.get("under") or [None])[0]
@@ -136,7 +137,7 @@ def plan(
         count = view.amount(action.count, scope)
         if count > 0:
             event = Event(name=action.as_ or "drawn", base="drawn" if action.as_ else None,
-                          player=player, amount=count, by=by)
+                          player=player, amount=count, by=by, actor=actor)
             ops.append(Op(part=part, event=event))
     elif isinstance(action, Gain):
         player = relative_player(state, action.player, scope.controller)
@@ -144,7 +145,7 @@ def plan(
         if amount > 0:
             base = "gained" if action.sign > 0 else "lost"
             event = Event(name=action.as_ or base, base=base if action.as_ else None, player=player,
-                          counter=action.counter, amount=amount, by=by)
+                          counter=action.counter, amount=amount, by=by, actor=actor)
             ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),)))
     elif isinstance(action, Flag):
         for card_id in chosen.get("card", []):
@@ -170,11 +171,11 @@ def plan(
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
         if action.card is None:
-            event = Event(name=action.event, player=player or scope.controller, by=by)
+            event = Event(name=action.event, player=player or scope.controller, by=by, actor=actor)
             ops.append(Op(part=part, event=event))
         for card_id in cards:
             card = state.cards[card_id]
-            event = Event(name=action.event, card=card_id, player=player or card.owner, by=by)
+            event = Event(name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor)
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
     else:  # pragma: no cover - the parser only builds the classes above
         raise TypeError(f"not a primitive action: {action!r}")
@@ -219,7 +220,7 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                        flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
         state.replace(moved)
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                            from_=card.zone, to=to, by=by))
+                            from_=card.zone, to=to, by=by, actor=actor))
         if stack:
             zone = engine.ruleset.under_cards_zone(state, card, to)
             for child in stack:
@@ -227,7 +228,7 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                 state.replace(evolve(child, zone=zone, under=child.under if zone == SOURCES else None,
                                      flags=frozenset(), mods=(), incarnation=child.incarnation + 1))
                 events.append(Event(name="moved", card=child.id, player=child.owner,
-                                    from_=child.zone, to=zone, by=by))
+                                    from_=child.zone, to=zone, by=by, actor=actor))
 
     def move_alone(card: Card, to: str, by: str | None, name: str, base: str | None) -> None:
         """Move only the top card; the card directly under it takes its place."""
@@ -245,12 +246,14 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
         for other in others:
             state.replace(evolve(other, under=heir.id))
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                            from_=card.zone, to=to, by=by))
+                            from_=card.zone, to=to, by=by, actor=actor))
         events.append(Event(name="uncovered", card=heir.id, player=heir.owner,
-                            from_=SOURCES, to=card.zone, by=by))
+                            from_=SOURCES, to=card.zone, by=by, actor=actor))
 
+    actor: str | None = None
     for op in ops:
         event = op.event
+        actor = event.actor
         if op.subject is None:
             if event.counter is not None:
                 delta = op.get("delta")
@@ -286,7 +289,7 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                                  incarnation=below.incarnation + 1))
             events.append(event)
             events.append(Event(name="covered", card=below.id, player=below.owner,
-                                from_=below.zone, to=SOURCES, by=event.by))
+                                from_=below.zone, to=SOURCES, by=event.by, actor=actor))
         elif event.to is not None and event.from_ is not None:  # move
             if card.zone != event.from_:
                 continue

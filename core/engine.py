@@ -716,7 +716,7 @@ class Engine:
                 "event", keep=("card",), event=event.name, card=event.card, player=event.player,
                 **{"from": event.from_}, to=event.to, by=event.by, counter=event.counter,
                 amount=event.amount, flag=event.flag, stat=event.stat,
-                cards=event.cards or None, cause=run.instance,
+                cards=event.cards or None, actor=event.actor, cause=run.instance,
             ))
         look_back = None
         if self.ruleset.has_look_back:

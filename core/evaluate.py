@@ -341,6 +341,11 @@ class Evaluator:
                 return False
             if pattern.player == "opponent" and event.player == controller:
                 return False
+        if pattern.actor is not None and pattern.actor != "any":
+            if event.actor is None:
+                return False
+            if (event.actor == controller) != (pattern.actor == "self"):
+                return False
         if pattern.from_ is not None and event.from_ != pattern.from_:
             return False
         if pattern.to is not None and event.to != pattern.to:

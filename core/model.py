@@ -107,6 +107,7 @@ class Pattern:
     counter: str | None = None
     flag: str | None = None
     stat: str | None = None
+    actor: str | None = None
 
 
 # --------------------------------------------------------------------------
@@ -505,7 +506,9 @@ class Event:
     """Something that happened (or, for interrupts, is about to happen).
 
     ``name`` is the event's name (``deleted``); ``base`` the core name it
-    renames (``moved``), so patterns may use either.
+    renames (``moved``), so patterns may use either.  ``player`` is whose
+    card or counter it concerns; ``actor`` the player whose effect (or
+    start action) did it — ``None`` for what the rules do (``by: rule``).
     """
 
     name: str
@@ -520,6 +523,7 @@ class Event:
     flag: str | None = None
     stat: str | None = None
     cards: tuple[str, ...] = field(default=(), converter=_tuple)
+    actor: str | None = None
 
     def names(self) -> tuple[str, ...]:
         return (self.name,) if self.base is None or self.base == self.name else (self.name, self.base)

@@ -481,8 +481,12 @@ class _Compiler:
         player = raw.get("player")
         if player is not None and player not in ("self", "opponent", "any"):
             raise self.error(path + ("player",), f"unknown player word {player!r}", ["self", "opponent", "any"])
+        actor = raw.get("actor")
+        if actor is not None and actor not in ("self", "opponent", "any"):
+            raise self.error(path + ("actor",), f"unknown player word {actor!r}", ["self", "opponent", "any"])
         return Pattern(event=raw["event"], card=card, player=player, from_=raw.get("from"), to=raw.get("to"),
-                       by=raw.get("by"), counter=raw.get("counter"), flag=raw.get("flag"), stat=raw.get("stat"))
+                       by=raw.get("by"), counter=raw.get("counter"), flag=raw.get("flag"), stat=raw.get("stat"),
+                       actor=actor)
 
     # -- actions ----------------------------------------------------------------
 

@@ -18,8 +18,8 @@ wiki pages differ from them:
   effect (15-4-4-4) — or when its trigger condition stops holding
   (15-4-4-5); an inherited [On Deletion] is pending for the deleted top
   card (15-8-3-5, Q&A Q4285/Q4286);
-- a card that leaves sees only its own leaving: Digimon deleted together do
-  not see each other's deletion (Q&A Q2046);
+- Digimon deleted together trigger on each other's deletion, but those
+  effects are lost: their cards are new cards by then (Q&A Q1222, Q2046);
 - a [Once Per Turn] / [Twice Per Turn] effect used up this turn does not
   trigger at all (15-14-1-2);
 - rules processing runs between activations: Digimon with 0 DP are

@@ -13,7 +13,6 @@ from tcgtrig import (
     ActivationContext,
     Card,
     Drop,
-    Event,
     GameEnd,
     GameInfo,
     GameState,
@@ -32,11 +31,6 @@ def tcgtrig_game_info() -> GameInfo:
 @hookimpl
 def tcgtrig_action_aliases() -> dict[str, Any]:
     return dict(policy.ALIASES)
-
-
-@hookimpl
-def tcgtrig_look_back(event: Event, self_card: str) -> bool:
-    return policy.look_back(event, self_card)
 
 
 @hookimpl

@@ -13,7 +13,6 @@ from tcgtrig import (
     Card,
     CardIds,
     Drop,
-    Event,
     GameEnd,
     GameState,
     Move,
@@ -66,12 +65,19 @@ def lost(state: GameState, effect: PendingEffect) -> Drop | None:
     - an inherited effect that triggered as its Digimon left (an inherited
       [On Deletion]) is pending for that top card: lost if the top card
       moves again, whatever becomes of the card that printed it (15-8-3-5,
-      Q&A Q4285 / Q4286).
+      Q&A Q4285 / Q4286);
+    - an effect that watched another card's event and whose card left at
+      that same moment (Digimon deleted together): triggered, but lost
+      (15-4-4-3, Q&A Q1222 / Q2046).
     """
     card = state.cards.get(effect.card)
     top = state.cards.get(effect.self_card)
     if card is None or top is None:
         return Drop("lost", LEFT)
+    if effect.looked_back and not any(event.card == effect.self_card for event in effect.events):
+        # it watched another card's event and its own card left at that same moment
+        return Drop("lost", "its card left its area at the same moment: it triggered, but by the time it "
+                            "could activate its card was a new card (CR 15-4-4-3, Q&A Q1222/Q2046)")
     if effect.self_card == effect.card:
         if card.incarnation == effect.incarnation:
             return None
@@ -87,14 +93,6 @@ def lost(state: GameState, effect: PendingEffect) -> Drop | None:
         return Drop("lost", LEFT)
     return Drop("lost", "its Digimon lost the effect: the digivolution card that gives it left "
                         "(CR 15-4-4-4)")
-
-
-def look_back(event: Event, self_card: str) -> bool:
-    """A card that left looks back only at its own leaving: a Digimon deleted
-    together with another sees its own deletion, not the other one's — by the
-    time its effects could trigger it is a new card (15-4-4-3, 15-8-3-5,
-    Q&A Q2046)."""
-    return event.card == self_card
 
 
 def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:

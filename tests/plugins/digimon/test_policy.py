@@ -168,11 +168,11 @@ def test_every_seed_example_has_a_scenario_that_asserts_its_order(name):
 
 def test_every_qa_case_cites_its_ruling_and_asserts_its_order():
     files = sorted(SCENARIOS.glob("qa-*.yaml"))
-    assert len(files) == 11
+    assert len(files) >= 11
     for path in files:
         data = yaml.safe_load(path.read_text())
         assert "Q&A" in data["source"] or "Q" in data["title"], path.name
-        assert data["expect"]["digimon"]["resolved"], path.name
+        assert "resolved" in data["expect"]["digimon"], path.name  # the order (possibly: nothing)
 
 
 def test_this_digimon_and_that_digimon_follow_digivolution():
@@ -217,3 +217,53 @@ def test_only_a_top_card_can_be_digivolved_onto():
         """)
     assert result.state.cards["new"].zone == "hand"
     assert not [s for s in result.trace if s.kind == "event"]
+
+
+def _pile_state() -> GameState:
+    """A's Digimon ``top`` with ``src`` under it, both in the trash after a deletion."""
+    return GameState.build(("A", "B"), "B", [
+        Card(id="top", name="top", owner="A", zone="trash", incarnation=1),
+        Card(id="src", name="src", owner="A", zone="trash", incarnation=1),
+    ])
+
+
+def test_an_inherited_on_deletion_waits_on_the_deleted_top_card():
+    state = _pile_state()
+    deleted = tcgtrig.Event(name="deleted", card="top", player="A")
+    effect = pending(plain_ability(active_in=("sources",)), key="src.x", card="src", self_card="top",
+                     incarnation=1, self_incarnation=1, looked_back=True, events=(deleted,))
+    assert policy.lost(state, effect) is None
+    # the digivolution card that printed it leaves the trash: still pending (Q4286)
+    state.replace(Card(id="src", name="src", owner="A", zone="hand", incarnation=2))
+    assert policy.lost(state, effect) is None
+    # the top card leaves the trash: lost (Q4285)
+    state.replace(Card(id="top", name="top", owner="A", zone="hand", incarnation=2))
+    drop = policy.lost(state, effect)
+    assert drop.kind == "lost" and "15-8-3-5" in drop.reason and "Q4285" in drop.reason
+
+
+def test_a_card_that_left_with_the_card_it_watched_triggers_and_is_lost():
+    state = _pile_state()
+    other = tcgtrig.Event(name="deleted", card="foe", player="B")
+    effect = pending(plain_ability(active_in=("sources",)), key="src.x", card="src", self_card="top",
+                     incarnation=1, self_incarnation=1, looked_back=True, events=(other,))
+    drop = policy.lost(state, effect)
+    assert drop.kind == "lost" and "Q2046" in drop.reason and "15-4-4-3" in drop.reason
+
+
+def test_a_digivolved_card_lost_the_effect_it_did_not_become_a_new_card(state):
+    effect = pending(plain_ability(), incarnation=0)
+    state.replace(Card(id="c", name="c", owner="A", zone="sources", under="d", incarnation=1))
+    drop = policy.lost(state, effect)
+    assert "15-4-4-4" in drop.reason and "3-1-3-1-3" in drop.reason and "15-4-4-3)" not in drop.reason
+
+
+def test_an_inherited_effect_is_lost_when_its_digivolution_card_leaves_the_pile():
+    state = GameState.build(("A", "B"), "A", [
+        Card(id="top", name="top", owner="A", zone="battle"),
+        Card(id="src", name="src", owner="A", zone="trash", incarnation=1),
+    ])
+    effect = pending(plain_ability(active_in=("sources",)), key="src.x", card="src", self_card="top",
+                     incarnation=0, self_incarnation=0)
+    drop = policy.lost(state, effect)
+    assert "15-4-4-4" in drop.reason and "digivolution card" in drop.reason
