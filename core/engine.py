@@ -33,7 +33,7 @@ from attrs import define, evolve, field, setters
 from .actions import card_fields, plan
 from .choices import Chooser, Decision
 from .errors import ChoiceError
-from .evaluate import Evaluator, Scope, relative_player
+from .evaluate import Evaluator, Scope, fixed_values, relative_player
 from .frames import (
     EffectRun,
     Frame,
@@ -365,7 +365,7 @@ class Engine:
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=match.moment, timing=self.timing,
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
-                self_incarnation=match.self_incarnation, looked_back=match.looked_back,
+                self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,
             )
             if self.spent(effect) and not self.ruleset.info.spent_abilities_trigger:
                 continue  # it does not trigger at all
@@ -415,7 +415,7 @@ class Engine:
         if effect.looked_back and self_card == effect.self_card:
             incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
         return Scope(key=effect.key, controller=effect.controller, card=effect.card,
-                     self_card=self_card, events=effect.events, self_incarnation=incarnation)
+                     self_card=self_card, events=effect.events, self_incarnation=incarnation, fixed=effect.fixed)
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
         ability = effect.ability
@@ -668,6 +668,8 @@ class Engine:
                  if self._trigger_condition_holds(match)]
         if not found:
             return
+        for match in found:
+            self._fix_values(match)
         owns = self.series is None
         if owns:
             self.series = set()
@@ -680,7 +682,7 @@ class Engine:
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=self.moment, timing=self.timing,
                 depth=match.depth, cause=target.run.instance, incarnation=match.incarnation,
-                self_incarnation=match.self_incarnation, window="interrupt",
+                self_incarnation=match.self_incarnation, fixed=match.fixed, window="interrupt",
             )
             if self.spent(effect) and not self.ruleset.info.spent_abilities_trigger:
                 continue  # it does not trigger at all
@@ -731,9 +733,18 @@ class Engine:
             for m in found:
                 if self._trigger_condition_holds(m):
                     m.link = self.resolving_link
+                    self._fix_values(m)
                     self.matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
+
+    def _fix_values(self, match: Match) -> None:
+        """Read the ability's ``fixed`` numbers now, as it triggers."""
+        refs = fixed_values(match.ability)
+        if refs:
+            scope = Scope(key=f"{match.card}.{match.ability.id}", controller=match.controller, card=match.card,
+                          self_card=match.self_card, events=tuple(match.events))
+            match.fixed = tuple((ref, self.view.read(ref, scope)) for ref in refs)
 
     def _trigger_condition_holds(self, match: Match) -> bool:
         """An ability with a ``trigger_condition`` triggers only if it holds

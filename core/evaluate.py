@@ -9,13 +9,17 @@ effect's controller, its card, what ``self`` means, the triggering events);
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
+from attrs import has as attrs_has
 
 from .model import (
     SOURCES,
     Ability,
     AllOf,
+    Amount,
     AnyOf,
     Card,
     CardIds,
@@ -35,11 +39,35 @@ from .model import (
     Ref,
     Selector,
     StatIs,
+    StatOf,
     TurnOf,
+    Value,
 )
 from .state import GameState
 
-__all__ = ["Scope", "Evaluator", "relative_player"]
+__all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
+
+_FIXED: dict[int, tuple[Ability, tuple[Count | StatOf, ...]]] = {}
+
+
+def fixed_values(ability: Ability) -> tuple[Count | StatOf, ...]:
+    """The ``fixed`` numbers in an ability's words (read when it triggers)."""
+    known = _FIXED.get(id(ability))
+    if known is not None and known[0] is ability:
+        return known[1]
+    found: dict[Count | StatOf, None] = {}
+    todo: list[Any] = [ability]
+    while todo:  # a walk, not a recursion: words can nest deeply
+        item = todo.pop()
+        if isinstance(item, (Count, StatOf)) and item.fixed:
+            found[item] = None
+        if isinstance(item, (tuple, list)):
+            todo.extend(item)
+        elif attrs_has(type(item)):
+            todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
+    refs = tuple(found)
+    _FIXED[id(ability)] = (ability, refs)
+    return refs
 
 
 @frozen(kw_only=True)
@@ -56,6 +84,8 @@ class Scope:
         object, and ``self`` no longer finds it — except a card covered by
         another since (digivolution, evolution), which ``self`` follows to
         the top of its pile.  ``None``: ``self`` is found wherever it is.
+    :param fixed: the ``fixed`` values of the effect's words, as read when
+        it triggered.
     """
 
     key: str
@@ -64,6 +94,7 @@ class Scope:
     self_card: str | None = None
     events: tuple[Event, ...] = field(default=(), converter=tuple)
     self_incarnation: int | None = None
+    fixed: tuple[tuple[Any, int | None], ...] = ()
 
     def __deepcopy__(self, memo: dict) -> Scope:
         return self
@@ -166,6 +197,7 @@ class Evaluator:
             under = set(self.select(query.under, scope))
         excluded = set(self.select(query.exclude, scope)) if query.exclude is not None else set()
         name = query.name.lower() if query.name else None
+        stats = [(stat, op, self.value(value, scope)) for stat, op, value in query.stat]
         result = []
         for card in pool:
             if card.id in excluded:
@@ -173,6 +205,8 @@ class Evaluator:
             if owner is not None and state.controller(card.id) != owner:
                 continue
             if query.types and not any(t in card.types for t in query.types):
+                continue
+            if query.all_types and not all(t in card.types for t in query.all_types):
                 continue
             if name is not None and name not in card.name.lower():
                 continue
@@ -182,8 +216,8 @@ class Evaluator:
                 continue
             if under is not None and not self._is_under(card, under):
                 continue
-            if query.stat and not all(
-                self._compare(self.stat(card.id, stat), op, value) for stat, op, value in query.stat
+            if stats and not all(
+                self._compare(self.stat(card.id, stat), op, value) for stat, op, value in stats
             ):
                 continue
             result.append(card.id)
@@ -200,13 +234,38 @@ class Evaluator:
         return False
 
     @staticmethod
-    def _compare(number: int | None, op: str, value: int) -> bool:
-        return number is not None and Compare(op, value).test(number)
+    def _compare(number: int | None, op: str, value: int | None) -> bool:
+        return number is not None and value is not None and Compare(op, value).test(number)
 
-    def amount(self, amount: int | Count, scope: Scope) -> int:
-        if isinstance(amount, Count):
-            return len(self.select(amount.of, scope))
-        return int(amount)
+    def value(self, value: Value, scope: Scope) -> int | None:
+        """A number: plain, counted, or read from a card — now, or as it was
+        when the effect triggered (``fixed``; read now when it was not
+        triggered).  ``None`` when there is no card to read it from."""
+        if isinstance(value, int):
+            return value
+        if value.fixed and scope.fixed:
+            for ref, number in scope.fixed:
+                if ref == value:
+                    return number
+        return self.read(value, scope)
+
+    def read(self, value: Count | StatOf, scope: Scope) -> int | None:
+        """A counted or card-read number as it is now."""
+        if isinstance(value, Count):
+            return len(self.select(value.of, scope))
+        cards = self.select(value.card, scope)
+        return self.stat(cards[0], value.stat) if cards else None
+
+    def amount(self, amount: Amount, scope: Scope) -> int:
+        if isinstance(amount, int):
+            return amount
+        return self.value(amount, scope) or 0
+
+    def test(self, compare: Compare, number: int, scope: Scope) -> bool:
+        if isinstance(compare.value, int):
+            return compare.test(number)
+        value = self.value(compare.value, scope)
+        return value is not None and compare.test(number, value)
 
     # -- conditions ---------------------------------------------------------
 
@@ -227,9 +286,9 @@ class Evaluator:
             return state.turn_player == relative_player(state, condition.player, scope.controller)
         if isinstance(condition, CounterIs):
             player = relative_player(state, condition.player, scope.controller)
-            return condition.compare.test(state.counter(player, condition.counter))
+            return self.test(condition.compare, state.counter(player, condition.counter), scope)
         if isinstance(condition, CountIs):
-            return condition.compare.test(len(self.select(condition.of, scope)))
+            return self.test(condition.compare, len(self.select(condition.of, scope)), scope)
         cards = self.select(condition.card, scope)
         if not cards:
             return False
@@ -240,7 +299,7 @@ class Evaluator:
         if isinstance(condition, StatIs):
             for card_id in cards:
                 value = self.stat(card_id, condition.stat)
-                if value is None or not condition.compare.test(value):
+                if value is None or not self.test(condition.compare, value, scope):
                     return False
             return True
         raise TypeError(f"unknown condition {condition!r}")

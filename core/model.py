@@ -29,7 +29,9 @@ __all__ = [
     "Query",
     "Selector",
     "Count",
+    "StatOf",
     "Amount",
+    "Value",
     "Compare",
     "InZone",
     "HasFlag",
@@ -141,15 +143,18 @@ class Query:
     With ``upto`` the player may pick fewer (the label ``none`` stops).
     ``chooser`` is who picks: ``self`` (the acting player, the default) or
     ``opponent`` ("your opponent chooses one of their creatures").
+    ``types`` keeps cards with any of the words; ``all_types`` cards with
+    every one ("a red Tamer": ``all_types: [red, tamer]``).
     """
 
     zone: tuple[str, ...] = field(default=(), converter=_tuple)
     owner: str | None = None
     types: tuple[str, ...] = field(default=(), converter=_tuple)
+    all_types: tuple[str, ...] = field(default=(), converter=_tuple)
     name: str | None = None
     flag: str | None = None
     no_flag: str | None = None
-    stat: tuple[tuple[str, str, int], ...] = field(default=(), converter=_tuple)
+    stat: tuple[tuple[str, str, Value], ...] = field(default=(), converter=_tuple)
     under: Selector | None = None
     exclude: Selector | None = None
     pick: int | None = None
@@ -162,12 +167,28 @@ Selector = Union[Ref, CardIds, Query]
 
 @frozen
 class Count:
-    """A number computed when the action happens: how many cards a selector finds."""
+    """A number computed when the action happens: how many cards a selector
+    finds — or, ``fixed``, when the effect triggered (CR-style "values
+    referenced when it triggers")."""
 
     of: Selector
+    fixed: bool = False
 
 
-Amount = Union[int, Count]
+@frozen
+class StatOf:
+    """A number read from a card: ``stat`` of the first card ``card``
+    selects ("this Digimon's DP").  Read when it is used, or — ``fixed`` —
+    as it was when the effect triggered.  No such card: no number (a
+    comparison with it fails; an amount counts it as 0)."""
+
+    card: Selector
+    stat: str
+    fixed: bool = False
+
+
+Amount = Union[int, Count, StatOf]
+Value = Union[int, Count, StatOf]
 
 
 # --------------------------------------------------------------------------
@@ -180,10 +201,12 @@ class Compare:
     """``op`` is one of :data:`COMPARISONS`; compares a number with ``value``."""
 
     op: str
-    value: int
+    value: Value
 
-    def test(self, number: int) -> bool:
-        v = self.value
+    def test(self, number: int, value: int | None = None) -> bool:
+        """``number`` against the value (``value``: the value already read,
+        for a value that is not a plain number)."""
+        v = self.value if value is None else value
         return {
             "gte": number >= v,
             "lte": number <= v,
@@ -530,7 +553,7 @@ class Event:
 
 
 _share_on_copy(
-    Pattern, Ref, CardIds, Query, Count, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
+    Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
     AllOf, AnyOf, Not, Did, TurnOf, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
     Prevent, If, Together, May, ResolvePending, Ability, Mod, Card, Event,
 )

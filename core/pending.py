@@ -43,6 +43,7 @@ class PendingEffect:
     :param looked_back: it triggered from its card as it was just before the
         card moved (a leave-the-zone trigger); an inherited one then waits on
         the top card that left, not on the card it is printed on.
+    :param fixed: the ``fixed`` numbers of its words, read as it triggered.
     :param window: ``main`` for the pending set, ``interrupt`` inside an
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
@@ -69,6 +70,7 @@ class PendingEffect:
     incarnation: int = 0
     self_incarnation: int = 0
     looked_back: bool = False
+    fixed: tuple[tuple[Any, int | None], ...] = field(default=(), eq=False, repr=False)
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
@@ -95,6 +97,7 @@ class PendingEffect:
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
             incarnation=self.incarnation, self_incarnation=self.self_incarnation, looked_back=self.looked_back,
+            fixed=self.fixed,
             window=self.window, rank=rank,
             details=self.details if details is None else details, link=self.link, declaration=self.declaration,
         )

@@ -60,6 +60,7 @@ from .model import (
     Selector,
     Stack,
     StatIs,
+    StatOf,
     Together,
     TurnOf,
 )
@@ -89,7 +90,7 @@ CAUSES = ("effect", "battle", "rule", "cost")
 _RESERVED_PLAYERS = ("self", "opponent", "any")
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
-_QUERY_KEYS = ("zone", "owner", "types", "type", "name", "flag", "no_flag", "stat", "under",
+_QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "name", "flag", "no_flag", "stat", "under",
                "exclude", "pick", "upto", "chooser")
 _EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
                  "prevented", "used")
@@ -693,16 +694,33 @@ class _Compiler:
             raise self.error(at, f"unknown player {raw!r}", legal)
         return str(raw)
 
-    def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> int | Count:
+    def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> int | Count | StatOf:
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, f"expected a number or {{count: …}}, got {_describe(raw)}")
+            raise self.error(at, f"expected a number, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
         if isinstance(raw, int):
             if raw < 0 and not signed:
                 raise self.error(at, f"expected a number of at least 0, got {raw}")
             return raw
-        self.only(raw, at, ("count",))
-        self.need(raw, at, "count")
-        return Count(self.selector(raw["count"], at + ("count",)))
+        return self.value(raw, at)
+
+    def value(self, raw: Any, at: Path_) -> int | Count | StatOf:
+        """A number: ``5``, ``{count: QUERY}`` or ``{card: SEL, stat: NAME}``;
+        ``fixed: true`` reads it as it was when the effect triggered."""
+        if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
+            raise self.error(at, f"expected a number, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
+        if isinstance(raw, int):
+            return raw
+        fixed = self.flag_value(raw["fixed"], at + ("fixed",)) if "fixed" in raw else False
+        if "count" in raw:
+            self.only(raw, at, ("count", "fixed"))
+            return Count(self.selector(raw["count"], at + ("count",)), fixed=fixed)
+        if "card" in raw or "stat" in raw:
+            self.only(raw, at, ("card", "stat", "fixed"))
+            self.need(raw, at, "card")
+            self.need(raw, at, "stat")
+            return StatOf(self.selector(raw["card"], at + ("card",)), self.text(raw["stat"], at + ("stat",)),
+                          fixed=fixed)
+        raise self.error(at, "expected {count: QUERY} or {card: SEL, stat: NAME}", ["count", "card", "stat", "fixed"])
 
     # -- selectors and conditions --------------------------------------------------
 
@@ -728,6 +746,7 @@ class _Compiler:
         zone = self.words(raw["zone"], at + ("zone",)) if "zone" in raw else ()
         type_key = "types" if "types" in raw else "type"
         types = self.words(raw[type_key], at + (type_key,)) if type_key in raw else ()
+        all_types = self.words(raw["all_types"], at + ("all_types",)) if "all_types" in raw else ()
         for key in ("name", "flag", "no_flag"):
             if key in raw:
                 self.text(raw[key], at + (key,))
@@ -738,9 +757,9 @@ class _Compiler:
             if not isinstance(test, dict) or len(test) != 1:
                 raise self.error(at + ("stat", stat), "expected one comparison such as {lte: 5000}", COMPARISONS)
             (op, value), = test.items()
-            if op not in COMPARISONS or isinstance(value, bool) or not isinstance(value, int):
+            if op not in COMPARISONS:
                 raise self.error(at + ("stat", stat, op), "expected a comparison with a number", COMPARISONS)
-            stats.append((stat, op, value))
+            stats.append((stat, op, self.value(value, at + ("stat", stat, op))))
         owner = raw.get("owner")
         if owner is not None and owner not in ("self", "opponent", "any") + self.players:
             raise self.error(at + ("owner",), f"unknown player {owner!r}",
@@ -755,7 +774,7 @@ class _Compiler:
             if pick is None:
                 raise self.error(at + ("chooser",), "'chooser' says who picks: it needs 'pick'")
         return Query(
-            zone=zone, owner=owner, types=types, name=raw.get("name"),
+            zone=zone, owner=owner, types=types, all_types=all_types, name=raw.get("name"),
             flag=raw.get("flag"), no_flag=raw.get("no_flag"), stat=tuple(stats),
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
@@ -766,10 +785,7 @@ class _Compiler:
         ops = [k for k in raw if k in COMPARISONS]
         if len(ops) != 1:
             raise self.error(at, "expected exactly one comparison", COMPARISONS)
-        value = raw[ops[0]]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(at + (ops[0],), f"expected a number, got {_describe(value)}")
-        return Compare(ops[0], value)
+        return Compare(ops[0], self.value(raw[ops[0]], at + (ops[0],)))
 
     def condition(self, raw: Any, at: Path_) -> Condition:
         forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn"

@@ -80,6 +80,7 @@ class Match:
     link: int = 0
     self_incarnation: int = 0
     looked_back: bool = False
+    fixed: tuple = ()
 
 
 def match_triggers(

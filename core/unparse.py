@@ -39,6 +39,7 @@ from .model import (
     ResolvePending,
     Stack,
     StatIs,
+    StatOf,
     Together,
     TurnOf,
 )
@@ -64,11 +65,12 @@ def selector_to_data(selector: Any) -> Any:
     if isinstance(selector, CardIds):
         return list(selector.ids)
     if isinstance(selector, Query):
-        stats: dict[str, dict[str, int]] = {}
+        stats: dict[str, dict[str, Any]] = {}
         for stat, op, value in selector.stat:
-            stats[stat] = {op: value}
+            stats[stat] = {op: _amount(value)}
         return _some(
-            zone=list(selector.zone), owner=selector.owner, types=list(selector.types), name=selector.name,
+            zone=list(selector.zone), owner=selector.owner, types=list(selector.types),
+            all_types=list(selector.all_types), name=selector.name,
             flag=selector.flag, no_flag=selector.no_flag, stat=stats,
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,
@@ -77,11 +79,16 @@ def selector_to_data(selector: Any) -> Any:
 
 
 def _amount(amount: Any) -> Any:
-    return {"count": selector_to_data(amount.of)} if isinstance(amount, Count) else amount
+    fixed = {"fixed": True} if getattr(amount, "fixed", False) else {}
+    if isinstance(amount, Count):
+        return {"count": selector_to_data(amount.of), **fixed}
+    if isinstance(amount, StatOf):
+        return {"card": selector_to_data(amount.card), "stat": amount.stat, **fixed}
+    return amount
 
 
-def _compare(compare: Compare) -> dict[str, int]:
-    return {compare.op: compare.value}
+def _compare(compare: Compare) -> dict[str, Any]:
+    return {compare.op: _amount(compare.value)}
 
 
 def condition_to_data(condition: Any) -> dict[str, Any]:
