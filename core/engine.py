@@ -421,13 +421,13 @@ class Engine:
         ability = effect.ability
         if self.spent(effect):
             limit = ability.uses_per_turn
-            return ("once per turn: already used this turn" if limit == 1
-                    else f"{limit} times per turn: already used {limit} times this turn")
+            return self.cite("per_turn", "once per turn: already used this turn" if limit == 1
+                             else f"{limit} times per turn: already used {limit} times this turn")
         scope = self.scope_of(effect)
         if not self.view.holds(ability.condition, scope):
-            return "its condition is not met"
+            return self.cite("condition", "its condition is not met")
         if ability.cost and not self.can_pay(ability.cost, scope):
-            return "its cost cannot be paid in full"
+            return self.cite("cost", "its cost cannot be paid in full")
         context = ActivationContext(
             window=window,
             series=frozenset(self.series or ()),
@@ -435,6 +435,11 @@ class Engine:
             chain=self.chain_keys,
         )
         return self.ruleset.blocked(self.state, effect, context)
+
+    def cite(self, rule: str, reason: str) -> str:
+        """A core reason, with the game's rule for it (``GameInfo.citations``)."""
+        citation = self.ruleset.info.citation(rule)
+        return f"{reason} ({citation})" if citation else reason
 
     def spent(self, effect: PendingEffect) -> bool:
         """Whether the effect's per-turn uses are all spent."""
@@ -764,7 +769,7 @@ class Engine:
             return None
         if self.view.holds(condition, self.scope_of(effect)):
             return None
-        return Drop("lost", "its trigger condition no longer holds")
+        return Drop("lost", self.cite("trigger_condition", "its trigger condition no longer holds"))
 
     def recheck_trigger_conditions(self) -> None:
         """Drop the pending effects whose trigger condition stopped holding."""

@@ -181,10 +181,19 @@ class Evaluator:
             return [c for c in selector.ids if c in state.cards]
         return self._query(selector, scope)
 
-    def _query(self, query: Query, scope: Scope) -> list[str]:
+    def fits(self, card_id: str, query: Query, scope: Scope) -> bool:
+        """Whether one card is among what ``query`` finds (``pick`` aside)."""
+        card = self.state.cards.get(card_id)
+        if card is None or (query.zone and card.zone not in query.zone):
+            return False
+        return bool(self._query(query, scope, only=card))
+
+    def _query(self, query: Query, scope: Scope, only: Card | None = None) -> list[str]:
         state = self.state
-        if query.zone:
-            pool: Iterable[Card] = (c for zone in query.zone for c in state.in_zone(zone))
+        if only is not None:
+            pool: Iterable[Card] = (only,)
+        elif query.zone:
+            pool = (c for zone in query.zone for c in state.in_zone(zone))
             if len(query.zone) > 1:
                 pool = sorted(pool, key=lambda c: state.order_of(c.id))
         else:
@@ -400,6 +409,9 @@ class Evaluator:
                 return False
             if pattern.player == "opponent" and event.player == controller:
                 return False
+        if pattern.card_is is not None and (event.card is None or not self.fits(
+                event.card, pattern.card_is, Scope(key="", controller=controller, card=card, self_card=self_card))):
+            return False
         if pattern.actor is not None and pattern.actor != "any":
             if event.actor is None:
                 return False

@@ -39,6 +39,10 @@ class GameInfo:
         pick and as it would activate) and the effect is ``lost`` once it
         stops holding (Digimon CR 15-4-4-5); by default it is checked only
         as the trigger event happens.
+    :param citations: the game's rule for each reason the core gives, cited
+        after it in traces: ``per_turn`` (uses spent), ``condition`` (not
+        met on activation), ``cost`` (cannot be paid), ``trigger_condition``
+        (stopped holding while pending), e.g. ``{"per_turn": "CR 15-14-1"}``.
     :param variants: the game's rule variants, name → one line on what it
         changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
         ``GAME/VARIANT`` selects one wherever a game is named, and
@@ -55,6 +59,7 @@ class GameInfo:
     draw_one_at_a_time: bool = False
     spent_abilities_trigger: bool = True
     recheck_trigger_condition: bool = False
+    citations: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
 
     @property
@@ -63,6 +68,12 @@ class GameInfo:
 
     def term(self, word: str) -> str:
         return dict(self.terms).get(word, word)
+
+    def citation(self, rule: str) -> str:
+        for name, citation in self.citations:
+            if name == rule:
+                return citation
+        return ""
 
 
 @frozen

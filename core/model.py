@@ -97,7 +97,9 @@ class Pattern:
     All keys but ``event`` are optional; an omitted key matches anything.
     ``card`` is ``self``, ``source``, ``own``, ``own_other``, ``opponent``,
     ``other``, ``any`` or a card id; ``player`` is ``self``, ``opponent`` or
-    ``any`` (relative to the ability's controller).
+    ``any`` (relative to the ability's controller); ``actor`` the same
+    words for whose effect did it; ``card_is`` a query the event's card must
+    fit (written ``card: {types: [digimon], name: Renamon}``).
     """
 
     event: str
@@ -110,6 +112,7 @@ class Pattern:
     flag: str | None = None
     stat: str | None = None
     actor: str | None = None
+    card_is: Query | None = None
 
 
 # --------------------------------------------------------------------------

@@ -477,6 +477,12 @@ class _Compiler:
         if isinstance(raw, str):
             return Pattern(event=raw)
         card = raw.get("card")
+        card_is = None
+        if isinstance(card, dict):  # "when a Digimon with [Renamon] in its name attacks"
+            card_is = self.selector(card, path + ("card",))
+            if not isinstance(card_is, Query) or card_is.pick is not None:
+                raise self.error(path + ("card",), "a pattern's card query describes the event's card: no 'pick'")
+            card = None
         if card is not None and card not in _PATTERN_CARDS and card not in self.card_ids:
             raise self.error(path + ("card",), f"unknown card {card!r}", list(_PATTERN_CARDS) + self.card_ids)
         player = raw.get("player")
@@ -487,7 +493,7 @@ class _Compiler:
             raise self.error(path + ("actor",), f"unknown player word {actor!r}", ["self", "opponent", "any"])
         return Pattern(event=raw["event"], card=card, player=player, from_=raw.get("from"), to=raw.get("to"),
                        by=raw.get("by"), counter=raw.get("counter"), flag=raw.get("flag"), stat=raw.get("stat"),
-                       actor=actor)
+                       actor=actor, card_is=card_is)
 
     # -- actions ----------------------------------------------------------------
 

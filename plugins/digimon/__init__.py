@@ -48,5 +48,6 @@ GAME_INFO = GameInfo(
     resolution="immediate",
     terms={"depth": "priority"},
     spent_abilities_trigger=False,
+    citations={"per_turn": "CR 15-14-1", "condition": "CR 15-6", "trigger_condition": "CR 15-4-4-5"},
     recheck_trigger_condition=True,
 )
