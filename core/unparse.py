@@ -54,7 +54,8 @@ def _some(**items: Any) -> dict[str, Any]:
 
 def pattern_to_data(pattern: Pattern) -> dict[str, Any]:
     return {"event": pattern.event, **_some(
-        card=pattern.card if pattern.card_is is None else selector_to_data(pattern.card_is), player=pattern.player, to=pattern.to, by=pattern.by, counter=pattern.counter,
+        card=pattern.card if pattern.card_is is None else selector_to_data(pattern.card_is),
+        player=pattern.player, to=pattern.to, by=pattern.by, counter=pattern.counter,
         flag=pattern.flag, stat=pattern.stat, actor=pattern.actor),
         **({"from": pattern.from_} if pattern.from_ else {})}
 
