@@ -157,14 +157,17 @@ def plan(
             else:
                 continue  # nothing to do: no action, no event
             event = card_event(name, base if action.as_ else None, card, flag=flag)
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
+            data: tuple = ()
+            if action.until is not None and action.set_ is not None:
+                data = (("mod", Mod(flag=flag, until=action.until, effect=scope.key, player=scope.controller)),)
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=data))
     elif isinstance(action, Change):
         amount = view.amount(action.by_amount, scope)
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
             event = card_event(action.as_ or "stat_changed", "stat_changed" if action.as_ else None,
                                card, stat=action.stat, amount=amount)
-            mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key)
+            mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key, player=scope.controller)
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
                           data=(("mod", mod),)))
     elif isinstance(action, Emit):
@@ -299,15 +302,19 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                 move(card, event.to, op.get("under"), event.by, event.name, event.base)
         elif event.flag is not None:
             flags = set(card.flags)
+            mods = card.mods
             if (event.name == "flag_set" or event.base == "flag_set"):
                 if event.flag in flags:
                     continue
                 flags.add(event.flag)
+                if op.get("mod") is not None:
+                    mods = mods + (op.get("mod"),)
             else:
                 if event.flag not in flags:
                     continue
                 flags.discard(event.flag)
-            state.replace(evolve(card, flags=frozenset(flags)))
+                mods = tuple(m for m in mods if m.flag != event.flag)
+            state.replace(evolve(card, flags=frozenset(flags), mods=mods))
             events.append(event)
         elif event.stat is not None:
             state.replace(evolve(card, mods=card.mods + (op.get("mod"),)))

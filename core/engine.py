@@ -58,6 +58,7 @@ from .model import (
     Gain,
     If,
     May,
+    PassTurn,
     Prevent,
     Query,
     ResolvePending,
@@ -462,7 +463,7 @@ class Engine:
         state = self.state
         for action in cost:
             for part in flatten(action) if isinstance(action, Together) else [action]:
-                if isinstance(part, (If, May, Activate, Prevent, ResolvePending)):
+                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
                     continue
                 if isinstance(part, Gain) and part.sign < 0:
                     player = relative_player(state, part.player, scope.controller)
@@ -612,7 +613,7 @@ class Engine:
     # -- actions ----------------------------------------------------------------
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
-        if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending)):
+        if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
             # a replacement applying together with others: its actions wait for theirs
             for part in flatten(action) if isinstance(action, Together) else [action]:
                 if isinstance(part, Draw) and self.ruleset.info.draw_one_at_a_time:
@@ -635,11 +636,34 @@ class Engine:
             self.push(Perform(tuple(flatten(action)), run, label=action.label))
         elif isinstance(action, ResolvePending):
             self.push(MainLoop((), phase="settle", nested=True))
+        elif isinstance(action, PassTurn):
+            self.pass_turn(run)
         elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
                 count := self.view.amount(action.count, run.scope)) > 1:
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
+
+    def pass_turn(self, run: EffectRun) -> None:
+        """The turn ends: what lasts until then ends, per-turn uses reset,
+        and the other player's turn starts."""
+        state = self.state
+        ending = state.turn_player
+        ended: list[str] = []
+        for card in list(state.cards.values()):
+            if not any(mod.ends_with_turn_of(ending) for mod in card.mods):
+                continue
+            keep = tuple(mod for mod in card.mods if not mod.ends_with_turn_of(ending))
+            gone = {mod.flag for mod in card.mods if mod.flag and mod.ends_with_turn_of(ending)}
+            gone -= {mod.flag for mod in keep if mod.flag}
+            state.replace(evolve(card, mods=keep, flags=card.flags - gone))
+            ended.append(card.id)
+        state.reset_used()
+        state.turn_player = state.opponent(ending)
+        state.turn += 1
+        self.trace.append(Step.make("turn", player=state.turn_player, turn=state.turn, cards=tuple(ended),
+                                    cause=run.instance))
+        self.happened([Event(name="start_of_turn", player=state.turn_player, by="rule")], {}, run)
 
     def prevent(self, action: Prevent, run: EffectRun) -> None:
         target: Perform | None = run.target

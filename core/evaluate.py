@@ -101,11 +101,13 @@ class Scope:
 
 
 def relative_player(state: GameState, who: str, controller: str) -> str:
-    """Turn ``self``/``opponent``/a player name into a player name."""
+    """Turn ``self``/``opponent``/``turn_player``/a player name into a player name."""
     if who == "self":
         return controller
     if who == "opponent":
         return state.opponent(controller)
+    if who == "turn_player":
+        return state.turn_player
     return who
 
 

@@ -57,6 +57,8 @@ __all__ = [
     "Together",
     "May",
     "ResolvePending",
+    "PassTurn",
+    "DURATIONS",
     "Action",
     "Event",
     "ABILITY_KINDS",
@@ -70,6 +72,11 @@ HAND = "hand"
 
 #: Comparison keys accepted in conditions.
 COMPARISONS = ("gte", "lte", "eq", "gt", "lt", "ne")
+
+#: How long a change or a flag lasts (``until``): to the end of this turn,
+#: of its maker's turn, of the maker's opponent's turn (the one in progress
+#: if it is theirs).
+DURATIONS = ("end_of_turn", "end_of_your_turn", "end_of_opponents_turn")
 
 #: Ability kinds of the scenario contract.
 ABILITY_KINDS = ("triggered", "interrupt", "replacement", "continuous", "activated")
@@ -355,6 +362,7 @@ class Flag:
     card: Selector
     set_: str | None = None
     clear: str | None = None
+    until: str | None = None
     as_: str | None = None
     by: str | None = None
     label: str | None = None
@@ -425,6 +433,16 @@ class May:
 
 
 @frozen(kw_only=True)
+class PassTurn:
+    """The turn ends: changes and flags that last until then end, per-turn
+    uses reset, the other player's turn starts (event ``start_of_turn``).
+    ``end_turn`` in a scenario is ``emit end_of_turn``, ``resolve_pending``,
+    then this."""
+
+    label: str | None = None
+
+
+@frozen(kw_only=True)
 class ResolvePending:
     """A step boundary in the scenario's start: everything pending resolves
     before the next start action (an attack's triggers before its block and
@@ -433,7 +451,8 @@ class ResolvePending:
     label: str | None = None
 
 
-Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending]
+Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
+               PassTurn]
 
 
 # --------------------------------------------------------------------------
@@ -470,12 +489,30 @@ class Ability:
 
 @frozen(kw_only=True)
 class Mod:
-    """A lasting change to a stat (``change`` with ``until``)."""
+    """A lasting change to a stat (``change``), or a flag set for a while
+    (``flag`` with ``until``: ``stat`` is empty, ``flag`` names it).
 
-    stat: str
-    by: int
+    ``until`` is one of :data:`DURATIONS` (``None``: while the card stays
+    where it is); ``player`` is who made the change, for "your" and
+    "opponent's" turn.
+    """
+
+    stat: str = ""
+    by: int = 0
     until: str | None = None
     effect: str | None = None
+    player: str | None = None
+    flag: str | None = None
+
+    def ends_with_turn_of(self, ending: str) -> bool:
+        """Whether the end of ``ending``'s turn ends it."""
+        if self.until == "end_of_turn":
+            return True
+        if self.until == "end_of_your_turn":
+            return self.player is None or self.player == ending
+        if self.until == "end_of_opponents_turn":
+            return self.player is None or self.player != ending
+        return False
 
 
 @frozen(kw_only=True)
@@ -558,5 +595,5 @@ class Event:
 _share_on_copy(
     Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
     AllOf, AnyOf, Not, Did, TurnOf, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
-    Prevent, If, Together, May, ResolvePending, Ability, Mod, Card, Event,
+    Prevent, If, Together, May, ResolvePending, PassTurn, Ability, Mod, Card, Event,
 )

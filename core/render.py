@@ -66,6 +66,15 @@ def describe_event(step: Step, names: Mapping[str, str]) -> str:
     return " ".join(str(p) for p in parts)
 
 
+def turn_text(step: Step, names: Mapping[str, str]) -> str:
+    """The turn passed: whose turn it is now, and what ended with the last one."""
+    text = f"turn {step.get('turn')}: {step.get('player')}'s turn begins"
+    cards = step.get("cards") or ()
+    if cards:
+        text += " — lasting changes ended on " + ", ".join(names.get(c, c) for c in cards)
+    return text
+
+
 def step_line(step: Step, names: Mapping[str, str]) -> str:
     """One plain line for any step, e.g. for a live log while playing."""
     if step.kind == "event":
@@ -76,6 +85,8 @@ def step_line(step: Step, names: Mapping[str, str]) -> str:
         return "rules processing: " + ", ".join(names.get(c, c) for c in step.get("cards", ()))
     if step.kind == "ended":
         return f"ended: {step.get('outcome')} — {step.get('reason')}"
+    if step.kind == "turn":
+        return turn_text(step, names)
     extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
     line = f"{step.kind} {step.get('effect', '')} ({step.get('player')})"
     if step.get("reason"):
@@ -230,6 +241,8 @@ class _Builder:
             cards = ", ".join(self.names.get(c, c) for c in step.get("cards", ()))
             node = self.child(self.parent(step.get("cause")), [("rules processing ", "blue"), (cards, None)])
             self.rules = (step.get("cause"), node)
+        elif kind == "turn":
+            self.child(self.parent(step.get("cause")), [("⟳ ", "magenta"), (turn_text(step, self.names), None)])
         elif kind == "ended":
             self.root.children.append(Node([(f"■ ended: {step.get('outcome', '')}", "bold red"),
                                             (f" — {step.get('reason', '')}", None)]))

@@ -27,6 +27,7 @@ from .manager import Ruleset
 from .model import (
     ABILITY_KINDS,
     COMPARISONS,
+    DURATIONS,
     SOURCES,
     Ability,
     Action,
@@ -50,8 +51,10 @@ from .model import (
     If,
     InZone,
     May,
+    Mod,
     Move,
     Not,
+    PassTurn,
     Pattern,
     Prevent,
     Query,
@@ -81,7 +84,7 @@ __all__ = [
 #: The core action words every game understands.
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
-    "activate", "prevent", "if", "together", "may", "resolve_pending",
+    "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -428,11 +431,36 @@ class _Compiler:
     def card(self, raw: dict[str, Any], path: Path_) -> Card:
         abilities = tuple(self.ability(a, raw, path + ("abilities", i))
                           for i, a in enumerate(raw.get("abilities") or []))
+        mods = tuple(self.lasting(item, path + ("lasting", i)) for i, item in enumerate(raw.get("lasting") or []))
+        flags = set(raw.get("flags") or ()) | {mod.flag for mod in mods if mod.flag}
         return Card(
             id=raw["id"], name=raw.get("name", raw["id"]), owner=raw["owner"], zone=raw["zone"],
-            under=raw.get("under"), stats=raw.get("stats") or {}, flags=raw.get("flags") or (),
-            types=raw.get("types") or (), abilities=abilities,
+            under=raw.get("under"), stats=raw.get("stats") or {}, flags=flags,
+            types=raw.get("types") or (), abilities=abilities, mods=mods,
         )
+
+    def lasting(self, raw: Any, at: Path_) -> Mod:
+        """A change already in effect at the start: ``{stat, by, until}`` or
+        ``{flag, until}``, with ``player``: who made it (default: the turn
+        player)."""
+        if not isinstance(raw, dict):
+            raise self.error(at, f"expected {{stat: NAME, by: N, until: …}} or {{flag: NAME, until: …}}, "
+                             f"got {_describe(raw)}")
+        self.only(raw, at, ("stat", "by", "flag", "until", "player"))
+        self.need(raw, at, "until")
+        until = self.text(raw["until"], at + ("until",), choices=DURATIONS)
+        player = raw.get("player", self.scenario.turn_player)
+        if player not in self.players:
+            raise self.error(at + ("player",), f"unknown player {player!r}", list(self.players))
+        if "flag" in raw:
+            if "stat" in raw or "by" in raw:
+                raise self.error(at, "a lasting entry is a stat change or a flag, not both")
+            return Mod(flag=self.text(raw["flag"], at + ("flag",)), until=until, player=player)
+        self.need(raw, at, "stat", "by")
+        by = raw["by"]
+        if isinstance(by, bool) or not isinstance(by, int):
+            raise self.error(at + ("by",), f"expected a number, got {_describe(by)}")
+        return Mod(stat=self.text(raw["stat"], at + ("stat",)), by=by, until=until, player=player)
 
     def ability(self, raw: dict[str, Any], card: dict[str, Any], path: Path_) -> Ability:
         kind = raw.get("kind", "triggered")
@@ -542,7 +570,7 @@ class _Compiler:
         if word == "together":
             members = self.actions(arg, at, depth)
             for index, member in enumerate(members):
-                if isinstance(member, (If, May, Activate, Prevent, ResolvePending)):
+                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
                     raise self.error(at + (index,), "'together' holds actions that happen at once "
                                      "(move, stack, draw, gain, lose, flag, change, emit, together); "
                                      "write the others one after another")
@@ -554,6 +582,15 @@ class _Compiler:
             if arg not in (None, {}):
                 raise self.error(at, "expected {} (it takes no arguments)")
             return [ResolvePending(label=label)]
+        if word in ("end_turn", "pass_turn"):
+            if self.context != "start":
+                raise self.error(at, f"'{word}' is a step of the turn: only the scenario's start can take it")
+            if arg not in ({}, None):
+                raise self.error(at, f"'{word}' takes no arguments: write {{{word}: {{}}}}")
+            if word == "pass_turn":
+                return [PassTurn(label=label)]
+            return [Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(),
+                    PassTurn(label=label)]
         if word == "activate":
             if not isinstance(arg, str) or arg not in self.effect_keys:
                 raise self.error(at, f"unknown effect key {arg!r}", self.effect_keys)
@@ -631,18 +668,21 @@ class _Compiler:
             return Stack(card=self.one_card(args["card"], at + ("card",)),
                          onto=self.one_card(args["onto"], at + ("onto",)), as_=as_, by=by, label=label)
         if word == "flag":
-            self.only(args, at, ("card", "set", "clear", "as", "by", "label"))
+            self.only(args, at, ("card", "set", "clear", "until", "as", "by", "label"))
             self.need(args, at, "card")
             if ("set" in args) == ("clear" in args):
                 raise self.error(at, "expected exactly one of 'set' or 'clear'")
             which = "set" if "set" in args else "clear"
             name = self.text(args[which], at + (which,))
+            if "until" in args and which == "clear":
+                raise self.error(at + ("until",), "'until' says how long a flag that is set lasts")
+            until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
             return Flag(card=self.selector(args["card"], at + ("card",)), set_=name if which == "set" else None,
-                        clear=name if which == "clear" else None, as_=as_, by=by, label=label)
+                        clear=name if which == "clear" else None, until=until, as_=as_, by=by, label=label)
         if word == "change":
             self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
             self.need(args, at, "card", "stat", "by")
-            until = self.text(args["until"], at + ("until",)) if "until" in args else None
+            until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
             return Change(card=self.selector(args["card"], at + ("card",)),
                           stat=self.text(args["stat"], at + ("stat",)),
                           by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,

@@ -32,6 +32,7 @@ from .model import (
     May,
     Move,
     Not,
+    PassTurn,
     Pattern,
     Prevent,
     Query,
@@ -139,7 +140,7 @@ def action_to_data(action: Any) -> dict[str, Any]:
             **_some(by=action.by), **({"as": action.as_} if action.as_ else {}), **label}}
     if isinstance(action, Flag):
         which = {"set": action.set_} if action.set_ is not None else {"clear": action.clear}
-        return {"flag": {"card": selector_to_data(action.card), **which, **_some(by=action.by),
+        return {"flag": {"card": selector_to_data(action.card), **which, **_some(by=action.by, until=action.until),
                          **({"as": action.as_} if action.as_ else {}), **label}}
     if isinstance(action, Change):
         data = {"change": {"card": selector_to_data(action.card), "stat": action.stat,
@@ -164,6 +165,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
                 **label}
     if isinstance(action, ResolvePending):
         return {"resolve_pending": {}, **label}
+    if isinstance(action, PassTurn):
+        return {"pass_turn": {}, **label}
     raise TypeError(f"not an action: {action!r}")
 
 

@@ -146,8 +146,8 @@ def test_lasting_stat_changes_round_trip_with_their_values():
     saved, restored = round_trip(state)
     assert state_to_dict(restored) == saved
     assert restored.cards["mon"].mods == (
-        Mod(stat="dp", by=-3000, until="end_of_turn", effect="start"),
-        Mod(stat="dp", by=500, until=None, effect="start"),
+        Mod(stat="dp", by=-3000, until="end_of_turn", effect="start", player="A"),
+        Mod(stat="dp", by=500, until=None, effect="start", player="A"),
     )
     assert restored.cards["mon"].base_stat("dp") == 5000  # mods stay apart from the printed value
     view = Engine(DIGIMON, restored).view  # continuous abilities come back with the cards
@@ -281,7 +281,8 @@ def test_a_saved_state_is_plain_json():
     assert json.loads(json.dumps(saved, sort_keys=True)) == saved  # nothing but JSON types
     assert set(saved) == {"state_format", "players", "turn_player", "turn", "counters", "used", "cards"}
     assert saved["state_format"] == 1
-    assert saved["cards"][0]["mods"] == [{"stat": "dp", "by": 1000, "until": "end_of_turn", "effect": "start"}]
+    assert saved["cards"][0]["mods"] == [{"stat": "dp", "by": 1000, "until": "end_of_turn", "effect": "start",
+                                       "player": "A", "flag": None}]
 
 
 def test_copy_is_independent_of_the_original():
