@@ -261,7 +261,9 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
             if event.counter is not None:
                 delta = op.get("delta")
                 player = event.player or ""
-                state.set_counter(player, event.counter, state.counter(player, event.counter) + delta)
+                wanted = state.counter(player, event.counter) + delta
+                for who, value in engine.ruleset.linked_counters(state, player, event.counter, wanted).items():
+                    state.set_counter(who, event.counter, value)
                 events.append(event)
             elif event.name == "drawn" or event.base == "drawn":
                 player = event.player or ""

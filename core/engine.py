@@ -54,6 +54,7 @@ from .model import (
     Activate,
     Card,
     Draw,
+    Emit,
     Event,
     Gain,
     If,
@@ -75,6 +76,9 @@ __all__ = ["Engine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 DEFAULT_MAX_STEPS = 250_000
 #: Frames deeper than this mean an effect keeps activating itself inline.
 MAX_FRAMES = 50_000
+#: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
+#: called endless
+MAX_TURNS_ENDED = 1_000
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -165,6 +169,7 @@ class Engine:
     _guard: _LoopGuard = field(default=None)
     chain_keys: ChainKeys = field(factory=ChainKeys)
     conditional: dict[int, None] = field(factory=dict)
+    turns_ended: int = 0
 
     def __attrs_post_init__(self) -> None:
         if self.index is None:
@@ -637,18 +642,42 @@ class Engine:
         elif isinstance(action, ResolvePending):
             self.push(MainLoop((), phase="settle", nested=True))
         elif isinstance(action, PassTurn):
-            self.pass_turn(run)
+            self.pass_turn(run, action.check)
         elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
                 count := self.view.amount(action.count, run.scope)) > 1:
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
 
-    def pass_turn(self, run: EffectRun) -> None:
+    def end_turn_if_over(self) -> bool:
+        """All processing is done: if the game says the turn ends, end it —
+        ``end_of_turn``, what it triggers, then the turn passes (if the game
+        still says so).  ``True`` if it did."""
+        reason = self.ruleset.turn_ends(self.state)
+        if reason is None:
+            return False
+        self.turns_ended += 1
+        if self.turns_ended > MAX_TURNS_ENDED:
+            self.end(f"endless loop: the turn ended {MAX_TURNS_ENDED} times in a row")
+            return True
+        player = self.state.turn_player
+        self.trace.append(Step.make("turn_end", player=player, reason=reason, cause=0))
+        run = EffectRun(scope=Scope(key="rules", controller=player), instance=0, trigger_cause=0, depth=0,
+                        by="rule")
+        self.push(RunActions((Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(),
+                              PassTurn(check=True)), run))
+        return True
+
+    def pass_turn(self, run: EffectRun, check: bool = False) -> None:
         """The turn ends: what lasts until then ends, per-turn uses reset,
-        and the other player's turn starts."""
+        and the other player's turn starts.  With ``check``, only if the game
+        still says the turn ends (memory back on the turn player's side: the
+        turn goes on)."""
         state = self.state
         ending = state.turn_player
+        if check and self.ruleset.turn_ends(state) is None:
+            self.trace.append(Step.make("turn_continues", player=ending, cause=run.instance))
+            return
         ended: list[str] = []
         for card in list(state.cards.values()):
             if not any(mod.ends_with_turn_of(ending) for mod in card.mods):

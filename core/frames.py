@@ -119,6 +119,8 @@ class MainLoop(Frame):
                     engine.push(ChainWindow(open=True))
                 elif self.nested:
                     engine.pop()
+                elif engine.end_turn_if_over():
+                    self.phase = "settle"  # what the new turn's start triggers
                 else:
                     engine.finish()
                 return

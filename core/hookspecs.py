@@ -486,6 +486,67 @@ def tcgtrig_under_cards_zone(state: GameState, card: Card, to: str) -> str | Non
 
 
 @hookspec(firstresult=True)
+def tcgtrig_linked_counters(state: GameState, player: str, counter: str, value: int) -> dict[str, int] | None:
+    """Say which counters change when one player's counter is set.
+
+    Called when ``gain``/``lose`` would set ``player``'s ``counter`` to
+    ``value``, and for each counter a scenario gives at the start (where
+    the values a file gives must agree with what this returns).
+
+    Stops at first non-None result.  Default: ``None`` — only that counter,
+    to ``value``.
+
+    :param state: the game state, before the change.
+    :param player: whose counter is set.
+    :param counter: its name.
+    :param value: the value it would take.
+    :return: ``{player: value}`` for every player whose ``counter`` the
+        change sets (include ``player`` itself: a cap changes its value).
+
+    Use in game plugins: Digimon's memory gauge, one gauge shared by both
+    players — gaining on one side is losing on the other, capped at 10
+    (CR 1-4-2, 4-1-4).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_turn_ends(state: GameState) -> str | None:
+    """Say whether the turn ends once all processing is done.
+
+    Called when nothing is pending and the start actions are done, and
+    again after the end-of-turn effects resolved (the turn ends only if it
+    still says so).  When it gives a reason, the core ends the turn: the
+    event ``end_of_turn`` (by rule), what it triggers, then ``pass_turn``.
+
+    Stops at first non-None result.  Default: ``None`` (the turn goes on;
+    the resolution ends).
+
+    :param state: the game state.
+    :return: why the turn ends (one line, citing the rule), or ``None``.
+
+    Use in game plugins: Digimon — memory on the opponent's side ends the
+    turn after all processing (CR 6-1-4-1, 6-6-4, Q&A Q1248).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_describe_counters(state: GameState) -> list[str] | None:
+    """Say how the players' counters read, for the tree's summary line.
+
+    Called once, after the resolution.
+
+    Stops at first non-None result.  Default: ``None`` — each player's
+    counters, ``A: memory 2 · B: memory 0``.
+
+    :param state: the final game state.
+    :return: the parts of the summary line.
+
+    Use in game plugins: Digimon shows its memory gauge ("memory 2 on A's
+    side").
+    """
+
+
+@hookspec(firstresult=True)
 def tcgtrig_endless_loop(state: GameState, reason: str, stoppable: bool | None) -> GameEnd | None:
     """Decide how an endless loop ends.
 

@@ -140,6 +140,11 @@ class Ruleset:
         self._rules = hook.tcgtrig_rules_processing
         self._under = hook.tcgtrig_under_cards_zone
         self._loop = hook.tcgtrig_endless_loop
+        self._linked = hook.tcgtrig_linked_counters
+        self._has_linked = bool(self._linked.get_hookimpls())
+        self._turn_ends = hook.tcgtrig_turn_ends
+        self._has_turn_ends = bool(self._turn_ends.get_hookimpls())
+        self._describe_counters = hook.tcgtrig_describe_counters
         self._responder = hook.tcgtrig_chain_responder
         self._can_respond = hook.tcgtrig_can_respond
         self._offered = hook.tcgtrig_offered_in_window
@@ -195,6 +200,32 @@ class Ruleset:
     @property
     def chain(self) -> bool:
         return self.info.resolution == "chain"
+
+    def linked_counters(self, state: GameState, player: str, counter: str, value: int) -> dict[str, int]:
+        if not self._has_linked:
+            return {player: value}
+        result = self._call("tcgtrig_linked_counters", self._linked, state=state, player=player,
+                            counter=counter, value=value)
+        if result is None:
+            return {player: value}
+        if not isinstance(result, dict) or any(
+                p not in state.players or isinstance(v, bool) or not isinstance(v, int) for p, v in result.items()):
+            raise self._bad("tcgtrig_linked_counters", result, f"a dict of {list(state.players)} to numbers")
+        return result
+
+    def turn_ends(self, state: GameState) -> str | None:
+        if not self._has_turn_ends:
+            return None
+        reason = self._call("tcgtrig_turn_ends", self._turn_ends, state=state)
+        if reason is not None and not isinstance(reason, str):
+            raise self._bad("tcgtrig_turn_ends", reason, "a reason (a string) or None")
+        return reason
+
+    def describe_counters(self, state: GameState) -> list[str] | None:
+        parts = self._call("tcgtrig_describe_counters", self._describe_counters, state=state)
+        if parts is not None and (not isinstance(parts, list) or not all(isinstance(p, str) for p in parts)):
+            raise self._bad("tcgtrig_describe_counters", parts, "a list of strings")
+        return parts
 
     def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
         verdict = self._call("tcgtrig_look_back", self._look_back, state=state, card=card, ability=ability,

@@ -437,9 +437,11 @@ class PassTurn:
     """The turn ends: changes and flags that last until then end, per-turn
     uses reset, the other player's turn starts (event ``start_of_turn``).
     ``end_turn`` in a scenario is ``emit end_of_turn``, ``resolve_pending``,
-    then this."""
+    then this.  With ``check`` (a turn the game ended, ``tcgtrig_turn_ends``)
+    the turn passes only if the game still says it ends."""
 
     label: str | None = None
+    check: bool = False
 
 
 @frozen(kw_only=True)

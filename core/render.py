@@ -87,6 +87,10 @@ def step_line(step: Step, names: Mapping[str, str]) -> str:
         return f"ended: {step.get('outcome')} — {step.get('reason')}"
     if step.kind == "turn":
         return turn_text(step, names)
+    if step.kind == "turn_end":
+        return f"the turn ends: {step.get('reason')}"
+    if step.kind == "turn_continues":
+        return f"the turn goes on: {step.get('player')}'s turn does not end after all"
     extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
     line = f"{step.kind} {step.get('effect', '')} ({step.get('player')})"
     if step.get("reason"):
@@ -243,6 +247,8 @@ class _Builder:
             self.rules = (step.get("cause"), node)
         elif kind == "turn":
             self.child(self.parent(step.get("cause")), [("⟳ ", "magenta"), (turn_text(step, self.names), None)])
+        elif kind in ("turn_end", "turn_continues"):
+            self.child(self.parent(step.get("cause")), [("⟳ ", "magenta"), (step_line(step, self.names), None)])
         elif kind == "ended":
             self.root.children.append(Node([(f"■ ended: {step.get('outcome', '')}", "bold red"),
                                             (f" — {step.get('reason', '')}", None)]))
@@ -293,10 +299,12 @@ def end_state_lines(result: Resolution) -> list[str]:
     """A few lines on the end: order, counters, cards that moved."""
     order = result.keys("resolved")
     lines = ["Resolution order: " + (" → ".join(order) if order else "(nothing resolved)")]
-    counters = []
-    for player in result.state.players:
-        values = ", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(player, {}).items()))
-        counters.append(f"{player}: {values or '—'}")
+    counters = result.engine.ruleset.describe_counters(result.state) if result.engine is not None else None
+    if counters is None:
+        counters = []
+        for player in result.state.players:
+            values = ", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(player, {}).items()))
+            counters.append(f"{player}: {values or '—'}")
     lines.append("Counters: " + " · ".join(counters))
     start = result.compiled.state
     moved = [f"{c.id} {start.cards[c.id].zone} → {c.zone}" for c in result.state.cards.values()

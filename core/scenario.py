@@ -355,6 +355,7 @@ class _Compiler:
         cards = [self.card(c, ("cards", i)) for i, c in enumerate(self.data["cards"])]
         counters = self.data.get("counters") or {}
         state = GameState.build(self.players, self.scenario.turn_player, cards, counters)
+        self.link_counters(state, counters)
         self.context = "start"
         start = self.actions(self.data["start"], ("start",))
         return Compiled(game=self.game, state=state, start=start, choices=self.choices(),
@@ -438,6 +439,19 @@ class _Compiler:
             under=raw.get("under"), stats=raw.get("stats") or {}, flags=flags,
             types=raw.get("types") or (), abilities=abilities, mods=mods,
         )
+
+    def link_counters(self, state: GameState, counters: dict[str, dict[str, int]]) -> None:
+        """Counters the game links (Digimon's memory gauge): set the ones the
+        file leaves out; values it gives must agree."""
+        for player, values in counters.items():
+            for name, value in values.items():
+                for other, linked in self.ruleset.linked_counters(state, player, name, value).items():
+                    given = counters.get(other, {}).get(name)
+                    if given is not None and given != linked:
+                        raise self.error(("counters", other, name), (
+                            f"{player}'s {name} {value} means {other}'s {name} is {linked} in "
+                            f"{self.ruleset.info.title}, not {given}"), [str(linked)])
+                    state.set_counter(other, name, linked)
 
     def lasting(self, raw: Any, at: Path_) -> Mod:
         """A change already in effect at the start: ``{stat, by, until}`` or

@@ -141,7 +141,7 @@ def test_run_prints_the_tree_and_the_resolution_order(runner):
     assert unsuspend > play
     assert lines[unsuspend].index("3.") > lines[play].index("2.")
     assert order_line(out) == T1_ORDER
-    assert "Counters: A: memory 1 · B: memory 1" in out
+    assert "Counters: memory 0" in out  # both gained 1: one gauge (CR 1-4-2-1)
     assert "Moved: garurumon sources → battle, myotismon_source sources → trash" in out
 
 
@@ -176,7 +176,7 @@ def test_run_json_follows_the_contract(runner):
     events = [s for s in steps if s["kind"] == "event"]
     assert {"event": "played", "card": "garurumon", "from": "sources", "to": "battle"}.items() <= \
         next(e for e in events if e["event"] == "played").items()
-    assert data["counters"] == {"A": {"memory": 1}, "B": {"memory": 1}}
+    assert data["counters"] == {"A": {"memory": 0}, "B": {"memory": 0}}
     assert data["zones"]["garurumon"] == "battle"
     assert data["zones"]["myotismon_source"] == "trash"
     assert data["zones"]["zudomon"] == "sources"
@@ -284,12 +284,12 @@ def test_check_wrong_expectation_exits_1_and_shows_expected_vs_actual(runner, tm
 def test_check_counts_passes_and_failures_together(runner, tmp_path):
     wrong = _swapped(tmp_path)
     counters = write(tmp_path, "counters.yaml",
-                     T1_TEXT.replace("counters: {A: {memory: 1}, B: {memory: 1}}",
-                                     "counters: {A: {memory: 5}, B: {memory: 1}}"))
+                     T1_TEXT.replace("    counters: {A: {memory: 0}, B: {memory: 0}}",
+                                     "    counters: {A: {memory: 5}, B: {memory: 0}}"))
     result = invoke(runner, "check", T1, wrong, counters)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == "1 passed, 2 failed"
-    assert re.search(r"counters\.A\.memory\s.*5\s.*1", result.stdout)
+    assert re.search(r"counters\.A\.memory\s.*5\s.*0", result.stdout)
     assert "counters.B.memory" not in result.stdout
 
 
@@ -346,7 +346,7 @@ def test_compare_shows_a_column_per_installed_game(runner):
     cells = [re.findall(r"[^│┃]+", line) for line in lines if line.startswith("│")]
     rows = {c[0].strip(): [x.strip() for x in c[1:]] for c in cells}
     assert [rows[str(i)][INSTALLED.index("digimon")] for i in range(1, 7)] == T1_ORDER
-    assert rows["end"][INSTALLED.index("digimon")] == "complete; A: memory 1; B: memory 1"
+    assert rows["end"][INSTALLED.index("digimon")] == "complete; A: memory 0; B: memory 0"
 
 
 def test_compare_json(runner):
@@ -355,7 +355,7 @@ def test_compare_json(runner):
     data = json.loads(result.stdout)
     assert list(data) == INSTALLED
     assert data["digimon"] == {"resolved": T1_ORDER, "outcome": "complete",
-                               "counters": {"A": {"memory": 1}, "B": {"memory": 1}}}
+                               "counters": {"A": {"memory": 0}, "B": {"memory": 0}}}
 
 
 # -- play ------------------------------------------------------------------------
@@ -419,9 +419,11 @@ def test_unknown_card_id(runner, tmp_path, monkeypatch):
 
 def test_compare_fails_when_no_game_can_resolve_the_file(runner, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(tmp_path, "unk.yaml", T1_TEXT.replace("  - attack: metalgarurumon", "  - attack: metalgarurumonx"))
+    text = T1_TEXT.replace("  - attack: metalgarurumon", "  - attack: metalgarurumonx")
+    line = text.splitlines().index("  - attack: metalgarurumonx") + 1
+    write(tmp_path, "unk.yaml", text)
     assert_one_line_error(invoke(runner, "compare", "unk.yaml", "--json"),
-                          r"error: no installed game could resolve this file: digimon: unk\.yaml:100: "
+                          rf"error: no installed game could resolve this file: digimon: unk\.yaml:{line}: "
                           r"start\[0\]\.attack: unknown card 'metalgarurumonx' .*")
 
 

@@ -64,5 +64,20 @@ def tcgtrig_under_cards_zone(card: Card, to: str) -> str:
 
 
 @hookimpl
+def tcgtrig_linked_counters(state: GameState, player: str, counter: str, value: int) -> dict[str, int] | None:
+    return policy.linked_counters(state, player, counter, value)
+
+
+@hookimpl
+def tcgtrig_turn_ends(state: GameState) -> str | None:
+    return policy.turn_ends(state)
+
+
+@hookimpl
+def tcgtrig_describe_counters(state: GameState) -> list[str]:
+    return policy.describe_counters(state)
+
+
+@hookimpl
 def tcgtrig_endless_loop(reason: str, stoppable: bool | None) -> GameEnd:
     return policy.endless(reason, stoppable)

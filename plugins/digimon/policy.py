@@ -143,6 +143,45 @@ def rules_processing(state: GameState, view: Any, changed: Sequence[str]) -> lis
     return [Together(actions=tuple(actions))] if len(actions) > 1 else actions
 
 
+MEMORY = "memory"
+MEMORY_CAP = 10
+
+
+def linked_counters(state: GameState, player: str, counter: str, value: int) -> dict[str, int] | None:
+    """One memory gauge shared by both players: memory on one side is the
+    other side's negative, and it never passes 10 (CR 1-4-2-1..3, 4-1-4)."""
+    if counter != MEMORY:
+        return None
+    value = max(-MEMORY_CAP, min(MEMORY_CAP, value))
+    return {player: value, state.opponent(player): -value}
+
+
+def turn_ends(state: GameState) -> str | None:
+    """After all processing, memory on the opponent's side (1 or more) ends
+    the turn (6-1-4-1, 6-6; Q&A Q1248: not while anything is still pending)."""
+    memory = state.counter(state.turn_player, MEMORY)
+    if memory >= 0:
+        return None
+    other = state.opponent(state.turn_player)
+    return f"memory is at {-memory} on {other}'s side after all processing (CR 6-1-4-1)"
+
+
+def describe_counters(state: GameState) -> list[str]:
+    """The memory gauge as one marker, then any other counters."""
+    first = state.players[0]
+    memory = state.counter(first, MEMORY)
+    if memory == 0:
+        parts = ["memory 0"]
+    else:
+        side = first if memory > 0 else state.opponent(first)
+        parts = [f"memory {abs(memory)} on {side}'s side"]
+    for player in state.players:
+        others = ", ".join(f"{k} {v}" for k, v in sorted(state.counters.get(player, {}).items()) if k != MEMORY)
+        if others:
+            parts.append(f"{player}: {others}")
+    return parts
+
+
 def endless(reason: str, stoppable: bool | None) -> GameEnd:
     """CR 18-3: an endless loop no player can stop is a draw; one a player
     can stop repeats as many times as the players declare (turn player

@@ -425,12 +425,12 @@ def test_a_100000_deep_chain_of_nested_triggers_completes():
             abilities:
               - id: again
                 when: {event: gained, player: self}
-                condition: {player: self, counter: memory, lt: 100000}
-                do: [{gain: {counter: memory}}]
-        start: [{gain: {counter: memory}}]
-        """, "digimon")
+                condition: {player: self, counter: depth, lt: 100000}
+                do: [{gain: {counter: depth}}]
+        start: [{gain: {counter: depth}}]
+        """, "digimon")  # not memory: Digimon's memory gauge stops at 10
     assert result.outcome == "complete"
-    assert result.state.counter("A", "memory") == 100_000
+    assert result.state.counter("A", "depth") == 100_000
     assert len(result.keys("resolved")) == 99_999
     assert max(s.get("priority", 0) for s in result.trace) == 100_000
     assert sys.getrecursionlimit() < 100_000  # the depth was not bought with the recursion limit

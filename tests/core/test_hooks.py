@@ -235,6 +235,83 @@ def test_hook_tcgtrig_endless_loop():
     assert result.outcome == "tie" and result.reason.startswith("house rule: endless loop")
 
 
+class Gauge:
+    """One shared ``score`` gauge, like Digimon's memory: what one side
+    gains the other loses."""
+
+    @hookimpl
+    def tcgtrig_linked_counters(self, state, player, counter, value):
+        if counter != "score":
+            return None
+        return {player: value, state.opponent(player): -value}
+
+
+def test_hook_tcgtrig_linked_counters():
+    result = run("""
+        counters: {A: {score: 2}}
+        cards:
+          - id: b_card
+            owner: B
+            zone: hand
+            abilities: [{id: go, kind: activated, do: [{gain: {counter: score, amount: 3}}]}]
+        start: [{activate: b_card.go}]
+        """, game(Gauge()))
+    assert result.state.counter("A", "score") == -1 and result.state.counter("B", "score") == 1
+
+
+def test_linked_counters_a_file_gives_must_agree():
+    with pytest.raises(tcgtrig.TcgTrigError, match="B's score is -2"):
+        run("""
+            counters: {A: {score: 2}, B: {score: 2}}
+            cards: []
+            start: []
+            """, game(Gauge()))
+
+
+class EndsWhenNegative:
+    @hookimpl
+    def tcgtrig_turn_ends(self, state):
+        if state.counter(state.turn_player, "score") < 0:
+            return "score below 0"
+        return None
+
+
+TURN_END = """
+    cards:
+      - id: mon
+        owner: A
+        zone: battle
+        abilities:
+          - {id: end, when: {event: end_of_turn, player: self}, do: [{gain: {counter: score, amount: BACK}}]}
+          - {id: start, when: {event: start_of_turn, player: opponent}, do: [{gain: {counter: seen}}]}
+    start: [{lose: {counter: score, amount: 1}}]
+    """
+
+
+def test_hook_tcgtrig_turn_ends():
+    result = run(TURN_END.replace("BACK", "0"), game(EndsWhenNegative()))
+    assert [s.kind for s in result.trace if s.kind.startswith("turn")] == ["turn_end", "turn"]
+    assert result.keys("resolved") == ["mon.end", "mon.start"]
+    assert result.state.turn_player == "B" and result.state.turn == 2
+
+
+def test_a_turn_that_the_end_of_turn_effects_save_goes_on():
+    result = run(TURN_END.replace("BACK", "2"), game(EndsWhenNegative()))
+    assert [s.kind for s in result.trace if s.kind.startswith("turn")] == ["turn_end", "turn_continues"]
+    assert result.state.turn_player == "A" and result.keys("resolved") == ["mon.end"]
+
+
+def test_hook_tcgtrig_describe_counters():
+    class Describe:
+        @hookimpl
+        def tcgtrig_describe_counters(self, state):
+            return [f"score {state.counter('A', 'score')} for A"]
+
+    result = run("cards: []\nstart: [{gain: {counter: score, amount: 4}}]\n", game(Describe()))
+    from tcgtrig.render import render_text
+    assert "Counters: score 4 for A" in render_text(result)
+
+
 class Chain(PlainGame):
     @hookimpl
     def tcgtrig_game_info(self):

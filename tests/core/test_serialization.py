@@ -179,20 +179,21 @@ def test_once_per_turn_use_round_trips_and_still_counts():
 
 def test_counters_round_trip_including_negative_and_missing_ones():
     result = run("""
-        counters: {A: {memory: 2, lp: 8000}}
+        counters: {A: {score: 2, lp: 8000}}
         cards:
           - id: mon
             owner: A
             zone: battle
-            abilities: [{id: pay, when: ping, do: [{memory: -5}, {gain: {player: opponent, counter: mana}}]}]
+            abilities:
+              - {id: pay, when: ping, do: [{lose: {counter: score, amount: 5}}, {gain: {player: opponent, counter: mana}}]}
         start: [{emit: {event: ping}}]
         """)
     state = result.state
-    assert state.counters == {"A": {"memory": -3, "lp": 8000}, "B": {"mana": 1}}
+    assert state.counters == {"A": {"score": -3, "lp": 8000}, "B": {"mana": 1}}
     saved, restored = round_trip(state)
-    assert saved["counters"] == {"A": {"lp": 8000, "memory": -3}, "B": {"mana": 1}}
+    assert saved["counters"] == {"A": {"lp": 8000, "score": -3}, "B": {"mana": 1}}
     assert restored.counters == state.counters
-    assert restored.counter("B", "memory") == 0
+    assert restored.counter("B", "score") == 0
     assert restored.fingerprint() == state.fingerprint()
 
 
@@ -248,7 +249,7 @@ def test_restored_abilities_play_the_same():
     assert [s.to_dict() for s in replay.trace] == [s.to_dict() for s in expected.trace]
     assert [s["effect"] for s in replay.trace if s.kind == "resolved"] == [
         "mon.hit", "foe_guard.save", "src.inherited"]
-    assert (replay.state.counter("A", "memory"), replay.state.counter("B", "memory")) == (1, 2)
+    assert (replay.state.counter("A", "memory"), replay.state.counter("B", "memory")) == (-1, 1)  # one memory gauge (CR 1-4-2-1)
     assert state_to_dict(replay.state) == state_to_dict(expected.state)
 
 
@@ -405,6 +406,12 @@ def positions(draw: Any) -> dict[str, Any]:
         st.sampled_from(PLAYERS),
         st.dictionaries(st.sampled_from(["memory", "lp", "mana"]), st.integers(-10, 10), max_size=3),
         max_size=2))
+    memory = draw(st.one_of(st.none(), st.integers(-10, 10)))
+    if memory is not None:  # Digimon's memory is one gauge: the two sides must agree
+        counters = {**counters, "A": {**counters.get("A", {}), "memory": memory},
+                    "B": {**counters.get("B", {}), "memory": -memory}}
+    else:
+        counters = {p: {k: v for k, v in values.items() if k != "memory"} for p, values in counters.items()}
     return {"format": 1, "title": "random position", "players": list(PLAYERS),
             "turn_player": draw(st.sampled_from(PLAYERS)), "counters": counters,
             "cards": cards, "start": []}

@@ -267,3 +267,20 @@ def test_an_inherited_effect_is_lost_when_its_digivolution_card_leaves_the_pile(
                      incarnation=0, self_incarnation=0)
     drop = policy.lost(state, effect)
     assert "15-4-4-4" in drop.reason and "digivolution card" in drop.reason
+
+
+def test_memory_is_one_gauge_capped_at_ten():
+    state = GameState.build(("A", "B"), "A", [])
+    assert policy.linked_counters(state, "A", "memory", 3) == {"A": 3, "B": -3}
+    assert policy.linked_counters(state, "B", "memory", 12) == {"B": 10, "A": -10}
+    assert policy.linked_counters(state, "A", "lp", 3) is None
+
+
+def test_memory_on_the_opponents_side_ends_the_turn():
+    state = GameState.build(("A", "B"), "A", [], counters={"A": {"memory": -2}, "B": {"memory": 2}})
+    assert "6-1-4-1" in policy.turn_ends(state) and "2 on B's side" in policy.turn_ends(state)
+    state.set_counter("A", "memory", 0)
+    assert policy.turn_ends(state) is None
+    assert policy.describe_counters(state) == ["memory 0"]
+    state.set_counter("A", "memory", -4)
+    assert policy.describe_counters(state) == ["memory 4 on B's side"]
