@@ -33,6 +33,7 @@ from .model import (
     Event,
     Flag,
     Gain,
+    Grant,
     Mod,
     Move,
     Stack,
@@ -52,6 +53,7 @@ _CARD_FIELDS: dict[type, tuple[str, ...]] = {
     Flag: ("card",),
     Change: ("card",),
     Emit: ("card",),
+    Grant: ("card",),
     Draw: (),
     Gain: (),
 }
@@ -170,6 +172,14 @@ def plan(
             mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key, player=scope.controller)
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
                           data=(("mod", mod),)))
+    elif isinstance(action, Grant):
+        for card_id in chosen.get("card", []):
+            card = state.cards[card_id]
+            event = card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card)
+            mod = Mod(ability=action.ability, key=action.key, until=action.until, effect=scope.key,
+                      player=scope.controller)
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
+                          data=(("grant", mod),)))
     elif isinstance(action, Emit):
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
@@ -261,10 +271,11 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
             if event.counter is not None:
                 delta = op.get("delta")
                 player = event.player or ""
-                wanted = state.counter(player, event.counter) + delta
-                for who, value in engine.ruleset.linked_counters(state, player, event.counter, wanted).items():
+                old = state.counter(player, event.counter)
+                for who, value in engine.ruleset.linked_counters(state, player, event.counter, old + delta).items():
                     state.set_counter(who, event.counter, value)
-                events.append(event)
+                moved = abs(state.counter(player, event.counter) - old)
+                events.append(event if moved == event.amount else evolve(event, amount=moved))  # a cap stops it
             elif event.name == "drawn" or event.base == "drawn":
                 player = event.player or ""
                 deck = [c for c in state.in_zone(DECK) if c.owner == player][: event.amount]
@@ -320,6 +331,9 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
             events.append(event)
         elif event.stat is not None:
             state.replace(evolve(card, mods=card.mods + (op.get("mod"),)))
+            events.append(event)
+        elif op.get("grant") is not None:
+            state.replace(evolve(card, mods=card.mods + (op.get("grant"),)))
             events.append(event)
         else:  # a declaration about a card
             events.append(event)

@@ -173,7 +173,7 @@ class Engine:
 
     def __attrs_post_init__(self) -> None:
         if self.index is None:
-            self.index = AbilityIndex.build(list(self.state.cards.values()))
+            self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)
         if self._guard is None:
             self._guard = _LoopGuard(self.max_steps)
@@ -318,7 +318,10 @@ class Engine:
         def full() -> Any:
             cards = tuple(c.dynamic() for c in self.state.cards.values())
             counters = tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
-            frames = tuple((type(f).__name__, getattr(f, "phase", None)) for f in self.frames)
+            # where each frame is: the phase, and how far an action list has got (two step
+            # boundaries in a row are two places, not one repeated position)
+            frames = tuple((type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None))
+                           for f in self.frames)
             links = (tuple(e.signature() for e in self.chain_links),
                      tuple(e.signature() for e in self.offers))
             return (where, cards, counters, tuple(sorted(self.state.used.items())), self.pool.fingerprint(),
@@ -367,9 +370,9 @@ class Engine:
         matched, self.matched = self.matched, []
         for match in matched:
             effect = PendingEffect(
-                id=self.new_id(), key=f"{match.card}.{match.ability.id}", card=match.card,
+                id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
-                events=tuple(match.events), moment=match.moment, timing=self.timing,
+                events=tuple(match.events), moment=match.moment, timing=self.timing, granted=match.granted,
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
                 self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,
             )
@@ -414,6 +417,11 @@ class Engine:
         since its inherited effect triggered is still "this Digimon"."""
         self_card = effect.self_card
         card = self.state.cards.get(effect.card)
+        if effect.granted and card is not None and not effect.looked_back:
+            # a gained ability belongs to the pile: its card is the top card now
+            top = self.state.top(card.id)
+            return Scope(key=effect.key, controller=effect.controller, card=top.id, self_card=top.id,
+                         events=effect.events, fixed=effect.fixed)
         if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
             self_card = self.view.self_of(card, effect.ability)
         # the card's own "this card" is the card as it was when the effect began
@@ -736,9 +744,9 @@ class Engine:
         what = ", ".join(f"{op.event.name} {op.subject or op.event.player}" for op in target.ops[:6])
         for match in found:
             effect = PendingEffect(
-                id=self.new_id(), key=f"{match.card}.{match.ability.id}", card=match.card,
+                id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
-                events=tuple(match.events), moment=self.moment, timing=self.timing,
+                events=tuple(match.events), moment=self.moment, timing=self.timing, granted=match.granted,
                 depth=match.depth, cause=target.run.instance, incarnation=match.incarnation,
                 self_incarnation=match.self_incarnation, fixed=match.fixed, window="interrupt",
             )
@@ -810,8 +818,8 @@ class Engine:
         condition = match.ability.trigger_condition
         if condition is None:
             return True
-        scope = Scope(key=f"{match.card}.{match.ability.id}", controller=match.controller, card=match.card,
-                      self_card=match.self_card, events=tuple(match.events))
+        scope = Scope(key=match.key or f"{match.card}.{match.ability.id}", controller=match.controller,
+                      card=match.card, self_card=match.self_card, events=tuple(match.events))
         return self.view.holds(condition, scope)
 
     def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:

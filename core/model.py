@@ -58,6 +58,7 @@ __all__ = [
     "May",
     "ResolvePending",
     "PassTurn",
+    "Grant",
     "DURATIONS",
     "Action",
     "Event",
@@ -433,6 +434,21 @@ class May:
 
 
 @frozen(kw_only=True)
+class Grant:
+    """``card`` gains ``ability`` (until ``until``, or while it stays where
+    it is).  ``key`` is its effect key: ``<card the grant is written on>.<ability id>``
+    (``start.<id>`` in the start actions)."""
+
+    card: Selector
+    ability: Ability
+    key: str
+    until: str | None = None
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
 class PassTurn:
     """The turn ends: changes and flags that last until then end, per-turn
     uses reset, the other player's turn starts (event ``start_of_turn``).
@@ -454,7 +470,7 @@ class ResolvePending:
 
 
 Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
-               PassTurn]
+               PassTurn, Grant]
 
 
 # --------------------------------------------------------------------------
@@ -491,8 +507,12 @@ class Ability:
 
 @frozen(kw_only=True)
 class Mod:
-    """A lasting change to a stat (``change``), or a flag set for a while
-    (``flag`` with ``until``: ``stat`` is empty, ``flag`` names it).
+    """A lasting change to a stat (``change``), a flag set for a while
+    (``flag`` with ``until``: ``stat`` is empty, ``flag`` names it), or a
+    gained ability (``grant``: ``ability``, with its effect ``key``).
+    Like every change on a card it stays with the pile when the card is
+    covered (digivolution) or its top card is removed, and ends when the
+    card moves.
 
     ``until`` is one of :data:`DURATIONS` (``None``: while the card stays
     where it is); ``player`` is who made the change, for "your" and
@@ -505,6 +525,8 @@ class Mod:
     effect: str | None = None
     player: str | None = None
     flag: str | None = None
+    ability: Ability | None = None
+    key: str | None = None
 
     def ends_with_turn_of(self, ending: str) -> bool:
         """Whether the end of ``ending``'s turn ends it."""
@@ -597,5 +619,5 @@ class Event:
 _share_on_copy(
     Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
     AllOf, AnyOf, Not, Did, TurnOf, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
-    Prevent, If, Together, May, ResolvePending, PassTurn, Ability, Mod, Card, Event,
+    Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event,
 )

@@ -44,6 +44,8 @@ class PendingEffect:
         card moved (a leave-the-zone trigger); an inherited one then waits on
         the top card that left, not on the card it is printed on.
     :param fixed: the ``fixed`` numbers of its words, read as it triggered.
+    :param granted: its ability was gained (``grant``): it belongs to the
+        pile ``card`` is the top of, wherever that top card is now.
     :param window: ``main`` for the pending set, ``interrupt`` inside an
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
@@ -71,6 +73,7 @@ class PendingEffect:
     self_incarnation: int = 0
     looked_back: bool = False
     fixed: tuple[tuple[Any, int | None], ...] = field(default=(), eq=False, repr=False)
+    granted: bool = False
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
@@ -97,7 +100,7 @@ class PendingEffect:
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
             incarnation=self.incarnation, self_incarnation=self.self_incarnation, looked_back=self.looked_back,
-            fixed=self.fixed,
+            fixed=self.fixed, granted=self.granted,
             window=self.window, rank=rank,
             details=self.details if details is None else details, link=self.link, declaration=self.declaration,
         )

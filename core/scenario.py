@@ -47,6 +47,7 @@ from .model import (
     Emit,
     Flag,
     Gain,
+    Grant,
     HasFlag,
     If,
     InZone,
@@ -84,7 +85,7 @@ __all__ = [
 #: The core action words every game understands.
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
-    "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn",
+    "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -344,6 +345,9 @@ class _Compiler:
         self.players = scenario.players
         self.card_ids = [c["id"] for c in self.data["cards"]]
         self.effect_keys = [f"{c['id']}.{a['id']}" for c in self.data["cards"] for a in c.get("abilities") or []]
+        self.printed_keys = set(self.effect_keys)
+        self.effect_keys += [k for k in _granted_keys(self.data) if k not in self.printed_keys]
+        self.writer = "start"
         self.context = "start"  # where actions are being read: "start" or an ability kind
 
     def error(self, path: Path_, message: str, options: Sequence[str] | None = None) -> ScenarioError:
@@ -357,6 +361,7 @@ class _Compiler:
         state = GameState.build(self.players, self.scenario.turn_player, cards, counters)
         self.link_counters(state, counters)
         self.context = "start"
+        self.writer = "start"
         start = self.actions(self.data["start"], ("start",))
         return Compiled(game=self.game, state=state, start=start, choices=self.choices(),
                         expect=self.expectation())
@@ -430,6 +435,7 @@ class _Compiler:
     # -- cards and abilities -----------------------------------------------------
 
     def card(self, raw: dict[str, Any], path: Path_) -> Card:
+        self.writer = raw["id"]  # grants written on this card are keyed by it
         abilities = tuple(self.ability(a, raw, path + ("abilities", i))
                           for i, a in enumerate(raw.get("abilities") or []))
         mods = tuple(self.lasting(item, path + ("lasting", i)) for i, item in enumerate(raw.get("lasting") or []))
@@ -655,6 +661,24 @@ class _Compiler:
         as_ = self.text(args["as"], at + ("as",)) if "as" in args else as_
         if word != "change" and "by" in args:
             by = self.text(args["by"], at + ("by",), choices=CAUSES)
+        if word == "grant":
+            self.only(args, at, ("card", "ability", "until", "as", "by", "label"))
+            self.need(args, at, "card", "ability")
+            raw = args["ability"]
+            if not isinstance(raw, dict) or "id" not in raw:
+                raise self.error(at + ("ability",), f"expected an ability with an 'id', got {_describe(raw)}")
+            if raw.get("kind") in ("continuous", "activated"):
+                raise self.error(at + ("ability", "kind"), "a gained ability here is triggered, an interrupt "
+                                 "or a replacement", ["triggered", "interrupt", "replacement"])
+            until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
+            if f"{self.writer}.{raw['id']}" in self.printed_keys:
+                raise self.error(at + ("ability", "id"), f"{self.writer}.{raw['id']} is already an ability "
+                                 f"printed on {self.writer}: give the gained one another id")
+            outer = self.context
+            ability = self.ability(raw, {"zone": "battle"}, at + ("ability",))
+            self.context = outer
+            return Grant(card=self.selector(args["card"], at + ("card",)), ability=ability,
+                         key=f"{self.writer}.{raw['id']}", until=until, as_=as_, by=by, label=label)
         if word == "draw":
             self.only(args, at, ("player", "count", "as", "by", "label"))
             return Draw(player=self.player(args.get("player", "self"), at + ("player",)),
@@ -888,6 +912,28 @@ class _Compiler:
                 self.only(raw, at, ("card", "stat") + COMPARISONS)
                 return StatIs(card, self.text(raw["stat"], at + ("stat",)), self.compare(raw, at))
         raise self.error(at, f"not a condition I know ({forms})")
+
+
+def _granted_keys(data: dict[str, Any]) -> list[str]:
+    """The effect keys of abilities that ``grant`` actions give: ``<card>.<id>``
+    for a grant written on a card's ability, ``start.<id>`` in the start."""
+    keys: list[str] = []
+    places = [(c.get("id"), c.get("abilities")) for c in data.get("cards") or [] if isinstance(c, dict)]
+    places.append(("start", data.get("start")))
+    for writer, root in places:
+        todo = [root]
+        while todo:  # a walk, not a recursion: actions can nest deeply
+            item = todo.pop()
+            if isinstance(item, list):
+                todo.extend(item)
+            elif isinstance(item, dict):
+                grant = item.get("grant")
+                if isinstance(grant, dict) and isinstance(grant.get("ability"), dict):
+                    ability_id = grant["ability"].get("id")
+                    if isinstance(ability_id, str) and f"{writer}.{ability_id}" not in keys:
+                        keys.append(f"{writer}.{ability_id}")
+                todo.extend(item.values())
+    return keys
 
 
 def _with_modifiers(item: dict[str, Any], modifiers: dict[str, Any]) -> dict[str, Any]:

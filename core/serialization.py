@@ -47,6 +47,16 @@ def make_converter() -> cattrs.Converter:
             data["incarnation"] = card.incarnation
         return data
 
+    def unstructure_mod(mod: Mod) -> dict[str, Any]:
+        data: dict[str, Any] = {"stat": mod.stat, "by": mod.by, "until": mod.until, "effect": mod.effect}
+        for name in ("player", "flag", "key"):
+            if getattr(mod, name) is not None:
+                data[name] = getattr(mod, name)
+        if mod.ability is not None:
+            data["ability"] = ability_to_data(mod.ability)
+        return data
+
+    converter.register_unstructure_hook(Mod, unstructure_mod)
     converter.register_unstructure_hook(Card, unstructure_card)
     return converter
 
@@ -63,6 +73,20 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "used": sorted(k for k, n in state.used.items() for _ in range(n)),
         "cards": [converter.unstructure(card) for card in state.cards.values()],
     }
+
+
+def _mod_from_dict(raw: dict[str, Any], converter: cattrs.Converter, data: dict[str, Any], ruleset: Ruleset) -> Mod:
+    """A saved change; a gained ability is read back as scenario data."""
+    from .scenario import scenario_from_data
+
+    if not raw.get("ability"):
+        return converter.structure({k: v for k, v in raw.items() if k != "ability"}, Mod)
+    holder = {"id": "gained", "owner": data["players"][0], "zone": "gained", "abilities": [raw["ability"]]}
+    scenario = scenario_from_data({"format": 1, "title": "gained ability", "players": data["players"],
+                                   "turn_player": data["turn_player"], "cards": [holder], "start": []},
+                                  file="<saved state>")
+    ability = scenario.compile(ruleset).state.cards["gained"].abilities[0]
+    return evolve(converter.structure({k: v for k, v in raw.items() if k != "ability"}, Mod), ability=ability)
 
 
 def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
@@ -86,7 +110,7 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
     state = scenario.compile(ruleset).state
     for raw in data["cards"]:
         card = state.cards[raw["id"]]
-        mods = tuple(converter.structure(m, Mod) for m in raw.get("mods") or ())
+        mods = tuple(_mod_from_dict(m, converter, data, ruleset) for m in raw.get("mods") or ())
         state.replace(evolve(card, mods=mods, incarnation=raw.get("incarnation", 0)))
     for key in data.get("used") or ():
         state.mark_used(key)

@@ -10,8 +10,11 @@ unless the game counts every event.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from attrs import define, setters
+from attrs import fields as attrs_fields
+from attrs import has as attrs_has
 
 from .evaluate import Evaluator
 from .model import Ability, Card, Event
@@ -32,9 +35,13 @@ class AbilityIndex:
     continuous: tuple[tuple[str, Ability], ...]
     by_key: dict[str, tuple[str, Ability]]
     activated: tuple[tuple[str, str, Ability], ...] = ()
+    granted: dict[str, tuple[tuple[str, Ability], ...]] = {}
+    granted_interrupts: dict[str, tuple[tuple[str, Ability], ...]] = {}
 
     @classmethod
-    def build(cls, cards: Sequence[Card]) -> AbilityIndex:
+    def build(cls, cards: Sequence[Card], start: Sequence[Any] = ()) -> AbilityIndex:
+        """Index the cards' abilities, and the abilities their words (and the
+        ``start`` actions, and changes already on the cards) may grant."""
         triggers: dict[str, list] = {}
         interrupts: dict[str, list] = {}
         continuous = []
@@ -52,7 +59,16 @@ class AbilityIndex:
                     triggers.setdefault(ability.when.event, []).append((card.id, ability))
                 elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
                     interrupts.setdefault(ability.when.event, []).append((card.id, ability))
+        granted: dict[str, list] = {}
+        granted_interrupts: dict[str, list] = {}
+        for key, ability in _grants(cards, start):
+            if ability.when is None:
+                continue
+            into = granted if ability.kind == "triggered" else granted_interrupts
+            into.setdefault(ability.when.event, []).append((key, ability))
         return cls(
+            granted={k: tuple(v) for k, v in granted.items()},
+            granted_interrupts={k: tuple(v) for k, v in granted_interrupts.items()},
             triggers={k: tuple(v) for k, v in triggers.items()},
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
@@ -81,6 +97,8 @@ class Match:
     self_incarnation: int = 0
     looked_back: bool = False
     fixed: tuple = ()
+    key: str = ""
+    granted: bool = False
 
 
 def match_triggers(
@@ -124,6 +142,14 @@ def match_triggers(
                     _note(found, event, Match(card_id, ability, hit[0], hit[1], [], moment, now.incarnation,
                                               cause, depth, self_incarnation=state.cards[hit[0]].incarnation,
                                               looked_back=hit[2]))
+            for key, ability in index.granted.get(name, ()):
+                for holder, looked_back in _holders(state, ability, before):
+                    controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
+                    if view.matches(ability.when, event, controller, holder, holder):
+                        now = state.cards[holder]
+                        _note(found, event, Match(holder, ability, holder, controller, [], moment, now.incarnation,
+                                                  cause, depth, self_incarnation=now.incarnation,
+                                                  looked_back=looked_back, key=key, granted=True))
     return list(found.values())
 
 
@@ -151,11 +177,54 @@ def match_interrupts(
                     continue
                 _note(found, event, Match(card_id, ability, self_card, controller, [], moment, card.incarnation,
                                           cause, depth, self_incarnation=state.cards[self_card].incarnation))
+            for key, ability in index.granted_interrupts.get(name, ()):
+                for holder, _ in _holders(state, ability, {}):
+                    controller = state.controller(holder)
+                    if view.matches(ability.when, event, controller, holder, holder):
+                        card = state.cards[holder]
+                        _note(found, event, Match(holder, ability, holder, controller, [], moment, card.incarnation,
+                                                  cause, depth, self_incarnation=card.incarnation, key=key,
+                                                  granted=True))
+    return list(found.values())
+
+
+def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tuple[str, bool]]:
+    """The cards that have gained ``ability`` now, then those that had it just
+    before they moved at this moment (``True``: looked back)."""
+    found = [(card.id, False) for card in state.cards.values()
+             if card.mods and any(mod.ability is ability for mod in card.mods)]
+    have = {card for card, _ in found}
+    found += [(card.id, True) for card in before.values()
+              if card.id not in have and any(mod.ability is ability for mod in card.mods)]
+    return found
+
+
+def _grants(cards: Sequence[Card], start: Sequence[Any]) -> list[tuple[str, Ability]]:
+    """Every ``grant`` in the cards' abilities and the start actions, and
+    every gained ability already on a card: (effect key, ability)."""
+    from .model import Grant  # local: keeps the module's import list short
+
+    found: dict[int, tuple[str, Ability]] = {}
+    todo: list[Any] = [list(start)]
+    for card in cards:
+        todo.append(list(card.abilities))
+        for mod in card.mods:
+            if mod.ability is not None and mod.key is not None:
+                found[id(mod.ability)] = (mod.key, mod.ability)
+    while todo:  # a walk, not a recursion: actions can nest deeply
+        item = todo.pop()
+        if isinstance(item, Grant):
+            found[id(item.ability)] = (item.key, item.ability)
+            todo.append(item.ability)
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+        elif attrs_has(type(item)):
+            todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
     return list(found.values())
 
 
 def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
     """Add ``event`` to the ability's match (one per ability per moment)."""
-    match = found.setdefault((fresh.card, fresh.ability.id), fresh)
+    match = found.setdefault((fresh.card, fresh.key or fresh.ability.id), fresh)
     if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
         match.events.append(event)

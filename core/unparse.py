@@ -26,6 +26,7 @@ from .model import (
     Emit,
     Flag,
     Gain,
+    Grant,
     HasFlag,
     If,
     InZone,
@@ -167,6 +168,10 @@ def action_to_data(action: Any) -> dict[str, Any]:
         return {"resolve_pending": {}, **label}
     if isinstance(action, PassTurn):
         return {"pass_turn": {}, **label}
+    if isinstance(action, Grant):
+        return {"grant": {"card": selector_to_data(action.card), "ability": ability_to_data(action.ability),
+                          **_some(until=action.until, by=action.by), **({"as": action.as_} if action.as_ else {}),
+                          **label}}
     raise TypeError(f"not an action: {action!r}")
 
 

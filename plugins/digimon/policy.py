@@ -78,6 +78,8 @@ def lost(state: GameState, effect: PendingEffect) -> Drop | None:
         # it watched another card's event and its own card left at that same moment
         return Drop("lost", "its card left its area at the same moment: it triggered, but by the time it "
                             "could activate its card was a new card (CR 15-4-4-3, Q&A Q1222/Q2046)")
+    if effect.granted:
+        return _gained_lost(state, effect, card)
     if effect.self_card == effect.card:
         if card.incarnation == effect.incarnation:
             return None
@@ -93,6 +95,18 @@ def lost(state: GameState, effect: PendingEffect) -> Drop | None:
         return Drop("lost", LEFT)
     return Drop("lost", "its Digimon lost the effect: the digivolution card that gives it left "
                         "(CR 15-4-4-4)")
+
+
+def _gained_lost(state: GameState, effect: PendingEffect, card: Card) -> Drop | None:
+    """A gained effect belongs to the Digimon, whatever is put on top of its
+    card or removed from its pile (15-13-2, Q&A Q969); it is lost when the
+    Digimon leaves or the effect ends."""
+    if effect.looked_back:
+        return None if card.incarnation == effect.incarnation else Drop("lost", LEFT)
+    if any(mod.ability is effect.ability for mod in state.top(card.id).mods):
+        return None
+    return Drop("lost", "its Digimon no longer has the gained effect: it left its area or the effect "
+                        "ended (CR 15-13-2, 15-4-4-3)")
 
 
 def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:

@@ -615,3 +615,11 @@ def test_a_repeated_position_reports_the_cycle_length(plain):
         start: [{flag: {card: flip, set: lit}}]
         """, plain)
     assert "came back after 2 steps" in result.reason
+
+
+def test_step_boundaries_in_a_row_are_not_an_endless_loop(plain):
+    result = run("""
+        cards: []
+        start: [{resolve_pending: {}}, {resolve_pending: {}}, {resolve_pending: {}}, {end_turn: {}}]
+        """, plain)
+    assert result.outcome == "complete" and result.state.turn_player == "B"

@@ -283,7 +283,7 @@ def test_a_saved_state_is_plain_json():
     assert set(saved) == {"state_format", "players", "turn_player", "turn", "counters", "used", "cards"}
     assert saved["state_format"] == 1
     assert saved["cards"][0]["mods"] == [{"stat": "dp", "by": 1000, "until": "end_of_turn", "effect": "start",
-                                       "player": "A", "flag": None}]
+                                       "player": "A"}]
 
 
 def test_copy_is_independent_of_the_original():

@@ -284,3 +284,13 @@ def test_memory_on_the_opponents_side_ends_the_turn():
     assert policy.describe_counters(state) == ["memory 0"]
     state.set_counter("A", "memory", -4)
     assert policy.describe_counters(state) == ["memory 4 on B's side"]
+
+
+def test_a_gain_the_cap_stops_reports_what_moved():
+    result = run("""
+        counters: {A: {memory: 9}}
+        cards: []
+        start: [{memory: 3}]
+        """)
+    gained = next(s for s in result.trace if s.kind == "event" and s["event"] == "gained")
+    assert gained["amount"] == 1 and result.state.counter("A", "memory") == 10
