@@ -219,6 +219,8 @@ class Evaluator:
                 continue
             if query.all_types and not all(t in card.types for t in query.all_types):
                 continue
+            if query.has is not None and query.has not in card.types and query.has not in card.flags:
+                continue
             if name is not None and name not in card.name.lower():
                 continue
             if query.flag is not None and query.flag not in card.flags:

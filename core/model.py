@@ -155,13 +155,16 @@ class Query:
     ``chooser`` is who picks: ``self`` (the acting player, the default) or
     ``opponent`` ("your opponent chooses one of their creatures").
     ``types`` keeps cards with any of the words; ``all_types`` cards with
-    every one ("a red Tamer": ``all_types: [red, tamer]``).
+    every one ("a red Tamer": ``all_types: [red, tamer]``); ``has`` cards
+    that carry the word as a type or as a flag (a printed keyword, or one
+    gained for a while: ``has: blocker``).
     """
 
     zone: tuple[str, ...] = field(default=(), converter=_tuple)
     owner: str | None = None
     types: tuple[str, ...] = field(default=(), converter=_tuple)
     all_types: tuple[str, ...] = field(default=(), converter=_tuple)
+    has: str | None = None
     name: str | None = None
     flag: str | None = None
     no_flag: str | None = None

@@ -94,7 +94,7 @@ CAUSES = ("effect", "battle", "rule", "cost")
 _RESERVED_PLAYERS = ("self", "opponent", "any")
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
-_QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "name", "flag", "no_flag", "stat", "under",
+_QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
                "exclude", "pick", "upto", "chooser")
 _EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
                  "prevented", "used")
@@ -831,7 +831,7 @@ class _Compiler:
         type_key = "types" if "types" in raw else "type"
         types = self.words(raw[type_key], at + (type_key,)) if type_key in raw else ()
         all_types = self.words(raw["all_types"], at + ("all_types",)) if "all_types" in raw else ()
-        for key in ("name", "flag", "no_flag"):
+        for key in ("name", "flag", "no_flag", "has"):
             if key in raw:
                 self.text(raw[key], at + (key,))
         if "upto" in raw:
@@ -858,7 +858,7 @@ class _Compiler:
             if pick is None:
                 raise self.error(at + ("chooser",), "'chooser' says who picks: it needs 'pick'")
         return Query(
-            zone=zone, owner=owner, types=types, all_types=all_types, name=raw.get("name"),
+            zone=zone, owner=owner, types=types, all_types=all_types, has=raw.get("has"), name=raw.get("name"),
             flag=raw.get("flag"), no_flag=raw.get("no_flag"), stat=tuple(stats),
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,

@@ -73,7 +73,7 @@ def selector_to_data(selector: Any) -> Any:
             stats[stat] = {op: _amount(value)}
         return _some(
             zone=list(selector.zone), owner=selector.owner, types=list(selector.types),
-            all_types=list(selector.all_types), name=selector.name,
+            all_types=list(selector.all_types), has=selector.has, name=selector.name,
             flag=selector.flag, no_flag=selector.no_flag, stat=stats,
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,

@@ -21,6 +21,8 @@ from tcgtrig import (
 )
 from tcgtrig.words import card_argument, flag_word, move_word
 
+from .attack import WORDS
+
 SECURITY_TAG = "security"
 SOURCES = "sources"
 LEFT = "its card moved (left its area or became a new card) before it activated (CR 15-4-4-3)"
@@ -220,14 +222,6 @@ def _digivolve(arg: Any) -> dict[str, Any]:
     return {"stack": {"card": arg["into"], "onto": arg["card"], "as": "digivolved"}}
 
 
-def _attack(arg: Any) -> dict[str, Any]:
-    card, _ = card_argument(arg)
-    return {"together": [
-        {"flag": {"card": card, "set": "suspended", "as": "suspended"}},
-        {"emit": {"event": "attacking", "card": card}},
-    ]}
-
-
 def _memory(arg: Any) -> dict[str, Any]:
     if isinstance(arg, bool) or not isinstance(arg, int):
         raise ValueError("expected a number of memory (negative to lose)")
@@ -249,7 +243,7 @@ ALIASES = {
     "suspend": flag_word("set", "suspended", "suspended"),
     "unsuspend": flag_word("clear", "suspended", "unsuspended"),
     "digivolve": _digivolve,
-    "attack": _attack,
+    **WORDS,
     "memory": _memory,
     "use": _use,
 }

@@ -204,7 +204,7 @@ def test_this_digimon_and_that_digimon_follow_digivolution():
     zones = {c: result.state.cards[c].zone for c in ("tyrannomon", "master", "rust")}
     assert zones == {"tyrannomon": "sources", "master": "sources", "rust": "battle"}
     assert result.stat("rust", "dp") == 14000  # the boost went onto the Digimon, and stayed through digivolving
-    assert result.state.cards["rust"].flags == {"suspended"}
+    assert result.state.cards["rust"].flags == {"suspended", "attacking"}  # still attacking
 
 
 def test_only_a_top_card_can_be_digivolved_onto():

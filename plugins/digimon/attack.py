@@ -1,0 +1,145 @@
+"""Digimon's attack timings as words (CR 11, 12, 16-5, 15-15-1).
+
+An attack proceeds through timings, each only once all processing of the
+one before is done (11-1-3/4): the attack declaration, counter timing, block
+timing, the confirmation of the attack (a battle or a security check: the
+scenario says what happens) and the end of the attack.  The words keep the
+attack's state in flags on the cards:
+
+- ``attacking`` on the attacking Digimon (cleared when it leaves the
+  battle area, so "an attacking Digimon in the battle area", 12-1-6, is
+  "a card with the flag ``attacking``");
+- ``attack_target`` on the Digimon attacked, if one is (11-2-7);
+- ``attack_ended`` once an effect ended the attack (15-15-1-1): the
+  timings it skipped do not come, the end of the attack has come;
+- ``blocking`` on the Digimon that blocked (12-1-7).
+
+<Blocker> is a word the Digimon carries, printed (``types: [blocker]``) or
+gained for a while (``flag: {set: blocker, until: …}``); either counts
+(16-5-1/2).  A block is not a triggered effect: it happens at block timing,
+by rule, if the attack was not ended and the attacker is still in the battle
+area (12-1-6, Q&A Q1388, Q6491, Q3775).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["WORDS"]
+
+ATTACKING = {"zone": "battle", "flag": "attacking"}
+ON = {"count": {"flag": "attack_ended"}, "eq": 0}
+ATTACKER_IN_BATTLE = {"count": ATTACKING, "gte": 1}
+
+
+def _attack_argument(arg: Any) -> tuple[Any, Any]:
+    if isinstance(arg, dict) and "card" in arg:
+        extra = sorted(set(arg) - {"card", "target"})
+        if extra:
+            raise ValueError(f"unknown key {extra[0]!r} (legal: card, target)")
+        return arg["card"], arg.get("target")
+    return arg, None
+
+
+def attack(arg: Any) -> dict[str, Any]:
+    """The attack declaration (11-2-8): suspend the Digimon, mark it
+    attacking (and its target), and the event ``attacking``."""
+    card, target = _attack_argument(arg)
+    actions: list[dict[str, Any]] = [
+        {"flag": {"card": card, "set": "suspended", "as": "suspended"}},
+        {"flag": {"card": card, "set": "attacking", "as": "attack_declared", "by": "rule"}},
+    ]
+    if target is not None:
+        actions.append({"flag": {"card": target, "set": "attack_target", "as": "attack_targeted", "by": "rule"}})
+    actions.append({"emit": {"event": "attacking", "card": card}})
+    return {"together": actions}
+
+
+def counter_timing(arg: Any) -> list[dict[str, Any]]:
+    """Counter timing (11-3): the event ``counter_timing`` for the non-turn
+    player — their [Counter] effects — unless an effect ended the attack.
+    It comes even if the attacker left the battle area (11-1-5)."""
+    _no_argument(arg, "counter_timing")
+    return [{"if": ON, "then": [{"emit": {"event": "counter_timing", "player": "opponent", "by": "rule"}}]},
+            {"resolve_pending": {}}]
+
+
+def block_timing(arg: Any) -> list[dict[str, Any]]:
+    """Block timing (11-4, 12): if the attack goes on and the attacker is in
+    the battle area, the non-turn player may block with one unsuspended
+    Digimon that has <Blocker>: it is suspended and becomes the attack
+    target (event ``blocked``)."""
+    _no_argument(arg, "block_timing")
+    blocker = {"zone": "battle", "owner": "opponent", "has": "blocker", "no_flag": "suspended",
+               "pick": 1, "upto": True, "chooser": "opponent"}
+    block = [
+        {"flag": {"card": blocker, "set": "blocking", "as": "blocked", "by": "rule"}},
+        {"together": [
+            {"flag": {"card": {"zone": "battle", "flag": "blocking"}, "set": "suspended", "as": "suspended",
+                      "by": "rule"}},
+            {"flag": {"card": {"zone": "battle", "flag": "attack_target"}, "clear": "attack_target",
+                      "by": "rule"}},
+        ]},
+        {"flag": {"card": {"zone": "battle", "flag": "blocking"}, "set": "attack_target", "by": "rule"}},
+    ]
+    return [{"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": block}, {"resolve_pending": {}}]
+
+
+def end_attack(arg: Any) -> dict[str, Any]:
+    """An effect ends the attack (15-15-1-1): the end of attack timing comes
+    right after that effect (event ``end_of_attack``); later timings of the
+    attack do not."""
+    _no_argument(arg, "end_attack")
+    return {"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": [{"together": [
+        {"flag": {"card": ATTACKING, "set": "attack_ended", "as": "attack_ended"}},
+        {"emit": {"event": "end_of_attack", "by": "rule"}},
+    ]}]}
+
+
+def end_of_attack(arg: Any) -> list[dict[str, Any]]:
+    """The end of the attack (11-6): the event ``end_of_attack`` (unless an
+    effect already ended it), what it triggers resolves, and the attack's
+    marks are cleared."""
+    _no_argument(arg, "end_of_attack")
+    clear = [{"flag": {"card": {"flag": name}, "clear": name, "by": "rule"}}
+             for name in ("attacking", "attack_target", "blocking", "attack_ended")]
+    return [{"if": ON, "then": [{"emit": {"event": "end_of_attack", "by": "rule"}}]},
+            {"resolve_pending": {}},
+            {"together": clear}]
+
+
+def full_attack(arg: Any) -> list[dict[str, Any]]:
+    """A whole attack, timing by timing (11-1-3): the declaration and what
+    it triggers, counter timing, block timing, then — if the attack still
+    goes on and the attacker is in the battle area — the actions listed in
+    ``success`` (the battle or the security check), then the end of the
+    attack.  Only in the start actions (each timing waits for all
+    processing)."""
+    if isinstance(arg, dict) and "card" in arg:
+        success = arg.get("success") or []
+        if not isinstance(success, list):
+            raise ValueError("'success' is a list of actions")
+        declared = {k: v for k, v in arg.items() if k != "success"}
+    else:
+        success, declared = [], arg
+    steps: list[dict[str, Any]] = [attack(declared), {"resolve_pending": {}}]
+    steps += counter_timing({}) + block_timing({})
+    if success:
+        steps.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})
+        steps.append({"resolve_pending": {}})
+    return steps + end_of_attack({})
+
+
+def _no_argument(arg: Any, word: str) -> None:
+    if arg not in (None, {}):
+        raise ValueError(f"{word} takes no arguments: write {{{word}: {{}}}}")
+
+
+WORDS = {
+    "attack": attack,
+    "counter_timing": counter_timing,
+    "block_timing": block_timing,
+    "end_attack": end_attack,
+    "end_of_attack": end_of_attack,
+    "full_attack": full_attack,
+}
