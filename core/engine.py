@@ -52,6 +52,7 @@ from .model import (
     SOURCES,
     Action,
     Activate,
+    AtTrigger,
     Card,
     Draw,
     Emit,
@@ -313,7 +314,7 @@ class Engine:
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
         top = self.chain_links[-1].signature() if self.chain_links else None
         quick = (where, self.state.fingerprint(), self.pool.quick_fingerprint(), len(self.frames), chooser,
-                 len(self.chain_links), top, len(self.offers))
+                 len(self.chain_links), top, len(self.offers), self.state.turn, self.state.turn_player)
 
         def full() -> Any:
             cards = tuple(c.dynamic() for c in self.state.cards.values())
@@ -799,18 +800,29 @@ class Engine:
             for m in found:
                 if self._trigger_condition_holds(m):
                     m.link = self.resolving_link
-                    self._fix_values(m)
+                    self._fix_values(m, before)
                     self.matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
 
-    def _fix_values(self, match: Match) -> None:
-        """Read the ability's ``fixed`` numbers now, as it triggers."""
+    def _fix_values(self, match: Match, before: dict[str, Card] | None = None) -> None:
+        """Read the ability's ``fixed`` numbers and ``at_trigger`` conditions
+        now, as it triggers — for one that triggered as its card left, as
+        things were just before it left."""
         refs = fixed_values(match.ability)
-        if refs:
-            scope = Scope(key=f"{match.card}.{match.ability.id}", controller=match.controller, card=match.card,
-                          self_card=match.self_card, events=tuple(match.events))
-            match.fixed = tuple((ref, self.view.read(ref, scope)) for ref in refs)
+        if not refs:
+            return
+        view = self.view
+        if match.looked_back and before:
+            past = self.state.copy()
+            for card in before.values():
+                past.replace(card)
+            view = Evaluator(past, self.index.continuous)
+        scope = Scope(key=match.key or f"{match.card}.{match.ability.id}", controller=match.controller,
+                      card=match.card, self_card=match.self_card, events=tuple(match.events))
+        match.fixed = tuple(
+            (ref, int(view.holds(ref.condition, scope)) if isinstance(ref, AtTrigger) else view.read(ref, scope))
+            for ref in refs)
 
     def _trigger_condition_holds(self, match: Match) -> bool:
         """An ability with a ``trigger_condition`` triggers only if it holds

@@ -21,6 +21,7 @@ from .model import (
     AllOf,
     Amount,
     AnyOf,
+    AtTrigger,
     Card,
     CardIds,
     Change,
@@ -47,19 +48,20 @@ from .state import GameState
 
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 
-_FIXED: dict[int, tuple[Ability, tuple[Count | StatOf, ...]]] = {}
+_FIXED: dict[int, tuple[Ability, tuple[Count | StatOf | AtTrigger, ...]]] = {}
 
 
-def fixed_values(ability: Ability) -> tuple[Count | StatOf, ...]:
-    """The ``fixed`` numbers in an ability's words (read when it triggers)."""
+def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
+    """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
+    words (read when it triggers)."""
     known = _FIXED.get(id(ability))
     if known is not None and known[0] is ability:
         return known[1]
-    found: dict[Count | StatOf, None] = {}
+    found: dict[Count | StatOf | AtTrigger, None] = {}
     todo: list[Any] = [ability]
     while todo:  # a walk, not a recursion: words can nest deeply
         item = todo.pop()
-        if isinstance(item, (Count, StatOf)) and item.fixed:
+        if isinstance(item, (Count, StatOf)) and item.fixed or isinstance(item, AtTrigger):
             found[item] = None
         if isinstance(item, (tuple, list)):
             todo.extend(item)
@@ -295,6 +297,11 @@ class Evaluator:
             return not self.holds(condition.condition, scope, did)
         if isinstance(condition, Did):
             return (did or {}).get(condition.label, 0) > 0
+        if isinstance(condition, AtTrigger):
+            for ref, value in scope.fixed:
+                if ref == condition:
+                    return bool(value)
+            return self.holds(condition.condition, scope, did)
         if isinstance(condition, TurnOf):
             return state.turn_player == relative_player(state, condition.player, scope.controller)
         if isinstance(condition, CounterIs):

@@ -43,6 +43,7 @@ __all__ = [
     "Not",
     "Did",
     "TurnOf",
+    "AtTrigger",
     "Condition",
     "Move",
     "Stack",
@@ -297,7 +298,18 @@ class TurnOf:
     player: str
 
 
-Condition = Union[InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf]
+@frozen
+class AtTrigger:
+    """``condition`` as it was when the effect triggered — for an effect
+    that triggered as its card left an area, as it was just before it left
+    (Digimon CR 15-8-3-9-4: "[On Deletion] if this Digimon has digivolution
+    cards" looks at the Digimon upon deletion).  Read now when the effect
+    did not trigger (an activated one)."""
+
+    condition: Condition
+
+
+Condition = Union[InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger]
 
 
 # --------------------------------------------------------------------------
@@ -621,6 +633,6 @@ class Event:
 
 _share_on_copy(
     Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
-    AllOf, AnyOf, Not, Did, TurnOf, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
+    AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
     Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event,
 )

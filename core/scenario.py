@@ -34,6 +34,7 @@ from .model import (
     Activate,
     AllOf,
     AnyOf,
+    AtTrigger,
     Card,
     CardIds,
     Change,
@@ -773,7 +774,7 @@ class _Compiler:
                 raise self.error(at, f"missing required key {key!r}")
 
     def player(self, raw: Any, at: Path_) -> str:
-        legal = list(_PLAYER_WORDS) + list(self.players)
+        legal = list(_PLAYER_WORDS) + ["turn_player"] + list(self.players)
         if raw not in legal:
             raise self.error(at, f"unknown player {raw!r}", legal)
         return str(raw)
@@ -872,7 +873,7 @@ class _Compiler:
         return Compare(ops[0], self.value(raw[ops[0]], at + (ops[0],)))
 
     def condition(self, raw: Any, at: Path_) -> Condition:
-        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn"
+        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger"
         if not isinstance(raw, dict) or not raw:
             raise self.error(at, f"expected a condition ({forms}), got {_describe(raw)}")
         if "all" in raw or "any" in raw:
@@ -889,6 +890,9 @@ class _Compiler:
         if "did" in raw:
             self.only(raw, at, ("did",))
             return Did(self.text(raw["did"], at + ("did",)))
+        if "at_trigger" in raw:
+            self.only(raw, at, ("at_trigger",))
+            return AtTrigger(self.condition(raw["at_trigger"], at + ("at_trigger",)))
         if "turn" in raw:
             self.only(raw, at, ("turn",))
             return TurnOf(self.player(raw["turn"], at + ("turn",)))

@@ -15,6 +15,7 @@ from .model import (
     Activate,
     AllOf,
     AnyOf,
+    AtTrigger,
     CardIds,
     Change,
     Compare,
@@ -95,6 +96,8 @@ def _compare(compare: Compare) -> dict[str, Any]:
 
 
 def condition_to_data(condition: Any) -> dict[str, Any]:
+    if isinstance(condition, AtTrigger):
+        return {"at_trigger": condition_to_data(condition.condition)}
     if isinstance(condition, AllOf):
         return {"all": [condition_to_data(c) for c in condition.conditions]}
     if isinstance(condition, AnyOf):

@@ -180,7 +180,7 @@ def test_run_json_follows_the_contract(runner):
     assert data["zones"]["garurumon"] == "battle"
     assert data["zones"]["myotismon_source"] == "trash"
     assert data["zones"]["zudomon"] == "sources"
-    assert data["flags"]["metalgarurumon"] == []
+    assert data["flags"]["metalgarurumon"] == ["attacking"]  # unsuspended, still attacking
     assert data["stats"]["metalgarurumon"] == {"dp": 11000, "level": 6}
     assert "unused_choices" not in data
 

@@ -175,3 +175,14 @@ def test_readme_scenario_examples_resolve_as_they_expect():
             assert tcgtrig.check_expectation(result, result.compiled.expect) == [], f"README example {number + 1}"
             games.append(game)
     assert {"digimon", "duelmasters"} <= set(games)
+
+
+def test_the_schema_names_every_core_action_and_ability_key():
+    from tcgtrig.scenario import CORE_ACTIONS
+    schema = tcgtrig.scenario.schema()
+    description = schema["$defs"]["action"]["description"]
+    assert [word for word in CORE_ACTIONS if word not in description] == []
+    ability = schema["$defs"]["ability"]["properties"]
+    assert {"per_turn", "trigger_condition", "cost", "once_per_turn"} <= set(ability)
+    assert {"actor", "card"} <= set(schema["$defs"]["pattern"]["properties"])
+    assert "lasting" in schema["$defs"]["card"]["properties"]

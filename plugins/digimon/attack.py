@@ -87,12 +87,12 @@ def block_timing(arg: Any) -> list[dict[str, Any]]:
 
 def end_attack(arg: Any) -> dict[str, Any]:
     """An effect ends the attack (15-15-1-1): the end of attack timing comes
-    right after that effect (event ``end_of_attack``); later timings of the
-    attack do not."""
+    right after that effect (event ``end_of_attack``, the attacking
+    player's, whoever ended it); later timings of the attack do not."""
     _no_argument(arg, "end_attack")
     return {"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": [{"together": [
         {"flag": {"card": ATTACKING, "set": "attack_ended", "as": "attack_ended"}},
-        {"emit": {"event": "end_of_attack", "by": "rule"}},
+        {"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
     ]}]}
 
 
@@ -103,7 +103,7 @@ def end_of_attack(arg: Any) -> list[dict[str, Any]]:
     _no_argument(arg, "end_of_attack")
     clear = [{"flag": {"card": {"flag": name}, "clear": name, "by": "rule"}}
              for name in ("attacking", "attack_target", "blocking", "attack_ended")]
-    return [{"if": ON, "then": [{"emit": {"event": "end_of_attack", "by": "rule"}}]},
+    return [{"if": ON, "then": [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}}]},
             {"resolve_pending": {}},
             {"together": clear}]
 

@@ -100,3 +100,11 @@ def test_the_tree_says_whose_turn_begins_and_what_ended():
     from tcgtrig.trace import Step
     step = Step.make("turn", player="B", turn=2, cards=("mon",))
     assert step_line(step, {"mon": "Greymon"}) == "turn 2: B's turn begins — lasting changes ended on Greymon"
+
+
+def test_a_passed_turn_is_a_new_position_not_a_loop(plain):
+    result = run("""
+        cards: []
+        start: [{resolve_pending: {}}, {pass_turn: {}}, {resolve_pending: {}}, {pass_turn: {}}]
+        """, plain)
+    assert result.outcome == "complete" and result.state.turn == 3

@@ -133,3 +133,27 @@ def test_a_value_needs_a_card_and_a_stat(plain):
                 abilities: [{id: go, when: ping, condition: {card: self, stat: dp, lte: {card: self}}, do: []}]
             start: []
             """, plain)
+
+
+AT_TRIGGER = """
+    cards:
+      - id: mon
+        owner: A
+        zone: battle
+        abilities:
+          - id: fixed
+            when: {event: moved, card: self}
+            condition: {at_trigger: {count: {zone: sources, under: self}, gte: 1}}
+            do: [{gain: {counter: fixed}}]
+          - id: now
+            when: {event: moved, card: self}
+            condition: {count: {zone: sources, under: self}, gte: 1}
+            do: [{gain: {counter: now}}]
+      - {id: src, owner: A, zone: sources, under: mon}
+    start: [{move: {card: mon, to: trash}}]
+    """
+
+
+def test_an_at_trigger_condition_of_a_leaving_card_looks_at_it_as_it_left(plain):
+    result = run(AT_TRIGGER, plain)
+    assert result.keys("resolved") == ["mon.fixed"] and result.keys("failed") == ["mon.now"]
