@@ -359,7 +359,8 @@ class _Compiler:
     def compile(self) -> Compiled:
         cards = [self.card(c, ("cards", i)) for i, c in enumerate(self.data["cards"])]
         counters = self.data.get("counters") or {}
-        state = GameState.build(self.players, self.scenario.turn_player, cards, counters)
+        state = GameState.build(self.players, self.scenario.turn_player, cards, counters,
+                                used=self.data.get("used") or ())
         self.link_counters(state, counters)
         self.context = "start"
         self.writer = "start"

@@ -81,3 +81,9 @@ def test_per_turn_round_trips_through_scenario_data(plain):
     assert ability.uses_per_turn == 2
     assert tcgtrig.Ability(id="go", once_per_turn=True).uses_per_turn == 1
     assert tcgtrig.Ability(id="go").uses_per_turn == 0
+
+
+def test_a_position_in_progress_can_start_with_uses_spent():
+    strict = tcgtrig.load_ruleset("strict", plugins=(SpentDoNotTrigger(),), autoload=False)
+    result = run(PING_THRICE.rstrip(" ") + "    used: [twice.go]\n", strict)
+    assert result.keys("resolved") == ["twice.go"] and result.state.used == {"twice.go": 2}
