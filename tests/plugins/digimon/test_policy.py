@@ -294,3 +294,11 @@ def test_a_gain_the_cap_stops_reports_what_moved():
         """)
     gained = next(s for s in result.trace if s.kind == "event" and s["event"] == "gained")
     assert gained["amount"] == 1 and result.state.counter("A", "memory") == 10
+
+
+def test_the_ruleset_page_lists_every_scenario_file_and_word():
+    page = (Path(__file__).resolve().parents[3] / "docs" / "digimon.md").read_text()
+    for path in SCENARIOS.glob("*.yaml"):
+        assert f"`{path.name}`" in page, f"{path.name} is not listed in docs/digimon.md"
+    for word in policy.ALIASES:
+        assert f"`{word}`" in page, word
