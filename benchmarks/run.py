@@ -66,11 +66,12 @@ def wide(width: int) -> dict[str, Any]:
 
 
 def deep(depth: int) -> dict[str, Any]:
+    # "depth", not memory: Digimon's memory is one gauge that stops at 10
     card = {"id": "engine", "owner": "A", "zone": "battle", "abilities": [
         {"id": "again", "when": {"event": "gained", "player": "self"},
-         "condition": {"player": "self", "counter": "memory", "lt": depth},
-         "do": [{"gain": {"counter": "memory"}}]}]}
-    return {**header("benchmark: deep chain"), "cards": [card], "start": [{"gain": {"counter": "memory"}}]}
+         "condition": {"player": "self", "counter": "depth", "lt": depth},
+         "do": [{"gain": {"counter": "depth"}}]}]}
+    return {**header("benchmark: deep chain"), "cards": [card], "start": [{"gain": {"counter": "depth"}}]}
 
 
 def dm_header(title: str) -> dict[str, Any]:
