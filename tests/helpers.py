@@ -53,3 +53,15 @@ def pending(ability: tcgtrig.Ability, **fields: Any) -> tcgtrig.PendingEffect:
     """A pending effect ``c.x`` of player A's card ``c`` (policy unit tests)."""
     base = dict(id=1, key="c.x", card="c", ability=ability, controller="A", self_card="c", timing=1, depth=1)
     return tcgtrig.PendingEffect(**{**base, **fields})
+
+
+def info_only_ruleset(name: str, **info: Any) -> tcgtrig.Ruleset:
+    """A game that implements nothing but its info, with ``info``'s
+    ``GameInfo`` fields (``spent_abilities_trigger=False``, …)."""
+
+    class InfoOnly:
+        @hookimpl
+        def tcgtrig_game_info(self) -> GameInfo:
+            return GameInfo(name=name, title=f"{name} (core defaults and {', '.join(info)})", version="0", **info)
+
+    return tcgtrig.load_ruleset(name, plugins=(InfoOnly(),), autoload=False)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 import tcgtrig
-from helpers import plain_ruleset, run
-from tcgtrig import GameInfo, hookimpl
+from helpers import info_only_ruleset, plain_ruleset, run
 
 PING_THRICE = """
     cards:
@@ -24,13 +23,6 @@ PING_THRICE = """
     """
 
 
-class SpentDoNotTrigger:
-    @hookimpl
-    def tcgtrig_game_info(self) -> GameInfo:
-        return GameInfo(name="strict", title="spent abilities do not trigger", version="0",
-                        spent_abilities_trigger=False)
-
-
 def test_per_turn_two_resolves_twice_then_fails_by_default(plain):
     result = run(PING_THRICE, plain)
     assert result.keys("resolved") == ["twice.go", "twice.go"]
@@ -41,14 +33,14 @@ def test_per_turn_two_resolves_twice_then_fails_by_default(plain):
 
 
 def test_a_spent_ability_does_not_trigger_where_the_game_says_so():
-    strict = tcgtrig.load_ruleset("strict", plugins=(SpentDoNotTrigger(),), autoload=False)
+    strict = info_only_ruleset("strict", spent_abilities_trigger=False)
     result = run(PING_THRICE, strict)
     assert result.keys("triggered") == ["twice.go", "twice.go"]
     assert result.keys("resolved") == ["twice.go", "twice.go"] and result.keys("failed") == []
 
 
 def test_an_effect_already_pending_when_the_count_runs_out_still_fails():
-    strict = tcgtrig.load_ruleset("strict", plugins=(SpentDoNotTrigger(),), autoload=False)
+    strict = info_only_ruleset("strict", spent_abilities_trigger=False)
     result = run("""
         cards:
           - id: a
@@ -84,6 +76,6 @@ def test_per_turn_round_trips_through_scenario_data(plain):
 
 
 def test_a_position_in_progress_can_start_with_uses_spent():
-    strict = tcgtrig.load_ruleset("strict", plugins=(SpentDoNotTrigger(),), autoload=False)
+    strict = info_only_ruleset("strict", spent_abilities_trigger=False)
     result = run(PING_THRICE.rstrip(" ") + "    used: [twice.go]\n", strict)
     assert result.keys("resolved") == ["twice.go"] and result.state.used == {"twice.go": 2}

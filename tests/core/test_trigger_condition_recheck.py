@@ -4,9 +4,7 @@ condition is only looked at as the event happens."""
 
 from __future__ import annotations
 
-import tcgtrig
-from helpers import run
-from tcgtrig import GameInfo, hookimpl
+from helpers import info_only_ruleset, run
 
 POSITION = """
     cards:
@@ -29,20 +27,13 @@ POSITION = """
     """
 
 
-class Recheck:
-    @hookimpl
-    def tcgtrig_game_info(self) -> GameInfo:
-        return GameInfo(name="recheck", title="re-checks trigger conditions", version="0",
-                        recheck_trigger_condition=True)
-
-
 def test_by_default_a_trigger_condition_is_only_checked_at_the_event(plain):
     result = run(POSITION, plain)
     assert result.keys("resolved") == ["first.go", "second.go"]
 
 
 def test_a_game_can_make_the_effect_lost_once_its_trigger_condition_lapses():
-    ruleset = tcgtrig.load_ruleset("recheck", plugins=(Recheck(),), autoload=False)
+    ruleset = info_only_ruleset("recheck", recheck_trigger_condition=True)
     result = run(POSITION, ruleset)
     assert result.keys("resolved") == ["first.go"]
     assert result.keys("lost") == ["second.go"]
