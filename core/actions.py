@@ -152,6 +152,15 @@ def plan(
     elif isinstance(action, Flag):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
+            if action.set_ is not None and action.set_ in card.flags and any(
+                    mod.flag == action.set_ for mod in card.mods):
+                # set for a while already: this setting keeps it longer (or for good), with no event
+                mod = (Mod(flag=action.set_, until=action.until, effect=scope.key, player=scope.controller)
+                       if action.until is not None else None)
+                event = card_event("flag_set", None, card, flag=action.set_)
+                ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
+                              data=(("renew", mod),)))
+                continue
             if action.set_ is not None and action.set_ not in card.flags:
                 name, base, flag = action.as_ or "flag_set", "flag_set", action.set_
             elif action.clear is not None and action.clear in card.flags:
@@ -275,7 +284,8 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
                 for who, value in engine.ruleset.linked_counters(state, player, event.counter, old + delta).items():
                     state.set_counter(who, event.counter, value)
                 moved = abs(state.counter(player, event.counter) - old)
-                events.append(event if moved == event.amount else evolve(event, amount=moved))  # a cap stops it
+                if moved:  # a cap may stop it short, or at once: then nothing happened
+                    events.append(event if moved == event.amount else evolve(event, amount=moved))
             elif event.name == "drawn" or event.base == "drawn":
                 player = event.player or ""
                 deck = [c for c in state.in_zone(DECK) if c.owner == player][: event.amount]
@@ -316,6 +326,14 @@ def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Car
         elif event.flag is not None:
             flags = set(card.flags)
             mods = card.mods
+            if any(name == "renew" for name, _ in op.data):
+                renewed = op.get("renew")
+                if renewed is None:  # set for good now
+                    mods = tuple(m for m in mods if m.flag != event.flag)
+                else:
+                    mods = mods + (renewed,)
+                state.replace(evolve(card, mods=mods))
+                continue
             if (event.name == "flag_set" or event.base == "flag_set"):
                 if event.flag in flags:
                     continue

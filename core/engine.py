@@ -374,6 +374,7 @@ class Engine:
                 id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=match.moment, timing=self.timing, granted=match.granted,
+                grant=match.grant,
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
                 self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,
             )
@@ -419,9 +420,9 @@ class Engine:
         self_card = effect.self_card
         card = self.state.cards.get(effect.card)
         if effect.granted and card is not None and not effect.looked_back:
-            # a gained ability belongs to the pile: its card is the top card now
-            top = self.state.top(card.id)
-            return Scope(key=effect.key, controller=effect.controller, card=top.id, self_card=top.id,
+            # a gained ability goes with its pile: its card is the one that holds it now
+            holder = self.state.holder_of(effect.grant) or self.state.top(card.id)
+            return Scope(key=effect.key, controller=effect.controller, card=holder.id, self_card=holder.id,
                          events=effect.events, fixed=effect.fixed)
         if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
             self_card = self.view.self_of(card, effect.ability)
@@ -748,6 +749,7 @@ class Engine:
                 id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=self.moment, timing=self.timing, granted=match.granted,
+                grant=match.grant,
                 depth=match.depth, cause=target.run.instance, incarnation=match.incarnation,
                 self_incarnation=match.self_incarnation, fixed=match.fixed, window="interrupt",
             )
@@ -844,18 +846,24 @@ class Engine:
             return None
         return Drop("lost", self.cite("trigger_condition", "its trigger condition no longer holds"))
 
-    def recheck_trigger_conditions(self) -> None:
-        """Drop the pending effects whose trigger condition stopped holding."""
-        for effect_id in list(self.conditional):
-            if effect_id not in self.pool:
-                del self.conditional[effect_id]
-                continue
-            effect = self.pool.get(effect_id)
+    def recheck_trigger_conditions(self, bucket: dict[int, PendingEffect]) -> bool:
+        """Before a pick: drop the effects that may go next whose trigger
+        condition stopped holding (the others are looked at when their turn
+        comes, and as they activate).  ``True`` if any was dropped."""
+        lapsed = []
+        if len(self.conditional) < len(bucket):
+            candidates = [bucket[i] for i in self.conditional if i in bucket]
+        else:
+            candidates = [e for i, e in bucket.items() if i in self.conditional]
+        for effect in candidates:
             drop = self.trigger_condition_lapsed(effect)
             if drop is not None:
-                del self.conditional[effect_id]
-                self.pool.remove(effect_id)
-                self.drop(effect, drop)
+                lapsed.append((effect, drop))
+        for effect, drop in lapsed:
+            del self.conditional[effect.id]
+            self.pool.remove(effect.id)
+            self.drop(effect, drop)
+        return bool(lapsed)
 
     def _check_moved(self, card_id: str) -> None:
         for effect in [e for e in self.offers if e.card == card_id]:

@@ -124,6 +124,7 @@ class Evaluator:
         self.state = state
         self.continuous = tuple(continuous)
         self._busy: set[tuple[str, str]] = set()
+        self._past: tuple[dict[str, Card], Evaluator] | None = None
 
     # -- abilities ----------------------------------------------------------
 
@@ -184,6 +185,18 @@ class Evaluator:
         if isinstance(selector, CardIds):
             return [c for c in selector.ids if c in state.cards]
         return self._query(selector, scope)
+
+    def as_before(self, before: dict[str, Card]) -> Evaluator:
+        """An evaluator of the position just before the cards in ``before``
+        moved (made once per moment)."""
+        if self._past is not None and self._past[0] is before:
+            return self._past[1]
+        past = self.state.copy()
+        for card in before.values():
+            past.replace(card)
+        view = Evaluator(past, self.continuous)
+        self._past = (before, view)
+        return view
 
     def fits(self, card_id: str, query: Query, scope: Scope) -> bool:
         """Whether one card is among what ``query`` finds (``pick`` aside)."""
@@ -383,9 +396,15 @@ class Evaluator:
 
     # -- patterns -----------------------------------------------------------
 
-    def matches(self, pattern: Pattern, event: Event, controller: str, self_card: str, card: str) -> bool:
+    def matches(self, pattern: Pattern, event: Event, controller: str, self_card: str, card: str,
+                before: dict[str, Card] | None = None) -> bool:
         """Whether ``event`` fits ``pattern`` for an ability of ``card``
-        controlled by ``controller`` whose ``self`` is ``self_card``."""
+        controlled by ``controller`` whose ``self`` is ``self_card``.
+
+        A query on the event's card looks at the card as it was just before
+        it moved, when it moved at this moment (``before``): "when a Digimon
+        with 3000 DP or less is deleted" reads its DP as it was deleted.
+        """
         if pattern.event not in event.names():
             return False
         want = pattern.card
@@ -420,9 +439,11 @@ class Evaluator:
                 return False
             if pattern.player == "opponent" and event.player == controller:
                 return False
-        if pattern.card_is is not None and (event.card is None or not self.fits(
-                event.card, pattern.card_is, Scope(key="", controller=controller, card=card, self_card=self_card))):
-            return False
+        if pattern.card_is is not None:
+            view = self.as_before(before) if before and event.card in before else self
+            scope = Scope(key="", controller=controller, card=card, self_card=self_card)
+            if event.card is None or not view.fits(event.card, pattern.card_is, scope):
+                return False
         if pattern.actor is not None and pattern.actor != "any":
             if event.actor is None:
                 return False

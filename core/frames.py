@@ -106,9 +106,9 @@ class MainLoop(Frame):
         elif self.phase == "pick":
             if engine.check_loop("pick"):
                 return
-            if engine.conditional:
-                engine.recheck_trigger_conditions()
             bucket = engine.pool.next_bucket()
+            if engine.conditional and engine.recheck_trigger_conditions(bucket):
+                bucket = engine.pool.next_bucket()  # some lapsed: what may go next now
             if not bucket:
                 if engine.chain_links or engine.offers:
                     self.phase = "settle"
@@ -216,6 +216,7 @@ class Activation(Frame):
     def step(self, engine: Engine) -> None:
         effect = self.effect
         if self.phase == "check":
+            engine.conditional.pop(effect.id, None)
             if self.window in ("main", "interrupt"):
                 drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
                 if drop is None:

@@ -21,8 +21,19 @@ Where each game's rules live
   turn player first inside a layer (15-4-3-5), ``[Security]`` first
   (15-16-10-2): :func:`tcgtrig_pending_rank`;
 - the wiki's priority number in traces: :func:`tcgtrig_pending_details`;
-- pending effects lost when their card moves (15-4-4-3..5):
+- pending effects lost when their card moves or the Digimon loses the
+  effect (15-4-4-3/4), an inherited [On Deletion] waiting on the deleted
+  top card (15-8-3-5), cards deleted together losing what they watched
+  of each other (Q&A Q2046), gained effects following their pile (15-13-2):
   :func:`tcgtrig_check_pending`;
+- a trigger condition re-checked while pending (15-4-4-5):
+  ``GameInfo.recheck_trigger_condition``; a spent [X Per Turn] effect does
+  not trigger (15-14-1-2): ``GameInfo.spent_abilities_trigger``; the rule
+  cited after the core's reasons: ``GameInfo.citations``;
+- one memory gauge shared by both players (1-4-2, 4-1-4):
+  :func:`tcgtrig_linked_counters`, shown by
+  :func:`tcgtrig_describe_counters`; memory on the opponent's side ends the
+  turn after all processing (6-1-4-1): :func:`tcgtrig_turn_ends`;
 - interrupts at most once per series (15-8-5-4):
   :func:`tcgtrig_activation_blocked`;
 - rules processing (0-DP deletion, eggs and stray options trashed, 17-1):
@@ -30,7 +41,8 @@ Where each game's rules live
 - digivolution cards go to the trash with their Digimon:
   :func:`tcgtrig_under_cards_zone`;
 - an endless loop is a draw (18-3): :func:`tcgtrig_endless_loop`;
-- ``delete``, ``play``, ``suspend``, ``digivolve``, …:
+- ``delete``, ``play``, ``suspend``, ``digivolve``, the attack's timings
+  (``full_attack``, ``block_timing``, ``end_attack``, …, CR 11, 12):
   :func:`tcgtrig_action_aliases`.
 
 **Duel Masters** (``tcgtrig.plugins.duelmasters``):
@@ -308,7 +320,8 @@ def tcgtrig_check_pending(
 
     - ``admission``: as the effect becomes pending (after the action and
       rules processing that triggered it);
-    - ``moved``: right after its card moved (changed zone or stack);
+    - ``moved``: right after its card, or the card its ``self`` means (the
+      top card of an inherited one), moved (changed zone or stack);
     - ``activation``: when it has been picked, before anything else;
     - ``window``: (chain games) when a new chain starts, for every pending
       effect.
@@ -421,7 +434,8 @@ def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str | 
     when they activate.  Two abilities with the same key share one use.
 
     Stops at first non-None result.  Default: the effect key (per card,
-    per ability).
+    per ability); for a gained ability (``effect.granted``),
+    ``KEY@CARD``: each card that gained it has its own uses.
 
     :param state: the game state.
     :param effect: the effect.

@@ -284,7 +284,10 @@ class Ruleset:
 
     def once_per_turn_key(self, state: GameState, effect: PendingEffect) -> str:
         key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
-        return effect.key if key is None else str(key)
+        if key is not None:
+            return str(key)
+        # a gained ability is counted for each card that gained it (one per copy)
+        return f"{effect.key}@{effect.card}" if effect.granted else effect.key
 
     def offered_in_window(self, state: GameState, effect: PendingEffect) -> bool:
         if not self._has_offered:

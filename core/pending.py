@@ -45,7 +45,8 @@ class PendingEffect:
         the top card that left, not on the card it is printed on.
     :param fixed: the ``fixed`` numbers of its words, read as it triggered.
     :param granted: its ability was gained (``grant``): it belongs to the
-        pile ``card`` is the top of, wherever that top card is now.
+        card that holds ``grant`` (the gained ability, a ``Mod``) now.
+    :param grant: that gained ability, followed from card to card of its pile.
     :param window: ``main`` for the pending set, ``interrupt`` inside an
         interrupt window.
     :param rank: the ordering key the ruleset gave it.
@@ -74,6 +75,7 @@ class PendingEffect:
     looked_back: bool = False
     fixed: tuple[tuple[Any, int | None], ...] = field(default=(), eq=False, repr=False)
     granted: bool = False
+    grant: Any = field(default=None, eq=False, repr=False)
     window: str = "main"
     rank: tuple = ()
     details: tuple[tuple[str, Any], ...] = ()
@@ -100,7 +102,7 @@ class PendingEffect:
             controller=self.controller, self_card=self.self_card, events=self.events,
             moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
             incarnation=self.incarnation, self_incarnation=self.self_incarnation, looked_back=self.looked_back,
-            fixed=self.fixed, granted=self.granted,
+            fixed=self.fixed, granted=self.granted, grant=self.grant,
             window=self.window, rank=rank,
             details=self.details if details is None else details, link=self.link, declaration=self.declaration,
         )

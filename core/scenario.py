@@ -214,14 +214,22 @@ def scenario_from_source(source: Source) -> Scenario:
                     turn_player=turn_player, source=source)
 
 
-def _check_schema(source: Source) -> None:
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(source.data),
-                    key=lambda e: (source.line(tuple(e.absolute_path)) or 0, len(e.absolute_path)))
+def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | None = None) -> None:
+    """Check the file against the schema — or, with ``part``, the value
+    ``data`` found at ``at`` against that definition (an ability a word
+    carries inside an action, which the schema leaves open)."""
+    whole = schema()
+    if part is not None:
+        whole = {"$defs": whole["$defs"], "$ref": f"#/$defs/{part}"}
+    else:
+        data = source.data
+    validator = jsonschema.Draft202012Validator(whole)
+    errors = sorted(validator.iter_errors(data),
+                    key=lambda e: (source.line(at + tuple(e.absolute_path)) or 0, len(e.absolute_path)))
     if not errors:
         return
     error = _most_telling(errors[0])
-    path = tuple(error.absolute_path)
+    path = at + tuple(error.absolute_path)
     message, options = _explain(error)
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {})) if isinstance(error.schema, dict) else set()
@@ -347,6 +355,7 @@ class _Compiler:
         self.card_ids = [c["id"] for c in self.data["cards"]]
         self.effect_keys = [f"{c['id']}.{a['id']}" for c in self.data["cards"] for a in c.get("abilities") or []]
         self.printed_keys = set(self.effect_keys)
+        self.grants: set[str] = set()
         self.effect_keys += [k for k in _granted_keys(self.data) if k not in self.printed_keys]
         self.writer = "start"
         self.context = "start"  # where actions are being read: "start" or an ability kind
@@ -614,8 +623,8 @@ class _Compiler:
             return [Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(),
                     PassTurn(label=label)]
         if word == "activate":
-            if not isinstance(arg, str) or arg not in self.effect_keys:
-                raise self.error(at, f"unknown effect key {arg!r}", self.effect_keys)
+            if not isinstance(arg, str) or arg not in self.printed_keys:
+                raise self.error(at, f"unknown effect key {arg!r} (a printed ability)", sorted(self.printed_keys))
             return [Activate(key=arg, label=label)]
         if word == "prevent":
             if self.context not in ("interrupt", "replacement", "activated"):
@@ -667,12 +676,15 @@ class _Compiler:
             self.only(args, at, ("card", "ability", "until", "as", "by", "label"))
             self.need(args, at, "card", "ability")
             raw = args["ability"]
-            if not isinstance(raw, dict) or "id" not in raw:
-                raise self.error(at + ("ability",), f"expected an ability with an 'id', got {_describe(raw)}")
+            _check_schema(self.source, raw, at + ("ability",), "ability")
+            if f"{self.writer}.{raw['id']}" in self.grants:
+                raise self.error(at + ("ability", "id"), f"{self.writer} already grants an ability with id "
+                                 f"{raw['id']!r}: give each its own id")
             if raw.get("kind") in ("continuous", "activated"):
                 raise self.error(at + ("ability", "kind"), "a gained ability here is triggered, an interrupt "
                                  "or a replacement", ["triggered", "interrupt", "replacement"])
             until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
+            self.grants.add(f"{self.writer}.{raw['id']}")
             if f"{self.writer}.{raw['id']}" in self.printed_keys:
                 raise self.error(at + ("ability", "id"), f"{self.writer}.{raw['id']} is already an ability "
                                  f"printed on {self.writer}: give the gained one another id")

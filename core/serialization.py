@@ -81,11 +81,15 @@ def _mod_from_dict(raw: dict[str, Any], converter: cattrs.Converter, data: dict[
 
     if not raw.get("ability"):
         return converter.structure({k: v for k, v in raw.items() if k != "ability"}, Mod)
-    holder = {"id": "gained", "owner": data["players"][0], "zone": "gained", "abilities": [raw["ability"]]}
+    # read among the saved cards, so that its words may name them
+    cards = [{k: v for k, v in card.items() if k not in ("mods", "incarnation")} for card in data["cards"]]
+    ids = {card["id"] for card in cards}
+    holder_id = next(f"gained_{n}" for n in range(len(ids) + 1) if f"gained_{n}" not in ids)
+    holder = {"id": holder_id, "owner": data["players"][0], "zone": "gained", "abilities": [raw["ability"]]}
     scenario = scenario_from_data({"format": 1, "title": "gained ability", "players": data["players"],
-                                   "turn_player": data["turn_player"], "cards": [holder], "start": []},
+                                   "turn_player": data["turn_player"], "cards": [*cards, holder], "start": []},
                                   file="<saved state>")
-    ability = scenario.compile(ruleset).state.cards["gained"].abilities[0]
+    ability = scenario.compile(ruleset).state.cards[holder_id].abilities[0]
     return evolve(converter.structure({k: v for k, v in raw.items() if k != "ability"}, Mod), ability=ability)
 
 

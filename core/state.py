@@ -47,6 +47,7 @@ class GameState:
     _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _hash: int = field(default=0, repr=False)
     _touched: set[str] = field(factory=set, repr=False)
+    _gifted: dict[str, None] = field(factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -125,6 +126,17 @@ class GameState:
     def order_of(self, card_id: str) -> int:
         return self._order[card_id]
 
+    def gifted(self) -> list[Card]:
+        """The cards that hold a gained ability (``grant``), in file order."""
+        return sorted((self.cards[i] for i in self._gifted), key=lambda c: self._order[c.id])
+
+    def holder_of(self, grant: object) -> Card | None:
+        """The card that holds this very gained ability (a ``Mod``) now."""
+        for card in self.gifted():
+            if any(mod is grant for mod in card.mods):
+                return card
+        return None
+
     def is_used(self, key: str, limit: int = 1) -> bool:
         """Whether ``key`` was used ``limit`` times (or more) this turn."""
         return self.used.get(key, 0) >= limit
@@ -190,12 +202,15 @@ class GameState:
             children={c: dict(ids) for c, ids in self._children.items()},
             hash=self._hash,
             touched=set(self._touched),
+            gifted=dict(self._gifted),
         )
 
     # -- indexes ----------------------------------------------------------
 
     def _index(self, card: Card) -> None:
         self.cards[card.id] = card
+        if card.mods and any(mod.ability is not None for mod in card.mods):
+            self._gifted[card.id] = None
         self._touched.add(card.id)
         self._zones.setdefault(card.zone, {})[card.id] = None
         if card.under is not None:
@@ -203,6 +218,7 @@ class GameState:
         self._hash = (self._hash + _h(card.dynamic())) & _MASK
 
     def _unindex(self, card: Card) -> None:
+        self._gifted.pop(card.id, None)
         self._zones[card.zone].pop(card.id, None)
         if card.under is not None:
             self._children.get(card.under, {}).pop(card.id, None)

@@ -26,8 +26,10 @@ __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 class AbilityIndex:
     """Abilities found by event name, built once per resolution.
 
-    Abilities never change during a resolution, so the index is shared by
-    every copy of an engine.
+    Printed abilities never change during a resolution, and the abilities a
+    card may gain (``grant``) are all written in the file, so the index is
+    built once and shared by every copy of an engine; who holds a gained
+    ability is looked up in the state when an event happens.
     """
 
     triggers: dict[str, tuple[tuple[str, Ability], ...]]
@@ -99,6 +101,7 @@ class Match:
     fixed: tuple = ()
     key: str = ""
     granted: bool = False
+    grant: Any = None
 
 
 def match_triggers(
@@ -128,14 +131,14 @@ def match_triggers(
                 if now.zone in ability.active_in:
                     self_card = view.self_of(now, ability)
                     controller = state.cards[self_card].owner
-                    if view.matches(ability.when, event, controller, self_card, card_id):
+                    if view.matches(ability.when, event, controller, self_card, card_id, before):
                         hit = (self_card, controller, False)
                 if hit is None and card_id in before:
                     was = before[card_id]
                     if was.zone in ability.active_in:
                         self_card = view.self_of(was, ability, before)
                         controller = view.owner_in(self_card, before)
-                        if view.matches(ability.when, event, controller, self_card, card_id) and (
+                        if view.matches(ability.when, event, controller, self_card, card_id, before) and (
                                 look_back is None or look_back(was, ability, event, self_card)):
                             hit = (self_card, controller, True)
                 if hit is not None:
@@ -143,13 +146,13 @@ def match_triggers(
                                               cause, depth, self_incarnation=state.cards[hit[0]].incarnation,
                                               looked_back=hit[2]))
             for key, ability in index.granted.get(name, ()):
-                for holder, looked_back in _holders(state, ability, before):
+                for holder, looked_back, grant in _holders(state, ability, before):
                     controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
-                    if view.matches(ability.when, event, controller, holder, holder):
+                    if view.matches(ability.when, event, controller, holder, holder, before):
                         now = state.cards[holder]
                         _note(found, event, Match(holder, ability, holder, controller, [], moment, now.incarnation,
                                                   cause, depth, self_incarnation=now.incarnation,
-                                                  looked_back=looked_back, key=key, granted=True))
+                                                  looked_back=looked_back, key=key, granted=True, grant=grant))
     return list(found.values())
 
 
@@ -178,24 +181,31 @@ def match_interrupts(
                 _note(found, event, Match(card_id, ability, self_card, controller, [], moment, card.incarnation,
                                           cause, depth, self_incarnation=state.cards[self_card].incarnation))
             for key, ability in index.granted_interrupts.get(name, ()):
-                for holder, _ in _holders(state, ability, {}):
+                for holder, _, grant in _holders(state, ability, {}):
                     controller = state.controller(holder)
                     if view.matches(ability.when, event, controller, holder, holder):
                         card = state.cards[holder]
                         _note(found, event, Match(holder, ability, holder, controller, [], moment, card.incarnation,
                                                   cause, depth, self_incarnation=card.incarnation, key=key,
-                                                  granted=True))
+                                                  granted=True, grant=grant))
     return list(found.values())
 
 
-def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tuple[str, bool]]:
-    """The cards that have gained ``ability`` now, then those that had it just
-    before they moved at this moment (``True``: looked back)."""
-    found = [(card.id, False) for card in state.cards.values()
-             if card.mods and any(mod.ability is ability for mod in card.mods)]
-    have = {card for card, _ in found}
-    found += [(card.id, True) for card in before.values()
-              if card.id not in have and any(mod.ability is ability for mod in card.mods)]
+def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tuple[str, bool, Any]]:
+    """Who holds ``ability`` as a gained one: (card, looked back, the grant).
+
+    The cards that hold it now, then those that held a grant just before
+    they moved at this moment and hold it no longer (``True``: looked back)
+    — a grant that went on to the card now on top of the pile is counted
+    once, for the card that holds it now.
+    """
+    found = [(card.id, False, mod) for card in state.gifted() for mod in card.mods if mod.ability is ability]
+    held = {id(mod) for _, _, mod in found}
+    for card in before.values():
+        for mod in card.mods:
+            if mod.ability is ability and id(mod) not in held:
+                found.append((card.id, True, mod))
+                held.add(id(mod))
     return found
 
 
@@ -225,6 +235,6 @@ def _grants(cards: Sequence[Card], start: Sequence[Any]) -> list[tuple[str, Abil
 
 def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
     """Add ``event`` to the ability's match (one per ability per moment)."""
-    match = found.setdefault((fresh.card, fresh.key or fresh.ability.id), fresh)
+    match = found.setdefault((fresh.card, fresh.key or fresh.ability.id, id(fresh.grant)), fresh)
     if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
         match.events.append(event)

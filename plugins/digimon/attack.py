@@ -116,7 +116,7 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
     attack.  Only in the start actions (each timing waits for all
     processing)."""
     if isinstance(arg, dict) and "card" in arg:
-        success = arg.get("success") or []
+        success = arg.get("success", [])
         if not isinstance(success, list):
             raise ValueError("'success' is a list of actions")
         declared = {k: v for k, v in arg.items() if k != "success"}

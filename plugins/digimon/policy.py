@@ -105,7 +105,7 @@ def _gained_lost(state: GameState, effect: PendingEffect, card: Card) -> Drop | 
     Digimon leaves or the effect ends."""
     if effect.looked_back:
         return None if card.incarnation == effect.incarnation else Drop("lost", LEFT)
-    if any(mod.ability is effect.ability for mod in state.top(card.id).mods):
+    if state.holder_of(effect.grant) is not None:
         return None
     return Drop("lost", "its Digimon no longer has the gained effect: it left its area or the effect "
                         "ended (CR 15-13-2, 15-4-4-3)")

@@ -76,3 +76,80 @@ def test_a_gained_ability_round_trips_through_a_saved_state():
 def test_a_gained_id_may_not_shadow_a_printed_one(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match="already an ability printed on giver"):
         run(GRANTER.replace("UNTIL", "").replace("id: gained", "id: main"), plain)
+
+
+def test_a_gained_ability_held_by_a_pile_triggers_once_and_follows_its_top_card():
+    result = run("""
+        cards:
+          - id: giver
+            owner: A
+            zone: hand
+            abilities:
+              - id: main
+                kind: activated
+                do:
+                  - grant: {card: mon, ability: {id: gained, when: {event: moved}, do: [{gain: {counter: n}}]}}
+          - {id: mon, owner: A, zone: battle}
+          - {id: under, owner: A, zone: sources, under: mon}
+        start:
+          - activate: giver.main
+          - move: {card: mon, to: trash, alone: true}
+        """, "digimon")
+    # the pile's top card left alone: the card under it now holds the gained ability,
+    # which triggered once (not once more for the card that left) and resolves
+    assert result.keys("triggered") == ["giver.gained"] and result.keys("resolved") == ["giver.main", "giver.gained"]
+    assert any(m.key == "giver.gained" for m in result.state.cards["under"].mods)
+
+
+def test_each_card_that_gained_a_once_per_turn_ability_has_its_own_use(plain):
+    result = run("""
+        cards:
+          - id: giver
+            owner: A
+            zone: hand
+            abilities:
+              - id: main
+                kind: activated
+                do:
+                  - grant: {card: [one, two], ability: {id: g, once_per_turn: true, when: ping, do: [{gain: {counter: n}}]}}
+          - {id: one, owner: A, zone: battle}
+          - {id: two, owner: A, zone: battle}
+        start: [{activate: giver.main}, {emit: {event: ping}}]
+        """, plain)
+    assert result.keys("resolved") == ["giver.main", "giver.g", "giver.g"]
+    assert result.state.used == {"giver.g@one": 1, "giver.g@two": 1}
+
+
+def test_a_grant_id_may_not_repeat_on_one_card(plain):
+    with pytest.raises(tcgtrig.TcgTrigError, match="already grants an ability with id 'g'"):
+        run("""
+            cards:
+              - {id: one, owner: A, zone: battle}
+            start:
+              - grant: {card: one, ability: {id: g, when: ping, do: []}}
+              - grant: {card: one, ability: {id: g, when: pong, do: []}}
+            """, plain)
+
+
+def test_a_granted_ability_is_checked_like_any_other(plain):
+    with pytest.raises(tcgtrig.TcgTrigError, match=r"grant\.ability\.per_turn: expected an integer"):
+        run("""
+            cards: [{id: one, owner: A, zone: battle}]
+            start: [{grant: {card: one, ability: {id: g, when: ping, per_turn: two, do: []}}}]
+            """, plain)
+
+
+def test_a_saved_gained_ability_may_name_other_cards():
+    ruleset = tcgtrig.load_ruleset("digimon")
+    compiled = scenario("""
+        cards:
+          - {id: mon, owner: A, zone: battle}
+          - {id: foe, owner: B, zone: battle}
+        start:
+          - grant: {card: mon, ability: {id: g, when: ping, do: [{move: {card: foe, to: trash}}]}}
+        """).compile(ruleset)
+    engine = Engine(ruleset, compiled.state, compiled.start).run(DefaultChooser())
+    restored = state_from_dict(state_to_dict(engine.state), ruleset)
+    start = scenario("cards: []\nstart: [{emit: {event: ping}}]\n").compile(ruleset).start
+    again = Engine(ruleset, restored, start).run(DefaultChooser())
+    assert again.state.cards["foe"].zone == "trash"

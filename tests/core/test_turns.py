@@ -108,3 +108,19 @@ def test_a_passed_turn_is_a_new_position_not_a_loop(plain):
         start: [{resolve_pending: {}}, {pass_turn: {}}, {resolve_pending: {}}, {pass_turn: {}}]
         """, plain)
     assert result.outcome == "complete" and result.state.turn == 3
+
+
+def test_a_flag_set_again_lasts_as_long_as_the_longer_setting(plain):
+    result = run("""
+        cards:
+          - {id: a, owner: A, zone: battle}
+          - {id: b, owner: A, zone: battle}
+        start:
+          - flag: {card: [a, b], set: blocker, until: end_of_turn}
+          - flag: {card: a, set: blocker}
+          - flag: {card: b, set: blocker, until: end_of_opponents_turn}
+          - end_turn: {}
+        """, plain)
+    assert "blocker" in result.state.cards["a"].flags  # set for good the second time
+    assert "blocker" in result.state.cards["b"].flags  # lasts into the opponent's turn
+    assert [s["event"] for s in result.trace if s.kind == "event"].count("flag_set") == 2  # no event when renewed

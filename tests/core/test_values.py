@@ -157,3 +157,22 @@ AT_TRIGGER = """
 def test_an_at_trigger_condition_of_a_leaving_card_looks_at_it_as_it_left(plain):
     result = run(AT_TRIGGER, plain)
     assert result.keys("resolved") == ["mon.fixed"] and result.keys("failed") == ["mon.now"]
+
+
+def test_a_pattern_query_reads_a_card_that_left_as_it_was(plain):
+    result = run("""
+        cards:
+          - id: watcher
+            owner: A
+            zone: battle
+            abilities:
+              - id: small
+                when: {event: moved, to: trash, card: {stat: {dp: {lte: 3000}}}}
+                do: [{gain: {counter: n}}]
+          - {id: weak, owner: B, zone: battle, stats: {dp: 5000}}
+        start:
+          - change: {card: weak, stat: dp, by: -3000}
+          - move: {card: weak, to: trash}
+        """, plain)
+    # 2000 DP as it was deleted; in the trash the change is gone (5000)
+    assert result.keys("resolved") == ["watcher.small"]

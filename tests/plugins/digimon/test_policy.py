@@ -302,3 +302,16 @@ def test_the_ruleset_page_lists_every_scenario_file_and_word():
         assert f"`{path.name}`" in page, f"{path.name} is not listed in docs/digimon.md"
     for word in policy.ALIASES:
         assert f"`{word}`" in page, word
+
+
+def test_a_gain_at_the_cap_is_no_event():
+    result = run("""
+        counters: {A: {memory: 10}}
+        cards:
+          - id: w
+            owner: A
+            zone: battle
+            abilities: [{id: seen, when: {event: gained, counter: memory}, do: [{gain: {counter: n}}]}]
+        start: [{memory: 2}]
+        """)
+    assert result.keys("triggered") == [] and result.state.counter("A", "memory") == 10
