@@ -33,7 +33,7 @@ from attrs import define, evolve, field, setters
 from .actions import card_fields, plan
 from .choices import Chooser, Decision
 from .errors import ChoiceError
-from .evaluate import Evaluator, Scope, fixed_values, relative_player
+from .evaluate import Evaluator, Scope, relative_player
 from .frames import (
     EffectRun,
     Frame,
@@ -811,7 +811,7 @@ class Engine:
         """Read the ability's ``fixed`` numbers and ``at_trigger`` conditions
         now, as it triggers — for one that triggered as its card left, as
         things were just before it left."""
-        refs = fixed_values(match.ability)
+        refs = self.index.fixed_values(match.ability)
         if not refs:
             return
         view = self.view

@@ -48,15 +48,10 @@ from .state import GameState
 
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 
-_FIXED: dict[int, tuple[Ability, tuple[Count | StatOf | AtTrigger, ...]]] = {}
-
-
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
     """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
-    words (read when it triggers)."""
-    known = _FIXED.get(id(ability))
-    if known is not None and known[0] is ability:
-        return known[1]
+    words (read when it triggers).  Walked once per ability by
+    :class:`tcgtrig.triggers.AbilityIndex`, which keeps the answer."""
     found: dict[Count | StatOf | AtTrigger, None] = {}
     todo: list[Any] = [ability]
     while todo:  # a walk, not a recursion: words can nest deeply
@@ -67,9 +62,7 @@ def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
             todo.extend(item)
         elif attrs_has(type(item)):
             todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
-    refs = tuple(found)
-    _FIXED[id(ability)] = (ability, refs)
-    return refs
+    return tuple(found)
 
 
 @frozen(kw_only=True)

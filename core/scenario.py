@@ -92,7 +92,7 @@ _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
 CAUSES = ("effect", "battle", "rule", "cost")
 #: Words a player may not be called: they mean players relative to an effect.
-_RESERVED_PLAYERS = ("self", "opponent", "any")
+_RESERVED_PLAYERS = ("self", "opponent", "any", "turn_player")
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",

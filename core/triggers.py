@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import define, setters
+from attrs import Factory, define, setters
 from attrs import fields as attrs_fields
 from attrs import has as attrs_has
 
-from .evaluate import Evaluator
+from .evaluate import Evaluator, fixed_values
 from .model import Ability, Card, Event
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
@@ -39,6 +39,14 @@ class AbilityIndex:
     activated: tuple[tuple[str, str, Ability], ...] = ()
     granted: dict[str, tuple[tuple[str, Ability], ...]] = {}
     granted_interrupts: dict[str, tuple[tuple[str, Ability], ...]] = {}
+    fixed: dict[int, tuple[Ability, tuple]] = Factory(dict)
+
+    def fixed_values(self, ability: Ability) -> tuple:
+        """What of ``ability``'s words is read as it triggers (kept per ability)."""
+        known = self.fixed.get(id(ability))
+        if known is None or known[0] is not ability:
+            known = self.fixed[id(ability)] = (ability, fixed_values(ability))
+        return known[1]
 
     @classmethod
     def build(cls, cards: Sequence[Card], start: Sequence[Any] = ()) -> AbilityIndex:
