@@ -20,6 +20,7 @@ from rich.table import Table
 
 from . import __version__
 from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
+from .compare import compare_games, comparison_json, differences
 from .errors import TcgTrigError
 from .expect import check_expectation
 from .manager import available_games, list_games, load_ruleset, split_game
@@ -217,24 +218,19 @@ def _show(value: Any) -> str:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: one entry per game.")
+@click.option("--games", "games", default=None, metavar="A,B,…",
+              help="The rulesets to compare, variants included (yugioh/ocg); default: every installed game.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.')
 @_bad_input
-def compare(file: str, as_json: bool) -> None:
-    """Resolve one position under every installed ruleset, side by side."""
+def compare(file: str, games: str | None, as_json: bool) -> None:
+    """Resolve one position under every installed ruleset, side by side,
+    then say where the games part ways."""
     scenario = load_scenario(file)
-    results: dict[str, Resolution | str] = {}  # a game that cannot resolve it: the error
-    for name in available_games():
-        try:
-            results[name] = resolve(scenario, load_ruleset(name))
-        except TcgTrigError as exc:
-            results[name] = str(exc)
-    if results and all(isinstance(r, str) for r in results.values()):
-        raise TcgTrigError("no installed game could resolve this file: "
-                           + "; ".join(f"{n}: {r}" for n, r in results.items()))
+    names = [name.strip() for name in games.split(",") if name.strip()] if games else None
+    results = compare_games(scenario, names)
     if as_json:
-        _dump({name: {"error": r} if isinstance(r, str) else {
-            "resolved": r.keys("resolved"), "outcome": r.outcome, "counters": r.to_json()["counters"]}
-            for name, r in results.items()})
+        _dump(comparison_json(results))
         return
     table = Table("#", *(escape(n) for n in results), title=escape(scenario.title), show_lines=False)
     columns = {n: (r.keys("resolved") if not isinstance(r, str) else [f"cannot resolve: {r}"])
@@ -247,7 +243,28 @@ def compare(file: str, as_json: bool) -> None:
             f"{p}: " + ", ".join(f"{k} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
             for p in r.state.players))
         for r in results.values()))
-    _console().print(table)
+    console = _console()
+    console.print(table)
+    found = differences(results)
+    if not found:
+        console.print("The games agree." if len(results) > 1 else "")
+        return
+    console.print("Where the games part ways:")
+    for difference in found:
+        console.print(escape("  " + _difference_line(difference)))
+
+
+def _difference_line(difference: dict[str, Any]) -> str:
+    """One line for one difference, game by game."""
+    what = difference["what"]
+    if what == "order":
+        return (f"order, from effect {difference['first']}: " + " | ".join(
+            f"{g}: {' → '.join(o[difference['first'] - 1:difference['first'] + 2]) or '(nothing)'}"
+            for g, o in difference["games"].items()))
+    label = {"counter": f"{difference.get('player')}'s {difference.get('counter')}",
+             "zone": f"zone of {difference.get('card')}",
+             "flags": f"flags of {difference.get('card')}"}.get(what, what)
+    return f"{label}: " + " | ".join(f"{g}: {v}" for g, v in difference["games"].items())
 
 
 def _ask_person(prompt: str) -> str:

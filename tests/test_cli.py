@@ -353,9 +353,31 @@ def test_compare_json(runner):
     result = invoke(runner, "compare", T1, "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert list(data) == INSTALLED
-    assert data["digimon"] == {"resolved": T1_ORDER, "outcome": "complete",
-                               "counters": {"A": {"memory": 0}, "B": {"memory": 0}}}
+    assert list(data) == ["games", "differences"]
+    assert list(data["games"]) == INSTALLED
+    digimon = data["games"]["digimon"]
+    assert digimon["format"] == 1 and digimon["game"] == "digimon" and digimon["outcome"] == "complete"
+    assert [s["effect"] for s in digimon["steps"] if s["kind"] == "resolved"] == T1_ORDER
+    assert digimon["counters"] == {"A": {"memory": 0}, "B": {"memory": 0}}
+    for difference in data["differences"]:
+        assert set(difference["games"]) <= set(INSTALLED) and difference["what"]
+
+
+def test_compare_names_the_games_and_variants_and_says_where_they_part(runner):
+    four = "tests/scenarios/digimon/triggered-04.yaml"
+    data = json.loads(invoke(runner, "compare", four, "--games", "digimon,yugioh/ocg", "--json").stdout)
+    assert list(data["games"]) == ["digimon", "yugioh/ocg"]
+    order = next(d for d in data["differences"] if d["what"] == "order")
+    assert order["first"] == 2
+    assert order["games"]["digimon"][:2] == ["omnimon.blitz", "upamon.draw"]
+    assert order["games"]["yugioh/ocg"][:2] == ["omnimon.blitz", "omnimon.unsuspend"]
+    text = invoke(runner, "compare", four, "--games", "digimon,duelmasters").stdout
+    assert "Where the games part ways:" in text and "order, from effect 2:" in text
+
+
+def test_compare_with_an_unknown_game_lists_the_installed_ones(runner):
+    assert_one_line_error(invoke(runner, "compare", T1, "--games", "digimon,nope"),
+                          r"error: unknown game 'nope' \(installed: .+\)")
 
 
 # -- play ------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""One position under several rulesets: each game's resolution, and where
+the games part ways (``tcgtrig compare``).
+
+The JSON object is the contract's: ``{"games": {GAME: <JSON trace>},
+"differences": [...]}``; a game that cannot resolve the file has
+``{"error": MESSAGE}`` in place of its trace.  Each difference is one
+object with ``what`` and, per game, what that game gives:
+
+- ``order``: the resolution orders differ; ``first`` is the 1-based place
+  of the first effect where they part, ``games`` each game's order;
+- ``outcome``: how the resolution ended (complete, draw, …);
+- ``lost``, ``missed``, ``failed``, ``declined``: which effects ended so;
+- ``counter``: one player's counter (``player``, ``counter``);
+- ``zone`` / ``flags``: one card's zone or flags at the end (``card``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .errors import TcgTrigError
+from .manager import available_games, load_ruleset
+from .resolution import Resolution, resolve
+from .scenario import Scenario
+
+__all__ = ["compare_games", "differences", "comparison_json"]
+
+ENDINGS = ("lost", "missed", "failed", "declined")
+
+
+def compare_games(scenario: Scenario, games: Sequence[str] | None = None) -> dict[str, Resolution | str]:
+    """Resolve ``scenario`` under each of ``games`` (default: every installed
+    game's default variant); a game that cannot resolve it gives its error.
+
+    :raises TcgTrigError: an unknown game, or no game could resolve the file.
+    """
+    names = list(games) if games else available_games()
+    rulesets = {name: load_ruleset(name) for name in names}  # unknown names fail here, listing the games
+    results: dict[str, Resolution | str] = {}
+    for ruleset in rulesets.values():
+        try:
+            results[ruleset.name] = resolve(scenario, ruleset)
+        except TcgTrigError as exc:
+            results[ruleset.name] = str(exc)
+    if results and all(isinstance(r, str) for r in results.values()):
+        raise TcgTrigError("no installed game could resolve this file: "
+                           + "; ".join(f"{n}: {r}" for n, r in results.items()))
+    return results
+
+
+def differences(results: dict[str, Resolution | str]) -> list[dict[str, Any]]:
+    """Where the games that resolved the file part ways, the order first."""
+    done = {name: r for name, r in results.items() if not isinstance(r, str)}
+    if len(done) < 2:
+        return []
+    out: list[dict[str, Any]] = []
+    orders = {name: r.keys("resolved") for name, r in done.items()}
+    if len({tuple(o) for o in orders.values()}) > 1:
+        first = next(i for i in range(max(len(o) for o in orders.values()) + 1)
+                     if len({tuple(o[i:i + 1]) for o in orders.values()}) > 1)
+        out.append({"what": "order", "first": first + 1, "games": orders})
+    _add(out, {"what": "outcome"}, {name: r.outcome for name, r in done.items()})
+    for kind in ENDINGS:
+        _add(out, {"what": kind}, {name: sorted(r.keys(kind)) for name, r in done.items()})
+    ends = {name: r.to_json() for name, r in done.items()}
+    any_end = next(iter(ends.values()))
+    players = sorted({p for e in ends.values() for p in e["counters"]})
+    for player in players:
+        counters = sorted({c for e in ends.values() for c in e["counters"].get(player, {})})
+        for counter in counters:
+            _add(out, {"what": "counter", "player": player, "counter": counter},
+                 {name: e["counters"].get(player, {}).get(counter, 0) for name, e in ends.items()})
+    for card in any_end["zones"]:
+        _add(out, {"what": "zone", "card": card}, {name: e["zones"].get(card) for name, e in ends.items()})
+    for card in any_end["flags"]:
+        _add(out, {"what": "flags", "card": card}, {name: e["flags"].get(card, []) for name, e in ends.items()})
+    return out
+
+
+def comparison_json(results: dict[str, Resolution | str]) -> dict[str, Any]:
+    """The contract's object: each game's JSON trace, then the differences."""
+    return {
+        "games": {name: {"error": r} if isinstance(r, str) else r.to_json() for name, r in results.items()},
+        "differences": differences(results),
+    }
+
+
+def _add(out: list[dict[str, Any]], what: dict[str, Any], games: dict[str, Any]) -> None:
+    if len({repr(v) for v in games.values()}) > 1:
+        out.append({**what, "games": games})
