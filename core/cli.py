@@ -219,7 +219,7 @@ def _show(value: Any) -> str:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--games", "games", default=None, metavar="A,B,…",
-              help="The rulesets to compare, variants included (yugioh/ocg); default: every installed game.")
+              help="The rulesets to compare, variants included (GAME/VARIANT); default: every installed game.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.')
 @_bad_input
