@@ -23,6 +23,8 @@ from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
 from .compare import compare_games, comparison_json, differences
 from .errors import TcgTrigError
 from .expect import check_expectation
+from .explore import DEFAULT_MAX_STATES
+from .explore import explore as explore_positions
 from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
@@ -291,6 +293,52 @@ class _NarratingChooser:
 
     def fingerprint(self) -> object:
         return self.inner.fingerprint()
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", help="The ruleset (default: the file's game).")
+@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
+              help="Stop after exploring this many positions.")
+@click.option("--json", "as_json", is_flag=True,
+              help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N}.')
+@_bad_input
+def explore(file: str, game: str | None, max_states: int, as_json: bool) -> None:
+    """Try every legal decision; list each distinct outcome with a choices
+    script that reaches it and how many decision paths lead there."""
+    scenario = load_scenario(file)
+    found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states)
+    if not found.complete:
+        click.echo(f"warning: stopped after {found.states} positions (--max-states {max_states}): the outcomes "
+                   "below are those found so far", err=True)
+    if as_json:
+        _dump(found.to_json())
+        return
+    matters = sum(1 for d in found.decisions if d["matters"])
+    click.echo(f"{len(found.outcomes)} distinct outcome{'s' if len(found.outcomes) != 1 else ''} from "
+               f"{found.states} position{'s' if found.states != 1 else ''} asked; the answer changes the "
+               f"outcome at {matters} of them")
+    first = found.outcomes[0].end if found.outcomes else None
+    for number, outcome in enumerate(found.outcomes, 1):
+        click.echo(f"\n{number}. {outcome.outcome} — {outcome.paths} path{'s' if outcome.paths != 1 else ''}")
+        click.echo(f"   choices: [{', '.join(outcome.choices)}]")
+        if first is not None and number > 1:
+            for line in _end_differences(first, outcome.end):
+                click.echo(f"   {line}")
+        elif number == 1:
+            click.echo("   counters: " + "; ".join(
+                f"{p}: " + (", ".join(f"{k} {v}" for k, v in values.items()) or "—")
+                for p, values in outcome.end["counters"].items()))
+
+
+def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """How an end state differs from the first outcome's."""
+    lines = []
+    for part in ("counters", "zones", "flags", "stats"):
+        for key, value in other[part].items():
+            if first[part].get(key) != value:
+                lines.append(f"{part[:-1]} {key}: {value} (outcome 1: {first[part].get(key)})")
+    return lines
 
 
 @main.command()

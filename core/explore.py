@@ -1,0 +1,182 @@
+"""Every legal decision, every distinct outcome (``tcgtrig explore``).
+
+The explorer walks the tree of decisions — orderings, use or decline,
+targets, chain responses — depth first, without recursion.  A position
+reached again by another path (the same cards, counters, pending effects,
+what is mid-resolution and the same question) is explored once: its
+outcomes are remembered, so ten independent simultaneous triggers cost
+about 2^10 positions, not 10!.  For each distinct outcome (the end state)
+it keeps one ``choices`` script that reaches it and the number of decision
+paths that lead there; for each position asked, whether the answer there
+can change the outcome at all.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from attrs import define, field
+
+from .choices import Decision
+from .engine import Engine
+from .manager import Ruleset, load_ruleset
+from .resolution import summary
+from .scenario import Scenario
+
+__all__ = ["Exploration", "Outcome", "explore", "DEFAULT_MAX_STATES"]
+
+#: Positions explored before the explorer stops (``--max-states``).
+DEFAULT_MAX_STATES = 100_000
+
+
+@define
+class Outcome:
+    """One distinct end: how it ended, the end state, one script reaching it
+    and how many decision paths lead there."""
+
+    outcome: str
+    end: dict[str, Any]
+    choices: list[str]
+    paths: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"choices": list(self.choices), "outcome": self.outcome, **self.end, "paths": self.paths}
+
+
+@define
+class Exploration:
+    """What :func:`explore` found.
+
+    :param outcomes: the distinct outcomes, in the order first reached.
+    :param states: positions explored (each asked once).
+    :param complete: ``False`` when ``max_states`` stopped the walk: the
+        outcomes are those found so far.
+    :param decisions: for each position asked, the decision and whether
+        the answer there can change the outcome (``matters``).
+    """
+
+    outcomes: list[Outcome]
+    states: int
+    complete: bool
+    decisions: list[dict[str, Any]] = field(factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcomes": [o.to_json() for o in self.outcomes], "states": self.states,
+                "complete": self.complete, "decisions": self.decisions}
+
+
+@define
+class _Node:
+    engine: Engine
+    label: str | None = None
+    key: Any = None
+    decision: Decision | None = None
+    options: list[str] = field(factory=list)
+    index: int = 0
+    results: dict[str, list[Any]] = field(factory=dict)  # outcome id -> [paths, script]
+    by_option: list[frozenset[str]] = field(factory=list)
+
+
+def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAULT_MAX_STATES) -> Exploration:
+    """Try every legal decision of ``scenario`` under ``game``.
+
+    :param max_states: stop after this many positions (the result then says
+        ``complete=False``).
+    """
+    ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
+    compiled = scenario.compile(ruleset)
+    root = Engine(ruleset, compiled.state.copy(), compiled.start)
+    ends: dict[str, tuple[str, dict[str, Any]]] = {}
+    memo: dict[Any, dict[str, list[Any]]] = {}
+    decisions: list[dict[str, Any]] = []
+    states = 0
+    complete = True
+    stack = [_Node(root)]
+    final: dict[str, list[Any]] = {}  # the root's outcomes
+    while stack:
+        node = stack[-1]
+        if node.decision is None and node.key is None:
+            decision = node.engine.advance()
+            if decision is None:
+                found = _end(node.engine, ends)
+                _give(stack, {found: [1, []]}, final)
+                continue
+            node.key = _position(node.engine, decision)
+            known = memo.get(node.key)
+            if known is not None:
+                _give(stack, known, final)
+                continue
+            if states >= max_states:
+                complete = False
+                stack.pop()
+                continue
+            states += 1
+            node.decision = decision
+            node.options = list(decision.options)
+        if node.index < len(node.options):
+            label = node.options[node.index]
+            node.index += 1
+            child = node.engine.copy()
+            child.answer(label)
+            stack.append(_Node(child, label=label))
+            continue
+        memo[node.key] = node.results
+        decision = node.decision
+        assert decision is not None
+        decisions.append({"decision": decision.kind, "player": decision.player, "prompt": decision.prompt,
+                          "options": len(node.options), "matters": len(set(node.by_option)) > 1})
+        _give(stack, node.results, final)
+    outcomes = [Outcome(ends[key][0], ends[key][1], script, paths) for key, (paths, script) in final.items()]
+    return Exploration(outcomes=outcomes, states=states, complete=complete, decisions=decisions)
+
+
+def _give(stack: list[_Node], results: dict[str, list[Any]], final: dict[str, list[Any]]) -> None:
+    """Hand a finished node's outcomes to its parent, or, for the root, to
+    ``final``."""
+    child = stack.pop()
+    if not stack:
+        final.update(results)
+        return
+    parent = stack[-1]
+    parent.by_option.append(frozenset(results))
+    for outcome, (paths, script) in results.items():
+        entry = parent.results.setdefault(outcome, [0, [child.label, *script]])
+        entry[0] += paths
+
+
+def _end(engine: Engine, ends: dict[str, tuple[str, dict[str, Any]]]) -> str:
+    """The id of the end state ``engine`` reached (registered in ``ends``)."""
+    end = summary(engine.state, engine.view)
+    outcome = engine.outcome.outcome if engine.outcome is not None else "complete"
+    key = json.dumps([outcome, end], sort_keys=True)
+    ends.setdefault(key, (outcome, end))
+    return key
+
+
+def _position(engine: Engine, decision: Decision) -> Any:
+    """What makes a position what it is, apart from how it was reached."""
+    state = engine.state
+    frames = tuple(
+        (type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None),
+         getattr(getattr(f, "run", None), "scope", None) and f.run.scope.key,
+         tuple(sorted(getattr(getattr(f, "run", None), "did", {}).items())) if hasattr(f, "run") else ())
+        for f in engine.frames)
+    return (
+        tuple(c.dynamic() for c in state.cards.values()),
+        tuple(sorted((p, tuple(sorted(v.items()))) for p, v in state.counters.items())),
+        tuple(sorted(state.used.items())), state.turn, state.turn_player,
+        engine.pool.fingerprint(),
+        tuple(tuple(w.pool.fingerprint()) for w in engine.windows),
+        tuple(e.signature() for e in engine.chain_links), tuple(e.signature() for e in engine.offers),
+        tuple(sorted((p, len(ids)) for p, ids in engine.due.items())),
+        tuple(sorted(engine.series)) if engine.series is not None else None,
+        frames,
+        (decision.kind, decision.player, decision.prompt, tuple(decision.options)),
+    )
+
+
+def labels_of(outcomes: Iterable[Outcome]) -> list[list[str]]:
+    """The script of each outcome (for tests and the command line)."""
+    return [list(o.choices) for o in outcomes]
