@@ -21,6 +21,7 @@ from rich.table import Table
 from . import __version__
 from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
 from .compare import compare_games, comparison_json, differences
+from .compare_html import comparison_html
 from .errors import TcgTrigError
 from .expect import check_expectation
 from .explore import DEFAULT_MAX_STATES
@@ -224,13 +225,21 @@ def _show(value: Any) -> str:
               help="The rulesets to compare, variants included (GAME/VARIANT); default: every installed game.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.')
+@click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Also write one self-contained HTML page with the games as columns.")
 @_bad_input
-def compare(file: str, games: str | None, as_json: bool) -> None:
+def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
     """Resolve one position under every installed ruleset, side by side,
     then say where the games part ways."""
     scenario = load_scenario(file)
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     results = compare_games(scenario, names)
+    if html_out is not None:
+        try:
+            with open(html_out, "w", encoding="utf-8") as page:
+                page.write(comparison_html(scenario.title, results))
+        except OSError as exc:
+            raise TcgTrigError(f"{html_out}: cannot write the page: {exc.strerror}") from None
     if as_json:
         _dump(comparison_json(results))
         return

@@ -1,0 +1,110 @@
+"""compare --html: the page, opened in a real headless browser (Debian's
+chromium; .ci/run installs it when missing)."""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+import tcgtrig
+from click.testing import CliRunner
+from tcgtrig.cli import main
+
+FOUR = "tests/scenarios/digimon/triggered-04.yaml"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (.ci/run installs it)")
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("page") / "compare.html"
+    result = CliRunner().invoke(main, ["compare", FOUR, "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def browser(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
+                           "--v=0", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_the_page_is_self_contained(page):
+    html = page.read_text(encoding="utf-8")
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    for game in tcgtrig.available_games():
+        assert f'data-game="{game}"' in html
+
+
+@needs_browser
+def test_the_browser_shows_every_games_order_with_no_console_error(page):
+    shown = browser("--dump-dom", page.as_uri())
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    for game in tcgtrig.available_games():
+        order = tcgtrig.resolve(tcgtrig.load_scenario(FOUR), game).keys("resolved")
+        column = shown.stdout.split(f'data-game="{game}"', 1)[1].split("</section>", 1)[0]
+        assert [key for key in order if f'data-effect="{key}"' in column] == order
+    assert "CONSOLE" not in shown.stderr and "Uncaught" not in shown.stderr
+
+
+@needs_browser
+def test_the_screenshot_has_a_full_column_per_game(page, tmp_path):
+    shot = tmp_path / "compare.png"
+    taken = browser(f"--screenshot={shot}", "--window-size=1500,1100", "--hide-scrollbars", page.as_uri())
+    assert shot.exists(), taken.stderr[-2000:]
+    width, height, pixels = read_png(shot.read_bytes())
+    games = len(tcgtrig.available_games())
+    # the coloured edges of the effect boxes, counted in each column's third of the page
+    left, right = 24, width - 24
+    counts = [0] * games
+    for y in range(60, min(height, 1000), 2):
+        row = pixels[y]
+        for x in range(left, right, 2):
+            r, g, b = row[x]
+            if max(r, g, b) - min(r, g, b) > 90:  # a saturated colour, not text or a border
+                counts[min((x - left) * games // (right - left), games - 1)] += 1
+    assert all(count > 50 for count in counts), counts
+
+
+def read_png(data: bytes) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
+    """Width, height and RGB rows of an 8-bit, non-interlaced PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width = 8, b"", 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and colour in (2, 6)
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows: list[list[tuple[int, int, int]]] = []
+    previous = bytearray(stride)
+    offset = 0
+    for _ in range(height):
+        kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
+        offset += 1 + stride
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = previous[i]
+            c = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([(line[x], line[x + 1], line[x + 2]) for x in range(0, stride, channels)])
+        previous = line
+    return width, height, rows
