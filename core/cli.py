@@ -309,14 +309,17 @@ class _NarratingChooser:
 @click.option("--game", "-g", help="The ruleset (default: the file's game).")
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
               help="Stop after exploring this many positions.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (the first decision's options are farmed out; they do not share what "
+                   "they found, so use it for positions with many distinct outcomes).")
 @click.option("--json", "as_json", is_flag=True,
               help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N}.')
 @_bad_input
-def explore(file: str, game: str | None, max_states: int, as_json: bool) -> None:
+def explore(file: str, game: str | None, max_states: int, jobs: int, as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
     script that reaches it and how many decision paths lead there."""
     scenario = load_scenario(file)
-    found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states)
+    found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states, jobs=jobs)
     if not found.complete:
         click.echo(f"warning: stopped after {found.states} positions (--max-states {max_states}): the outcomes "
                    "below are those found so far", err=True)

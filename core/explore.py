@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_all_start_methods, get_context
 from typing import Any
 
 from attrs import define, field
@@ -79,15 +81,72 @@ class _Node:
     by_option: list[frozenset[str]] = field(factory=list)
 
 
-def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAULT_MAX_STATES) -> Exploration:
+def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAULT_MAX_STATES,
+            jobs: int = 1) -> Exploration:
     """Try every legal decision of ``scenario`` under ``game``.
 
     :param max_states: stop after this many positions (the result then says
-        ``complete=False``).
+        ``complete=False``); with several jobs, each worker's share.
+    :param jobs: worker processes; the options of the first real decision
+        are farmed out to them (each worker replays its prefix).  The result
+        is the same as with one job, but for ``states``: positions equal
+        across two workers are counted by each.
     """
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
     compiled = scenario.compile(ruleset)
     root = Engine(ruleset, compiled.state.copy(), compiled.start)
+    if jobs <= 1:
+        return _walk(root, max_states)
+    decision = root.advance()
+    if decision is None or len(decision.options) < 2:
+        return _walk(root, max_states)
+    options = list(decision.options)
+    tasks = [(dict(scenario.data), scenario.file, ruleset.name, [label], max_states) for label in options]
+    # fork where there is one: workers then need not import the caller's main module
+    method = "fork" if "fork" in get_all_start_methods() else "spawn"
+    with ProcessPoolExecutor(max_workers=min(jobs, len(options)), mp_context=get_context(method)) as pool:
+        parts = list(pool.map(_explore_prefix, tasks))
+    return _merge(decision, options, parts)
+
+
+def _explore_prefix(task: tuple[dict[str, Any], str, str, list[str], int]) -> Exploration:
+    """A worker: replay a prefix of answers, then explore from there."""
+    data, file, game, prefix, max_states = task
+    from .scenario import scenario_from_data
+
+    ruleset = load_ruleset(game)
+    compiled = scenario_from_data(data, file=file).compile(ruleset)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    for label in prefix:
+        engine.advance()
+        engine.answer(label)
+    found = _walk(engine, max_states)
+    for outcome in found.outcomes:
+        outcome.choices = [*prefix, *outcome.choices]
+    return found
+
+
+def _merge(decision: Decision, options: list[str], parts: list[Exploration]) -> Exploration:
+    """The workers' findings as one exploration, in the options' order."""
+    merged: dict[str, Outcome] = {}
+    for part in parts:
+        for outcome in part.outcomes:
+            key = json.dumps([outcome.outcome, outcome.end], sort_keys=True)
+            if key in merged:
+                merged[key].paths += outcome.paths
+            else:
+                merged[key] = Outcome(outcome.outcome, outcome.end, list(outcome.choices), outcome.paths)
+    matters = len({frozenset(json.dumps([o.outcome, o.end], sort_keys=True) for o in p.outcomes)
+                   for p in parts}) > 1
+    first = {"decision": decision.kind, "player": decision.player, "prompt": decision.prompt,
+             "options": len(options), "matters": matters}
+    return Exploration(outcomes=list(merged.values()), states=1 + sum(p.states for p in parts),
+                       complete=all(p.complete for p in parts),
+                       decisions=[d for p in parts for d in p.decisions] + [first])
+
+
+def _walk(root: Engine, max_states: int) -> Exploration:
+    """Depth first from ``root``, without recursion."""
     ends: dict[str, tuple[str, dict[str, Any]]] = {}
     memo: dict[Any, dict[str, list[Any]]] = {}
     decisions: list[dict[str, Any]] = []

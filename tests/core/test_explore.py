@@ -57,3 +57,10 @@ def test_explore_on_the_command_line(tmp_path):
     assert set(data["outcomes"][0]) >= {"choices", "counters", "zones", "flags", "paths"}
     text = CliRunner().invoke(main, ["explore", Q4285, "--max-states", "2"])
     assert "stopped after 2 positions" in text.stderr and text.exit_code == 0
+
+
+def test_two_jobs_find_the_same_outcomes_scripts_and_paths():
+    scene = tcgtrig.load_scenario(Q4285)
+    one, two = explore(scene, "digimon"), explore(scene, "digimon", jobs=2)
+    assert [(o.choices, o.paths, o.end) for o in two.outcomes] == [(o.choices, o.paths, o.end) for o in one.outcomes]
+    assert two.complete and two.states >= one.states
