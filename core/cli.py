@@ -19,12 +19,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from . import __version__
-from .choices import InteractiveChooser, RandomChooser, ScriptedChooser
+from .choices import RandomChooser, ScriptedChooser
 from .compare import compare_games, comparison_json, differences
 from .compare_html import comparison_html
+from .engine import Engine
 from .errors import TcgTrigError
 from .expect import check_expectation
-from .explore import DEFAULT_MAX_STATES
+from .explore import DEFAULT_MAX_STATES, explore_engine
 from .explore import explore as explore_positions
 from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
@@ -278,32 +279,6 @@ def _difference_line(difference: dict[str, Any]) -> str:
     return f"{label}: " + " | ".join(f"{g}: {v}" for g, v in difference["games"].items())
 
 
-def _ask_person(prompt: str) -> str:
-    try:
-        return str(click.prompt(prompt, default="", show_default=False))
-    except click.exceptions.Abort:  # end of input, or Ctrl-C
-        raise TcgTrigError("play stopped: no answer (end of input)") from None
-
-
-class _NarratingChooser:
-    """Before each question, tell the person what happened since the last."""
-
-    def __init__(self, inner: InteractiveChooser) -> None:
-        self.inner = inner
-        self.shown = 0
-
-    def choose(self, decision: Any, engine: Any) -> str:
-        names = {c.id: c.name for c in engine.state.cards.values()}
-        for step in engine.trace[self.shown:]:
-            if step.kind != "choice":
-                click.echo(f"  · {step_line(step, names)}")
-        self.shown = len(engine.trace)
-        return self.inner.choose(decision, engine)
-
-    def fingerprint(self) -> object:
-        return self.inner.fingerprint()
-
-
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).")
@@ -353,15 +328,98 @@ def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _read_answer(prompt: str) -> str:
+    """One line from the person; the end of input stops the session."""
+    click.echo(f"{prompt}: ", nl=False)
+    stream = click.get_text_stream("stdin")
+    line = stream.readline()
+    if not stream.isatty():
+        click.echo()  # a terminal shows the typed answer and its newline; a pipe does not
+    if not line:
+        raise TcgTrigError("play stopped: no answer (end of input)")
+    return line.strip()
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).")
 @_bad_input
 def play(file: str, game: str | None) -> None:
-    """Resolve a scenario, asking you at the terminal for every decision."""
-    chooser = _NarratingChooser(InteractiveChooser(ask=_ask_person, say=click.echo))
-    result = _resolve(file, game, (), None, None, chooser=chooser)
-    print_tree(result, _console())
+    """Resolve a scenario, asking you at the terminal for every decision.
+
+    Answer with a number or a label (Enter: the default); ``undo`` takes
+    back the last answer, ``outcomes`` shows where each option leads.  At
+    the end, the ``choices:`` block that replays the session.
+    """
+    scenario = load_scenario(file)
+    ruleset = load_ruleset(pick_game(scenario, game))
+    compiled = scenario.compile(ruleset)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
+    shown = 0
+    try:
+        while True:
+            before = engine.copy()
+            decision = engine.advance()
+            names = {c.id: c.name for c in engine.state.cards.values()}
+            for step in engine.trace[shown:]:
+                if step.kind != "choice":
+                    click.echo(f"  · {step_line(step, names)}")
+            shown = len(engine.trace)
+            if decision is None:
+                break
+            label = _ask_decision(decision, engine)
+            if label == "undo":
+                if not history:
+                    click.echo("  nothing to undo")
+                    engine = before
+                    continue
+                engine, undone = history.pop()
+                click.echo(f"  undone: {undone}")
+                shown = min(shown, len(engine.trace))
+                continue
+            history.append((before, label))
+            engine.answer(label)
+    except KeyboardInterrupt:
+        click.echo("\nplay stopped (Ctrl-C)", err=True)
+        sys.exit(130)
+    unused: tuple[str, ...] = ()
+    print_tree(Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
+                          unused_choices=unused), _console())
+    click.echo("\nTo replay this session, put in the file:")
+    click.echo(f"choices: [{', '.join(label for _, label in history)}]")
+
+
+def _ask_decision(decision: Any, engine: Engine) -> str:
+    """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
+    options = decision.legal()
+    click.echo(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
+    for number, label in enumerate(options, 1):
+        click.echo(f"  {number}. {label}{'  (default)' if label == decision.default else ''}")
+    while True:
+        answer = _read_answer("choice (a number or label; undo, outcomes)")
+        if not answer:
+            return str(decision.default)
+        if answer in decision.options:  # a label first: card ids may be digits
+            return answer
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        if answer == "undo":
+            return "undo"
+        if answer == "outcomes":
+            for number, label in enumerate(options, 1):
+                child = engine.copy()
+                child.answer(label)
+                found = explore_engine(child, max_states=10_000)
+                ends = "; ".join(
+                    f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
+                                                 for p, c in o.end["counters"].items())
+                    for o in found.outcomes[:3])
+                more = "" if found.complete else " (not all explored)"
+                click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
+                           f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
+            continue
+        click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
 
 
 @main.command(name="schema")

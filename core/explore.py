@@ -27,7 +27,7 @@ from .manager import Ruleset, load_ruleset
 from .resolution import summary
 from .scenario import Scenario
 
-__all__ = ["Exploration", "Outcome", "explore", "DEFAULT_MAX_STATES"]
+__all__ = ["Exploration", "Outcome", "explore", "explore_engine", "DEFAULT_MAX_STATES"]
 
 #: Positions explored before the explorer stops (``--max-states``).
 DEFAULT_MAX_STATES = 100_000
@@ -107,6 +107,12 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
     with ProcessPoolExecutor(max_workers=min(jobs, len(options)), mp_context=get_context(method)) as pool:
         parts = list(pool.map(_explore_prefix, tasks))
     return _merge(decision, options, parts)
+
+
+def explore_engine(engine: Engine, *, max_states: int = DEFAULT_MAX_STATES) -> Exploration:
+    """Explore from a position an engine is in (``engine`` is not changed):
+    what each option of a question leads to."""
+    return _walk(engine.copy(), max_states)
 
 
 def _explore_prefix(task: tuple[dict[str, Any], str, str, list[str], int]) -> Exploration:

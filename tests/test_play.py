@@ -1,0 +1,97 @@
+"""tcgtrig play: a person answers every decision — numbers or labels,
+undo, outcomes, the choices block that replays the session, Ctrl-C, and
+a real terminal."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+
+import tcgtrig
+from click.testing import CliRunner
+from tcgtrig.cli import main
+from test_cli import T1, order_line
+
+
+def play(answers: str):
+    return CliRunner().invoke(main, ["play", str(T1)], input=answers)
+
+
+def replay_block(output: str) -> list[str]:
+    line = next(line for line in output.splitlines() if line.startswith("choices: ["))
+    inside = line.removeprefix("choices: [").removesuffix("]")
+    return [label.strip() for label in inside.split(",") if label.strip()]
+
+
+def test_the_session_ends_with_a_choices_block_that_replays_it():
+    result = play("upamon.draw\n2\n\n")
+    assert result.exit_code == 0, result.output
+    labels = replay_block(result.stdout)
+    assert labels == ["upamon.draw", "zudomon.memory", "metalgarurumon.play"]
+    replayed = tcgtrig.resolve(tcgtrig.load_scenario(T1), "digimon", choices=labels)
+    assert replayed.keys("resolved") == order_line(result.stdout)
+
+
+def test_undo_takes_back_the_last_answer():
+    result = play("upamon.draw\nundo\ngabumon.trash\n\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "undone: upamon.draw" in result.stdout
+    assert replay_block(result.stdout)[0] == "gabumon.trash"
+    assert order_line(result.stdout)[0] == "gabumon.trash"
+
+
+def test_undo_with_nothing_to_undo_says_so():
+    result = play("undo\n\n\n\n")
+    assert "nothing to undo" in result.stdout and result.exit_code == 0
+
+
+def test_outcomes_shows_where_each_option_leads():
+    result = play("outcomes\n\n\n\n")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if " → " in line and re.match(r"  \d\. ", line)]
+    assert len(lines) == 4 and all("outcome" in line for line in lines)
+
+
+def test_an_illegal_answer_names_the_legal_ones():
+    result = play("bogus\n\n\n\n")
+    assert "not a legal choice: 'bogus' (legal: metalgarurumon.play, zudomon.memory, gabumon.trash, " \
+           "upamon.draw, undo, outcomes)" in result.stdout
+
+
+def test_ctrl_c_ends_with_exit_130(monkeypatch):
+    def interrupted(prompt: str) -> str:
+        raise KeyboardInterrupt
+    monkeypatch.setattr("tcgtrig.cli._read_answer", interrupted)
+    result = CliRunner().invoke(main, ["play", str(T1)])
+    assert result.exit_code == 130 and "Traceback" not in result.output
+
+
+def test_play_under_a_real_terminal():
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: tcgtrig play on the terminal
+        os.execvp(sys.executable, [sys.executable, "-m", "tcgtrig", "play", str(T1)])
+    output = b""
+    answers = [b"upamon.draw\n", b"2\n", b"\n"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            output += chunk
+            if output.count(b"choice (a number") > 3 - len(answers) and answers:
+                os.write(fd, answers.pop(0))
+    _, status = os.waitpid(pid, 0)
+    text = output.decode("utf-8", "replace")
+    assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
+    assert "choices: [upamon.draw, zudomon.memory, metalgarurumon.play]" in text
+    assert subprocess.run([sys.executable, "-m", "tcgtrig", "--version"], capture_output=True).returncode == 0
