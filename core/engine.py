@@ -757,7 +757,8 @@ class Engine:
                 continue  # it does not trigger at all
             effect = self._ranked(effect)
             if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
-                self.record("triggered", effect, event=match.events[0].name, interrupting=what)
+                self.record("triggered", effect, event=match.events[0].name, interrupting=what,
+                            about=tuple((op.event.name, op.subject or op.event.player) for op in target.ops[:6]))
             pool.add(effect)
         replacements = [e for e in pool if e.kind == "replacement"]
         together = len(replacements) > 1 and self.ruleset.replacements_together(self.state, replacements)

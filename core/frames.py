@@ -392,7 +392,7 @@ class Perform(Frame):
                 chooser = engine.state.opponent(chooser)
             engine.ask(Decision(
                 kind="target", player=chooser,
-                prompt=f"{scope.key}: pick a card to {what} ({len(picked) + 1} of {need})",
+                prompt=f"{scope.key}: pick a card for '{what}' ({len(picked) + 1} of {need})",
                 options=options, default=options[0], effect=scope.key,
             ))
             return True

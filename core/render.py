@@ -57,8 +57,10 @@ def describe_event(step: Step, names: Mapping[str, str]) -> str:
     elif step.get("stat"):
         amount = step.get("amount") or 0
         parts.append(f"{step.get('stat')} {amount:+d}")
+    elif step.get("cards"):
+        parts.append(", ".join(names.get(c, c) for c in step.get("cards")))
     elif step.get("amount") is not None:
-        parts.append(f"×{step.get('amount')}")
+        parts.append(f"×{step.get('amount')}" + (" (unnamed cards)" if step["event"] == "drawn" else ""))
     if step.get("flag") and step["event"] in ("flag_set", "flag_cleared"):  # a game's own name says it
         parts.append(f"[{step.get('flag')}]")
     if step.get("by") and step.get("by") != "effect":
@@ -87,6 +89,8 @@ def step_line(step: Step, names: Mapping[str, str]) -> str:
         return f"ended: {step.get('outcome')} — {step.get('reason')}"
     if step.kind == "turn":
         return turn_text(step, names)
+    if step.kind == "start":
+        return f"start: {step.get('player')} performs the start actions"
     if step.kind == "turn_end":
         return f"the turn ends: {step.get('reason')}"
     if step.kind == "turn_continues":
@@ -128,6 +132,7 @@ class _Builder:
         self.anchor: dict[int, Node] = {}
         self.flat_note = False
         self.choosing: list[Segment] | None = None
+        self.done: list[Node] = []  # the nodes of resolved effects
         #: effects waiting in the pending set, by instance id, as "key (player, details)"
         self.waiting: dict[Any, str] = {}
         #: chain games: each chain's links as they are built, and the chains already summed up
@@ -227,6 +232,8 @@ class _Builder:
                 self.nodes[step.get("id")] = node
             mark, style = _OUTCOME_STYLE[kind]
             node.label.append((f"  {mark} {kind}", style))
+            if kind == "resolved":
+                self.done.append(node)
         elif kind == "declared":
             self.child(self.parent(step.get("cause")), [("☑ declared ", "green"), *self.effect_label(step)])
         elif kind in ("failed", "declined", "lost", "missed"):
@@ -260,7 +267,10 @@ class _Builder:
         name = f"{step.get('effect')} ({step.get('player')})"
         if self.group is None or self.group[0] != marker:
             if interrupting:
-                head: list[Segment] = [(f"⚡ would {interrupting} — interrupts triggered: ", "yellow")]
+                about = step.get("about")
+                if about:  # (event, card or player) pairs: the names, as everywhere else
+                    interrupting = ", ".join(f"{event} {self.names.get(what, what)}" for event, what in about)
+                head: list[Segment] = [(f"⚡ about to happen: {interrupting} — interrupts triggered: ", "yellow")]
             else:
                 extras = self.extras(step)
                 detail = f" ({', '.join(extras)})" if extras else ""
@@ -278,6 +288,9 @@ def build_tree(result: Resolution) -> Node:
     builder = _Builder(result, names)
     for step in result.trace:
         builder.add(step)
+    for node in builder.done:  # an effect that resolved with nothing under it changed nothing: say so
+        if not node.children:
+            node.label.append((" — it changed nothing", "dim"))
     return builder.root
 
 
@@ -304,7 +317,7 @@ def end_state_lines(result: Resolution) -> list[str]:
         counters = []
         for player in result.state.players:
             values = ", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(player, {}).items()))
-            counters.append(f"{player}: {values or '—'}")
+            counters.append(f"{player}: {values or 'none'}")
     lines.append("Counters: " + " · ".join(counters))
     start = result.compiled.state
     moved = [f"{c.id} {start.cards[c.id].zone} → {c.zone}" for c in result.state.cards.values()
