@@ -1,0 +1,54 @@
+"""The gallery: examples/ positions with expectations for every game, and
+docs/comparison.md + docs/gallery/*.html generated from them, up to date."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import tcgtrig
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+
+
+def test_there_are_at_least_ten_positions_each_expected_under_every_game():
+    assert len(EXAMPLES) >= 10
+    for path in EXAMPLES:
+        expect = yaml.safe_load(path.read_text(encoding="utf-8"))["expect"]
+        assert set(tcgtrig.available_games()) <= set(expect), path.name
+
+
+def test_every_position_shows_a_difference_between_the_games():
+    from tcgtrig.compare import compare_games, differences
+    for path in EXAMPLES:
+        assert differences(compare_games(tcgtrig.load_scenario(path))), path.name
+
+
+def test_the_generated_comparison_is_up_to_date():
+    spec = importlib.util.spec_from_file_location("make_comparison", ROOT / "docs" / "make_comparison.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    for relative, text in module.pages(ROOT).items():
+        assert (ROOT / relative).read_text(encoding="utf-8") == text, \
+            f"{relative} is out of date: run python docs/make_comparison.py"
+
+
+def test_every_position_resolves_as_its_expect_says_under_every_game():
+    for path in EXAMPLES:
+        scenario = tcgtrig.load_scenario(path)
+        for game in tcgtrig.available_games():
+            result = tcgtrig.resolve(scenario, game)
+            expectation = scenario.compile(tcgtrig.load_ruleset(game)).expect
+            assert tcgtrig.check_expectation(result, expectation) == [], (path.name, game)
+
+
+def test_the_readme_shows_one_comparison_as_compare_gives_it():
+    from tcgtrig.compare import compare_games
+    results = compare_games(tcgtrig.load_scenario(ROOT / "examples" / "02-derived-trigger.yaml"))
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    orders = [r.keys("resolved") for r in results.values()]
+    for i in range(max(len(o) for o in orders)):
+        row = f"| {i + 1} | " + " | ".join(f"`{o[i]}`" for o in orders) + " |"
+        assert row in readme
