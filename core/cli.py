@@ -11,6 +11,7 @@ import functools
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -30,7 +31,7 @@ from .explore import explore as explore_positions
 from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
-from .scenario import load_scenario, schema
+from .scenario import load_scenario, scenario_from_text, schema
 
 __all__ = ["main"]
 
@@ -71,7 +72,7 @@ def _dump(data: Any) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="tcgtrig")
+@click.version_option(__version__, "--version", "-V", prog_name="tcgtrig")
 def main() -> None:
     """Decide in which order triggered effects resolve, game by game."""
     _tolerant_streams()
@@ -115,9 +116,16 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def _load(file: str) -> Any:
+    """A scenario file, or standard input for ``-``."""
+    if file == "-":
+        return scenario_from_text(click.get_text_stream("stdin").read(), "<stdin>")
+    return load_scenario(file)
+
+
 def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | None,
              max_steps: int | None, chooser: Any = None) -> Resolution:
-    scenario = load_scenario(file)
+    scenario = _load(file)
     kwargs: dict[str, Any] = {}
     if max_steps is not None:
         kwargs["max_steps"] = max_steps
@@ -135,8 +143,13 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
 @_bad_input
 def run(file: str, game: str | None, as_json: bool, choices: tuple[str, ...], seed: int | None,
         max_steps: int | None) -> None:
-    """Resolve a scenario and print the resolution as a tree (or JSON)."""
+    """Resolve a scenario and print the resolution as a tree (or JSON).
+
+    FILE may be ``-``: the scenario is read from standard input.
+    """
     result = _resolve(file, game, choices, seed, max_steps)
+    if result.unused_choices:
+        click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
     if as_json:
         _dump(result.to_json())
         return
@@ -144,16 +157,18 @@ def run(file: str, game: str | None, as_json: bool, choices: tuple[str, ...], se
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--game", "-g", help="Check only this game's expectations.")
 @_bad_input
 def check(files: tuple[str, ...], game: str | None) -> None:
     """Verify each file's expect block for every game it names.
 
-    Expectations for games that are not installed are skipped (and said so).
-    Exit status: 0 nothing failed, 1 an expectation did not hold, 2 a file
-    could not be read.
+    A directory is searched for scenario files (``*.yaml``, ``*.yml``,
+    ``*.json``) at any depth.  Expectations for games that are not installed
+    are skipped (and said so).  Exit status: 0 nothing failed, 1 an
+    expectation did not hold, 2 a file could not be read.
     """
+    files = _scenario_files(files)
     console = _console()
     installed = set(available_games())
     chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
@@ -212,6 +227,22 @@ def check(files: tuple[str, ...], game: str | None) -> None:
         sys.exit(2)
     if failures:
         sys.exit(1)
+
+
+def _scenario_files(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The files named, with each directory replaced by the scenario files
+    under it, in sorted order."""
+    out: list[str] = []
+    for path in paths:
+        where = Path(path)
+        if where.is_dir():
+            found = sorted(p for p in where.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())
+            if not found:
+                raise TcgTrigError(f"{path}: no scenario files (*.yaml, *.yml, *.json) in this directory")
+            out.extend(str(p) for p in found)
+        else:
+            out.append(path)
+    return tuple(out)
 
 
 def _show(value: Any) -> str:

@@ -580,3 +580,32 @@ def test_play_at_the_end_of_input_stops_with_a_clear_error(runner):
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: play stopped: no answer (end of input)"
     assert "Traceback" not in result.output
+
+
+def test_run_reads_standard_input_for_a_dash(runner):
+    result = runner.invoke(main, ["run", "-"], input=T1_TEXT)
+    assert result.exit_code == 0, result.output
+    assert order_line(result.stdout) == T1_ORDER
+
+
+def test_unused_scripted_choices_are_a_warning_on_standard_error(runner):
+    result = invoke(runner, "run", T1, "--choice", "gabumon.trash", "--choice", "metalgarurumon.play",
+                    "--choice", "upamon.draw", "--choice", "use")
+    assert result.exit_code == 0
+    assert "warning: scripted choices left unused: use" in result.stderr
+
+
+def test_check_searches_a_directory_like_pytest(runner, tmp_path):
+    nested = tmp_path / "a" / "b"
+    nested.mkdir(parents=True)
+    (nested / "t1.yaml").write_text(T1_TEXT, encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not a scenario", encoding="utf-8")
+    result = invoke(runner, "check", tmp_path)
+    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == "1 passed, 0 failed"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert_one_line_error(invoke(runner, "check", empty), r"error: .*empty: no scenario files .*")
+
+
+def test_short_version_flag(runner):
+    assert invoke(runner, "-V").stdout == f"tcgtrig, version {tcgtrig.__version__}\n"
