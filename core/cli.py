@@ -454,9 +454,10 @@ def _ask_decision(decision: Any, engine: Engine) -> str:
 
 
 @main.command(name="schema")
-def schema_command() -> None:
-    """Print the JSON Schema of scenario files."""
-    _dump(schema())
+@click.option("--trace", is_flag=True, help="The JSON Schema of the JSON trace instead.")
+def schema_command(trace: bool) -> None:
+    """Print the JSON Schema of scenario files (or of the JSON trace)."""
+    _dump(schema("trace" if trace else "scenario"))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -105,9 +105,10 @@ Path_ = tuple[Any, ...]
 
 
 @lru_cache(maxsize=1)
-def schema() -> dict[str, Any]:
-    """The JSON Schema of scenario files (format 1), as shipped."""
-    text = resources.files("tcgtrig").joinpath("schema/scenario.schema.json").read_text("utf-8")
+def schema(kind: str = "scenario") -> dict[str, Any]:
+    """The JSON Schema of scenario files (format 1) — or, with ``kind="trace"``,
+    of the JSON trace — as shipped."""
+    text = resources.files("tcgtrig").joinpath(f"schema/{kind}.schema.json").read_text("utf-8")
     return json.loads(text)
 
 

@@ -65,7 +65,7 @@ class Step:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
         for name, value in self.data:
-            out[name] = list(value) if isinstance(value, tuple) else value
+            out[name] = [list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, tuple) else value
         return out
 
     def __deepcopy__(self, memo: dict) -> Step:
