@@ -133,6 +133,7 @@ class _Builder:
         self.flat_note = False
         self.choosing: list[Segment] | None = None
         self.done: list[Node] = []  # the nodes of resolved effects
+        self.last: tuple[str, Node] | None = None  # the effect activated last, and its node
         #: effects waiting in the pending set, by instance id, as "key (player, details)"
         self.waiting: dict[Any, str] = {}
         #: chain games: each chain's links as they are built, and the chains already summed up
@@ -204,6 +205,12 @@ class _Builder:
                     shown = others[:MAX_WAITING_SHOWN]
                     more = f" and {len(others) - len(shown)} more" if len(others) > len(shown) else ""
                     self.choosing.append((f" · also waiting: {'; '.join(shown)}{more}", "dim"))
+            else:  # use / decline, a target, a response: where it was taken, who chose what
+                effect = step.get("effect")
+                parent = self.last[1] if self.last and self.last[0] == effect else self.nodes.get(0, self.root)
+                about = f" for {effect}" if effect and parent is not (self.last or (None, None))[1] else ""
+                self.child(parent, [(f"? {step.get('player')} chose {step.get('label')} "
+                                     f"({step.get('decision')}{about})", "dim")])
         elif kind == "activated":
             self.number += 1
             label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]
@@ -216,6 +223,7 @@ class _Builder:
                 self.child(parent, self.choosing)
                 self.choosing = None
             self.nodes[step.get("id")] = self.child(parent, label)
+            self.last = (step.get("effect"), self.nodes[step.get("id")])
         elif kind in ("resolved", "applied"):
             node = self.nodes.get(step.get("id"))
             link = step.get("chain_link")

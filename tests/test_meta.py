@@ -186,3 +186,16 @@ def test_the_schema_names_every_core_action_and_ability_key():
     assert {"per_turn", "trigger_condition", "cost", "once_per_turn"} <= set(ability)
     assert {"actor", "card"} <= set(schema["$defs"]["pattern"]["properties"])
     assert "lasting" in schema["$defs"]["card"]["properties"]
+
+
+def test_every_scenario_example_in_the_docs_runs_as_it_says(tmp_path):
+    from click.testing import CliRunner
+    from tcgtrig.cli import main
+    for doc in sorted((ROOT / "docs").glob("*.md")):
+        for number, block in enumerate(re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)):
+            if "format:" not in block:
+                continue
+            path = tmp_path / f"{doc.stem}-{number}.yaml"
+            path.write_text(block, encoding="utf-8")
+            result = CliRunner().invoke(main, ["check", str(path)])
+            assert result.exit_code == 0, f"{doc.name} example {number}: {result.output}"
