@@ -31,6 +31,7 @@ from .explore import explore as explore_positions
 from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
+from .saving import resume_position, run_until, save_position
 from .scenario import load_scenario, scenario_from_text, schema
 
 __all__ = ["main"]
@@ -139,14 +140,23 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
+@click.option("--stop-after", type=click.IntRange(min=0), default=None, metavar="N",
+              help="Stop after N activations (with --save).")
+@click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None, metavar="STATE.json",
+              help="Write the position reached (with --stop-after); finish it with tcgtrig resume.")
 @_chooser_options
 @_bad_input
-def run(file: str, game: str | None, as_json: bool, choices: tuple[str, ...], seed: int | None,
-        max_steps: int | None) -> None:
+def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save_to: str | None,
+        choices: tuple[str, ...], seed: int | None, max_steps: int | None) -> None:
     """Resolve a scenario and print the resolution as a tree (or JSON).
 
     FILE may be ``-``: the scenario is read from standard input.
     """
+    if (stop_after is None) != (save_to is None):
+        raise TcgTrigError("--stop-after and --save go together: stop after N activations, save to a file")
+    if save_to is not None:
+        _run_and_save(file, game, choices, seed, stop_after or 0, save_to)
+        return
     result = _resolve(file, game, choices, seed, max_steps)
     if result.unused_choices:
         click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
@@ -227,6 +237,47 @@ def check(files: tuple[str, ...], game: str | None) -> None:
         sys.exit(2)
     if failures:
         sys.exit(1)
+
+
+def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: int | None, stop_after: int,
+                  save_to: str) -> None:
+    """``run --stop-after N --save FILE``."""
+    if seed is not None:
+        raise TcgTrigError("--random cannot be saved part-way: script the choices (--choice) instead")
+    scenario = _load(file)
+    ruleset = load_ruleset(pick_game(scenario, game))
+    compiled = scenario.compile(ruleset)
+    chooser = ScriptedChooser(list(choices) if choices else list(compiled.choices))
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    run_until(engine, chooser, stop_after)
+    data = save_position(scenario, engine, chooser)
+    try:
+        Path(save_to).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    except OSError as exc:
+        raise TcgTrigError(f"{save_to}: cannot write the saved position: {exc.strerror}") from None
+    done = "finished" if engine.finished else f"stopped after {stop_after} activation{'s' if stop_after != 1 else ''}"
+    click.echo(f"{done}, {len(data['pending'])} effect{'s' if len(data['pending']) != 1 else ''} pending; "
+               f"saved to {save_to} (finish it with: tcgtrig resume {save_to})")
+
+
+@main.command()
+@click.argument("saved", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
+@_bad_input
+def resume(saved: str, as_json: bool) -> None:
+    """Finish a position saved by run --stop-after N --save FILE: the same
+    resolution an uninterrupted run gives."""
+    try:
+        data = json.loads(Path(saved).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
+    except (ValueError, RecursionError) as exc:
+        raise TcgTrigError(f"{saved}: not valid JSON: {exc}") from None
+    result = resume_position(data, saved)
+    if as_json:
+        _dump(result.to_json())
+        return
+    print_tree(result, _console())
 
 
 def _scenario_files(paths: tuple[str, ...]) -> tuple[str, ...]:

@@ -1,0 +1,83 @@
+"""Stop a resolution part-way, save the position, resume it later
+(``tcgtrig run --stop-after N --save FILE``, ``tcgtrig resume FILE``).
+
+A saved position holds the scenario as it was read, the ruleset, every
+answer given so far and the scripted choices still to come, and, for
+people and other tools, the game state and what is pending at the stop.
+Resolution is deterministic, so resuming replays the answers given and then
+goes on: the trace is exactly the one an uninterrupted run gives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .choices import ScriptedChooser
+from .engine import Engine
+from .errors import TcgTrigError
+from .manager import load_ruleset
+from .resolution import Resolution
+from .scenario import Scenario, scenario_from_data
+from .serialization import state_to_dict
+
+__all__ = ["SAVE_FORMAT", "run_until", "save_position", "resume_position"]
+
+SAVE_FORMAT = 1
+
+
+def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> None:
+    """Resolve until ``activations`` effects have activated (or the end)."""
+    seen = 0
+    counted = 0
+    while not engine.finished:
+        if engine.decision is not None:
+            engine.answer(chooser.choose(engine.decision, engine))
+            continue
+        engine.frames[-1].step(engine)
+        trace = engine.trace
+        while counted < len(trace):
+            if trace[counted].kind == "activated":
+                seen += 1
+            counted += 1
+        if seen >= activations and engine.decision is None:
+            return
+
+
+def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:
+    """The position ``engine`` stopped in, as JSON-compatible data."""
+    answers = [step.get("label") for step in engine.trace if step.kind == "choice"]
+    pending = [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pool]
+    return {
+        "save_format": SAVE_FORMAT,
+        "game": engine.ruleset.name,
+        "file": scenario.file,
+        "scenario": scenario.data,
+        "answers": answers,
+        "remaining_choices": list(chooser.remaining),
+        "stopped_after_steps": len(engine.trace),
+        "state": state_to_dict(engine.state),
+        "pending": pending,
+        "finished": engine.finished,
+    }
+
+
+def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
+    """Finish a saved position: the same trace as an uninterrupted run."""
+    if not isinstance(data, dict) or data.get("save_format") != SAVE_FORMAT:
+        raise TcgTrigError(f"{source}: not a saved position of tcgtrig (save_format {SAVE_FORMAT})")
+    for key, kind in (("scenario", dict), ("game", str), ("answers", list), ("remaining_choices", list)):
+        if not isinstance(data.get(key), kind):
+            raise TcgTrigError(f"{source}: key {key!r}: expected {kind.__name__}")
+    scenario = scenario_from_data(data["scenario"], file=str(data.get("file") or source))
+    ruleset = load_ruleset(data["game"])
+    compiled = scenario.compile(ruleset)
+    chooser = ScriptedChooser([str(label) for label in [*data["answers"], *data["remaining_choices"]]])
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    engine.run(chooser)
+    return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
+                      unused_choices=tuple(chooser.remaining))
+
+
+def dumps(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False)
