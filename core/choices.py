@@ -97,6 +97,11 @@ class EffectLabels(Sequence[str]):
         self._effects = effects
         self._labels: list[str] | None = None
 
+    def __repr__(self) -> str:
+        labels = self._all()
+        shown = ", ".join(labels[:6]) + (f", … ({len(labels)} in all)" if len(labels) > 6 else "")
+        return f"EffectLabels([{shown}])"
+
     def __len__(self) -> int:
         return len(self._effects)
 

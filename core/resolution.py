@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,17 @@ class Resolution:
     def stat(self, card_id: str, name: str) -> int | None:
         return self.engine.view.stat(card_id, name)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON trace of the contract (``tcgtrig run --json``), as a dict."""
+        return self.to_json()
+
+    def json_text(self, indent: int | None = 2) -> str:
+        """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
     def to_json(self) -> dict[str, Any]:
-        """The JSON trace of the contract (``tcgtrig run --json``)."""
+        """The JSON trace of the contract as a dict (kept for callers of the
+        first releases; :meth:`to_dict` says what it returns)."""
         out: dict[str, Any] = {"format": 1, "game": self.game, "title": self.title,
                                "outcome": self.outcome}
         if self.reason:

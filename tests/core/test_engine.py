@@ -623,3 +623,17 @@ def test_step_boundaries_in_a_row_are_not_an_endless_loop(plain):
         start: [{resolve_pending: {}}, {resolve_pending: {}}, {resolve_pending: {}}, {end_turn: {}}]
         """, plain)
     assert result.outcome == "complete" and result.state.turn_player == "B"
+
+
+def test_a_resolution_gives_its_trace_as_a_dict_and_as_json_text(plain):
+    import json as _json
+    result = run("cards: []\nstart: [{gain: {counter: n}}]\n", plain)
+    assert result.to_dict() == result.to_json() and result.to_dict()["format"] == 1
+    assert _json.loads(result.json_text()) == result.to_dict()
+
+
+def test_effect_labels_read_well():
+    from helpers import ability, pending
+    from tcgtrig.choices import EffectLabels
+    labels = EffectLabels({i: pending(ability(), id=i, key=f"c{i}.x") for i in range(1, 9)})
+    assert repr(labels).startswith("EffectLabels([c1.x, c2.x") and "(8 in all)" in repr(labels)
