@@ -120,7 +120,7 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def _load(file: str) -> Any:
     """A scenario file, or standard input for ``-``."""
     if file == "-":
-        return scenario_from_text(click.get_text_stream("stdin").read(), "<stdin>")
+        return scenario_from_text(sys.stdin.read(), "<stdin>")
     return load_scenario(file)
 
 
@@ -413,7 +413,7 @@ def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
 def _read_answer(prompt: str) -> str:
     """One line from the person; the end of input stops the session."""
     click.echo(f"{prompt}: ", nl=False)
-    stream = click.get_text_stream("stdin")
+    stream = sys.stdin
     line = stream.readline()
     if not stream.isatty():
         click.echo()  # a terminal shows the typed answer and its newline; a pipe does not
