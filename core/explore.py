@@ -14,7 +14,6 @@ can change the outcome at all.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any
@@ -241,7 +240,3 @@ def _position(engine: Engine, decision: Decision) -> Any:
         (decision.kind, decision.player, decision.prompt, tuple(decision.options)),
     )
 
-
-def labels_of(outcomes: Iterable[Outcome]) -> list[list[str]]:
-    """The script of each outcome (for tests and the command line)."""
-    return [list(o.choices) for o in outcomes]

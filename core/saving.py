@@ -10,7 +10,6 @@ goes on: the trace is exactly the one an uninterrupted run gives.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .choices import ScriptedChooser
@@ -78,6 +77,3 @@ def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
     return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
                       unused_choices=tuple(chooser.remaining))
 
-
-def dumps(data: dict[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False)
