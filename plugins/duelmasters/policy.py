@@ -73,8 +73,9 @@ def look_back(card: Card, event: Event) -> bool:
 
 
 def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
-    """A substitution never applies twice to one event (置換効果)."""
-    if context.window == "interrupt" and effect.key in context.series:
+    """A substitution never applies twice to one event (置換効果); an
+    interrupt that is not a substitution is not limited by it."""
+    if context.window == "interrupt" and effect.kind == "replacement" and effect.key in context.series:
         return "a substitution never applies twice to one event (置換効果)"
     return None
 

@@ -70,6 +70,11 @@ def test_a_substitution_never_applies_twice_to_one_event():
     assert policy.blocked(effect, ActivationContext(window="interrupt")) is None
 
 
+def test_an_interrupt_that_is_no_substitution_is_not_limited_by_it():
+    effect = pending(ability(kind="interrupt"))
+    assert policy.blocked(effect, ActivationContext(window="interrupt", series=frozenset({"c.x"}))) is None
+
+
 def test_state_check_destroys_creatures_with_power_zero_or_less():
     result = run("""
         cards:
