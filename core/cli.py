@@ -472,9 +472,31 @@ def play(file: str, game: str | None) -> None:
     click.echo(f"choices: [{', '.join(label for _, label in history)}]")
 
 
+def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
+    """What is pending, in the game's own structure: the chain being built,
+    then the pending effects in the order the game ranks them, each with
+    the game's details (priority layer, pool class and side, …)."""
+    lines = []
+    if engine.chain_links:
+        lines.append("  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})"
+                                              for i, e in enumerate(engine.chain_links, 1)))
+    waiting = []
+    for effect in engine.pool:
+        details = ", ".join(f"{k} {v}" for k, v in effect.details)
+        waiting.append(f"{effect.key} ({effect.controller}{', ' + details if details else ''})")
+        if len(waiting) > most:
+            break
+    if waiting:
+        more = f" and {len(engine.pool) - most} more" if len(waiting) > most else ""
+        lines.append("  pending, as the game ranks them: " + "; ".join(waiting[:most]) + more)
+    return lines
+
+
 def _ask_decision(decision: Any, engine: Engine) -> str:
     """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
     options = decision.legal()
+    for line in _pending_lines(engine):
+        click.echo(line)
     click.echo(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
     for number, label in enumerate(options, 1):
         click.echo(f"  {number}. {label}{'  (default)' if label == decision.default else ''}")

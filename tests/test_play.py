@@ -95,3 +95,13 @@ def test_play_under_a_real_terminal():
     assert os.waitstatus_to_exitcode(status) == 0, text[-2000:]
     assert "choices: [upamon.draw, zudomon.memory, metalgarurumon.play]" in text
     assert subprocess.run([sys.executable, "-m", "tcgtrig", "--version"], capture_output=True).returncode == 0
+
+
+def test_play_shows_what_is_pending_in_the_games_structure():
+    result = play("\n\n\n")
+    assert ("pending, as the game ranks them: metalgarurumon.play (A, priority 1); zudomon.memory (A, priority 1)"
+            in result.stdout)
+    chain = CliRunner().invoke(main, ["play", "tests/scenarios/digimon/triggered-04.yaml", "--game", "yugioh"],
+                               input="\n" * 20)
+    assert chain.exit_code == 0, chain.output
+    assert "chain: CL1 " in chain.stdout or "pending, as the game ranks them" in chain.stdout
