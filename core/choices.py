@@ -223,14 +223,23 @@ class RandomChooser:
 class InteractiveChooser:
     """Ask a person: show the decision, read a label (or its number)."""
 
-    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None]) -> None:
+    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], *,
+                 skip_irrelevant: bool = False) -> None:
         self._ask = ask
         self._say = say
         self._calls = 0
+        self.skip_irrelevant = skip_irrelevant
 
     def choose(self, decision: Decision, engine: Engine | None = None) -> str:
         self._calls += 1
         options = decision.legal()
+        if self.skip_irrelevant and engine is not None:
+            from .explore import cannot_matter  # explore builds on this module
+
+            if cannot_matter(engine, decision):
+                self._say(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
+                          f"outcome (explored), so {decision.default} is taken")
+                return decision.default
         self._say(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
         for number, label in enumerate(options, 1):
             mark = "  (default)" if label == decision.default else ""

@@ -26,7 +26,7 @@ from .compare_html import comparison_html
 from .engine import Engine
 from .errors import TcgTrigError
 from .expect import check_expectation
-from .explore import DEFAULT_MAX_STATES, explore_engine
+from .explore import DEFAULT_MAX_STATES, cannot_matter, explore_engine
 from .explore import explore as explore_positions
 from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
@@ -425,8 +425,10 @@ def _read_answer(prompt: str) -> str:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).")
+@click.option("--skip-irrelevant", is_flag=True,
+              help="Do not ask when exploring shows that no answer can change the outcome.")
 @_bad_input
-def play(file: str, game: str | None) -> None:
+def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     """Resolve a scenario, asking you at the terminal for every decision.
 
     Answer with a number or a label (Enter: the default); ``undo`` takes
@@ -450,7 +452,13 @@ def play(file: str, game: str | None) -> None:
             shown = len(engine.trace)
             if decision is None:
                 break
-            label = _ask_decision(decision, engine)
+            label = None
+            if skip_irrelevant and cannot_matter(engine, decision):
+                label = str(decision.default)
+                click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
+                           f"outcome (explored), so {label} is taken")
+            if label is None:
+                label = _ask_decision(decision, engine)
             if label == "undo":
                 if not history:
                     click.echo("  nothing to undo")

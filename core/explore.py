@@ -26,7 +26,7 @@ from .manager import Ruleset, load_ruleset
 from .resolution import summary
 from .scenario import Scenario
 
-__all__ = ["Exploration", "Outcome", "explore", "explore_engine", "DEFAULT_MAX_STATES"]
+__all__ = ["Exploration", "Outcome", "explore", "explore_engine", "cannot_matter", "DEFAULT_MAX_STATES"]
 
 #: Positions explored before the explorer stops (``--max-states``).
 DEFAULT_MAX_STATES = 100_000
@@ -112,6 +112,25 @@ def explore_engine(engine: Engine, *, max_states: int = DEFAULT_MAX_STATES) -> E
     """Explore from a position an engine is in (``engine`` is not changed):
     what each option of a question leads to."""
     return _walk(engine.copy(), max_states)
+
+
+def cannot_matter(engine: Engine, decision: Decision, *, budget: int = 2_000) -> bool:
+    """Whether every answer to ``decision`` (pending in ``engine``) leads to
+    one and the same outcome — decided on the explored outcomes, not on the
+    cards' texts.  ``False`` when exploring an answer takes more than
+    ``budget`` positions."""
+    seen = None
+    for label in decision.legal():
+        child = engine.copy()
+        child.answer(label)
+        found = _walk(child, budget)
+        if not found.complete:
+            return False
+        ends = {json.dumps([o.outcome, o.end], sort_keys=True) for o in found.outcomes}
+        if len(ends) != 1 or (seen is not None and ends != seen):
+            return False
+        seen = ends
+    return True
 
 
 def _explore_prefix(task: tuple[dict[str, Any], str, str, list[str], int]) -> Exploration:

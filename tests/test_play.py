@@ -105,3 +105,20 @@ def test_play_shows_what_is_pending_in_the_games_structure():
                                input="\n" * 20)
     assert chain.exit_code == 0, chain.output
     assert "chain: CL1 " in chain.stdout or "pending, as the game ranks them" in chain.stdout
+
+
+def test_play_need_not_ask_what_cannot_change_the_outcome():
+    result = CliRunner().invoke(main, ["play", str(T1), "--skip-irrelevant"], input="")
+    assert result.exit_code == 0, result.output
+    assert "decides (order): which" not in result.stdout  # nothing was asked
+    assert result.stdout.count("every answer leads to the same outcome (explored)") == 3
+    labels = replay_block(result.stdout)
+    replayed = tcgtrig.resolve(tcgtrig.load_scenario(T1), "digimon", choices=labels)
+    assert replayed.keys("resolved") == order_line(result.stdout)
+
+
+def test_play_still_asks_when_the_answer_matters():
+    q4285 = "tests/scenarios/digimon/qa-13-bt20-068-q4285.yaml"
+    result = CliRunner().invoke(main, ["play", q4285, "--skip-irrelevant"], input="\n\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "decides (order): which pending effect activates next" in result.stdout

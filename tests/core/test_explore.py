@@ -64,3 +64,16 @@ def test_two_jobs_find_the_same_outcomes_scripts_and_paths():
     one, two = explore(scene, "digimon"), explore(scene, "digimon", jobs=2)
     assert [(o.choices, o.paths, o.end) for o in two.outcomes] == [(o.choices, o.paths, o.end) for o in one.outcomes]
     assert two.complete and two.states >= one.states
+
+
+def test_an_interactive_chooser_need_not_ask_what_cannot_change_the_outcome():
+    from tcgtrig.choices import InteractiveChooser
+    asked, said = [], []
+    chooser = InteractiveChooser(ask=lambda prompt: asked.append(prompt) or "", say=said.append,
+                                 skip_irrelevant=True)
+    six = scenario("    cards:\n" + "\n".join(
+        f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n{i}}}}}]}}]}}"
+        for i in range(6)) + "\n    start: [{emit: {event: ping}}]\n")
+    result = tcgtrig.resolve(six, "digimon", chooser=chooser)
+    assert asked == [] and len(result.keys("resolved")) == 6
+    assert sum("every answer leads to the same outcome" in line for line in said) == 5
