@@ -68,6 +68,15 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for ``--game``: the installed games and their variants."""
+    names: list[str] = []
+    for listing in list_games():
+        names.append(listing.name)
+        names.extend(f"{listing.name}/{variant}" for variant, _ in listing.variants)
+    return [name for name in names if name.startswith(incomplete)]
+
+
 def _dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
@@ -138,7 +147,7 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--game", "-g", help="The ruleset (default: the file's game).")
+@click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
 @click.option("--stop-after", type=click.IntRange(min=0), default=None, metavar="N",
               help="Stop after N activations (with --save).")
@@ -168,7 +177,7 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-@click.option("--game", "-g", help="Check only this game's expectations.")
+@click.option("--game", "-g", help="Check only this game's expectations.", shell_complete=_complete_games)
 @_bad_input
 def check(files: tuple[str, ...], game: str | None) -> None:
     """Verify each file's expect block for every game it names.
@@ -363,7 +372,7 @@ def _difference_line(difference: dict[str, Any]) -> str:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--game", "-g", help="The ruleset (default: the file's game).")
+@click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
               help="Stop after exploring this many positions.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
@@ -424,7 +433,7 @@ def _read_answer(prompt: str) -> str:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--game", "-g", help="The ruleset (default: the file's game).")
+@click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--skip-irrelevant", is_flag=True,
               help="Do not ask when exploring shows that no answer can change the outcome.")
 @_bad_input

@@ -609,3 +609,15 @@ def test_check_searches_a_directory_like_pytest(runner, tmp_path):
 
 def test_short_version_flag(runner):
     assert invoke(runner, "-V").stdout == f"tcgtrig, version {tcgtrig.__version__}\n"
+
+
+def test_shell_completion_offers_the_games_and_their_variants():
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "_TCGTRIG_COMPLETE": "bash_complete", "COMP_WORDS": "tcgtrig run x.yaml --game yu",
+           "COMP_CWORD": "4"}
+    done = subprocess.run([sys.executable, "-c", "from tcgtrig.cli import main; main(prog_name='tcgtrig')"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    offered = [line.split(",", 1)[1] for line in done.stdout.splitlines() if "," in line]
+    assert "yugioh" in offered and "yugioh/ocg" in offered and "digimon" not in offered
