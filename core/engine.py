@@ -815,14 +815,8 @@ class Engine:
         refs = self.index.fixed_values(match.ability)
         if not refs:
             return
-        view = self.view
-        if match.looked_back and before:
-            past = self.state.copy()
-            for card in before.values():
-                past.replace(card)
-            view = Evaluator(past, self.index.continuous)
-        scope = Scope(key=match.key or f"{match.card}.{match.ability.id}", controller=match.controller,
-                      card=match.card, self_card=match.self_card, events=tuple(match.events))
+        view = self.view.as_before(before) if match.looked_back and before else self.view
+        scope = self._match_scope(match)
         match.fixed = tuple(
             (ref, int(view.holds(ref.condition, scope)) if isinstance(ref, AtTrigger) else view.read(ref, scope))
             for ref in refs)
@@ -833,9 +827,13 @@ class Engine:
         condition = match.ability.trigger_condition
         if condition is None:
             return True
-        scope = Scope(key=match.key or f"{match.card}.{match.ability.id}", controller=match.controller,
-                      card=match.card, self_card=match.self_card, events=tuple(match.events))
-        return self.view.holds(condition, scope)
+        return self.view.holds(condition, self._match_scope(match))
+
+    @staticmethod
+    def _match_scope(match: Match) -> Scope:
+        """What an ability's words mean as it triggers."""
+        return Scope(key=match.key or f"{match.card}.{match.ability.id}", controller=match.controller,
+                     card=match.card, self_card=match.self_card, events=tuple(match.events))
 
     def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:
         """Games that re-check a pending effect's ``trigger_condition``

@@ -12,8 +12,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from attrs import field, frozen
-from attrs import fields as attrs_fields
-from attrs import has as attrs_has
 
 from .model import (
     SOURCES,
@@ -43,6 +41,7 @@ from .model import (
     StatOf,
     TurnOf,
     Value,
+    walk,
 )
 from .state import GameState
 
@@ -52,17 +51,9 @@ def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
     """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
     words (read when it triggers).  Walked once per ability by
     :class:`tcgtrig.triggers.AbilityIndex`, which keeps the answer."""
-    found: dict[Count | StatOf | AtTrigger, None] = {}
-    todo: list[Any] = [ability]
-    while todo:  # a walk, not a recursion: words can nest deeply
-        item = todo.pop()
-        if isinstance(item, (Count, StatOf)) and item.fixed or isinstance(item, AtTrigger):
-            found[item] = None
-        if isinstance(item, (tuple, list)):
-            todo.extend(item)
-        elif attrs_has(type(item)):
-            todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
-    return tuple(found)
+    found = (item for item in walk(ability)
+             if isinstance(item, (Count, StatOf)) and item.fixed or isinstance(item, AtTrigger))
+    return tuple(dict.fromkeys(found))
 
 
 @frozen(kw_only=True)

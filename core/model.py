@@ -11,9 +11,12 @@ in Python, and both paths produce the same objects.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Union
 
 from attrs import field, frozen
+from attrs import fields as attrs_fields
+from attrs import has as attrs_has
 
 __all__ = [
     "SOURCES",
@@ -589,6 +592,20 @@ class Card:
     def dynamic(self) -> tuple:
         """The part of the card that changes during play (for fingerprints)."""
         return (self.id, self.zone, self.under, self.stats, tuple(sorted(self.flags)), self.mods)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every value inside ``root`` — model objects, their fields, the items
+    of their tuples — ``root`` first.  A walk, not a recursion: words can
+    nest deeply."""
+    todo: list[Any] = [root]
+    while todo:
+        item = todo.pop()
+        yield item
+        if isinstance(item, (tuple, list)):
+            todo.extend(item)
+        elif attrs_has(type(item)):
+            todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
 
 
 def _share_on_copy(*classes: type) -> None:

@@ -13,11 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from attrs import Factory, define, setters
-from attrs import fields as attrs_fields
-from attrs import has as attrs_has
 
 from .evaluate import Evaluator, fixed_values
-from .model import Ability, Card, Event
+from .model import Ability, Card, Event, Grant, walk
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
@@ -220,24 +218,15 @@ def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tupl
 def _grants(cards: Sequence[Card], start: Sequence[Any]) -> list[tuple[str, Ability]]:
     """Every ``grant`` in the cards' abilities and the start actions, and
     every gained ability already on a card: (effect key, ability)."""
-    from .model import Grant  # local: keeps the module's import list short
-
     found: dict[int, tuple[str, Ability]] = {}
-    todo: list[Any] = [list(start)]
     for card in cards:
-        todo.append(list(card.abilities))
         for mod in card.mods:
             if mod.ability is not None and mod.key is not None:
                 found[id(mod.ability)] = (mod.key, mod.ability)
-    while todo:  # a walk, not a recursion: actions can nest deeply
-        item = todo.pop()
+    words = (tuple(start), *(card.abilities for card in cards))
+    for item in walk(words):
         if isinstance(item, Grant):
             found[id(item.ability)] = (item.key, item.ability)
-            todo.append(item.ability)
-        elif isinstance(item, (list, tuple)):
-            todo.extend(item)
-        elif attrs_has(type(item)):
-            todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
     return list(found.values())
 
 
