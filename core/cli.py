@@ -21,7 +21,7 @@ from rich.table import Table
 
 from . import __version__
 from .choices import RandomChooser, ScriptedChooser
-from .compare import compare_games, comparison_json, differences
+from .compare import compare_games, comparison_json, describe_difference, differences
 from .compare_html import comparison_html
 from .engine import Engine
 from .errors import TcgTrigError
@@ -354,20 +354,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
         return
     console.print("Where the games part ways:")
     for difference in found:
-        console.print(escape("  " + _difference_line(difference)))
-
-
-def _difference_line(difference: dict[str, Any]) -> str:
-    """One line for one difference, game by game."""
-    what = difference["what"]
-    if what == "order":
-        return (f"order, from effect {difference['first']}: " + " | ".join(
-            f"{g}: {' → '.join(o[difference['first'] - 1:difference['first'] + 2]) or '(nothing)'}"
-            for g, o in difference["games"].items()))
-    label = {"counter": f"{difference.get('player')}'s {difference.get('counter')}",
-             "zone": f"zone of {difference.get('card')}",
-             "flags": f"flags of {difference.get('card')}"}.get(what, what)
-    return f"{label}: " + " | ".join(f"{g}: {v}" for g, v in difference["games"].items())
+        console.print(escape("  " + describe_difference(difference)))
 
 
 @main.command()

@@ -21,10 +21,10 @@ from typing import Any
 
 from .errors import TcgTrigError
 from .manager import available_games, load_ruleset
-from .resolution import Resolution, resolve
+from .resolution import Resolution, resolve, summary
 from .scenario import Scenario
 
-__all__ = ["compare_games", "differences", "comparison_json"]
+__all__ = ["compare_games", "differences", "comparison_json", "describe_difference"]
 
 ENDINGS = ("lost", "missed", "failed", "declined")
 
@@ -63,7 +63,7 @@ def differences(results: dict[str, Resolution | str]) -> list[dict[str, Any]]:
     _add(out, {"what": "outcome"}, {name: r.outcome for name, r in done.items()})
     for kind in ENDINGS:
         _add(out, {"what": kind}, {name: sorted(r.keys(kind)) for name, r in done.items()})
-    ends = {name: r.to_json() for name, r in done.items()}
+    ends = {name: summary(r.state, r.engine.view) for name, r in done.items()}
     any_end = next(iter(ends.values()))
     players = sorted({p for e in ends.values() for p in e["counters"]})
     for player in players:
@@ -84,6 +84,20 @@ def comparison_json(results: dict[str, Resolution | str]) -> dict[str, Any]:
         "games": {name: {"error": r} if isinstance(r, str) else r.to_json() for name, r in results.items()},
         "differences": differences(results),
     }
+
+
+def describe_difference(difference: dict[str, Any]) -> str:
+    """One line for one difference, game by game."""
+    what = difference["what"]
+    games = difference["games"]
+    if what == "order":
+        first = difference["first"]
+        return f"order, from effect {first}: " + " | ".join(
+            f"{g}: {' → '.join(o[first - 1:first + 2]) or '(nothing)'}" for g, o in games.items())
+    label = {"counter": f"{difference.get('player')}'s {difference.get('counter')}",
+             "zone": f"zone of {difference.get('card')}",
+             "flags": f"flags of {difference.get('card')}"}.get(what, what)
+    return f"{label}: " + " | ".join(f"{g}: {v}" for g, v in games.items())
 
 
 def _add(out: list[dict[str, Any]], what: dict[str, Any], games: dict[str, Any]) -> None:

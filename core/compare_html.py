@@ -15,7 +15,7 @@ import hashlib
 from html import escape
 from typing import Any
 
-from .compare import differences
+from .compare import describe_difference, differences
 from .resolution import Resolution
 
 __all__ = ["comparison_html"]
@@ -47,7 +47,7 @@ def comparison_html(title: str, results: dict[str, Resolution | str]) -> str:
     """The page for ``results`` (game name → its resolution, or its error)."""
     columns = "".join(_column(name, result) for name, result in results.items())
     found = differences(results)
-    parts = "".join(f"<li>{escape(_difference(d))}</li>" for d in found) or "<li>The games agree.</li>"
+    parts = "".join(f"<li>{escape(describe_difference(d))}</li>" for d in found) or "<li>The games agree.</li>"
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{escape(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
@@ -140,15 +140,3 @@ def _effect(number: int, step: Any, names: dict[str, str], tag: str) -> str:
     return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{escape(key)}\">"
             f"<span class=\"n\">{number}.</span>{escape(key)}{label}<br><small>{escape(names.get(card, card))} · "
             f"{escape(str(step.get('player')))}</small></div>")
-
-
-def _difference(difference: dict[str, Any]) -> str:
-    what = difference["what"]
-    games = difference["games"]
-    if what == "order":
-        first = difference["first"]
-        return (f"The order parts at effect {first}: " + "; ".join(
-            f"{g}: {' → '.join(o[first - 1:first + 2]) or '(nothing)'}" for g, o in games.items()))
-    label = {"counter": f"{difference.get('player')}'s {difference.get('counter')}",
-             "zone": f"where {difference.get('card')} ends", "flags": f"flags of {difference.get('card')}"}
-    return f"{label.get(what, what)}: " + "; ".join(f"{g}: {v}" for g, v in games.items())

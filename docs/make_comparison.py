@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import tcgtrig
-from tcgtrig.compare import compare_games, differences
+from tcgtrig.compare import compare_games, describe_difference, differences
 from tcgtrig.compare_html import comparison_html
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -38,12 +38,7 @@ def pages(root: Path = ROOT) -> dict[str, str]:
                          + " |")
         found = differences(results)
         lines.append("")
-        for difference in found:
-            games = "; ".join(f"{g}: {v}" for g, v in difference["games"].items())
-            if difference["what"] == "order":
-                games = f"they part at effect {difference['first']}"
-            extra = " ".join(str(difference[k]) for k in ("player", "counter", "card") if k in difference)
-            lines.append(f"- **{difference['what']}{' ' + extra if extra else ''}**: {games}")
+        lines += [f"- {describe_difference(difference)}" for difference in found]
         lines.append("")
     out["docs/comparison.md"] = "\n".join(lines)
     return out
