@@ -309,6 +309,32 @@ class Engine:
 
     # -- loops ----------------------------------------------------------------
 
+    def position(self) -> Any:
+        """What makes the position what it is, apart from how it was reached:
+        the cards, counters, per-turn uses and turn, what is pending (the
+        pool, interrupt windows, the chain, offers, due declarations), and
+        where each frame is — its phase, how far its action list has got
+        (two step boundaries in a row are two places), whose effect it runs
+        and what that effect did.  Equal positions play out alike (loop
+        detection, ``explore``)."""
+        state = self.state
+        frames = tuple(
+            (type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None),
+             f.run.scope.key if hasattr(f, "run") else None,
+             tuple(sorted(f.run.did.items())) if hasattr(f, "run") else ())
+            for f in self.frames)
+        return (
+            tuple(c.dynamic() for c in state.cards.values()),
+            tuple(sorted((p, tuple(sorted(v.items()))) for p, v in state.counters.items())),
+            tuple(sorted(state.used.items())), state.turn, state.turn_player,
+            self.pool.fingerprint(),
+            tuple(w.pool.fingerprint() for w in self.windows),
+            tuple(e.signature() for e in self.chain_links), tuple(e.signature() for e in self.offers),
+            tuple(sorted((p, len(ids)) for p, ids in self.due.items())),
+            tuple(sorted(self.series)) if self.series is not None else None,
+            frames,
+        )
+
     def check_loop(self, where: str) -> bool:
         """Count a step; end the resolution if the position repeats."""
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
@@ -317,16 +343,7 @@ class Engine:
                  len(self.chain_links), top, len(self.offers), self.state.turn, self.state.turn_player)
 
         def full() -> Any:
-            cards = tuple(c.dynamic() for c in self.state.cards.values())
-            counters = tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
-            # where each frame is: the phase, and how far an action list has got (two step
-            # boundaries in a row are two places, not one repeated position)
-            frames = tuple((type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None))
-                           for f in self.frames)
-            links = (tuple(e.signature() for e in self.chain_links),
-                     tuple(e.signature() for e in self.offers))
-            return (where, cards, counters, tuple(sorted(self.state.used.items())), self.pool.fingerprint(),
-                    frames, chooser, links)
+            return (where, self.position(), chooser)
 
         verdict = self._guard.tick(quick, full, self.asked)
         if verdict is not None:

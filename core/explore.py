@@ -239,23 +239,6 @@ def _end(engine: Engine, ends: dict[str, tuple[str, dict[str, Any]]]) -> str:
 
 
 def _position(engine: Engine, decision: Decision) -> Any:
-    """What makes a position what it is, apart from how it was reached."""
-    state = engine.state
-    frames = tuple(
-        (type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None),
-         getattr(getattr(f, "run", None), "scope", None) and f.run.scope.key,
-         tuple(sorted(getattr(getattr(f, "run", None), "did", {}).items())) if hasattr(f, "run") else ())
-        for f in engine.frames)
-    return (
-        tuple(c.dynamic() for c in state.cards.values()),
-        tuple(sorted((p, tuple(sorted(v.items()))) for p, v in state.counters.items())),
-        tuple(sorted(state.used.items())), state.turn, state.turn_player,
-        engine.pool.fingerprint(),
-        tuple(tuple(w.pool.fingerprint()) for w in engine.windows),
-        tuple(e.signature() for e in engine.chain_links), tuple(e.signature() for e in engine.offers),
-        tuple(sorted((p, len(ids)) for p, ids in engine.due.items())),
-        tuple(sorted(engine.series)) if engine.series is not None else None,
-        frames,
-        (decision.kind, decision.player, decision.prompt, tuple(decision.options)),
-    )
-
+    """What makes a position what it is, apart from how it was reached, and
+    the question asked there."""
+    return (engine.position(), (decision.kind, decision.player, decision.prompt, tuple(decision.options)))
