@@ -16,6 +16,7 @@ from html import escape
 from typing import Any
 
 from .compare import describe_difference, differences
+from .render import SKIP_KEYS
 from .resolution import Resolution
 
 __all__ = ["comparison_html"]
@@ -128,8 +129,7 @@ def _depth_label(result: Resolution, depth: int) -> str:
 
 def _tag(step: Any) -> str:
     """The game's own words about an effect (its details in the trace)."""
-    skip = {"kind", "effect", "player", "id", "cause", "chain", "chain_link", "event", "reason"}
-    return " · ".join(f"{k} {v}" for k, v in step.data if k not in skip and v is not None)
+    return " · ".join(f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS and v is not None)
 
 
 def _effect(number: int, step: Any, names: dict[str, str], tag: str) -> str:

@@ -39,7 +39,9 @@ _OUTCOME_STYLE = {
 MAX_DEPTH = 24
 #: Other waiting effects named beside an ordering choice (the rest are counted).
 MAX_WAITING_SHOWN = 6
-_SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "reason", "chain", "chain_link"}
+#: Step keys the tree writes in its own way; the rest are the game's details.
+SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "about", "reason", "chain",
+             "chain_link"}
 
 
 def describe_event(step: Step, names: Mapping[str, str]) -> str:
@@ -95,7 +97,7 @@ def step_line(step: Step, names: Mapping[str, str]) -> str:
         return f"the turn ends: {step.get('reason')}"
     if step.kind == "turn_continues":
         return f"the turn goes on: {step.get('player')}'s turn does not end after all"
-    extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
+    extras = [f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS]
     line = f"{step.kind} {step.get('effect', '')} ({step.get('player')})"
     if step.get("reason"):
         line += f": {step.get('reason')}"
@@ -159,7 +161,7 @@ class _Builder:
         return node
 
     def extras(self, step: Step) -> list[str]:
-        extras = [f"{k} {v}" for k, v in step.data if k not in _SKIP_KEYS]
+        extras = [f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS]
         if self.depth_word != "depth":
             extras = [e.replace("priority", self.depth_word, 1) if e.startswith("priority") else e for e in extras]
         return extras
