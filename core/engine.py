@@ -395,7 +395,7 @@ class Engine:
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
                 self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,
             )
-            if self.spent(effect) and not self.ruleset.info.spent_abilities_trigger:
+            if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
                 continue  # it does not trigger at all
             effect = self._ranked(effect)
             drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
@@ -770,7 +770,7 @@ class Engine:
                 depth=match.depth, cause=target.run.instance, incarnation=match.incarnation,
                 self_incarnation=match.self_incarnation, fixed=match.fixed, window="interrupt",
             )
-            if self.spent(effect) and not self.ruleset.info.spent_abilities_trigger:
+            if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
                 continue  # it does not trigger at all
             effect = self._ranked(effect)
             if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
