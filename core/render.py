@@ -134,6 +134,8 @@ class _Builder:
         self.anchor: dict[int, Node] = {}
         self.flat_note = False
         self.choosing: list[Segment] | None = None
+        #: the ``KEY#n`` label the last ordering decision chose, for the activation it starts
+        self.chosen: str | None = None
         self.done: list[Node] = []  # the nodes of resolved effects
         self.last: tuple[str, Node] | None = None  # the effect activated last, and its node
         #: effects waiting in the pending set, by instance id, as "key (player, details)"
@@ -166,10 +168,13 @@ class _Builder:
             extras = [e.replace("priority", self.depth_word, 1) if e.startswith("priority") else e for e in extras]
         return extras
 
-    def effect_label(self, step: Step) -> list[Segment]:
+    def effect_label(self, step: Step, shown: str | None = None) -> list[Segment]:
+        """The effect's key (or ``shown``: the label it was chosen by), its
+        card's name, its player and the game's details."""
         key = step.get("effect", "?")
         card = key.rsplit(".", 1)[0]
-        label: list[Segment] = [(key, "bold"), (f"  {self.names.get(card, card)} · {step.get('player')}", None)]
+        label: list[Segment] = [(shown or key, "bold"),
+                                (f"  {self.names.get(card, card)} · {step.get('player')}", None)]
         extras = self.extras(step)
         if extras:
             label.append((f"  {', '.join(extras)}", "dim"))
@@ -200,9 +205,14 @@ class _Builder:
             if step.get("decision") == "order":
                 options = step.get("options")
                 among = ", ".join(options) if isinstance(options, (list, tuple)) else f"{options} effects"
-                self.choosing = [(f"? {step.get('player')} chooses next among {among}", "dim")]
+                chosen = step.get("label")
+                if isinstance(options, (list, tuple)) and f"{chosen}#1" in options:
+                    chosen = f"{chosen}#1"  # the plain key names the first of its instances
+                self.chosen = chosen if isinstance(chosen, str) and "#" in chosen else None
+                self.choosing = [(f"? {step.get('player')} chose {chosen} (order; among {among})", "dim")]
                 candidates = {o.split("#")[0] for o in options} if isinstance(options, (list, tuple)) else set()
-                others = [text for text in self.waiting.values() if text.split(" ", 1)[0] not in candidates]
+                others = self.numbered([text for text in self.waiting.values()
+                                        if text.split(" ", 1)[0] not in candidates])
                 if isinstance(options, (list, tuple)) and others:
                     shown = others[:MAX_WAITING_SHOWN]
                     more = f" and {len(others) - len(shown)} more" if len(others) > len(shown) else ""
@@ -215,7 +225,8 @@ class _Builder:
                                      f"({step.get('decision')}{about})", "dim")])
         elif kind == "activated":
             self.number += 1
-            label = [(f"{self.number}. ▶ ", None), *self.effect_label(step)]
+            label = [(f"{self.number}. ▶ ", None), *self.effect_label(step, self.chosen)]
+            self.chosen = None
             if step.get("chain_link"):
                 label.append((f"  chain {step.get('chain')} · CL{step.get('chain_link')}", "dim"))
             if step.get("chain_link"):
@@ -274,7 +285,9 @@ class _Builder:
         cause = step.get("cause")
         interrupting = step.get("interrupting")
         marker = (cause, interrupting, tuple(self.extras(step)))
-        name = f"{step.get('effect')} ({step.get('player')})"
+        key = step.get("effect")
+        # the how-manieth instance of this key now waiting: the number ``--choice`` gives it
+        number = sum(1 for text in self.waiting.values() if text.split(" ", 1)[0] == key) or 1
         if self.group is None or self.group[0] != marker:
             if interrupting:
                 about = step.get("about")
@@ -287,9 +300,28 @@ class _Builder:
                 head = [(f"▲ triggered{detail}: ", "magenta")]
             node = self.child(self.parent(cause), list(head))
             self.group = (marker, node, head, [])
-        _, node, head, names = self.group
-        names.append(name)
-        node.label = [*head, (", ".join(names), None)]
+        _, node, head, entries = self.group
+        entries.append((key, number, step.get("player")))
+        keys = [entry[0] for entry in entries]
+        shown = [f"{k}#{n} ({p})" if n > 1 or keys.count(k) > 1 else f"{k} ({p})" for k, n, p in entries]
+        node.label = [*head, (", ".join(shown), None)]
+
+    def numbered(self, texts: list[str]) -> list[str]:
+        """``KEY (player…)`` entries with a key that repeats labelled ``KEY#n``,
+        as :class:`~tcgtrig.choices.EffectLabels` (and ``--choice``) name them."""
+        counts: dict[str, int] = {}
+        for text in texts:
+            key = text.split(" ", 1)[0]
+            counts[key] = counts.get(key, 0) + 1
+        seen: dict[str, int] = {}
+        out = []
+        for text in texts:
+            key, rest = text.split(" ", 1)
+            if counts[key] > 1:
+                seen[key] = seen.get(key, 0) + 1
+                text = f"{key}#{seen[key]} {rest}"
+            out.append(text)
+        return out
 
 
 def build_tree(result: Resolution) -> Node:

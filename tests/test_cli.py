@@ -145,6 +145,21 @@ def test_run_prints_the_tree_and_the_resolution_order(runner):
     assert "Moved: garurumon sources → battle, myotismon_source sources → trash" in out
 
 
+def test_the_tree_labels_repeated_effects_as_choice_names_them(runner):
+    path = str(SCENARIOS / "triggered-03.yaml")
+    out = invoke(runner, "run", path).stdout
+    assert "malomyotismon.memory#1 (B), malomyotismon.memory#2 (B)" in out  # as they trigger
+    assert "also waiting: malomyotismon.memory#1 (B, priority 1); malomyotismon.memory#2 (B, priority 1)" in out
+    assert ("? B chose malomyotismon.memory#1 (order; among malomyotismon.memory#1, "
+            "malomyotismon.memory#2)") in out
+    assert "4. ▶ malomyotismon.memory#1  BT3-092 MaloMyotismon · B" in out
+    # the labels the tree shows are the ones --choice takes
+    script = ["use", "guilmon", "darktyrannomon_1", "darktyrannomon_2", "guilmon.memory", "malomyotismon.memory#2"]
+    again = invoke(runner, "run", path, "--json", *[arg for label in script for arg in ("--choice", label)])
+    activated = [step["id"] for step in json.loads(again.stdout)["steps"] if step["kind"] == "activated"]
+    assert activated[-2:] == [5, 4]  # the second instance first
+
+
 def test_run_with_explicit_game(runner):
     result = invoke(runner, "run", T1, "-g", "digimon")
     assert result.exit_code == 0

@@ -227,8 +227,8 @@ def test_the_tree_shows_the_waiting_pool_its_classes_and_who_chooses():
 
     result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "cr-8-before-break.yaml"), "duelmasters")
     text = render_text(result)
-    assert "▲ triggered (class before break, side active): x.before_break (A), x.before_break (A)" in text
-    assert ("? A chooses next among a_watch.watch#1, a_watch.watch#2 · also waiting: "
+    assert "▲ triggered (class before break, side active): x.before_break#1 (A), x.before_break#2 (A)" in text
+    assert ("? A chose a_watch.watch#1 (order; among a_watch.watch#1, a_watch.watch#2) · also waiting: "
             "b_one.pig (B, class ordinary, side non-active); b_two.pig (B, class ordinary, side non-active)") in text
     assert "☑ declared s1.s_trigger" in text and "class shield trigger, side non-active" in text
 
