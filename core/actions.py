@@ -40,7 +40,7 @@ from .model import (
 )
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .engine import Machine
 
 __all__ = ["Op", "plan", "apply", "card_fields", "describe"]
 
@@ -91,7 +91,7 @@ def describe(action: Any) -> str:
 
 
 def plan(
-    engine: Engine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str
+    engine: Machine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str
 ) -> list[Op]:
     """The ops of one primitive action, with its cards already chosen."""
     state = engine.state
@@ -210,7 +210,7 @@ def _would_circle(state: Any, card_id: str, parent: str | None) -> bool:
     return parent == card_id or any(c.id == parent for c in state.stack_below(card_id))
 
 
-def apply(engine: Engine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
+def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
     """Carry out ``ops`` at one moment.
 
     :return: the events, in order, and every card that moved as it was just

@@ -257,7 +257,7 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
     ruleset = load_ruleset(pick_game(scenario, game))
     compiled = scenario.compile(ruleset)
     chooser = ScriptedChooser(list(choices) if choices else list(compiled.choices))
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     run_until(engine, chooser, stop_after)
     data = save_position(scenario, engine, chooser)
     try:
@@ -434,7 +434,7 @@ def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     scenario = load_scenario(file)
     ruleset = load_ruleset(pick_game(scenario, game))
     compiled = scenario.compile(ruleset)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
     shown = 0
     try:
@@ -469,9 +469,8 @@ def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     except KeyboardInterrupt:
         click.echo("\nplay stopped (Ctrl-C)", err=True)
         sys.exit(130)
-    unused: tuple[str, ...] = ()
-    print_tree(Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
-                          unused_choices=unused), _console())
+    engine.title = scenario.title
+    print_tree(engine.result(), _console())
     click.echo("\nTo replay this session, put in the file:")
     click.echo(f"choices: [{', '.join(label for _, label in history)}]")
 
@@ -485,13 +484,13 @@ def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
         lines.append("  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})"
                                               for i, e in enumerate(engine.chain_links, 1)))
     waiting = []
-    for effect in engine.pool:
+    for effect in engine.pending:
         details = ", ".join(f"{k} {v}" for k, v in effect.details)
         waiting.append(f"{effect.key} ({effect.controller}{', ' + details if details else ''})")
         if len(waiting) > most:
             break
     if waiting:
-        more = f" and {len(engine.pool) - most} more" if len(waiting) > most else ""
+        more = f" and {len(engine.pending) - most} more" if len(waiting) > most else ""
         lines.append("  pending, as the game ranks them: " + "; ".join(waiting[:most]) + more)
     return lines
 

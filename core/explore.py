@@ -93,7 +93,7 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
     """
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
     compiled = scenario.compile(ruleset)
-    root = Engine(ruleset, compiled.state.copy(), compiled.start)
+    root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     if jobs <= 1:
         return _walk(root, max_states)
     decision = root.advance()
@@ -140,7 +140,7 @@ def _explore_prefix(task: tuple[dict[str, Any], str, str, list[str], int]) -> Ex
 
     ruleset = load_ruleset(game)
     compiled = scenario_from_data(data, file=file).compile(ruleset)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     for label in prefix:
         engine.advance()
         engine.answer(label)
@@ -241,4 +241,4 @@ def _end(engine: Engine, ends: dict[str, tuple[str, dict[str, Any]]]) -> str:
 def _position(engine: Engine, decision: Decision) -> Any:
     """What makes a position what it is, apart from how it was reached, and
     the question asked there."""
-    return (engine.position(), (decision.kind, decision.player, decision.prompt, tuple(decision.options)))
+    return (engine.machine.position(), (decision.kind, decision.player, decision.prompt, tuple(decision.options)))

@@ -19,7 +19,7 @@ from .model import Action, May, Query, Together
 from .pending import PendingEffect, PendingPool
 
 if TYPE_CHECKING:
-    from .engine import Engine
+    from .engine import Machine
 
 __all__ = [
     "EffectRun",
@@ -79,7 +79,7 @@ class EffectRun:
 class Frame:
     """A unit of pending work; :meth:`step` advances it by one move."""
 
-    def step(self, engine: Engine) -> None:  # pragma: no cover - abstract
+    def step(self, engine: Machine) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -96,7 +96,7 @@ class MainLoop(Frame):
     labels: Any = None
     nested: bool = False
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.phase == "start":
             engine.begin(self.start)
             self.phase = "settle"
@@ -150,7 +150,7 @@ class Settle(Frame):
 
     phase: str = "rules"
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.phase == "rules":
             todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
             if not todo:
@@ -176,7 +176,7 @@ class Declare(Frame):
     index: int = 0
     asking: bool = False
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.asking:
             effect = self.effects[self.index]
             self.index += 1
@@ -213,7 +213,7 @@ class Activation(Frame):
     phase: str = "check"
     collect: InterruptWindow | None = None
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         effect = self.effect
         if self.phase == "check":
             engine.conditional.pop(effect.id, None)
@@ -260,7 +260,7 @@ class ResolveEffect(Frame):
     run: EffectRun
     record: bool = True
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         engine.pop()
         engine.resolve(self.effect, self.run, record=self.record)
 
@@ -273,7 +273,7 @@ class RunActions(Frame):
     run: EffectRun
     index: int = 0
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.index >= len(self.actions):
             engine.pop()
             return
@@ -288,7 +288,7 @@ class MayFrame(Frame):
     run: EffectRun
     asked: bool = False
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if not self.asked:
             self.asked = True
             engine.ask(Decision(
@@ -322,7 +322,7 @@ class Perform(Frame):
     ops: list = field(factory=list)
     prevented: set = field(factory=set)
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.phase == "select":
             if not self.slots and not self.chosen:
                 self.chosen = [dict() for _ in self.parts]
@@ -358,7 +358,7 @@ class Perform(Frame):
     def run_of(self, number: int) -> EffectRun:
         return self.runs[number] if self.runs is not None else self.run
 
-    def select(self, engine: Engine) -> bool:
+    def select(self, engine: Machine) -> bool:
         """Resolve selectors; ask for picks.  True while waiting for an answer."""
         while self.slot < len(self.slots):
             number, name, selector = self.slots[self.slot]
@@ -420,7 +420,7 @@ class InterruptWindow(Frame):
     claims: dict[int, tuple[int, ...]] = field(factory=dict)
     deferred: list = field(factory=list)
 
-    def choose(self, engine: Engine, effect: PendingEffect) -> None:
+    def choose(self, engine: Machine, effect: PendingEffect) -> None:
         """A replacement its controller decided to apply: it takes the events
         it matched that no earlier replacement took, and its cost is paid."""
         ops = [i for i, op in enumerate(self.target.ops) if op.event in effect.events]
@@ -439,7 +439,7 @@ class InterruptWindow(Frame):
                 scope=scope, instance=effect.id, trigger_cause=self.target.run.trigger_cause,
                 depth=self.target.run.depth, by="cost")))
 
-    def apply_chosen(self, engine: Engine) -> None:
+    def apply_chosen(self, engine: Machine) -> None:
         chosen, self.chosen = self.chosen, []
         for effect in chosen:
             engine.record("applied", effect)
@@ -454,7 +454,7 @@ class InterruptWindow(Frame):
             if effect.ability.do:
                 engine.push(RunActions(effect.ability.do, run))
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.phase == "flush":  # what the replacements do, as one moment
             self.phase = "pick"
             if self.deferred:
@@ -494,7 +494,7 @@ class InlineActivation(Frame):
     key: str
     run: EffectRun
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         engine.pop()
         card_id, ability = engine.index.by_key[self.key]
         card = engine.state.cards[card_id]
@@ -522,7 +522,7 @@ class ChainWindow(Frame):
     labels: Any = None
     open: bool = False
 
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if self.labels is not None:
             label = engine.take_answer()
             candidates = self.labels
@@ -561,7 +561,7 @@ class ChainWindow(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class ResolveChain(Frame):
-    def step(self, engine: Engine) -> None:
+    def step(self, engine: Machine) -> None:
         if not engine.chain_links:
             engine.resolving_link = 0
             engine.pop()

@@ -148,7 +148,8 @@ def resolve(
     from_file = chooser is None and choices is None
     if chooser is None:
         chooser = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps=max_steps)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled,
+                    title=scenario.title)
     try:
         engine.run(chooser)
     except ChoiceError as exc:
@@ -160,5 +161,4 @@ def resolve(
                               line=scenario.source.line(path), path=format_path(path)) from None
         raise
     unused = tuple(chooser.remaining) if isinstance(chooser, ScriptedChooser) else ()
-    return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
-                      unused_choices=unused)
+    return engine.result(unused)

@@ -33,7 +33,7 @@ def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> Non
         if engine.decision is not None:
             engine.answer(chooser.choose(engine.decision, engine))
             continue
-        engine.frames[-1].step(engine)
+        engine.machine.frames[-1].step(engine.machine)
         trace = engine.trace
         while counted < len(trace):
             if trace[counted].kind == "activated":
@@ -46,7 +46,7 @@ def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> Non
 def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:
     """The position ``engine`` stopped in, as JSON-compatible data."""
     answers = [step.get("label") for step in engine.trace if step.kind == "choice"]
-    pending = [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pool]
+    pending = [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pending]
     return {
         "save_format": SAVE_FORMAT,
         "game": engine.ruleset.name,
@@ -72,8 +72,6 @@ def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
     ruleset = load_ruleset(data["game"])
     compiled = scenario.compile(ruleset)
     chooser = ScriptedChooser([str(label) for label in [*data["answers"], *data["remaining_choices"]]])
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start)
-    engine.run(chooser)
-    return Resolution(game=ruleset.name, title=scenario.title, engine=engine, compiled=compiled,
-                      unused_choices=tuple(chooser.remaining))
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled, title=scenario.title)
+    return engine.run(chooser).result(chooser.remaining)
 

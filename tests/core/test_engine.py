@@ -8,11 +8,14 @@ asserts what resolved, in which order, and the end state.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 import tcgtrig
 from helpers import run, scenario
 from tcgtrig import ScriptedChooser
+
+DIGIMON_SCENARIOS = Path(__file__).parents[1] / "scenarios" / "digimon"
 
 
 def test_start_is_one_effect_and_triggers_wait_for_it(plain):
@@ -637,3 +640,41 @@ def test_effect_labels_read_well():
     from tcgtrig.choices import EffectLabels
     labels = EffectLabels({i: pending(ability(), id=i, key=f"c{i}.x") for i in range(1, 9)})
     assert repr(labels).startswith("EffectLabels([c1.x, c2.x") and "(8 in all)" in repr(labels)
+
+
+def test_help_on_the_engine_shows_its_public_methods_not_its_working_parts():
+    import pydoc
+
+    text = pydoc.render_doc(tcgtrig.Engine, renderer=pydoc.plaintext)
+    for public in ("advance(", "answer(", "run(", "copy(", "result(", "for_scenario(", "pending", "decision"):
+        assert public in text
+    for internal in ("chain_keys", "last_moment", "resolving_link", "take_answer", "open_window", "frames"):
+        assert internal not in text
+    signature = text.splitlines()[3]
+    assert "Engine(ruleset: 'Ruleset', state: 'GameState', start" in signature and "pool" not in signature
+
+
+def test_a_hand_stepped_engine_gives_a_resolution_like_resolve():
+    from tcgtrig.render import render_text
+
+    scenario = tcgtrig.load_scenario(DIGIMON_SCENARIOS / "triggered-01.yaml")
+    engine = tcgtrig.Engine.for_scenario(scenario, "digimon")
+    assert repr(engine).startswith("<Engine digimon 'Digimon triggered effects, example 1")
+    asked = []
+    while (decision := engine.advance()) is not None:
+        asked.append(decision.options[-1])
+        engine.answer(decision.options[-1])
+    result = engine.result()
+    again = tcgtrig.resolve(scenario, "digimon", choices=asked)
+    assert result.keys("resolved") == again.keys("resolved") and len(result.keys("resolved")) == 6
+    assert result.json_text() == again.json_text()
+    assert "Moved: garurumon sources → battle" in render_text(result)
+
+
+def test_an_engine_built_from_a_bare_state_notes_where_its_cards_started():
+    digimon = tcgtrig.load_ruleset("digimon")
+    compiled = tcgtrig.load_scenario(DIGIMON_SCENARIOS / "triggered-01.yaml").compile(digimon)
+    engine = tcgtrig.Engine(digimon, compiled.state, compiled.start)  # the engine changes this state
+    result = engine.run(tcgtrig.DefaultChooser()).result()
+    assert result.compiled.state.cards["garurumon"].zone == "sources"
+    assert result.state.cards["garurumon"].zone == "battle"
