@@ -81,7 +81,33 @@ def _dump(data: Any) -> None:
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _show_one_line(error: click.UsageError, file: Any = None) -> None:
+    message = error.format_message().strip().rstrip(".")
+    message = message[:1].lower() + message[1:]  # the style of the tool's other errors
+    hint = f" (see: {error.ctx.command_path} --help)" if error.ctx is not None else ""
+    click.echo(f"error: {message}{hint}", err=True)
+
+
+class _Tool(click.Group):
+    """The command group: a usage error (an unknown option or command, a
+    bad value) is one line on stderr, like every other error, and exit 2."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as error:
+            error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
+            raise
+
+
+@click.group(cls=_Tool, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="tcgtrig")
 def main() -> None:
     """Decide in which order triggered effects resolve, game by game."""
@@ -194,7 +220,7 @@ def check(files: tuple[str, ...], game: str | None) -> None:
     passes = failures = skips = errors = 0
     for file in files:
         try:
-            scenario = load_scenario(file)
+            scenario = load_scenario(file, check_game=False)  # checked per game below
         except TcgTrigError as exc:
             errors += 1
             console.print(f"[red]ERROR[/] {escape(str(exc))}")
@@ -323,7 +349,7 @@ def _show(value: Any) -> str:
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
     """Resolve one position under every installed ruleset, side by side,
     then say where the games part ways."""
-    scenario = load_scenario(file)
+    scenario = load_scenario(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     results = compare_games(scenario, names)
     if html_out is not None:

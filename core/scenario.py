@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -112,6 +112,16 @@ def schema(kind: str = "scenario") -> dict[str, Any]:
     return json.loads(text)
 
 
+@cache
+def _validator(part: str | None) -> jsonschema.Draft202012Validator:
+    """A validator for the whole file, or for one of its definitions (built
+    once: building one resolves every reference of the schema)."""
+    whole = schema()
+    if part is not None:
+        whole = {"$defs": whole["$defs"], "$ref": f"#/$defs/{part}"}
+    return jsonschema.Draft202012Validator(whole)
+
+
 # ---------------------------------------------------------------------------
 # Scenario: read and checked, not yet compiled for a game
 # ---------------------------------------------------------------------------
@@ -154,6 +164,8 @@ class Scenario:
     players: tuple[str, str]
     turn_player: str
     source: Source = field(eq=False, repr=False)
+    #: compiled at load time, by ruleset: handed out once, to the first compile for that ruleset
+    _checked: dict[Any, Compiled] = field(factory=dict, eq=False, repr=False)
 
     @property
     def file(self) -> str:
@@ -176,22 +188,53 @@ class Scenario:
     def compile(self, ruleset: Ruleset) -> Compiled:
         """Build the state, the start actions, the choices and the expectation
         for ``ruleset``; its aliases give meaning to the game's words."""
-        return _Compiler(self, ruleset).compile()
+        compiled = self._checked.pop(_ruleset_key(ruleset), None)
+        return compiled if compiled is not None else _Compiler(self, ruleset).compile()
+
+    def check_game(self) -> None:
+        """Compile under the file's own ``game`` (when it is installed), so
+        an unknown card, effect key or word is reported now, not when the
+        position is resolved.  The next :meth:`compile` for that game reuses
+        the result."""
+        from .manager import available_games, load_ruleset
+
+        if self.game is None or self.game.split("/", 1)[0] not in available_games():
+            return
+        ruleset = load_ruleset(self.game)
+        self._checked[_ruleset_key(ruleset)] = _Compiler(self, ruleset).compile()
 
 
-def load_scenario(path: str | Path) -> Scenario:
-    """Read and check a scenario file (``.yaml``/``.yml`` or ``.json``)."""
-    return scenario_from_source(load_source(path))
+def _ruleset_key(ruleset: Ruleset) -> tuple[str, tuple[str, ...]]:
+    """Rulesets with the same name and plugins compile a file alike."""
+    return ruleset.name, tuple(sorted(name for name, _ in ruleset.pm.list_name_plugin()))
 
 
-def scenario_from_text(text: str, file: str = "<scenario>", *, kind: str | None = None) -> Scenario:
-    """Read and check scenario text (YAML unless ``kind="json"``)."""
-    return scenario_from_source(parse_source(text, file, kind=kind))
+def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
+    """Read and check a scenario file (``.yaml``/``.yml`` or ``.json``).
+
+    With ``check_game`` (the default), a file that names an installed
+    ``game`` is also compiled for it (:meth:`Scenario.check_game`): an
+    unknown card or word is a :class:`ScenarioError` here, at load time.
+    """
+    return _checked(scenario_from_source(load_source(path)), check_game)
 
 
-def scenario_from_data(data: Mapping[str, Any], file: str = "<data>") -> Scenario:
+def scenario_from_text(text: str, file: str = "<scenario>", *, kind: str | None = None,
+                       check_game: bool = True) -> Scenario:
+    """Read and check scenario text (YAML unless ``kind="json"``); see
+    :func:`load_scenario` for ``check_game``."""
+    return _checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
+
+
+def scenario_from_data(data: Mapping[str, Any], file: str = "<data>", *, check_game: bool = True) -> Scenario:
     """Check scenario data built in Python (same rules as a file)."""
-    return scenario_from_source(Source(json.loads(json.dumps(data)), file, {}))
+    return _checked(scenario_from_source(Source(json.loads(json.dumps(data)), file, {})), check_game)
+
+
+def _checked(scenario: Scenario, check_game: bool) -> Scenario:
+    if check_game:
+        scenario.check_game()
+    return scenario
 
 
 def scenario_from_source(source: Source) -> Scenario:
@@ -219,12 +262,9 @@ def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | 
     """Check the file against the schema — or, with ``part``, the value
     ``data`` found at ``at`` against that definition (an ability a word
     carries inside an action, which the schema leaves open)."""
-    whole = schema()
-    if part is not None:
-        whole = {"$defs": whole["$defs"], "$ref": f"#/$defs/{part}"}
-    else:
+    if part is None:
         data = source.data
-    validator = jsonschema.Draft202012Validator(whole)
+    validator = _validator(part)
     errors = sorted(validator.iter_errors(data),
                     key=lambda e: (source.line(at + tuple(e.absolute_path)) or 0, len(e.absolute_path)))
     if not errors:

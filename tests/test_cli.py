@@ -527,6 +527,16 @@ def test_usage_errors_exit_2(runner):
     assert invoke(runner, "frobnicate").exit_code == 2
 
 
+@pytest.mark.parametrize(("args", "line"), [
+    (["run", "--bogus", "x"], "error: no such option '--bogus' (see: tcgtrig run --help)"),
+    (["frobnicate"], "error: no such command 'frobnicate' (see: tcgtrig --help)"),
+    (["explore"], "error: missing argument 'FILE' (see: tcgtrig explore --help)"),
+])
+def test_usage_errors_are_one_line_like_every_other_error(args, line):
+    done = subprocess.run([sys.executable, "-m", "tcgtrig", *args], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
+
+
 # -- known bugs ------------------------------------------------------------------
 
 MARKUP_PLAYER = """\

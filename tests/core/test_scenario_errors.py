@@ -4,6 +4,7 @@ expected and, for unknown ids and labels, the legal ones."""
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 import tcgtrig
@@ -249,3 +250,24 @@ def test_game_words_take_a_card_or_a_card_key():
         assert result.state.cards["x"].flags == {"suspended"}
     err = error_of(_one_card("  - delete: {card: x, to: hand}\n"))
     assert "unknown key 'to' (legal: card, by, label)" in err.message
+
+
+def test_load_scenario_reports_an_unknown_card_at_load_time(tmp_path):
+    path = tmp_path / "typo.yaml"
+    path.write_text(
+        "format: 1\ntitle: t\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
+        "cards:\n  - {id: gabumon, owner: A, zone: battle}\nstart:\n  - delete: gabumom\n", encoding="utf-8")
+    with pytest.raises(tcgtrig.ScenarioError) as caught:
+        tcgtrig.load_scenario(path)
+    assert str(caught.value) == f"{path}:9: start[0].delete: unknown card 'gabumom' (legal: self, source, event.card, gabumon)"
+    scenario = tcgtrig.load_scenario(path, check_game=False)  # the structure alone is sound
+    with pytest.raises(tcgtrig.ScenarioError):
+        scenario.compile(tcgtrig.load_ruleset("digimon"))
+
+
+def test_the_load_time_compile_is_reused_once_and_then_compiled_afresh():
+    scenario = tcgtrig.load_scenario(Path(__file__).parents[1] / "scenarios" / "digimon" / "triggered-01.yaml")
+    digimon = tcgtrig.load_ruleset("digimon")
+    first, second = scenario.compile(digimon), scenario.compile(digimon)
+    assert first.state is not second.state  # no two callers share one mutable position
+    assert first.start == second.start
