@@ -388,13 +388,13 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
               help="Stop after exploring this many positions.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Worker processes (the first decision's options are farmed out; they do not share what "
-                   "they found, so use it for positions with many distinct outcomes).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: every core).  A search of more than 2,000 positions is "
+                   "farmed out: the first decision's options go to the workers.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N}.')
 @_bad_input
-def explore(file: str, game: str | None, max_states: int, jobs: int, as_json: bool) -> None:
+def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
     script that reaches it and how many decision paths lead there."""
     scenario = load_scenario(file)

@@ -14,6 +14,7 @@ can change the outcome at all.
 from __future__ import annotations
 
 import json
+import os
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
 from typing import Any
@@ -30,6 +31,21 @@ __all__ = ["Exploration", "Outcome", "explore", "explore_engine", "cannot_matter
 
 #: Positions explored before the explorer stops (``--max-states``).
 DEFAULT_MAX_STATES = 100_000
+#: Positions explored in one process before the work is farmed out: below
+#: this, one process sharing what it found beats several that do not.
+SERIAL_FIRST = 2_000
+#: Positions reached again by another path, per position explored, above
+#: which a search stays in one process (its branches meet: workers, which
+#: do not share what they found, would repeat one another's work).
+SHARED_ENOUGH = 0.25
+
+
+def available_cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
 
 
 @define
@@ -81,21 +97,32 @@ class _Node:
 
 
 def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAULT_MAX_STATES,
-            jobs: int = 1) -> Exploration:
+            jobs: int | None = None, serial_first: int = SERIAL_FIRST) -> Exploration:
     """Try every legal decision of ``scenario`` under ``game``.
 
     :param max_states: stop after this many positions (the result then says
         ``complete=False``); with several jobs, each worker's share.
-    :param jobs: worker processes; the options of the first real decision
-        are farmed out to them (each worker replays its prefix).  The result
-        is the same as with one job, but for ``states``: positions equal
-        across two workers are counted by each.
+    :param jobs: worker processes (default: every core).  A search is
+        first tried in one process, up to ``serial_first`` positions, where
+        equal positions reached by different branches are shared; a bigger
+        one is started again with the options of the first real decision
+        farmed out to the workers (each replays its prefix).  The outcomes,
+        scripts and path counts are the same as with one job; ``states``
+        may be higher, as positions equal across two workers are counted
+        by each.
     """
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
     compiled = scenario.compile(ruleset)
     root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    jobs = available_cores() if jobs is None else jobs
     if jobs <= 1:
         return _walk(root, max_states)
+    if serial_first > 0:
+        walker = _Walker(root.copy())
+        if walker.run(min(serial_first, max_states), pause=True) or max_states <= serial_first \
+                or walker.shared >= walker.states * SHARED_ENOUGH:
+            walker.run(max_states)  # done, out of budget, or branches that meet: workers would repeat each other
+            return walker.result()
     decision = root.advance()
     if decision is None or len(decision.options) < 2:
         return _walk(root, max_states)
@@ -139,7 +166,7 @@ def _explore_prefix(task: tuple[dict[str, Any], str, str, list[str], int]) -> Ex
     from .scenario import scenario_from_data
 
     ruleset = load_ruleset(game)
-    compiled = scenario_from_data(data, file=file).compile(ruleset)
+    compiled = scenario_from_data(data, file=file, check_game=False).compile(ruleset)
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     for label in prefix:
         engine.advance()
@@ -171,48 +198,74 @@ def _merge(decision: Decision, options: list[str], parts: list[Exploration]) -> 
 
 def _walk(root: Engine, max_states: int) -> Exploration:
     """Depth first from ``root``, without recursion."""
-    ends: dict[str, tuple[str, dict[str, Any]]] = {}
-    memo: dict[Any, dict[str, list[Any]]] = {}
-    decisions: list[dict[str, Any]] = []
-    states = 0
-    complete = True
-    stack = [_Node(root)]
-    final: dict[str, list[Any]] = {}  # the root's outcomes
-    while stack:
-        node = stack[-1]
-        if node.decision is None and node.key is None:
-            decision = node.engine.advance()
-            if decision is None:
-                found = _end(node.engine, ends)
-                _give(stack, {found: [1, []]}, final)
+    walker = _Walker(root)
+    walker.run(max_states)
+    return walker.result()
+
+
+class _Walker:
+    """A depth-first walk that can pause at a number of positions and go
+    on later (``explore`` first tries a search in one process)."""
+
+    def __init__(self, root: Engine) -> None:
+        self.ends: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.memo: dict[Any, dict[str, list[Any]]] = {}
+        self.decisions: list[dict[str, Any]] = []
+        self.states = 0
+        self.shared = 0  # positions reached again by another path
+        self.complete = True
+        self.stack = [_Node(root)]
+        self.final: dict[str, list[Any]] = {}  # the root's outcomes
+
+    def run(self, max_states: int, *, pause: bool = False) -> bool:
+        """Walk on; at ``max_states`` positions, stop there (``pause``) or
+        leave the rest unexplored.  ``True`` once the walk is over."""
+        stack, memo = self.stack, self.memo
+        while stack:
+            node = stack[-1]
+            if node.decision is None and node.key is None:
+                decision = node.engine.advance()
+                if decision is None:
+                    found = _end(node.engine, self.ends)
+                    _give(stack, {found: [1, []]}, self.final)
+                    continue
+                node.key = _position(node.engine, decision)
+                known = memo.get(node.key)
+                if known is not None:
+                    self.shared += 1
+                    _give(stack, known, self.final)
+                    continue
+                if self.states >= max_states:
+                    if pause:
+                        node.key = None  # asked again when the walk goes on
+                        return False
+                    self.complete = False
+                    stack.pop()
+                    continue
+                self.states += 1
+                node.decision = decision
+                node.options = list(decision.options)
+            if node.index < len(node.options):
+                label = node.options[node.index]
+                node.index += 1
+                child = node.engine.copy()
+                child.answer(label)
+                stack.append(_Node(child, label=label))
                 continue
-            node.key = _position(node.engine, decision)
-            known = memo.get(node.key)
-            if known is not None:
-                _give(stack, known, final)
-                continue
-            if states >= max_states:
-                complete = False
-                stack.pop()
-                continue
-            states += 1
-            node.decision = decision
-            node.options = list(decision.options)
-        if node.index < len(node.options):
-            label = node.options[node.index]
-            node.index += 1
-            child = node.engine.copy()
-            child.answer(label)
-            stack.append(_Node(child, label=label))
-            continue
-        memo[node.key] = node.results
-        decision = node.decision
-        assert decision is not None
-        decisions.append({"decision": decision.kind, "player": decision.player, "prompt": decision.prompt,
-                          "options": len(node.options), "matters": len(set(node.by_option)) > 1})
-        _give(stack, node.results, final)
-    outcomes = [Outcome(ends[key][0], ends[key][1], script, paths) for key, (paths, script) in final.items()]
-    return Exploration(outcomes=outcomes, states=states, complete=complete, decisions=decisions)
+            memo[node.key] = node.results
+            decision = node.decision
+            assert decision is not None
+            self.decisions.append({"decision": decision.kind, "player": decision.player,
+                                   "prompt": decision.prompt, "options": len(node.options),
+                                   "matters": len(set(node.by_option)) > 1})
+            _give(stack, node.results, self.final)
+        return True
+
+    def result(self) -> Exploration:
+        outcomes = [Outcome(self.ends[key][0], self.ends[key][1], script, paths)
+                    for key, (paths, script) in self.final.items()]
+        return Exploration(outcomes=outcomes, states=self.states, complete=self.complete,
+                           decisions=self.decisions)
 
 
 def _give(stack: list[_Node], results: dict[str, list[Any]], final: dict[str, list[Any]]) -> None:

@@ -61,9 +61,20 @@ def test_explore_on_the_command_line(tmp_path):
 
 def test_two_jobs_find_the_same_outcomes_scripts_and_paths():
     scene = tcgtrig.load_scenario(Q4285)
-    one, two = explore(scene, "digimon"), explore(scene, "digimon", jobs=2)
+    one = explore(scene, "digimon", jobs=1)
+    two = explore(scene, "digimon", jobs=2, serial_first=0)  # farmed out at once
     assert [(o.choices, o.paths, o.end) for o in two.outcomes] == [(o.choices, o.paths, o.end) for o in one.outcomes]
     assert two.complete and two.states >= one.states
+
+
+def test_a_search_whose_branches_meet_stays_in_one_process():
+    alone = explore(TEN, "digimon", jobs=1)
+    assert 2 ** 9 < alone.states <= 2 ** 10
+    # paused after 200 positions, it sees the branches meet and goes on by itself: the same walk
+    default = explore(TEN, "digimon", jobs=2, serial_first=200)
+    assert (default.states, default.complete) == (alone.states, True)
+    assert [(o.choices, o.paths) for o in default.outcomes] == [(o.choices, o.paths) for o in alone.outcomes]
+    assert default.decisions == alone.decisions
 
 
 def test_an_interactive_chooser_need_not_ask_what_cannot_change_the_outcome():
