@@ -196,12 +196,26 @@ class Scenario:
         an unknown card, effect key or word is reported now, not when the
         position is resolved.  The next :meth:`compile` for that game reuses
         the result."""
-        from .manager import available_games, load_ruleset
-
-        if self.game is None or self.game.split("/", 1)[0] not in available_games():
+        if self.game is None or self.game.split("/", 1)[0] not in _installed_games():
             return
-        ruleset = load_ruleset(self.game)
+        ruleset = _checking_ruleset(self.game)
         self._checked[_ruleset_key(ruleset)] = _Compiler(self, ruleset).compile()
+
+
+@lru_cache(maxsize=1)
+def _installed_games() -> frozenset[str]:
+    from .manager import available_games
+
+    return frozenset(available_games())
+
+
+@lru_cache(maxsize=None)
+def _checking_ruleset(game: str) -> Ruleset:
+    """The ruleset files are checked against at load time (built once per
+    game: the check only compiles, so one can serve every file)."""
+    from .manager import load_ruleset
+
+    return load_ruleset(game)
 
 
 def _ruleset_key(ruleset: Ruleset) -> tuple[str, tuple[str, ...]]:
