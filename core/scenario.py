@@ -209,7 +209,7 @@ def _installed_games() -> frozenset[str]:
     return frozenset(available_games())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _checking_ruleset(game: str) -> Ruleset:
     """The ruleset files are checked against at load time (built once per
     game: the check only compiles, so one can serve every file)."""
