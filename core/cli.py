@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from . import __version__
+from . import __version__, source
 from .choices import RandomChooser, ScriptedChooser
 from .compare import compare_games, comparison_json, describe_difference, differences
 from .compare_html import comparison_html
@@ -33,6 +33,7 @@ from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
 from .saving import resume_position, run_until, save_position
 from .scenario import load_scenario, scenario_from_text, schema
+from .source import parse_source, read_limited
 
 __all__ = ["main"]
 
@@ -152,10 +153,21 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return func
 
 
+def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
+
+
+def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--max-bytes", type=click.IntRange(min=1), default=None, expose_value=False,
+                        is_eager=True, callback=_set_input_limit, metavar="N",
+                        help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; "
+                             "also TCGTRIG_MAX_BYTES).")(func)
+
+
 def _load(file: str) -> Any:
     """A scenario file, or standard input for ``-``."""
     if file == "-":
-        return scenario_from_text(sys.stdin.read(), "<stdin>")
+        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
     return load_scenario(file)
 
 
@@ -180,6 +192,7 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
 @click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None, metavar="STATE.json",
               help="Write the position reached (with --stop-after); finish it with tcgtrig resume.")
 @_chooser_options
+@_input_limit
 @_bad_input
 def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save_to: str | None,
         choices: tuple[str, ...], seed: int | None, max_steps: int | None) -> None:
@@ -204,6 +217,7 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--game", "-g", help="Check only this game's expectations.", shell_complete=_complete_games)
+@_input_limit
 @_bad_input
 def check(files: tuple[str, ...], game: str | None) -> None:
     """Verify each file's expect block for every game it names.
@@ -298,16 +312,17 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
 @main.command()
 @click.argument("saved", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
+@_input_limit
 @_bad_input
 def resume(saved: str, as_json: bool) -> None:
     """Finish a position saved by run --stop-after N --save FILE: the same
     resolution an uninterrupted run gives."""
     try:
-        data = json.loads(Path(saved).read_text(encoding="utf-8"))
+        with open(saved, "rb") as stream:
+            text = read_limited(stream, saved)
     except OSError as exc:
         raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
-    except (ValueError, RecursionError) as exc:
-        raise TcgTrigError(f"{saved}: not valid JSON: {exc}") from None
+    data = parse_source(text, saved, kind="json").data
     result = resume_position(data, saved)
     if as_json:
         _dump(result.to_json())
@@ -345,6 +360,7 @@ def _show(value: Any) -> str:
               help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.')
 @click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also write one self-contained HTML page with the games as columns.")
+@_input_limit
 @_bad_input
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
     """Resolve one position under every installed ruleset, side by side,
@@ -393,6 +409,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
                    "farmed out: the first decision's options go to the workers.")
 @click.option("--json", "as_json", is_flag=True,
               help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N}.')
+@_input_limit
 @_bad_input
 def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
@@ -449,6 +466,7 @@ def _read_answer(prompt: str) -> str:
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--skip-irrelevant", is_flag=True,
               help="Do not ask when exploring shows that no answer can change the outcome.")
+@_input_limit
 @_bad_input
 def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     """Resolve a scenario, asking you at the terminal for every decision.

@@ -109,9 +109,12 @@ def pick_game(scenario: Scenario, game: str | None) -> str:
     the first installed game its ``expect`` block names."""
     if game:
         return game
-    if scenario.game:
-        return scenario.game
     installed = available_games()
+    if scenario.game:
+        if split_game(scenario.game)[0] not in installed:
+            raise scenario.source.error(("game",), f"unknown game {scenario.game!r}: it is not installed here "
+                                        "(tcgtrig games lists what is; --game picks another)", installed)
+        return scenario.game
     for name in scenario.games():
         if split_game(name)[0] in installed:
             return name

@@ -11,6 +11,7 @@ scenario is evaluated as code.
 
 from __future__ import annotations
 
+import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
@@ -93,6 +94,12 @@ _MODIFIERS = ("label", "by", "as")
 CAUSES = ("effect", "battle", "rule", "cost")
 #: Words a player may not be called: they mean players relative to an effect.
 _RESERVED_PLAYERS = ("self", "opponent", "any", "turn_player")
+#: Words that mean something where a card is named (selectors, patterns,
+#: the answers to a decision): no card may be called so.
+RESERVED_CARD_IDS = frozenset({
+    "self", "source", "event", "event.card", "own", "own_other", "opponent", "other", "any", "all",
+    "none", "turn_player", "use", "decline", "pass",
+})
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
@@ -268,6 +275,7 @@ def scenario_from_source(source: Source) -> Scenario:
         if player not in players:
             raise source.error(("counters", player), f"unknown player {player!r}", players)
     _check_cards(source, players)
+    _check_games(source)
     return Scenario(title=data["title"], game=data.get("game"), players=players,  # type: ignore[arg-type]
                     turn_player=turn_player, source=source)
 
@@ -355,11 +363,32 @@ def _describe(value: Any) -> str:
     return repr(value)
 
 
+def _check_games(source: Source) -> None:
+    """A game the file names that is not installed but is close to one that
+    is, is a typo: say so now.  (Another game may simply not be installed
+    here: its expectations are skipped, and running the file under it says
+    it is unknown.)"""
+    data = source.data
+    named = [(("game",), data["game"])] if isinstance(data.get("game"), str) else []
+    named += [(("expect", name), name) for name in data.get("expect") or {}]
+    installed = sorted(_installed_games())
+    for path, name in named:
+        base = name.split("/", 1)[0]
+        if base in installed:
+            continue
+        close = difflib.get_close_matches(base, installed, n=1, cutoff=0.7)
+        if close:
+            raise source.error(path, f"unknown game {name!r}: did you mean {close[0]!r}?", installed)
+
+
 def _check_cards(source: Source, players: tuple[str, ...]) -> None:
     cards = source.data["cards"]
     seen: dict[str, int] = {}
     for number, card in enumerate(cards):
         path: Path_ = ("cards", number)
+        if card["id"] in RESERVED_CARD_IDS:
+            raise source.error(path + ("id",), f"a card cannot be called {card['id']!r}: the word already means "
+                               "something where a card is named", ["any other id"])
         if card["id"] in seen:
             raise source.error(path + ("id",), f"duplicate card id {card['id']!r} (also cards[{seen[card['id']]}])")
         seen[card["id"]] = number
@@ -381,13 +410,13 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
             if under not in seen:
                 raise source.error(path + ("under",), f"unknown card {under!r}", ids)
             # no cycles: follow the chain
-            chain = {card["id"]}
+            chain = [card["id"]]
             parent = under
             while parent is not None:
                 if parent in chain:
-                    raise source.error(path + ("under",),
-                                       f"cards are stacked under each other in a circle ({parent!r})")
-                chain.add(parent)
+                    circle = " → ".join([*chain[chain.index(parent):], parent])
+                    raise source.error(path + ("under",), f"cards are stacked under each other in a circle: {circle}")
+                chain.append(parent)
                 parent = cards[seen[parent]].get("under")
         elif card["zone"] == SOURCES:
             raise source.error(path + ("zone",), "a card in sources needs 'under': the card it is stacked under")

@@ -107,17 +107,17 @@ def test_scripted_order_and_duplicate_labels(plain):
               - id: note
                 when: {event: gained, player: self, counter: memory}
                 do: [{gain: {counter: got, amount: {count: event.card}}}]
-          - id: other
+          - id: rival
             owner: A
             zone: battle
             abilities: [{id: go, when: {event: gained, counter: memory}, do: []}]
         start:
           - gain: {counter: memory}
         """
-    result = run(text, plain, choices=["other.go"])
-    assert result.keys("resolved") == ["other.go", "twice.note"]
+    result = run(text, plain, choices=["rival.go"])
+    assert result.keys("resolved") == ["rival.go", "twice.note"]
     # the default chooser takes the earliest-triggered effect
-    assert run(text, plain).keys("resolved") == ["twice.note", "other.go"]
+    assert run(text, plain).keys("resolved") == ["twice.note", "rival.go"]
 
 
 def test_same_key_twice_is_labelled_with_a_number(plain):

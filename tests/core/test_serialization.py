@@ -89,15 +89,15 @@ def test_stacked_sources_keep_their_piles():
           - {id: top, owner: A, zone: battle}
           - {id: mid, owner: A, zone: sources, under: top}
           - {id: low, owner: B, zone: sources, under: mid}
-          - {id: other, owner: B, zone: battle}
-          - {id: first, owner: B, zone: sources, under: other}
-          - {id: second, owner: A, zone: sources, under: other}
+          - {id: base, owner: B, zone: battle}
+          - {id: first, owner: B, zone: sources, under: base}
+          - {id: second, owner: A, zone: sources, under: base}
         start: []
         """).compile(DIGIMON).state
     saved, restored = round_trip(state)
     assert state_to_dict(restored) == saved
     assert [c.id for c in restored.stack_below("top")] == ["mid", "low"]
-    assert [c.id for c in restored.under("other")] == ["first", "second"]
+    assert [c.id for c in restored.under("base")] == ["first", "second"]
     assert restored.top("low").id == "top"
     assert restored.controller("low") == "A"  # the owner of the top card
     assert layout(restored) == layout(state)
