@@ -28,11 +28,12 @@ from .errors import TcgTrigError
 from .expect import check_expectation
 from .explore import DEFAULT_MAX_STATES, cannot_matter, explore_engine
 from .explore import explore as explore_positions
+from .lint import Finding, lint
 from .manager import available_games, list_games, load_ruleset, split_game
 from .render import print_tree, step_line
 from .resolution import Resolution, pick_game, resolve
 from .saving import resume_position, run_until, save_position
-from .scenario import load_scenario, scenario_from_text, schema
+from .scenario import Scenario, load_scenario, scenario_from_text, schema
 from .source import parse_source, read_limited
 
 __all__ = ["main"]
@@ -172,15 +173,29 @@ def _load(file: str) -> Any:
 
 
 def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | None,
-             max_steps: int | None, chooser: Any = None) -> Resolution:
+             max_steps: int | None, chooser: Any = None) -> tuple[Scenario, Resolution]:
     scenario = _load(file)
     kwargs: dict[str, Any] = {}
     if max_steps is not None:
         kwargs["max_steps"] = max_steps
     if seed is not None:
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
-    return resolve(scenario, pick_game(scenario, game), chooser=chooser,
-                   choices=choices or None, **kwargs)
+    return scenario, resolve(scenario, pick_game(scenario, game), chooser=chooser,
+                             choices=choices or None, **kwargs)
+
+
+def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
+    """The typo warnings of a resolved file; with ``strict`` they are bad input."""
+    findings = lint(scenario, result.engine.ruleset, result.compiled)
+    if strict and findings:
+        more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+        raise TcgTrigError(f"{findings[0]}{more} (--strict: warnings are errors)")
+    return findings
+
+
+def _strict_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--strict", is_flag=True,
+                        help="Treat warnings (a name nothing emits or uses, a typo) as errors.")(func)
 
 
 @main.command()
@@ -192,10 +207,11 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
 @click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None, metavar="STATE.json",
               help="Write the position reached (with --stop-after); finish it with tcgtrig resume.")
 @_chooser_options
+@_strict_option
 @_input_limit
 @_bad_input
 def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save_to: str | None,
-        choices: tuple[str, ...], seed: int | None, max_steps: int | None) -> None:
+        choices: tuple[str, ...], seed: int | None, max_steps: int | None, strict: bool) -> None:
     """Resolve a scenario and print the resolution as a tree (or JSON).
 
     FILE may be ``-``: the scenario is read from standard input.
@@ -205,7 +221,9 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
     if save_to is not None:
         _run_and_save(file, game, choices, seed, stop_after or 0, save_to)
         return
-    result = _resolve(file, game, choices, seed, max_steps)
+    scenario, result = _resolve(file, game, choices, seed, max_steps)
+    for finding in _typos(scenario, result, strict):
+        click.echo(f"warning: {finding}", err=True)
     if result.unused_choices:
         click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
     if as_json:
@@ -217,21 +235,24 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @click.option("--game", "-g", help="Check only this game's expectations.", shell_complete=_complete_games)
+@_strict_option
 @_input_limit
 @_bad_input
-def check(files: tuple[str, ...], game: str | None) -> None:
+def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     """Verify each file's expect block for every game it names.
 
     A directory is searched for scenario files (``*.yaml``, ``*.yml``,
     ``*.json``) at any depth.  Expectations for games that are not installed
-    are skipped (and said so).  Exit status: 0 nothing failed, 1 an
-    expectation did not hold, 2 a file could not be read.
+    are skipped (and said so).  A name nothing emits or uses (a typo) is a
+    warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
+    1 an expectation did not hold, 2 a file could not be read.
     """
     files = _scenario_files(files)
     console = _console()
     installed = set(available_games())
     chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
     passes = failures = skips = errors = 0
+    warned: set[tuple[str, str]] = set()  # said once for a file, not once per game
     for file in files:
         try:
             scenario = load_scenario(file, check_game=False)  # checked per game below
@@ -249,6 +270,18 @@ def check(files: tuple[str, ...], game: str | None) -> None:
         if not names:
             skips += 1
             console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
+            if scenario.game and split_game(scenario.game)[0] in installed:  # its typos all the same
+                try:
+                    ruleset = load_ruleset(scenario.game)
+                    findings = lint(scenario, ruleset, scenario.compile(ruleset))
+                except TcgTrigError as exc:
+                    errors += 1
+                    console.print(f"[red]ERROR[/] {escape(str(exc))}")
+                    continue
+                for finding in findings:
+                    console.print(f"[yellow]WARN[/] {escape(str(finding))}")
+                if strict and findings:
+                    errors += 1
             continue
         for name in names:
             label = f"{escape(file)} {escape(f'[{name}]')}"
@@ -263,6 +296,15 @@ def check(files: tuple[str, ...], game: str | None) -> None:
                 errors += 1
                 console.print(f"[red]ERROR[/] {label}: {escape(str(exc))}")
                 continue
+            try:
+                typos = [f for f in _typos(scenario, result, strict) if (f.file, f.path) not in warned]
+            except TcgTrigError as exc:
+                errors += 1
+                console.print(f"[red]ERROR[/] {label}: {escape(str(exc))}")
+                continue
+            for finding in typos:
+                warned.add((finding.file, finding.path))
+                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
             mismatches = check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
             if not mismatches:
                 passes += 1

@@ -47,6 +47,11 @@ class GameInfo:
         changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
         ``GAME/VARIANT`` selects one wherever a game is named, and
         ``tcgtrig_variant`` gives the plugin that makes it.
+    :param events: event names the game's rules and hooks emit by
+        themselves (its words' events are read from the words); the
+        typo check knows them, and ``docs/events.md`` lists them.
+    :param zones: zones the game's rules move cards to or from by
+        themselves (its words' zones are read from the words).
     """
 
     name: str
@@ -61,6 +66,8 @@ class GameInfo:
     recheck_trigger_condition: bool = False
     citations: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    events: tuple[str, ...] = field(default=(), converter=tuple)
+    zones: tuple[str, ...] = field(default=(), converter=tuple)
 
     @property
     def default_variant(self) -> str | None:

@@ -50,4 +50,6 @@ GAME_INFO = GameInfo(
     spent_abilities_trigger=False,
     citations={"per_turn": "CR 15-14-1", "condition": "CR 15-6", "trigger_condition": "CR 15-4-4-5"},
     recheck_trigger_condition=True,
+    events=("deleted", "trashed"),  # rules processing: DP 0 or less, a Tamer/Option where it cannot stay
+    zones=("trash",),
 )

@@ -56,4 +56,6 @@ GAME_INFO = GameInfo(
     rules="Duel Masters 総合ゲームルール Ver.1.51 (2026-07-23), as quoted by the official rule-change pages",
     resolution="immediate",
     draw_one_at_a_time=True,
+    events=("destroyed",),  # state-based: power 0 or less (rule 2)
+    zones=("graveyard",),
 )
