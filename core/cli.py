@@ -39,6 +39,10 @@ from .source import parse_source, read_limited
 __all__ = ["main"]
 
 
+#: Exit status of ``run`` and ``resume`` when the resolution ended early.
+ENDED_EARLY = 3
+
+
 def _console(err: bool = False) -> Console:
     stream = sys.stderr if err else sys.stdout
     # piped output is not wrapped at 80 columns, so it can be searched line by line
@@ -214,7 +218,9 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
         choices: tuple[str, ...], seed: int | None, max_steps: int | None, strict: bool) -> None:
     """Resolve a scenario and print the resolution as a tree (or JSON).
 
-    FILE may be ``-``: the scenario is read from standard input.
+    FILE may be ``-``: the scenario is read from standard input.  Exit
+    status: 0 resolved to its end, 2 bad input, 3 ended early (an endless
+    loop or the step limit; the outcome says how the game scores it).
     """
     if (stop_after is None) != (save_to is None):
         raise TcgTrigError("--stop-after and --save go together: stop after N activations, save to a file")
@@ -228,8 +234,16 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
         click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
     if as_json:
         _dump(result.to_json())
-        return
-    print_tree(result, _console())
+    else:
+        print_tree(result, _console())
+    _exit_for(result)
+
+
+def _exit_for(result: Resolution) -> None:
+    """Exit status 3 when the resolution did not run to its end (an endless
+    loop, the step limit): scripts can tell it from success."""
+    if result.outcome != "complete":
+        sys.exit(ENDED_EARLY)
 
 
 @main.command()
@@ -368,8 +382,9 @@ def resume(saved: str, as_json: bool) -> None:
     result = resume_position(data, saved)
     if as_json:
         _dump(result.to_json())
-        return
-    print_tree(result, _console())
+    else:
+        print_tree(result, _console())
+    _exit_for(result)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> tuple[str, ...]:

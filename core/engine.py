@@ -54,6 +54,7 @@ from .model import (
     Activate,
     AtTrigger,
     Card,
+    CounterIs,
     Draw,
     Emit,
     Event,
@@ -65,6 +66,7 @@ from .model import (
     Query,
     ResolvePending,
     Together,
+    walk,
 )
 from .pending import PendingEffect, PendingPool
 from .scenario import Compiled, Scenario
@@ -125,6 +127,48 @@ class _LoopGuard:
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class _GrowthGuard:
+    """Brent's cycle detection over positions *leaving out the counters'
+    values*: the same effects recurring while only numbers grow.
+
+    Such a cycle is endless when nothing reads the numbers that change —
+    no condition of the position (``CounterIs``) and no rule of the game
+    (``GameInfo.rule_counters``) — since then they cannot change what
+    happens next.  Otherwise it may end at some threshold, and the step
+    limit decides.
+    """
+
+    power: int = 1
+    lam: int = 0
+    saved_quick: Any = None
+    saved_full: Any = None
+    saved_counters: Any = None
+    saved_steps: int = 0
+    saved_asked: int = 0
+
+    def tick(self, quick: Any, full: Callable[[], tuple[Any, Any]], steps: int, asked: int,
+             read: frozenset[str] | None) -> tuple[list[str], int, bool] | None:
+        """``None``, or the counters that grew, the trace length where the
+        cycle began and whether a player was asked since."""
+        if read is not None and quick == self.saved_quick:
+            shape, counters = full()
+            if shape == self.saved_full:
+                grown = sorted({name for player, values in counters for name, value in values
+                                if dict(dict(self.saved_counters).get(player, ())).get(name) != value})
+                if grown and not set(grown) & read:
+                    return grown, self.saved_steps, asked > self.saved_asked
+        self.lam += 1
+        if self.lam >= self.power:
+            self.saved_quick = quick
+            self.saved_full, self.saved_counters = full()
+            self.saved_steps = steps
+            self.saved_asked = asked
+            self.power *= 2
+            self.lam = 0
+        return None
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Machine:
     """The working parts of an :class:`Engine`: the frames drive it.
 
@@ -165,6 +209,9 @@ class Machine:
     _answer: str | None = None
     _answered: bool = False
     _guard: _LoopGuard = field(default=None)
+    _growth: _GrowthGuard = field(factory=_GrowthGuard)
+    #: counters whose value something reads (``None``: any may matter)
+    _read_counters: frozenset[str] | None = None
     chain_keys: ChainKeys = field(factory=ChainKeys)
     conditional: dict[int, None] = field(factory=dict)
     turns_ended: int = 0
@@ -175,6 +222,11 @@ class Machine:
         self.view = Evaluator(self.state, self.index.continuous)
         if self._guard is None:
             self._guard = _LoopGuard(self.max_steps)
+        rule_counters = self.ruleset.info.rule_counters
+        if rule_counters is not None:
+            read = {item.counter for root in (self.start, *self.state.cards.values())
+                    for item in walk(root) if isinstance(item, CounterIs)}
+            self._read_counters = frozenset(read | set(rule_counters))
         if not self.frames and self.outcome is None:
             self.frames.append(MainLoop(self.start))
 
@@ -233,6 +285,7 @@ class Machine:
         clone.conditional = dict(self.conditional)
         clone.series = set(self.series) if self.series is not None else None
         clone._guard = _copy.copy(self._guard)
+        clone._growth = _copy.copy(self._growth)
         clone.view = Evaluator(new_state, self.index.continuous)
         return clone
 
@@ -339,6 +392,24 @@ class Machine:
         if verdict is not None:
             reason, stoppable = verdict
             self.end(reason, stoppable)
+            return True
+        if self._read_counters is None:
+            return False
+        shape_quick = (where, self.state.shape_fingerprint(), self.pool.quick_fingerprint(), len(self.frames),
+                       chooser, len(self.chain_links), top, len(self.offers), self.state.turn, self.state.turn_player)
+
+        def shape() -> tuple[Any, Any]:
+            position = self.position()
+            return (where, position[:1] + position[2:], chooser), position[1]
+
+        growing = self._growth.tick(shape_quick, shape, len(self.trace), self.asked, self._read_counters)
+        if growing is not None:
+            grown, since, stoppable = growing
+            members = list(dict.fromkeys(step.get("effect") for step in self.trace[since:]
+                                         if step.kind == "activated" and step.get("effect")))
+            shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
+            self.end(f"endless loop: {shown} kept recurring with only {', '.join(grown)} changing, which "
+                     "nothing reads", stoppable)
             return True
         return False
 

@@ -52,6 +52,11 @@ class GameInfo:
         typo check knows them, and ``docs/events.md`` lists them.
     :param zones: zones the game's rules move cards to or from by
         themselves (its words' zones are read from the words).
+    :param rule_counters: the counters the game's own rules read (Digimon's
+        memory, which ends the turn), or ``None``: any counter may matter.
+        A loop whose effects keep recurring while only counters nothing
+        reads change is ended as endless at once; with ``None``, only the
+        step limit ends it.
     """
 
     name: str
@@ -68,6 +73,7 @@ class GameInfo:
     variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     events: tuple[str, ...] = field(default=(), converter=tuple)
     zones: tuple[str, ...] = field(default=(), converter=tuple)
+    rule_counters: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
 
     @property
     def default_variant(self) -> str | None:

@@ -14,6 +14,7 @@ became of it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -39,6 +40,10 @@ _OUTCOME_STYLE = {
 MAX_DEPTH = 24
 #: Other waiting effects named beside an ordering choice (the rest are counted).
 MAX_WAITING_SHOWN = 6
+#: Steps the tree draws at most: a runaway resolution prints a bounded tree.
+MAX_TREE_STEPS = 20_000
+#: Effects the "Resolution order" line names at most (the first and the last).
+MAX_ORDER_SHOWN = 40
 #: Step keys the tree writes in its own way; the rest are the game's details.
 SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "about", "reason", "chain",
              "chain_link"}
@@ -328,8 +333,15 @@ def build_tree(result: Resolution) -> Node:
     """The trace of ``result`` as a tree of :class:`Node`."""
     names = {card.id: card.name for card in result.state.cards.values()}
     builder = _Builder(result, names)
-    for step in result.trace:
+    trace = result.trace
+    for step in itertools.islice(trace, MAX_TREE_STEPS):
         builder.add(step)
+    if len(trace) > MAX_TREE_STEPS:
+        left = len(trace) - MAX_TREE_STEPS
+        builder.root.children.append(Node([(f"… {left:,} more steps are not drawn (the tree stops at "
+                                            f"{MAX_TREE_STEPS:,}; --json gives every step)", "dim")]))
+        if trace[-1].kind == "ended":
+            builder.add(trace[-1])
     for node in builder.done:  # an effect that resolved with nothing under it changed nothing: say so
         if not node.children:
             node.label.append((" — it changed nothing", "dim"))
@@ -353,7 +365,13 @@ def tree_lines(root: Node) -> Iterator[tuple[str, Node]]:
 def end_state_lines(result: Resolution) -> list[str]:
     """A few lines on the end: order, counters, cards that moved."""
     order = result.keys("resolved")
-    lines = ["Resolution order: " + (" → ".join(order) if order else "(nothing resolved)")]
+    if len(order) > MAX_ORDER_SHOWN:
+        head, tail = order[:MAX_ORDER_SHOWN - 5], order[-5:]
+        shown = (" → ".join(head) + f" → … {len(order) - len(head) - len(tail):,} more … → " + " → ".join(tail)
+                 + f" ({len(order):,} in all; --json lists every one)")
+    else:
+        shown = " → ".join(order) if order else "(nothing resolved)"
+    lines = ["Resolution order: " + shown]
     counters = result.engine.ruleset.describe_counters(result.state) if result.engine is not None else None
     if counters is None:
         counters = []

@@ -46,6 +46,8 @@ class GameState:
     _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _hash: int = field(default=0, repr=False)
+    #: the counters' share of ``_hash``
+    _counter_hash: int = field(default=0, repr=False)
     _touched: set[str] = field(factory=set, repr=False)
     _gifted: dict[str, None] = field(factory=dict, repr=False)
 
@@ -148,6 +150,11 @@ class GameState:
         """A hash of everything that can change; equal states hash equal."""
         return self._hash
 
+    def shape_fingerprint(self) -> int:
+        """:meth:`fingerprint` leaving out the counters' values: states that
+        differ only in their numbers hash equal."""
+        return (self._hash - self._counter_hash) & _MASK
+
     # -- changing ---------------------------------------------------------
 
     def replace(self, card: Card) -> None:
@@ -170,10 +177,12 @@ class GameState:
 
     def set_counter(self, player: str, name: str, value: int) -> None:
         values = self.counters.setdefault(player, {})
+        delta = _h(("counter", player, name, value))
         if name in values:
-            self._hash = (self._hash - _h(("counter", player, name, values[name]))) & _MASK
+            delta -= _h(("counter", player, name, values[name]))
         values[name] = value
-        self._hash = (self._hash + _h(("counter", player, name, value))) & _MASK
+        self._hash = (self._hash + delta) & _MASK
+        self._counter_hash = (self._counter_hash + delta) & _MASK
 
     def mark_used(self, key: str) -> None:
         count = self.used.get(key, 0)
@@ -201,6 +210,7 @@ class GameState:
             zones={z: dict(ids) for z, ids in self._zones.items()},
             children={c: dict(ids) for c, ids in self._children.items()},
             hash=self._hash,
+            counter_hash=self._counter_hash,
             touched=set(self._touched),
             gifted=dict(self._gifted),
         )

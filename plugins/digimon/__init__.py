@@ -52,4 +52,5 @@ GAME_INFO = GameInfo(
     recheck_trigger_condition=True,
     events=("deleted", "trashed"),  # rules processing: DP 0 or less, a Tamer/Option where it cannot stay
     zones=("trash",),
+    rule_counters=("memory",),  # the memory gauge ends the turn (CR 6-6-4)
 )

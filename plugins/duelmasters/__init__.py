@@ -58,4 +58,5 @@ GAME_INFO = GameInfo(
     draw_one_at_a_time=True,
     events=("destroyed",),  # state-based: power 0 or less (rule 2)
     zones=("graveyard",),
+    rule_counters=(),  # no rule here reads a counter
 )

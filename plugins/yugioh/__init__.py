@@ -53,4 +53,5 @@ GAME_INFO = GameInfo(
         "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",
         "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
     },
+    rule_counters=(),  # no rule here reads a counter
 )

@@ -1,0 +1,89 @@
+"""Runaway loops end within seconds, with a clear outcome naming the
+effects that kept recurring, a bounded tree and order line, and an exit
+status scripts can tell from success."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import tcgtrig
+from click.testing import CliRunner
+from helpers import plain_ruleset
+from tcgtrig.cli import ENDED_EARLY, main
+from tcgtrig.render import MAX_ORDER_SHOWN, MAX_TREE_STEPS, render_text
+
+PING_PONG = """\
+format: 1
+title: a loop that never repeats a position
+players: [A, B]
+turn_player: A
+cards:
+  - id: a
+    owner: A
+    zone: battle
+    abilities: [{id: go, when: {event: ping_a}, do: [{gain: {counter: n}}, {emit: {event: ping_b}}]}]
+  - id: b
+    owner: A
+    zone: battle
+    abilities: [{id: go, when: {event: ping_b}, do: [{gain: {counter: m}}, {emit: {event: ping_a}}]}]
+start: [{emit: {event: ping_a}}]
+"""
+
+#: The same, but B's effect reads the counter: it may stop the loop one day.
+READ = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
+                         "do: [{gain: {counter: m}}, {if: {player: self, counter: n, lt: 1000000}, "
+                         "then: [{emit: {event: ping_a}}]}]")
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+def test_a_loop_that_only_grows_counters_nothing_reads_ends_at_once(game):
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(PING_PONG, "loop.yaml"), game)
+    assert result.outcome == "draw"
+    assert "kept recurring with only m, n changing, which nothing reads" in result.reason
+    assert {"a.go", "b.go"} <= set(result.reason.replace(",", " ").split())
+    assert len(result.keys("activated")) <= 4  # the second round shows the cycle
+    assert result.trace[-1].kind == "ended"
+
+
+def test_a_counter_something_reads_is_left_to_the_step_limit():
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(READ, "read.yaml"), "digimon", max_steps=2_000)
+    assert result.outcome == "draw" and "step limit reached" in result.reason
+    assert result.state.counter("A", "n") > 900
+
+
+def test_a_game_that_does_not_say_which_counters_its_rules_read_keeps_the_step_limit():
+    plain = plain_ruleset()
+    assert plain.info.rule_counters is None
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(PING_PONG, "loop.yaml"), plain, max_steps=500)
+    assert "step limit reached" in result.reason
+
+
+def test_digimon_memory_is_read_by_its_rules():
+    memory = PING_PONG.replace("{gain: {counter: n}}", "{gain: {counter: memory}}")
+    memory = memory.replace("{gain: {counter: m}}", "{lose: {counter: memory}}")
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(memory, "memory.yaml"), "digimon", max_steps=300)
+    assert "kept recurring" not in (result.reason or "")  # memory ends turns: left to the exact-position check
+
+
+def test_the_command_ends_it_with_exit_3_and_a_short_order_line(tmp_path):
+    path = tmp_path / "loop.yaml"
+    path.write_text(PING_PONG, encoding="utf-8")
+    done = CliRunner().invoke(main, ["run", str(path), "-g", "digimon"])
+    assert done.exit_code == ENDED_EARLY == 3
+    assert "■ ended: draw — endless loop: a.go, b.go kept recurring" in done.stdout
+    as_json = CliRunner().invoke(main, ["run", str(path), "-g", "digimon", "--json"])
+    assert as_json.exit_code == 3 and json.loads(as_json.stdout)["outcome"] == "draw"
+
+
+def test_a_long_resolution_prints_a_bounded_tree_and_order_line_and_a_complete_trace():
+    long = READ.replace("lt: 1000000", "lt: 15000")  # ends by itself after 30,000 activations
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(long, "long.yaml"), "digimon")
+    assert result.outcome == "complete" and len(result.keys("resolved")) == 30_000
+    text = render_text(result)
+    lines = text.splitlines()
+    assert len(lines) < MAX_TREE_STEPS + 10
+    assert f"more steps are not drawn (the tree stops at {MAX_TREE_STEPS:,}; --json gives every step)" in text
+    order = next(line for line in lines if line.startswith("Resolution order: "))
+    assert order.count("→") < MAX_ORDER_SHOWN + 2 and "(30,000 in all; --json lists every one)" in order
+    assert len(result.to_dict()["steps"]) == len(result.trace)  # the JSON trace keeps every step
