@@ -21,6 +21,7 @@ from attrs import frozen
 from . import hookspecs
 from .errors import PluginError, TcgTrigError, UnknownGameError
 from .info import RESOLUTION_MODELS, ActivationContext, Drop, GameEnd, GameInfo
+from .model import ACTION_TYPES
 from .pending import PendingEffect
 from .state import GameState
 
@@ -162,16 +163,50 @@ class Ruleset:
     # -- plumbing -----------------------------------------------------------
 
     def _call(self, name: str, caller: Callable[..., Any], **kwargs: Any) -> Any:
+        self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
         try:
             return caller(**kwargs)
         except TcgTrigError:
             raise
         except Exception as exc:
-            plugin = getattr(self, "name", None) or "?"
-            raise PluginError(plugin, f"{type(exc).__name__}: {exc}", hook=name) from exc
+            raise PluginError(self._culprit(name, exc), f"raised {type(exc).__name__}: {exc}", hook=name) from exc
+
+    def _culprit(self, hook: str, exc: BaseException | None = None) -> str:
+        """The plugin to blame for a hook: the one whose code raised ``exc``,
+        else the one implementing the hook (or all of them, if several)."""
+        impls = getattr(self.pm.hook, hook).get_hookimpls()
+        if exc is not None:
+            codes = set()
+            tb = exc.__traceback__
+            while tb is not None:
+                codes.add(tb.tb_frame.f_code)
+                tb = tb.tb_next
+            for impl in impls:
+                if getattr(impl.function, "__code__", None) in codes:
+                    return impl.plugin_name
+        names = [impl.plugin_name for impl in impls]
+        if len(names) == 1:
+            return names[0]
+        last = getattr(self, "_last_call", None)
+        if exc is None and last is not None and last[0] == hook:  # ask each, in pluggy's order, who answers
+            for impl in reversed(impls):
+                try:
+                    if impl.function(*[last[1][arg] for arg in impl.argnames]) is not None:
+                        return impl.plugin_name
+                except Exception:  # noqa: BLE001 - the one that raises is to blame as well
+                    return impl.plugin_name
+        return " or ".join(names) if names else (getattr(self, "name", None) or "?")
 
     def _bad(self, hook: str, value: object, wanted: str) -> PluginError:
-        return PluginError(self.name, f"returned {value!r}; expected {wanted}", hook=hook)
+        shown = repr(value)
+        shown = shown if len(shown) <= 200 else shown[:200] + "…"
+        return PluginError(self._culprit(hook), f"returned {shown}; expected {wanted}", hook=hook)
+
+    def _verdict(self, hook: str, value: Any) -> bool | None:
+        """A yes/no hook's answer: ``True``, ``False`` or ``None`` only."""
+        if value is not None and not isinstance(value, bool):
+            raise self._bad(hook, value, "True, False or None")
+        return value
 
     def _collect_aliases(self) -> dict[str, Callable[[Any], Any]]:
         merged: dict[str, Callable[[Any], Any]] = {}
@@ -228,31 +263,36 @@ class Ruleset:
         return parts
 
     def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
-        verdict = self._call("tcgtrig_look_back", self._look_back, state=state, card=card, ability=ability,
-                             event=event, self_card=self_card)
-        return True if verdict is None else bool(verdict)
+        verdict = self._verdict("tcgtrig_look_back", self._call(
+            "tcgtrig_look_back", self._look_back, state=state, card=card, ability=ability, event=event,
+            self_card=self_card))
+        return True if verdict is None else verdict
 
     def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:
         if not self._has_each_event:
             return False
         verdict = self._call("tcgtrig_trigger_each_event", self._each_event, state=state, ability=ability,
                              events=events)
-        return bool(verdict)
+        return bool(self._verdict("tcgtrig_trigger_each_event", verdict))
 
     def rank(self, state: GameState, effect: PendingEffect) -> tuple:
         rank = self._call("tcgtrig_pending_rank", self._rank, state=state, effect=effect)
         if rank is None:
             return (0 if effect.controller == state.turn_player else 1, effect.timing)
-        if not isinstance(rank, tuple):
-            raise self._bad("tcgtrig_pending_rank", rank, "a tuple of numbers")
+        if not isinstance(rank, tuple) or not all(
+                isinstance(part, (int, float)) and not isinstance(part, bool) and part == part for part in rank):
+            raise self._bad("tcgtrig_pending_rank", rank, "a tuple of numbers (ranks are compared)")
         return rank
 
     def details(self, state: GameState, effect: PendingEffect) -> tuple[tuple[str, Any], ...]:
         details = self._call("tcgtrig_pending_details", self._details, state=state, effect=effect)
         if not details:
             return ()
-        if not isinstance(details, dict):
-            raise self._bad("tcgtrig_pending_details", details, "a dict")
+        if not isinstance(details, dict) or not all(
+                isinstance(key, str) and (value is None or isinstance(value, (str, int, float, bool)))
+                for key, value in details.items()):
+            raise self._bad("tcgtrig_pending_details", details, "a dict of words to plain values (they go in "
+                                                                "the JSON trace)")
         return tuple(details.items())
 
     def who_orders(self, state: GameState, bucket: dict[int, PendingEffect]) -> str:
@@ -280,39 +320,50 @@ class Ruleset:
         reason = self._call(
             "tcgtrig_activation_blocked", self._blocked, state=state, effect=effect, context=context
         )
-        return None if reason is None else str(reason)
+        if reason is not None and not isinstance(reason, str):
+            raise self._bad("tcgtrig_activation_blocked", reason, "a reason (a string) or None")
+        return reason
 
     def once_per_turn_key(self, state: GameState, effect: PendingEffect) -> str:
         key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
         if key is not None:
-            return str(key)
+            if not isinstance(key, str):
+                raise self._bad("tcgtrig_once_per_turn_key", key, "a key (a string) or None")
+            return key
         # a gained ability is counted for each card that gained it (one per copy)
         return f"{effect.key}@{effect.card}" if effect.granted else effect.key
 
     def offered_in_window(self, state: GameState, effect: PendingEffect) -> bool:
         if not self._has_offered:
             return False
-        return bool(self._call("tcgtrig_offered_in_window", self._offered, state=state, effect=effect))
+        return bool(self._verdict("tcgtrig_offered_in_window", self._call(
+            "tcgtrig_offered_in_window", self._offered, state=state, effect=effect)))
 
     def declared_use(self, state: GameState, effect: PendingEffect) -> bool:
         if not self._has_declared:
             return False
-        return bool(self._call("tcgtrig_declared_use", self._declared, state=state, effect=effect))
+        return bool(self._verdict("tcgtrig_declared_use", self._call(
+            "tcgtrig_declared_use", self._declared, state=state, effect=effect)))
 
     def replacements_together(self, state: GameState, effects: Sequence[PendingEffect]) -> bool:
         verdict = self._call("tcgtrig_replacements_together", self._together, state=state,
                              effects=tuple(effects))
-        return bool(verdict)
+        return bool(self._verdict("tcgtrig_replacements_together", verdict))
 
     def rules_processing(self, state: GameState, view: Any, changed: Sequence[str]) -> Sequence[Any]:
         if not self._has_rules:
             return ()
         actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view, changed=changed)
+        if actions is not None and (not isinstance(actions, (list, tuple))
+                                    or not all(isinstance(action, ACTION_TYPES) for action in actions)):
+            raise self._bad("tcgtrig_rules_processing", actions, "a list of core actions (Move, Flag, …)")
         return tuple(actions or ())
 
     def under_cards_zone(self, state: GameState, card: Any, to: str) -> str:
         zone = self._call("tcgtrig_under_cards_zone", self._under, state=state, card=card, to=to)
-        return to if zone is None else str(zone)
+        if zone is not None and (not isinstance(zone, str) or not zone):
+            raise self._bad("tcgtrig_under_cards_zone", zone, "a zone name or None")
+        return to if zone is None else zone
 
     def endless_loop(self, state: GameState, reason: str, stoppable: bool | None = None) -> GameEnd:
         end = self._call("tcgtrig_endless_loop", self._loop, state=state, reason=reason, stoppable=stoppable)
@@ -332,13 +383,15 @@ class Ruleset:
             # the opponent of the last link's player first; with no chain yet, the turn player
             first = state.opponent(chain[-1].controller) if chain else state.turn_player
             return first if passes % 2 == 0 else state.opponent(first)
+        if player is not None and player not in state.players:
+            raise self._bad("tcgtrig_chain_responder", player, f"one of {list(state.players)} or None")
         return player
 
     def can_respond(self, state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool:
         verdict = self._call(
             "tcgtrig_can_respond", self._can_respond, state=state, chain=chain, effect=effect
         )
-        if verdict is None:
+        if self._verdict("tcgtrig_can_respond", verdict) is None:
             top = chain[-1].ability.speed if chain else 1
             return effect.ability.speed >= max(2, top)
         return bool(verdict)

@@ -12,7 +12,7 @@ in Python, and both paths produce the same objects.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Union
+from typing import Any, Union, get_args
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
@@ -489,6 +489,8 @@ class ResolvePending:
 
 Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
                PassTurn, Grant]
+#: The core actions, for ``isinstance`` checks of what a plugin returns.
+ACTION_TYPES: tuple[type, ...] = get_args(Action)
 
 
 # --------------------------------------------------------------------------

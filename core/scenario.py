@@ -23,7 +23,7 @@ import jsonschema
 from attrs import field, frozen
 from jsonschema.exceptions import best_match
 
-from .errors import ScenarioError
+from .errors import PluginError, ScenarioError
 from .manager import Ruleset
 from .model import (
     ABILITY_KINDS,
@@ -733,6 +733,10 @@ class _Compiler:
             expanded = self.aliases[word](arg)
         except (ValueError, TypeError, KeyError) as exc:
             raise self.error(path + (word,), f"bad argument for {word!r}: {exc}") from None
+        except Exception as exc:  # the word itself is broken, not the file
+            raise PluginError(self.ruleset._culprit("tcgtrig_action_aliases"),
+                              f"the word {word!r} raised {type(exc).__name__}: {exc}",
+                              hook="tcgtrig_action_aliases") from exc
         items = expanded if isinstance(expanded, list) else [expanded]
         modifiers = {k: raw[k] for k in _MODIFIERS if k in raw}
         out: list[Action] = []

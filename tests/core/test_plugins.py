@@ -118,7 +118,7 @@ def test_hook_that_raises_is_named():
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Exploding(),), autoload=False)
     with pytest.raises(PluginError) as info:
         run(SCENARIO, ruleset)
-    assert info.value.plugin == "plain"
+    assert info.value.plugin == "Exploding-0"  # the plugin whose code raised, as registered
     assert info.value.hook == "tcgtrig_pending_rank"
     assert "ZeroDivisionError: oops" in str(info.value)
 
