@@ -46,7 +46,7 @@ def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> Non
 def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:
     """The position ``engine`` stopped in, as JSON-compatible data."""
     answers = [step.get("label") for step in engine.trace if step.kind == "choice"]
-    pending = [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pending]
+    pending = _pending(engine)
     return {
         "save_format": SAVE_FORMAT,
         "game": engine.ruleset.name,
@@ -68,10 +68,33 @@ def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
     for key, kind in (("scenario", dict), ("game", str), ("answers", list), ("remaining_choices", list)):
         if not isinstance(data.get(key), kind):
             raise TcgTrigError(f"{source}: key {key!r}: expected {kind.__name__}")
-    scenario = scenario_from_data(data["scenario"], file=str(data.get("file") or source))
+    steps = data.get("stopped_after_steps")
+    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
+        raise TcgTrigError(f"{source}: key 'stopped_after_steps': expected a number of steps")
+    scenario = scenario_from_data(data["scenario"], file=str(data.get("file") or source), check_game=False)
     ruleset = load_ruleset(data["game"])
     compiled = scenario.compile(ruleset)
     chooser = ScriptedChooser([str(label) for label in [*data["answers"], *data["remaining_choices"]]])
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled, title=scenario.title)
+    _replay_to(engine, chooser, steps)
+    if (len(engine.trace) != steps or state_to_dict(engine.state) != data.get("state")
+            or _pending(engine) != data.get("pending")):
+        raise TcgTrigError(f"{source}: the saved state and pending effects are not where its scenario and answers "
+                           "lead (was the file edited?): save the position again")
     return engine.run(chooser).result(chooser.remaining)
+
+
+def _pending(engine: Engine) -> list[dict[str, Any]]:
+    return [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pending]
+
+
+def _replay_to(engine: Engine, chooser: ScriptedChooser, steps: int) -> None:
+    """Replay until the trace is ``steps`` long with no question open: where
+    the position was saved."""
+    machine = engine.machine
+    while not engine.finished and not (len(engine.trace) >= steps and engine.decision is None):
+        if engine.decision is not None:
+            engine.answer(chooser.choose(engine.decision, engine))
+            continue
+        machine.frames[-1].step(machine)
 
