@@ -481,6 +481,8 @@ class InterruptWindow(Frame):
             return
         effect = self.labels.resolve(engine.take_answer())
         self.labels = None
+        if engine.check_loop("interrupt"):  # an interrupt's activation is a step too
+            return
         self.pool.remove(effect.id)
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
