@@ -57,6 +57,14 @@ def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) 
         "stopped_after_steps": len(engine.trace),
         "state": state_to_dict(engine.state),
         "pending": pending,
+        # for people and tools: what is in progress (resuming replays the answers, which rebuilds it)
+        "chain": [{"link": number, "effect": effect.key, "player": effect.controller, "id": effect.id}
+                  for number, effect in enumerate(engine.chain_links, 1)],
+        "interrupt_windows": [
+            {"before": [{"event": op.event.name, "about": op.subject or op.event.player} for op in window.target.ops],
+             "pending": [{"effect": e.key, "player": e.controller, "id": e.id} for e in window.pool]}
+            for window in engine.machine.windows],
+        "resolving": [type(frame).__name__ for frame in engine.machine.frames],
         "finished": engine.finished,
     }
 
