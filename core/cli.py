@@ -60,6 +60,12 @@ def _tolerant_streams() -> None:
                 pass
 
 
+def one_line(text: str) -> str:
+    """A message as one line: a line break or control character from the
+    input (a key, a player's name) is shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
     """Turn tcgtrig errors into one line on stderr and exit status 2."""
 
@@ -68,7 +74,7 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return func(*args, **kwargs)
         except TcgTrigError as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {one_line(str(exc))}", err=True)
             sys.exit(2)
 
     return wrapper
@@ -272,7 +278,7 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
             scenario = load_scenario(file, check_game=False)  # checked per game below
         except TcgTrigError as exc:
             errors += 1
-            console.print(f"[red]ERROR[/] {escape(str(exc))}")
+            console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
             continue
         expected = scenario.data.get("expect") or {}
         key = chosen.key_in(expected) if chosen is not None else None
@@ -290,7 +296,7 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
                     findings = lint(scenario, ruleset, scenario.compile(ruleset))
                 except TcgTrigError as exc:
                     errors += 1
-                    console.print(f"[red]ERROR[/] {escape(str(exc))}")
+                    console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
                     continue
                 for finding in findings:
                     console.print(f"[yellow]WARN[/] {escape(str(finding))}")
@@ -308,13 +314,13 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
                 result = resolve(scenario, name)
             except TcgTrigError as exc:
                 errors += 1
-                console.print(f"[red]ERROR[/] {label}: {escape(str(exc))}")
+                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
                 continue
             try:
                 typos = [f for f in _typos(scenario, result, strict) if (f.file, f.path) not in warned]
             except TcgTrigError as exc:
                 errors += 1
-                console.print(f"[red]ERROR[/] {label}: {escape(str(exc))}")
+                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
                 continue
             for finding in typos:
                 warned.add((finding.file, finding.path))

@@ -131,11 +131,13 @@ class _GrowthGuard:
     """Brent's cycle detection over positions *leaving out the counters'
     values*: the same effects recurring while only numbers grow.
 
-    Such a cycle is endless when nothing reads the numbers that change —
-    no condition of the position (``CounterIs``) and no rule of the game
-    (``GameInfo.rule_counters``) — since then they cannot change what
-    happens next.  Otherwise it may end at some threshold, and the step
-    limit decides.
+    Such a cycle is endless when nothing that reads the numbers that
+    change can come out differently as they go on changing the same way:
+    no rule of the game reads them (``GameInfo.rule_counters``), and every
+    condition of the position that does (``CounterIs`` against a fixed
+    number) is settled for good — ``lp >= 0`` while ``lp`` only grows.
+    Otherwise the cycle may end at some threshold, and the step limit
+    decides.
     """
 
     power: int = 1
@@ -147,15 +149,19 @@ class _GrowthGuard:
     saved_asked: int = 0
 
     def tick(self, quick: Any, full: Callable[[], tuple[Any, Any]], steps: int, asked: int,
-             read: frozenset[str] | None) -> tuple[list[str], int, bool] | None:
+             rules: frozenset[str] | None, reads: Sequence[CounterIs],
+             one_way: frozenset[str]) -> tuple[list[str], int, bool] | None:
         """``None``, or the counters that grew, the trace length where the
         cycle began and whether a player was asked since."""
-        if read is not None and quick == self.saved_quick:
+        if rules is not None and quick == self.saved_quick:
             shape, counters = full()
             if shape == self.saved_full:
-                grown = sorted({name for player, values in counters for name, value in values
-                                if dict(dict(self.saved_counters).get(player, ())).get(name) != value})
-                if grown and not set(grown) & read:
+                before = {player: dict(values) for player, values in self.saved_counters}
+                changes = [(player, name, before.get(player, {}).get(name, 0), value)
+                           for player, values in counters for name, value in values
+                           if before.get(player, {}).get(name) != value]
+                grown = sorted({name for _, name, _, _ in changes})
+                if grown and not set(grown) & rules and all(_settled(read, changes, one_way) for read in reads):
                     return grown, self.saved_steps, asked > self.saved_asked
         self.lam += 1
         if self.lam >= self.power:
@@ -166,6 +172,36 @@ class _GrowthGuard:
             self.power *= 2
             self.lam = 0
         return None
+
+
+def _settled(read: CounterIs, changes: Sequence[tuple[str, str, int, int]], one_way: frozenset[str]) -> bool:
+    """Whether ``read`` comes out the same however long the counters go on
+    changing as they did in one turn of the cycle (from the value before to
+    the value now, for every player whose counter of that name changed).
+    Only a counter the position can move one way only (``one_way``: it is
+    gained and never lost, or the reverse) is known between the two ends."""
+    moved = [(old, new) for _, name, old, new in changes if name == read.counter]
+    if not moved:
+        return True
+    if read.counter not in one_way:
+        return False
+    limit = read.compare.value
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        return False  # compared with a value that may itself change: not known
+    op = read.compare.op
+    for old, new in moved:
+        if read.compare.test(old) != read.compare.test(new):
+            return False  # it came out differently within the cycle: this was no repeat
+        rising = new > old
+        if op in ("gte", "gt"):
+            settled = read.compare.test(new) if rising else not read.compare.test(new)
+        elif op in ("lte", "lt"):
+            settled = not read.compare.test(new) if rising else read.compare.test(new)
+        else:  # eq, ne: settled once the counter has moved past the number for good
+            settled = new > limit if rising else new < limit
+        if not settled:
+            return False
+    return True
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -210,8 +246,12 @@ class Machine:
     _answered: bool = False
     _guard: _LoopGuard = field(default=None)
     _growth: _GrowthGuard = field(factory=_GrowthGuard)
-    #: counters whose value something reads (``None``: any may matter)
-    _read_counters: frozenset[str] | None = None
+    #: counters the game's rules read (``None``: any may matter)
+    _rule_counters: frozenset[str] | None = None
+    #: the conditions of the position that read a counter
+    _counter_reads: tuple[CounterIs, ...] = ()
+    #: counters the position's actions only ever raise, or only ever lower
+    _one_way: frozenset[str] = frozenset()
     chain_keys: ChainKeys = field(factory=ChainKeys)
     conditional: dict[int, None] = field(factory=dict)
     turns_ended: int = 0
@@ -224,9 +264,14 @@ class Machine:
             self._guard = _LoopGuard(self.max_steps)
         rule_counters = self.ruleset.info.rule_counters
         if rule_counters is not None:
-            read = {item.counter for root in (self.start, *self.state.cards.values())
-                    for item in walk(root) if isinstance(item, CounterIs)}
-            self._read_counters = frozenset(read | set(rule_counters))
+            self._rule_counters = frozenset(rule_counters)
+            words = [item for root in (self.start, *self.state.cards.values()) for item in walk(root)]
+            self._counter_reads = tuple(dict.fromkeys(item for item in words if isinstance(item, CounterIs)))
+            signs: dict[str, set[int]] = {}
+            for item in words:
+                if isinstance(item, Gain):
+                    signs.setdefault(item.counter, set()).add(item.sign)
+            self._one_way = frozenset(name for name, seen in signs.items() if len(seen) == 1)
         if not self.frames and self.outcome is None:
             self.frames.append(MainLoop(self.start))
 
@@ -393,7 +438,7 @@ class Machine:
             reason, stoppable = verdict
             self.end(reason, stoppable)
             return True
-        if self._read_counters is None:
+        if self._rule_counters is None:
             return False
         shape_quick = (where, self.state.shape_fingerprint(), self.pool.quick_fingerprint(), len(self.frames),
                        chooser, len(self.chain_links), top, len(self.offers), self.state.turn, self.state.turn_player)
@@ -402,14 +447,15 @@ class Machine:
             position = self.position()
             return (where, position[:1] + position[2:], chooser), position[1]
 
-        growing = self._growth.tick(shape_quick, shape, len(self.trace), self.asked, self._read_counters)
+        growing = self._growth.tick(shape_quick, shape, len(self.trace), self.asked, self._rule_counters,
+                                    self._counter_reads, self._one_way)
         if growing is not None:
             grown, since, stoppable = growing
             members = list(dict.fromkeys(step.get("effect") for step in self.trace[since:]
                                          if step.kind == "activated" and step.get("effect")))
             shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
-            self.end(f"endless loop: {shown} kept recurring with only {', '.join(grown)} changing, which "
-                     "nothing reads", stoppable)
+            self.end(f"endless loop: {shown} kept recurring with only {', '.join(grown)} changing, and "
+                     "nothing that reads them can stop it", stoppable)
             return True
         return False
 

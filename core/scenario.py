@@ -94,6 +94,11 @@ _MODIFIERS = ("label", "by", "as")
 CAUSES = ("effect", "battle", "rule", "cost")
 #: Words a player may not be called: they mean players relative to an effect.
 _RESERVED_PLAYERS = ("self", "opponent", "any", "turn_player")
+#: The largest number a file may hold, either way (life points, memory, a
+#: counter, an amount): anything beyond is a typo or an attack.
+MAX_NUMBER = 1_000_000_000
+#: The most cards one ``draw`` may draw (each may be its own event).
+MAX_DRAW = 10_000
 #: Words that mean something where a card is named (selectors, patterns,
 #: the answers to a decision): no card may be called so.
 RESERVED_CARD_IDS = frozenset({
@@ -265,6 +270,9 @@ def scenario_from_source(source: Source) -> Scenario:
     _check_schema(source)
     players = tuple(data["players"])
     for index, player in enumerate(players):
+        if not player.isprintable():
+            raise source.error(("players", index), f"a player name cannot hold a line break or a control "
+                               f"character: {player!r}")
         if player in _RESERVED_PLAYERS:
             raise source.error(("players", index), f"a player cannot be called {player!r}: the word means a "
                                "player relative to an effect", ["any other name"])
@@ -274,6 +282,7 @@ def scenario_from_source(source: Source) -> Scenario:
     for player in data.get("counters") or {}:
         if player not in players:
             raise source.error(("counters", player), f"unknown player {player!r}", players)
+    _check_numbers(source)
     _check_cards(source, players)
     _check_games(source)
     return Scenario(title=data["title"], game=data.get("game"), players=players,  # type: ignore[arg-type]
@@ -361,6 +370,20 @@ def _describe(value: Any) -> str:
     if isinstance(value, list):
         return "a list"
     return repr(value)
+
+
+def _check_numbers(source: Source) -> None:
+    """No number of a card game is beyond :data:`MAX_NUMBER` either way."""
+    todo: list[tuple[Path_, Any]] = [((), source.data)]
+    while todo:
+        path, value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend((path + (key,), item) for key, item in value.items())
+        elif isinstance(value, list):
+            todo.extend((path + (index,), item) for index, item in enumerate(value))
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            shown = f"{value:,}" if isinstance(value, int) and abs(value) < 10**30 else "a number that large"
+            raise source.error(path, f"{shown} is beyond ±{MAX_NUMBER:,}: no card game counts that far")
 
 
 def _check_games(source: Source) -> None:
@@ -783,8 +806,11 @@ class _Compiler:
                          key=f"{self.writer}.{raw['id']}", until=until, as_=as_, by=by, label=label)
         if word == "draw":
             self.only(args, at, ("player", "count", "as", "by", "label"))
+            count = self.amount(args.get("count", 1), at + ("count",))
+            if isinstance(count, int) and count > MAX_DRAW:
+                raise self.error(at + ("count",), f"a draw of {count:,} cards: at most {MAX_DRAW:,} at once")
             return Draw(player=self.player(args.get("player", "self"), at + ("player",)),
-                        count=self.amount(args.get("count", 1), at + ("count",)), as_=as_, by=by, label=label)
+                        count=count, as_=as_, by=by, label=label)
         if word in ("gain", "lose"):
             self.only(args, at, ("player", "counter", "amount", "as", "by", "label"))
             self.need(args, at, "counter")
@@ -939,6 +965,9 @@ class _Compiler:
         if "upto" in raw:
             self.flag_value(raw["upto"], at + ("upto",))
         stats = []
+        if not isinstance(raw.get("stat") or {}, dict):
+            raise self.error(at + ("stat",), "expected stat tests such as {dp: {lte: 5000}}, got "
+                             f"{_describe(raw['stat'])}")
         for stat, test in (raw.get("stat") or {}).items():
             if not isinstance(test, dict) or len(test) != 1:
                 raise self.error(at + ("stat", stat), "expected one comparison such as {lte: 5000}", COMPARISONS)

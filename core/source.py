@@ -252,6 +252,8 @@ def _yaml(text: str, file: str) -> Source:
                             line=mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"not valid YAML: {exc}", file=file) from None
+    except ValueError:  # an integer too long to read
+        raise ScenarioError("a number with thousands of digits: no card game counts that far", file=file) from None
     except RecursionError:  # pragma: no cover - the depth is measured first
         raise ScenarioError("nested too deeply", file=file) from None
     return Source(data, file, builder.lines)
@@ -264,6 +266,18 @@ def _json_lines(text: str, file: str) -> Callable[[], dict[Path_, int]]:
         except ScenarioError:
             return {}
     return lines
+
+
+class _DuplicateKey(Exception):
+    pass
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        raise _DuplicateKey(next(key for key, _ in pairs if key in seen or seen.add(key)))  # type: ignore[func-returns-value]
+    return result
 
 
 def _json_depth(data: Any, file: str) -> None:
@@ -287,12 +301,18 @@ def parse_source(text: str, file: str = "<scenario>", *, kind: str | None = None
     if kind == "json":
         check_text(text, file)
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_no_duplicates)
         except json.JSONDecodeError as exc:
             raise ScenarioError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=file,
                                 line=exc.lineno) from None
         except RecursionError:
             raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file) from None
+        except _DuplicateKey as exc:
+            _yaml(text, file)  # the YAML reader says where: "duplicate key" with its line
+            raise ScenarioError(f"duplicate key {exc.args[0]!r}", file=file) from None
+        except ValueError:  # an integer too long to read
+            raise ScenarioError("a number with thousands of digits: no card game counts that far",
+                                file=file) from None
         _json_depth(data, file)
         return Source(data, file, _json_lines(text, file))
     return _yaml(text, file)

@@ -40,10 +40,27 @@ READ = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
 def test_a_loop_that_only_grows_counters_nothing_reads_ends_at_once(game):
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(PING_PONG, "loop.yaml"), game)
     assert result.outcome == "draw"
-    assert "kept recurring with only m, n changing, which nothing reads" in result.reason
+    assert "kept recurring with only m, n changing, and nothing that reads them can stop it" in result.reason
     assert {"a.go", "b.go"} <= set(result.reason.replace(",", " ").split())
     assert len(result.keys("activated")) <= 4  # the second round shows the cycle
     assert result.trace[-1].kind == "ended"
+
+
+@pytest.mark.parametrize(("test", "settled"), [
+    ("{player: self, counter: n, gte: 0}", True),   # true, and stays true as n grows
+    ("{player: self, counter: n, gt: -5}", True),
+    ("{player: self, counter: n, ne: -1}", True),   # n has passed -1 for good
+    ("{player: self, counter: n, lt: 1000}", False),  # true now, false one day: the loop ends by itself
+    ("{player: self, counter: n, ne: 1000}", False),  # true until n reaches 1000
+    ("{player: self, counter: n, gte: {count: {zone: hand}}}", False),  # against a number that may change
+])
+def test_a_condition_on_a_growing_counter_ends_the_loop_only_when_it_is_settled(test, settled):
+    text = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
+                             "do: [{gain: {counter: m}}, {if: " + test + ", then: [{emit: {event: ping_a}}]}]")
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "read.yaml"), "digimon", max_steps=3_000)
+    reason = result.reason or ""
+    assert ("kept recurring" in reason) is settled
+    assert ("step limit reached" in reason or result.outcome == "complete") is not settled
 
 
 def test_a_counter_something_reads_is_left_to_the_step_limit():
@@ -87,3 +104,13 @@ def test_a_long_resolution_prints_a_bounded_tree_and_order_line_and_a_complete_t
     order = next(line for line in lines if line.startswith("Resolution order: "))
     assert order.count("→") < MAX_ORDER_SHOWN + 2 and "(30,000 in all; --json lists every one)" in order
     assert len(result.to_dict()["steps"]) == len(result.trace)  # the JSON trace keeps every step
+
+
+def test_a_counter_that_goes_both_ways_is_never_taken_as_settled():
+    """Lost as well as gained: between two looks it may have crossed the
+    number and come back, so the step limit decides."""
+    text = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
+                             "do: [{gain: {counter: n, amount: 2}}, {lose: {counter: n}}, "
+                             "{if: {player: self, counter: n, gte: 0}, then: [{emit: {event: ping_a}}]}]")
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "both.yaml"), "digimon", max_steps=1_000)
+    assert "step limit reached" in result.reason
