@@ -424,6 +424,7 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
                                    f"duplicate ability id {ability['id']!r} on card {card['id']!r}")
             ability_ids.add(ability["id"])
     ids = list(seen)
+    settled: set[str] = set()  # cards whose pile is known to end on a card under nothing
     for number, card in enumerate(cards):
         path = ("cards", number)
         under = card.get("under")
@@ -432,15 +433,17 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
                 raise source.error(path + ("under",), "'under' goes with zone: sources")
             if under not in seen:
                 raise source.error(path + ("under",), f"unknown card {under!r}", ids)
-            # no cycles: follow the chain
-            chain = [card["id"]]
+            # no circles: follow the pile down until a card already known to be sound (linear overall)
+            chain: dict[str, int] = {card["id"]: 0}
             parent = under
-            while parent is not None:
+            while parent is not None and parent not in settled:
                 if parent in chain:
-                    circle = " → ".join([*chain[chain.index(parent):], parent])
+                    names = list(chain)
+                    circle = " → ".join([*names[chain[parent]:], parent])
                     raise source.error(path + ("under",), f"cards are stacked under each other in a circle: {circle}")
-                chain.append(parent)
+                chain[parent] = len(chain)
                 parent = cards[seen[parent]].get("under")
+            settled.update(chain)
         elif card["zone"] == SOURCES:
             raise source.error(path + ("zone",), "a card in sources needs 'under': the card it is stacked under")
 
