@@ -100,17 +100,26 @@ class PluginError(TcgTrigError):
     :param hook: the hook being called, when the failure happened in one.
     """
 
-    def __init__(self, plugin: str, detail: str, *, hook: str | None = None) -> None:
+    def __init__(self, plugin: str, detail: str, *, hook: str | None = None,
+                 activations: int | None = None) -> None:
         self.plugin = plugin
         self.detail = detail
         self.hook = hook
+        #: effects activated before the failure, when it happened while
+        #: resolving: the position after that many can be saved
+        #: (``run --stop-after N --save``), and it is sound
+        self.activations = activations
         super().__init__(str(self))
 
     def __str__(self) -> str:
         where = f"game plugin {self.plugin!r}"
         if self.hook:
             where += f" in hook {self.hook}"
-        return f"{where}: {self.detail}"
+        text = f"{where}: {self.detail}"
+        if self.activations is not None:
+            text += (f" (after {self.activations} activation{'s' if self.activations != 1 else ''}: "
+                     f"--stop-after {self.activations} --save STATE.json saves the position before it)")
+        return text
 
 
 class ChoiceError(TcgTrigError):

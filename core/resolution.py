@@ -17,7 +17,7 @@ from attrs import field, frozen
 
 from .choices import Chooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
-from .errors import ChoiceError, UnknownGameError
+from .errors import ChoiceError, PluginError, UnknownGameError
 from .manager import Ruleset, available_games, load_ruleset, split_game
 from .scenario import Compiled, Scenario, load_scenario
 from .source import format_path
@@ -155,6 +155,11 @@ def resolve(
                     title=scenario.title)
     try:
         engine.run(chooser)
+    except PluginError as exc:
+        if exc.activations is not None:
+            raise
+        done = sum(1 for step in engine.trace if step.kind == "activated")
+        raise PluginError(exc.plugin, exc.detail, hook=exc.hook, activations=done) from exc
     except ChoiceError as exc:
         if from_file and exc.index is not None:  # point at the entry in the file
             raw = scenario.data.get("choices")

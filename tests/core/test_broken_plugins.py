@@ -79,3 +79,27 @@ def test_a_word_that_raises_is_the_plugins_fault_not_the_files():
     assert caught.value.hook == "tcgtrig_action_aliases" and caught.value.plugin == "BadWord-0"
     assert "the word 'explode' raised ZeroDivisionError" in str(caught.value)
 
+
+
+def test_the_position_before_the_failure_is_sound_and_saveable():
+    from tcgtrig.choices import ScriptedChooser
+    from tcgtrig.saving import run_until, save_position
+
+    class LateFailure:  # breaks on an effect that triggers only after others resolved
+        @hookimpl(tryfirst=True)
+        def tcgtrig_pending_details(self, effect):
+            if effect.key == "garurumon.unsuspend":
+                raise RuntimeError("broken late")
+
+    ruleset = tcgtrig.load_ruleset("digimon", plugins=[LateFailure()])
+    scenario = tcgtrig.load_scenario(SCENARIOS / "digimon" / "triggered-01.yaml", check_game=False)
+    with pytest.raises(PluginError) as caught:
+        tcgtrig.resolve(scenario, ruleset)
+    done = caught.value.activations
+    assert done is not None and done >= 1
+    assert f"(after {done} activation" in str(caught.value) and f"--stop-after {done} --save" in str(caught.value)
+    engine = tcgtrig.Engine.for_scenario(scenario, ruleset)
+    chooser = ScriptedChooser(list(engine.compiled.choices))
+    run_until(engine, chooser, done)  # the position before the failing step is reached without it
+    saved = save_position(scenario, engine, chooser)
+    assert saved["stopped_after_steps"] == len(engine.trace) and saved["state"]["cards"]
