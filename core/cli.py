@@ -288,8 +288,7 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
             console.print(f"[yellow]SKIP[/] {escape(file)} {escape(f'[{game}]')}: no expectations for this game")
             continue
         if not names:
-            skips += 1
-            console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
+            findings: list[Finding] = []
             if scenario.game and split_game(scenario.game)[0] in installed:  # its typos all the same
                 try:
                     ruleset = load_ruleset(scenario.game)
@@ -298,10 +297,12 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
                     errors += 1
                     console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
                     continue
-                for finding in findings:
-                    console.print(f"[yellow]WARN[/] {escape(str(finding))}")
-                if strict and findings:
-                    errors += 1
+            skips += 1
+            console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
+            for finding in findings:
+                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
+            if strict and findings:
+                errors += 1
             continue
         for name in names:
             label = f"{escape(file)} {escape(f'[{name}]')}"
