@@ -19,7 +19,6 @@ stress cases) are skipped here: the scenario plugin still runs them.
 from __future__ import annotations
 
 import json
-from collections import Counter
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ from tcgtrig import (
     state_from_dict,
     state_to_dict,
 )
-from tcgtrig.trace import OUTCOME_KINDS
+from tcgtrig.conformance import ENDINGS, check_causes, check_endings
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SUFFIXES = (".yaml", ".yml", ".json")
@@ -48,7 +47,6 @@ DECISION_KINDS = {"order", "use", "may", "target", "respond"}
 #: Steps that end an instance: the five outcomes of a triggered effect, plus
 #: ``applied``, how a replacement ends (a replacement is not a triggered
 #: effect: it has no ``triggered`` step).
-ENDINGS = set(OUTCOME_KINDS) | {"applied"}
 
 
 def _pairs() -> list[Any]:
@@ -101,37 +99,6 @@ def new_engine(path: Path, game: str) -> Engine:
 
 def steps(trace: list[tcgtrig.Step]) -> list[dict[str, Any]]:
     return [step.to_dict() for step in trace]
-
-
-def check_endings(trace: list[tcgtrig.Step], *, complete: bool) -> None:
-    """Every triggered instance ends once (at most once when the run stopped
-    early); no instance ends twice; instances that end without triggering
-    are the ones an effect activated inline (``activate: KEY``)."""
-    triggered = [s["id"] for s in trace if s.kind == "triggered"]
-    assert len(triggered) == len(set(triggered)), "an instance triggered twice"
-    endings = Counter(s["id"] for s in trace if s.kind in ENDINGS)
-    twice = sorted(i for i, n in endings.items() if n > 1)
-    assert not twice, f"instances ended more than once: {twice}"
-    unended = sorted(i for i in triggered if endings[i] == 0)
-    if complete:
-        assert not unended, f"triggered instances that never ended: {unended}"
-    pending_ever = set(triggered)
-    for step in trace:
-        if step.kind in ENDINGS and step["id"] in pending_ever:
-            assert step.kind in OUTCOME_KINDS, f"a triggered effect ended in {step.kind!r}"
-        elif step.kind in ENDINGS:
-            # never triggered: an inline activation or a replacement; neither can miss the timing
-            assert step.kind in ("resolved", "failed", "declined", "applied", "lost"), step.to_dict()
-
-
-def check_causes(trace: list[tcgtrig.Step]) -> None:
-    """A step's ``cause`` is the start (0) or an instance the trace already showed."""
-    seen = {0}
-    for step in trace:
-        cause = step.get("cause")
-        assert cause is None or cause in seen, step.to_dict()
-        if step.get("id") is not None:
-            seen.add(step["id"])
 
 
 # ---------------------------------------------------------------------------
