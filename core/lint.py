@@ -34,6 +34,8 @@ __all__ = ["Finding", "lint", "CORE_EVENTS", "game_events", "game_zones"]
 CORE_EVENTS = ("moved", "drawn", "gained", "lost", "stat_changed", "gained_effect", "flag_set", "flag_cleared",
                "covered", "uncovered", "activated", "start_of_turn", "end_of_turn")
 
+#: Different mistakes reported for one file at most.
+MAX_FINDINGS = 20
 #: Arguments a game's word is tried with to see what it emits.
 _PROBES: tuple[Any, ...] = ("x", {"card": "x"}, 1, {"count": 1}, {"card": "x", "to": "x"}, {"card": "x", "into": "x"},
                            {"card": "x", "by": 1}, {"card": "x", "amount": 1}, {}, None, [])
@@ -124,10 +126,10 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
     file_events, file_zones = _file_events_and_zones(compiled)
     events = game_events(ruleset) | file_events
     movable = game_zones(ruleset) | file_zones | {SOURCES}
-    findings: list[Finding] = []
+    found: dict[str, list[tuple[Any, ...]]] = {}  # message → the paths it applies to, in file order
 
     def warn(path: tuple[Any, ...], message: str) -> None:
-        findings.append(Finding(scenario.file, scenario.source.line(path), format_path(path), message))
+        found.setdefault(message, []).append(path)
 
     for index, raw_card in enumerate(scenario.data.get("cards") or []):
         card: Card = compiled.state.cards[raw_card["id"]]
@@ -156,7 +158,11 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
     for path, zone in _query_zones(scenario.data):
         if zone not in movable:
             warn(path, f"no card is in or moves to the zone {zone!r}{_suggest(zone, movable)}")
-    findings.sort(key=lambda f: (f.line or 0, f.path))
+    findings = []
+    for message, paths in list(found.items())[:MAX_FINDINGS]:  # one finding per mistake, at its first place
+        more = f" (and {len(paths) - 1:,} more place{'s' if len(paths) > 2 else ''} like it)" if len(paths) > 1 else ""
+        findings.append(Finding(scenario.file, scenario.source.line(paths[0]), format_path(paths[0]), message + more))
+    findings.sort(key=lambda f: f.line or 0)
     return findings
 
 

@@ -271,3 +271,30 @@ def test_the_load_time_compile_is_reused_once_and_then_compiled_afresh():
     first, second = scenario.compile(digimon), scenario.compile(digimon)
     assert first.state is not second.state  # no two callers share one mutable position
     assert first.start == second.start
+
+
+def test_the_compiled_schema_agrees_with_jsonschema_on_every_file_we_have():
+    """The fast validator decides what is valid; jsonschema only explains.
+    They must agree on every bundled file and every hostile file that parses."""
+    from tcgtrig.scenario import _fast_validator, _validator
+    from tcgtrig.source import load_source
+
+    root = Path(__file__).resolve().parents[1]
+    files = [*root.glob("scenarios/**/*.yaml"), *(root.parent / "examples").glob("*.yaml"),
+             *(root / "hostile").glob("*.*")]
+    valid = invalid = 0
+    for path in sorted(files):
+        try:
+            data = load_source(path).data
+        except tcgtrig.TcgTrigError:
+            continue
+        slow = not any(True for _ in _validator(None).iter_errors(data))
+        try:
+            _fast_validator(None)(data)
+            fast = True
+        except Exception:  # noqa: BLE001 - fastjsonschema's own error type
+            fast = False
+        assert fast == slow, path.name
+        valid += slow
+        invalid += not slow
+    assert valid > 100 and invalid > 5
