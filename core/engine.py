@@ -427,8 +427,10 @@ class Machine:
         """Count a step; end the resolution if the position repeats."""
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
         top = self.chain_links[-1].signature() if self.chain_links else None
-        quick = (where, self.state.fingerprint(), self.pool.quick_fingerprint(), len(self.frames), chooser,
-                 len(self.chain_links), top, len(self.offers), self.state.turn, self.state.turn_player)
+        # what the quick look at the position shares with the look that leaves out the counters
+        rest = (self.pool.quick_fingerprint(), len(self.frames), chooser, len(self.chain_links), top,
+                len(self.offers), self.state.turn, self.state.turn_player)
+        quick = (where, self.state.fingerprint(), rest)
 
         def full() -> Any:
             return (where, self.position(), chooser)
@@ -440,8 +442,7 @@ class Machine:
             return True
         if self._rule_counters is None:
             return False
-        shape_quick = (where, self.state.shape_fingerprint(), self.pool.quick_fingerprint(), len(self.frames),
-                       chooser, len(self.chain_links), top, len(self.offers), self.state.turn, self.state.turn_player)
+        shape_quick = (where, self.state.shape_fingerprint(), rest)
 
         def shape() -> tuple[Any, Any]:
             position = self.position()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from attrs import frozen
@@ -83,16 +84,23 @@ def _expansions(ruleset: Ruleset) -> list[Any]:
     return out
 
 
+@lru_cache(maxsize=8)
+def _vocabulary(ruleset: Ruleset) -> tuple[frozenset[str], frozenset[str]]:
+    """The events and zones of a game, read once from its words."""
+    expansions = _expansions(ruleset)
+    events = {*CORE_EVENTS, *ruleset.info.events, *_names(expansions, "as"), *_names(expansions, "event")}
+    zones = {*ruleset.info.zones, *_names(expansions, "to"), *_names(expansions, "from")} - {"x"}
+    return frozenset(events), frozenset(zones)
+
+
 def game_events(ruleset: Ruleset) -> set[str]:
     """Every event name the core and the game's words and rules can emit."""
-    expansions = _expansions(ruleset)
-    return {*CORE_EVENTS, *ruleset.info.events, *_names(expansions, "as"), *_names(expansions, "event")}
+    return set(_vocabulary(ruleset)[0])
 
 
 def game_zones(ruleset: Ruleset) -> set[str]:
     """Every zone the game's words and rules move cards to or from."""
-    expansions = _expansions(ruleset)
-    return {*ruleset.info.zones, *_names(expansions, "to"), *_names(expansions, "from")} - {"x"}
+    return set(_vocabulary(ruleset)[1])
 
 
 def _file_events_and_zones(compiled: Compiled) -> tuple[set[str], set[str]]:

@@ -10,6 +10,7 @@ goes on: the trace is exactly the one an uninterrupted run gives.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .choices import ScriptedChooser
@@ -27,19 +28,28 @@ SAVE_FORMAT = 1
 
 def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> None:
     """Resolve until ``activations`` effects have activated (or the end)."""
-    seen = 0
-    counted = 0
+    seen = counted = 0
+
+    def enough() -> bool:
+        nonlocal seen, counted
+        trace = engine.trace
+        seen += sum(1 for step in trace[counted:] if step.kind == "activated")
+        counted = len(trace)
+        return seen >= activations
+
+    _step_until(engine, chooser, enough)
+
+
+def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], bool]) -> None:
+    """One frame step at a time, answering from ``chooser``, until after a
+    step ``enough()`` holds with no question open (or the end)."""
+    machine = engine.machine
     while not engine.finished:
         if engine.decision is not None:
             engine.answer(chooser.choose(engine.decision, engine))
             continue
-        engine.machine.frames[-1].step(engine.machine)
-        trace = engine.trace
-        while counted < len(trace):
-            if trace[counted].kind == "activated":
-                seen += 1
-            counted += 1
-        if seen >= activations and engine.decision is None:
+        machine.frames[-1].step(machine)
+        if enough() and engine.decision is None:
             return
 
 
@@ -84,7 +94,7 @@ def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
     compiled = scenario.compile(ruleset)
     chooser = ScriptedChooser([str(label) for label in [*data["answers"], *data["remaining_choices"]]])
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled, title=scenario.title)
-    _replay_to(engine, chooser, steps)
+    _step_until(engine, chooser, lambda: len(engine.trace) >= steps)  # replay to where it was saved
     if (len(engine.trace) != steps or state_to_dict(engine.state) != data.get("state")
             or _pending(engine) != data.get("pending")):
         raise TcgTrigError(f"{source}: the saved state and pending effects are not where its scenario and answers "
@@ -94,15 +104,3 @@ def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
 
 def _pending(engine: Engine) -> list[dict[str, Any]]:
     return [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pending]
-
-
-def _replay_to(engine: Engine, chooser: ScriptedChooser, steps: int) -> None:
-    """Replay until the trace is ``steps`` long with no question open: where
-    the position was saved."""
-    machine = engine.machine
-    while not engine.finished and not (len(engine.trace) >= steps and engine.decision is None):
-        if engine.decision is not None:
-            engine.answer(chooser.choose(engine.decision, engine))
-            continue
-        machine.frames[-1].step(machine)
-
