@@ -1,0 +1,32 @@
+"""Every bundled scenario's JSON trace is byte-identical to the stored one.
+
+The stored traces (``tests/traces``) pin down behaviour while the engine is
+reshaped for speed.  When a change to a trace is intended, regenerate them
+with ``python tests/traces/make.py`` and say why in the commit.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "traces"))
+from make import HERE, ROOT, bundled_pairs, stored_path, trace_text  # noqa: E402
+
+PAIRS = list(bundled_pairs())
+
+
+@pytest.mark.parametrize("path, game", PAIRS, ids=lambda v: str(v.relative_to(ROOT)) if isinstance(v, Path) else v)
+def test_trace_is_byte_identical_to_the_stored_one(path, game):
+    stored = stored_path(path, game)
+    assert stored.is_file(), f"no stored trace for {path.name} under {game}: run python tests/traces/make.py"
+    assert trace_text(path, game) == stored.read_text(encoding="utf-8")
+
+
+def test_every_stored_trace_belongs_to_a_bundled_file():
+    expected = {stored_path(path, game) for path, game in PAIRS}
+    stored = set(HERE.rglob("*.json"))
+    assert stored - expected == set(), "stored traces without a scenario: delete them or run make.py"
+    assert len(expected) == len(PAIRS) >= 150
