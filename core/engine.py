@@ -148,25 +148,31 @@ class _GrowthGuard:
     saved_steps: int = 0
     saved_asked: int = 0
 
-    def tick(self, quick: Any, full: Callable[[], tuple[Any, Any]], steps: int, asked: int,
-             rules: frozenset[str] | None, reads: Sequence[CounterIs],
+    def tick(self, quick: Any, full: Callable[[], Any], counters: Callable[[], dict[str, dict[str, int]]],
+             steps: int, asked: int, rules: frozenset[str] | None, reads: Sequence[CounterIs],
              one_way: frozenset[str]) -> tuple[list[str], int, bool] | None:
         """``None``, or the counters that grew, the trace length where the
-        cycle began and whether a player was asked since."""
+        cycle began and whether a player was asked since.
+
+        The cheap tests come first: while a cycle goes on that some reader
+        of its counters may yet stop, only the counters are looked at, and
+        the whole position is compared only when the verdict would be
+        "endless"."""
         if rules is not None and quick == self.saved_quick:
-            shape, counters = full()
-            if shape == self.saved_full:
-                before = {player: dict(values) for player, values in self.saved_counters}
-                changes = [(player, name, before.get(player, {}).get(name, 0), value)
-                           for player, values in counters for name, value in values
-                           if before.get(player, {}).get(name) != value]
-                grown = sorted({name for _, name, _, _ in changes})
-                if grown and not set(grown) & rules and all(_settled(read, changes, one_way) for read in reads):
-                    return grown, self.saved_steps, asked > self.saved_asked
+            before = self.saved_counters
+            empty: dict[str, int] = {}
+            changes = [(player, name, before.get(player, empty).get(name, 0), value)
+                       for player, values in counters().items() for name, value in values.items()
+                       if before.get(player, empty).get(name) != value]
+            grown = sorted({name for _, name, _, _ in changes})
+            if (grown and not set(grown) & rules and all(_settled(read, changes, one_way) for read in reads)
+                    and full() == self.saved_full):
+                return grown, self.saved_steps, asked > self.saved_asked
         self.lam += 1
         if self.lam >= self.power:
             self.saved_quick = quick
-            self.saved_full, self.saved_counters = full()
+            self.saved_full = full()
+            self.saved_counters = {player: dict(values) for player, values in counters().items()}
             self.saved_steps = steps
             self.saved_asked = asked
             self.power *= 2
@@ -372,10 +378,18 @@ class Machine:
     # -- the trace --------------------------------------------------------------
 
     def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
-        self.trace.append(Step.make(
-            kind, effect=effect.key, player=effect.controller, id=effect.id, cause=effect.cause,
-            **dict(effect.details), **extra,
-        ))
+        """Trace what happened to an effect: its key, player, id and cause,
+        the game's details of it, then ``extra`` (``None`` values left out)."""
+        flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
+        if effect.cause is not None:
+            flat += ("cause", effect.cause)
+        for key, value in effect.details:
+            if value is not None:
+                flat += (key, value)
+        for key, value in extra.items():
+            if value is not None:
+                flat += (key, value)
+        self.trace.append(Step.from_flat(kind, tuple(flat)))
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:
         if drop.kind != "void":
@@ -413,7 +427,7 @@ class Machine:
             for f in self.frames)
         return (
             tuple(c.dynamic() for c in state.cards.values()),
-            tuple(sorted((p, tuple(sorted(v.items()))) for p, v in state.counters.items())),
+            self.counters_now(),
             tuple(sorted(state.used.items())), state.turn, state.turn_player,
             self.pool.fingerprint(),
             tuple(w.pool.fingerprint() for w in self.windows),
@@ -422,6 +436,10 @@ class Machine:
             tuple(sorted(self.series)) if self.series is not None else None,
             frames,
         )
+
+    def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+        """Every player's counters, in a fixed order."""
+        return tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
 
     def check_loop(self, where: str) -> bool:
         """Count a step; end the resolution if the position repeats."""
@@ -444,12 +462,12 @@ class Machine:
             return False
         shape_quick = (where, self.state.shape_fingerprint(), rest)
 
-        def shape() -> tuple[Any, Any]:
+        def shape() -> Any:
             position = self.position()
-            return (where, position[:1] + position[2:], chooser), position[1]
+            return (where, position[:1] + position[2:], chooser)
 
-        growing = self._growth.tick(shape_quick, shape, len(self.trace), self.asked, self._rule_counters,
-                                    self._counter_reads, self._one_way)
+        growing = self._growth.tick(shape_quick, shape, lambda: self.state.counters, len(self.trace), self.asked,
+                                    self._rule_counters, self._counter_reads, self._one_way)
         if growing is not None:
             grown, since, stoppable = growing
             members = list(dict.fromkeys(step.get("effect") for step in self.trace[since:]

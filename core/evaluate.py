@@ -116,7 +116,7 @@ class Evaluator:
     def is_active(card: Card, ability: Ability) -> bool:
         return card.zone in ability.active_in
 
-    def self_of(self, card: Card, ability: Ability, world: dict[str, Card] | None = None) -> str:
+    def self_of(self, card: Card, ability: Ability | None = None, world: dict[str, Card] | None = None) -> str:
         """What ``self`` means for ``ability`` on ``card``: the card itself, or
         for an ability working from under another card, the top card."""
         if card.zone != SOURCES or card.under is None:

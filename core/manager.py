@@ -130,39 +130,54 @@ class Ruleset:
         self.game = info.name
         self.variant = variant or info.default_variant
         self.name = info.name if variant in (None, info.default_variant) else f"{info.name}/{variant}"
-        self._look_back = hook.tcgtrig_look_back
-        self._each_event = hook.tcgtrig_trigger_each_event
-        self._rank = hook.tcgtrig_pending_rank
-        self._details = hook.tcgtrig_pending_details
-        self._who = hook.tcgtrig_who_orders
-        self._check = hook.tcgtrig_check_pending
-        self._blocked = hook.tcgtrig_activation_blocked
-        self._opt_key = hook.tcgtrig_once_per_turn_key
-        self._rules = hook.tcgtrig_rules_processing
-        self._under = hook.tcgtrig_under_cards_zone
-        self._loop = hook.tcgtrig_endless_loop
-        self._linked = hook.tcgtrig_linked_counters
-        self._has_linked = bool(self._linked.get_hookimpls())
-        self._turn_ends = hook.tcgtrig_turn_ends
-        self._has_turn_ends = bool(self._turn_ends.get_hookimpls())
-        self._describe_counters = hook.tcgtrig_describe_counters
-        self._responder = hook.tcgtrig_chain_responder
-        self._can_respond = hook.tcgtrig_can_respond
-        self._offered = hook.tcgtrig_offered_in_window
-        self._has_offered = bool(self._offered.get_hookimpls())
-        self._declared = hook.tcgtrig_declared_use
-        self._together = hook.tcgtrig_replacements_together
-        self._has_declared = bool(self._declared.get_hookimpls())
-        self._has_rules = bool(self._rules.get_hookimpls())
-        self._has_check = bool(self._check.get_hookimpls())
-        self._has_who = bool(self._who.get_hookimpls())
-        self.has_look_back = bool(self._look_back.get_hookimpls())
-        self._has_each_event = bool(self._each_event.get_hookimpls())
+        # each hook is resolved once: no implementation (the core default,
+        # no call at all), one (called directly), or several (through pluggy)
+        bind = self._bind
+        self._look_back = bind("tcgtrig_look_back")
+        self._each_event = bind("tcgtrig_trigger_each_event")
+        self._rank = bind("tcgtrig_pending_rank")
+        self._details = bind("tcgtrig_pending_details")
+        self._who = bind("tcgtrig_who_orders")
+        self._check = bind("tcgtrig_check_pending")
+        self._blocked = bind("tcgtrig_activation_blocked")
+        self._opt_key = bind("tcgtrig_once_per_turn_key")
+        self._rules = bind("tcgtrig_rules_processing")
+        self._under = bind("tcgtrig_under_cards_zone")
+        self._loop = bind("tcgtrig_endless_loop")
+        self._linked = bind("tcgtrig_linked_counters")
+        self._turn_ends = bind("tcgtrig_turn_ends")
+        self._describe_counters = bind("tcgtrig_describe_counters")
+        self._responder = bind("tcgtrig_chain_responder")
+        self._can_respond = bind("tcgtrig_can_respond")
+        self._offered = bind("tcgtrig_offered_in_window")
+        self._declared = bind("tcgtrig_declared_use")
+        self._together = bind("tcgtrig_replacements_together")
+        self.has_look_back = self._look_back is not None
         self.aliases = self._collect_aliases()
 
     # -- plumbing -----------------------------------------------------------
 
-    def _call(self, name: str, caller: Callable[..., Any], **kwargs: Any) -> Any:
+    def _bind(self, name: str) -> Callable[..., Any] | None:
+        """How to call the ``firstresult`` hook ``name``: ``None`` when no
+        plugin implements it; the implementation itself when exactly one
+        plain implementation does (pluggy would only add its dispatch);
+        else pluggy's hook caller."""
+        hook = getattr(self.pm.hook, name)
+        impls = hook.get_hookimpls()
+        if not impls:
+            return None
+        if len(impls) > 1 or impls[0].hookwrapper or getattr(impls[0], "wrapper", False):
+            return hook
+        function, names = impls[0].function, tuple(impls[0].argnames)
+
+        def call(**kwargs: Any) -> Any:
+            return function(*[kwargs[arg] for arg in names])
+
+        return call
+
+    def _call(self, name: str, caller: Callable[..., Any] | None, **kwargs: Any) -> Any:
+        if caller is None:
+            return None  # no plugin implements it: the core default applies
         self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
         try:
             return caller(**kwargs)
@@ -237,7 +252,7 @@ class Ruleset:
         return self.info.resolution == "chain"
 
     def linked_counters(self, state: GameState, player: str, counter: str, value: int) -> dict[str, int]:
-        if not self._has_linked:
+        if self._linked is None:
             return {player: value}
         result = self._call("tcgtrig_linked_counters", self._linked, state=state, player=player,
                             counter=counter, value=value)
@@ -249,7 +264,7 @@ class Ruleset:
         return result
 
     def turn_ends(self, state: GameState) -> str | None:
-        if not self._has_turn_ends:
+        if self._turn_ends is None:
             return None
         reason = self._call("tcgtrig_turn_ends", self._turn_ends, state=state)
         if reason is not None and not isinstance(reason, str):
@@ -269,7 +284,7 @@ class Ruleset:
         return True if verdict is None else verdict
 
     def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:
-        if not self._has_each_event:
+        if self._each_event is None:
             return False
         verdict = self._call("tcgtrig_trigger_each_event", self._each_event, state=state, ability=ability,
                              events=events)
@@ -297,7 +312,7 @@ class Ruleset:
 
     def who_orders(self, state: GameState, bucket: dict[int, PendingEffect]) -> str:
         first = next(iter(bucket.values()))
-        if not self._has_who:
+        if self._who is None:
             return first.controller  # O(1): no list built for wide buckets
         effects = tuple(bucket.values())
         player = self._call("tcgtrig_who_orders", self._who, state=state, effects=effects)
@@ -308,7 +323,7 @@ class Ruleset:
         return player
 
     def check_pending(self, state: GameState, effect: PendingEffect, point: str, last_moment: int = 0) -> Drop | None:
-        if not self._has_check:
+        if self._check is None:
             return None
         drop = self._call("tcgtrig_check_pending", self._check, state=state, effect=effect, point=point,
                           last_moment=last_moment)
@@ -334,13 +349,13 @@ class Ruleset:
         return f"{effect.key}@{effect.card}" if effect.granted else effect.key
 
     def offered_in_window(self, state: GameState, effect: PendingEffect) -> bool:
-        if not self._has_offered:
+        if self._offered is None:
             return False
         return bool(self._verdict("tcgtrig_offered_in_window", self._call(
             "tcgtrig_offered_in_window", self._offered, state=state, effect=effect)))
 
     def declared_use(self, state: GameState, effect: PendingEffect) -> bool:
-        if not self._has_declared:
+        if self._declared is None:
             return False
         return bool(self._verdict("tcgtrig_declared_use", self._call(
             "tcgtrig_declared_use", self._declared, state=state, effect=effect)))
@@ -351,7 +366,7 @@ class Ruleset:
         return bool(self._verdict("tcgtrig_replacements_together", verdict))
 
     def rules_processing(self, state: GameState, view: Any, changed: Sequence[str]) -> Sequence[Any]:
-        if not self._has_rules:
+        if self._rules is None:
             return ()
         actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view, changed=changed)
         if actions is not None and (not isinstance(actions, (list, tuple))
@@ -379,7 +394,7 @@ class Ruleset:
         player = self._call(
             "tcgtrig_chain_responder", self._responder, state=state, chain=chain, passes=passes
         )
-        if player is None and not self._responder.get_hookimpls():
+        if player is None and self._responder is None:
             # the opponent of the last link's player first; with no chain yet, the turn player
             first = state.opponent(chain[-1].controller) if chain else state.turn_player
             return first if passes % 2 == 0 else state.opponent(first)

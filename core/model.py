@@ -596,18 +596,33 @@ class Card:
         return (self.id, self.zone, self.under, self.stats, tuple(sorted(self.flags)), self.mods)
 
 
+#: each class's attrs field names (empty for values that are not model objects)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = tuple(a.name for a in attrs_fields(cls)) if attrs_has(cls) else ()
+        _FIELD_NAMES[cls] = names
+    return names
+
+
 def walk(root: Any) -> Iterator[Any]:
     """Every value inside ``root`` — model objects, their fields, the items
     of their tuples — ``root`` first.  A walk, not a recursion: words can
     nest deeply."""
     todo: list[Any] = [root]
+    pop, extend = todo.pop, todo.extend
     while todo:
-        item = todo.pop()
+        item = pop()
         yield item
         if isinstance(item, (tuple, list)):
-            todo.extend(item)
-        elif attrs_has(type(item)):
-            todo.extend(getattr(item, a.name) for a in attrs_fields(type(item)))
+            extend(item)
+        else:
+            names = _field_names(type(item))
+            if names:
+                extend([getattr(item, name) for name in names])
 
 
 def _share_on_copy(*classes: type) -> None:

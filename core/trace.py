@@ -27,46 +27,101 @@ from __future__ import annotations
 
 from typing import Any
 
-from attrs import frozen
-
 __all__ = ["Step", "OUTCOME_KINDS"]
 
 #: Every triggered effect ends in exactly one of these.
 OUTCOME_KINDS = ("resolved", "declined", "failed", "missed", "lost")
 
 
-@frozen
 class Step:
-    """One line of the trace."""
+    """One line of the trace: a ``kind`` and flat keys, in the order written.
+
+    A step is a frozen value.  It is the engine's most numerous object (four
+    or five per effect), so it is kept small: the keys and values sit in one
+    flat tuple, ``(key, value, key, value, …)``.
+    """
+
+    __slots__ = ("kind", "_flat")
 
     kind: str
-    data: tuple[tuple[str, Any], ...] = ()
+    _flat: tuple[Any, ...]
+
+    def __init__(self, kind: str, data: tuple[tuple[str, Any], ...] = ()) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "_flat", tuple(item for pair in data for item in pair))
 
     @classmethod
     def make(cls, kind: str, *, keep: tuple[str, ...] = (), **fields: Any) -> Step:
         """A step with the given keys; keys whose value is ``None`` are left
         out, except those named in ``keep`` (written as null)."""
-        return cls(kind, tuple((k, v) for k, v in fields.items() if v is not None or k in keep))
+        flat = []
+        for key, value in fields.items():
+            if value is not None or key in keep:
+                flat.append(key)
+                flat.append(value)
+        return cls.from_flat(kind, tuple(flat))
+
+    @classmethod
+    def from_flat(cls, kind: str, flat: tuple[Any, ...]) -> Step:
+        """A step from ``(key, value, key, value, …)``, taken as it is."""
+        step = object.__new__(cls)
+        object.__setattr__(step, "kind", kind)
+        object.__setattr__(step, "_flat", flat)
+        return step
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"a Step is frozen: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Step is frozen: cannot delete {name!r}")
+
+    @property
+    def data(self) -> tuple[tuple[str, Any], ...]:
+        """The keys and values as pairs, in order."""
+        flat = self._flat
+        return tuple(zip(flat[::2], flat[1::2], strict=True))
 
     def get(self, key: str, default: Any = None) -> Any:
-        for name, value in self.data:
-            if name == key:
-                return value
+        flat = self._flat
+        for i in range(0, len(flat), 2):
+            if flat[i] == key:
+                return flat[i + 1]
         return default
 
     def __getitem__(self, key: str) -> Any:
         if key == "kind":
             return self.kind
-        for name, value in self.data:
-            if name == key:
-                return value
+        flat = self._flat
+        for i in range(0, len(flat), 2):
+            if flat[i] == key:
+                return flat[i + 1]
         raise KeyError(key)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind}
-        for name, value in self.data:
-            out[name] = [list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, tuple) else value
+        flat = self._flat
+        for i in range(0, len(flat), 2):
+            value = flat[i + 1]
+            out[flat[i]] = ([list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, tuple)
+                            else value)
         return out
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Step:
+            return NotImplemented
+        return self.kind == other.kind and self._flat == other._flat  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self._flat))
+
+    def __repr__(self) -> str:
+        return f"Step(kind={self.kind!r}, data={self.data!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Step.from_flat, (self.kind, self._flat))
+
+    def __copy__(self) -> Step:
+        return self
 
     def __deepcopy__(self, memo: dict) -> Step:
         return self

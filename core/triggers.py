@@ -20,6 +20,70 @@ from .model import Ability, Card, Event, Grant, walk
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
 
+#: ``when.card`` words that name no one card: every such ability is checked
+_ANY_CARD = (None, "any", "own", "own_other", "opponent", "other")
+
+
+@define(frozen=True)
+class Listeners:
+    """The triggered abilities listening for one event name, each with its
+    place in file order (the order they are checked in, which numbers
+    what they trigger).
+
+    An ability whose ``when.card`` names one card (an id, or ``source``:
+    its own card) is filed under that card, and one whose ``when.card`` is
+    ``self`` under its own card; only the rest are checked for every
+    event.  So an event on one card looks at the abilities that may be
+    about it, not at every ability listening for its name.
+    """
+
+    every: tuple[tuple[int, str, Ability], ...] = ()
+    by_card: dict[str, tuple[tuple[int, str, Ability], ...]] = {}
+    by_self: dict[str, tuple[tuple[int, str, Ability], ...]] = {}
+
+    @classmethod
+    def build(cls, entries: Sequence[tuple[str, Ability]]) -> Listeners:
+        every: list = []
+        by_card: dict[str, list] = {}
+        by_self: dict[str, list] = {}
+        for place, (card_id, ability) in enumerate(entries):
+            want = ability.when.card if ability.when is not None else None
+            entry = (place, card_id, ability)
+            if want in _ANY_CARD:
+                every.append(entry)
+            elif want == "self":
+                by_self.setdefault(card_id, []).append(entry)
+            else:
+                by_card.setdefault(card_id if want == "source" else want, []).append(entry)
+        return cls(tuple(every), {k: tuple(v) for k, v in by_card.items()},
+                   {k: tuple(v) for k, v in by_self.items()})
+
+    def about(self, event_card: str | None, state: Any, moved_roots: dict[str, list[str]]) -> list:
+        """The abilities that may trigger on an event about ``event_card``,
+        in file order.  A ``self`` ability's self is its card or the top of
+        the pile it is under, now or, for a card that moved at this moment,
+        as it was (``moved_roots``: each such pile top's moved cards)."""
+        if not self.by_card and not self.by_self:
+            return self.every  # type: ignore[return-value]
+        found = list(self.every)
+        if event_card is not None:
+            found.extend(self.by_card.get(event_card, ()))
+            if self.by_self:
+                owners = {event_card: None}
+                for card in state.stack_below(event_card):
+                    owners[card.id] = None
+                for card_id in moved_roots.get(event_card, ()):
+                    owners[card_id] = None
+                for owner in owners:
+                    found.extend(self.by_self.get(owner, ()))
+            found.sort(key=_place)
+        return found
+
+
+def _place(entry: tuple[int, str, Ability]) -> int:
+    return entry[0]
+
+
 @define(frozen=True)
 class AbilityIndex:
     """Abilities found by event name, built once per resolution.
@@ -38,6 +102,10 @@ class AbilityIndex:
     granted: dict[str, tuple[tuple[str, Ability], ...]] = {}
     granted_interrupts: dict[str, tuple[tuple[str, Ability], ...]] = {}
     fixed: dict[int, tuple[Ability, tuple]] = Factory(dict)
+    #: ``triggers`` by event name, filed by the card they are about
+    listeners: dict[str, Listeners] = {}
+    #: cards with an ability whose ``when.card`` is ``self``
+    self_listeners: frozenset[str] = frozenset()
 
     def fixed_values(self, ability: Ability) -> tuple:
         """What of ``ability``'s words is read as it triggers (kept per ability)."""
@@ -78,6 +146,9 @@ class AbilityIndex:
             granted={k: tuple(v) for k, v in granted.items()},
             granted_interrupts={k: tuple(v) for k, v in granted_interrupts.items()},
             triggers={k: tuple(v) for k, v in triggers.items()},
+            listeners={k: Listeners.build(v) for k, v in triggers.items()},
+            self_listeners=frozenset(card_id for entries in triggers.values() for card_id, ability in entries
+                                     if ability.when.card == "self"),
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
             by_key=by_key,
@@ -129,9 +200,14 @@ def match_triggers(
     """
     state = view.state
     found: dict[tuple[str, str], Match] = {}
+    moved_roots: dict[str, list[str]] = {}
+    for card_id in index.self_listeners.intersection(before):
+        moved_roots.setdefault(view.self_of(before[card_id], None, before), []).append(card_id)
+    listeners = index.listeners
     for event in events:
         for name in event.names():
-            for card_id, ability in index.triggers.get(name, ()):
+            heard = listeners.get(name)
+            for _, card_id, ability in heard.about(event.card, state, moved_roots) if heard is not None else ():
                 now = state.cards[card_id]
                 hit = None
                 if now.zone in ability.active_in:
