@@ -66,7 +66,6 @@ from .model import (
     Query,
     ResolvePending,
     Together,
-    walk,
 )
 from .pending import PendingEffect, PendingPool
 from .scenario import Compiled, Scenario
@@ -261,8 +260,11 @@ class Machine:
     chain_keys: ChainKeys = field(factory=ChainKeys)
     conditional: dict[int, None] = field(factory=dict)
     turns_ended: int = 0
+    #: whether the game builds chains (the ruleset's, read on every activation)
+    chain: bool = field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
+        self.chain = self.ruleset.chain
         if self.index is None:
             self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)
@@ -271,21 +273,12 @@ class Machine:
         rule_counters = self.ruleset.info.rule_counters
         if rule_counters is not None:
             self._rule_counters = frozenset(rule_counters)
-            words = [item for root in (self.start, *self.state.cards.values()) for item in walk(root)]
-            self._counter_reads = tuple(dict.fromkeys(item for item in words if isinstance(item, CounterIs)))
-            signs: dict[str, set[int]] = {}
-            for item in words:
-                if isinstance(item, Gain):
-                    signs.setdefault(item.counter, set()).add(item.sign)
-            self._one_way = frozenset(name for name, seen in signs.items() if len(seen) == 1)
+            self._counter_reads = self.index.counter_reads
+            self._one_way = self.index.one_way
         if not self.frames and self.outcome is None:
             self.frames.append(MainLoop(self.start))
 
     # -- driving --------------------------------------------------------------
-
-    @property
-    def chain(self) -> bool:
-        return self.ruleset.chain
 
     @property
     def finished(self) -> bool:

@@ -51,9 +51,12 @@ def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
     """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
     words (read when it triggers).  Walked once per ability by
     :class:`tcgtrig.triggers.AbilityIndex`, which keeps the answer."""
-    found = (item for item in walk(ability)
-             if isinstance(item, (Count, StatOf)) and item.fixed or isinstance(item, AtTrigger))
-    return tuple(dict.fromkeys(found))
+    return tuple(dict.fromkeys(item for item in walk(ability) if is_fixed_value(item)))
+
+
+def is_fixed_value(item: Any) -> bool:
+    """Whether a word is read as its ability triggers (see :func:`fixed_values`)."""
+    return isinstance(item, (Count, StatOf)) and item.fixed or isinstance(item, AtTrigger)
 
 
 @frozen(kw_only=True)

@@ -129,6 +129,9 @@ class MainLoop(Frame):
                 # the player declares their uses before processing anything
                 engine.push(Declare(engine.declarations_due(player)))
                 return
+            if len(bucket) == 1:  # nothing to order: no decision to build
+                self.take(engine, next(iter(bucket.values())))
+                return
             self.labels = EffectLabels(bucket)
             engine.ask(Decision(
                 kind="order", player=player,
@@ -139,9 +142,13 @@ class MainLoop(Frame):
         else:  # picked
             effect = self.labels.resolve(engine.take_answer())
             self.labels = None
-            engine.pool.remove(effect.id)
-            self.phase = "pick" if engine.ruleset.chain else "settle"
-            engine.push(Activation(effect, "main"))
+            self.take(engine, effect)
+
+    def take(self, engine: Machine, effect: PendingEffect) -> None:
+        """``effect`` was picked: it leaves the pool and is activated."""
+        engine.pool.remove(effect.id)
+        self.phase = "pick" if engine.chain else "settle"
+        engine.push(Activation(effect, "main"))
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -471,6 +478,9 @@ class InterruptWindow(Frame):
             if not bucket:
                 engine.close_window(self)
                 return
+            if len(bucket) == 1:  # nothing to order: no decision to build
+                self.take(engine, next(iter(bucket.values())))
+                return
             self.labels = EffectLabels(bucket)
             engine.ask(Decision(
                 kind="order", player=engine.ruleset.who_orders(engine.state, bucket),
@@ -481,6 +491,10 @@ class InterruptWindow(Frame):
             return
         effect = self.labels.resolve(engine.take_answer())
         self.labels = None
+        self.take(engine, effect)
+
+    def take(self, engine: Machine, effect: PendingEffect) -> None:
+        """``effect`` was picked: it leaves the window's pool and is activated."""
         if engine.check_loop("interrupt"):  # an interrupt's activation is a step too
             return
         self.pool.remove(effect.id)

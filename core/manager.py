@@ -126,6 +126,8 @@ class Ruleset:
                 info.name, f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
             )
         self.info = info
+        #: whether the game builds chains (read on every activation)
+        self.chain = info.resolution == "chain"
         #: the game's name; ``name`` adds the variant unless it is the default
         self.game = info.name
         self.variant = variant or info.default_variant
@@ -169,6 +171,8 @@ class Ruleset:
         if len(impls) > 1 or impls[0].hookwrapper or getattr(impls[0], "wrapper", False):
             return hook
         function, names = impls[0].function, tuple(impls[0].argnames)
+        if hook.spec is not None and names == tuple(hook.spec.argnames):
+            return function  # called with the spec's keywords, which are its own
 
         def call(**kwargs: Any) -> Any:
             return function(*[kwargs[arg] for arg in names])
@@ -247,9 +251,6 @@ class Ruleset:
         """The first of :attr:`keys` that ``mapping`` has."""
         return next((key for key in self.keys if key in mapping), None)
 
-    @property
-    def chain(self) -> bool:
-        return self.info.resolution == "chain"
 
     def linked_counters(self, state: GameState, player: str, counter: str, value: int) -> dict[str, int]:
         if self._linked is None:

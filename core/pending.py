@@ -134,6 +134,8 @@ class PendingPool:
     _by_card: dict[str, dict[int, None]] = field(factory=dict)
     _signature: dict[int, tuple] = field(factory=dict)
     _hash: int = 0
+    #: per bucket, how many effects left it since it was last compacted
+    _holes: dict[tuple, int] = field(factory=dict)
 
     def __len__(self) -> int:
         return len(self._rank_of)
@@ -169,6 +171,14 @@ class PendingPool:
         effect = bucket.pop(effect_id)
         if not bucket:
             del self._buckets[rank]
+            self._holes.pop(rank, None)
+        else:
+            # a dict keeps a hole where an entry was, and iterating from the
+            # front walks past every hole: compact a bucket emptied from the front
+            holes = self._holes[rank] = self._holes.get(rank, 0) + 1
+            if holes > 16 and holes > len(bucket):
+                self._buckets[rank] = dict(bucket)
+                self._holes[rank] = 0
         for card in {effect.card, effect.self_card}:
             owned = self._by_card[card]
             owned.pop(effect_id)

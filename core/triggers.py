@@ -14,8 +14,8 @@ from typing import Any
 
 from attrs import Factory, define, setters
 
-from .evaluate import Evaluator, fixed_values
-from .model import Ability, Card, Event, Grant, walk
+from .evaluate import Evaluator, fixed_values, is_fixed_value
+from .model import Ability, Card, CounterIs, Event, Gain, Grant, walk
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
@@ -106,6 +106,10 @@ class AbilityIndex:
     listeners: dict[str, Listeners] = {}
     #: cards with an ability whose ``when.card`` is ``self``
     self_listeners: frozenset[str] = frozenset()
+    #: the conditions in the words that read a counter
+    counter_reads: tuple[CounterIs, ...] = ()
+    #: counters the words only ever raise, or only ever lower
+    one_way: frozenset[str] = frozenset()
 
     def fixed_values(self, ability: Ability) -> tuple:
         """What of ``ability``'s words is read as it triggers (kept per ability)."""
@@ -137,7 +141,12 @@ class AbilityIndex:
                     interrupts.setdefault(ability.when.event, []).append((card.id, ability))
         granted: dict[str, list] = {}
         granted_interrupts: dict[str, list] = {}
-        for key, ability in _grants(cards, start):
+        grants, counter_words, fixed = _read_words(cards, start)
+        signs: dict[str, set[int]] = {}
+        for item in counter_words:
+            if isinstance(item, Gain):
+                signs.setdefault(item.counter, set()).add(item.sign)
+        for key, ability in grants:
             if ability.when is None:
                 continue
             into = granted if ability.kind == "triggered" else granted_interrupts
@@ -147,6 +156,9 @@ class AbilityIndex:
             granted_interrupts={k: tuple(v) for k, v in granted_interrupts.items()},
             triggers={k: tuple(v) for k, v in triggers.items()},
             listeners={k: Listeners.build(v) for k, v in triggers.items()},
+            fixed=fixed,
+            counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
+            one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
             self_listeners=frozenset(card_id for entries in triggers.values() for card_id, ability in entries
                                      if ability.when.card == "self"),
             interrupts={k: tuple(v) for k, v in interrupts.items()},
@@ -291,19 +303,36 @@ def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tupl
     return found
 
 
-def _grants(cards: Sequence[Card], start: Sequence[Any]) -> list[tuple[str, Ability]]:
-    """Every ``grant`` in the cards' abilities and the start actions, and
-    every gained ability already on a card: (effect key, ability)."""
+def _read_words(cards: Sequence[Card], start: Sequence[Any]
+                ) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, tuple]]]:
+    """One walk of every word of the cards (their abilities, and those they
+    gained already) and of the start actions, gathering: every ``grant``
+    there and every gained ability on a card, as (effect key, ability); the
+    counter words (``CounterIs`` and ``Gain``), in walk order; and each
+    printed ability's :func:`fixed_values`, by ``id``."""
     found: dict[int, tuple[str, Ability]] = {}
+    counters: list[Any] = []
+    fixed: dict[int, tuple[Ability, tuple]] = {}
     for card in cards:
         for mod in card.mods:
             if mod.ability is not None and mod.key is not None:
                 found[id(mod.ability)] = (mod.key, mod.ability)
-    words = (tuple(start), *(card.abilities for card in cards))
-    for item in walk(words):
-        if isinstance(item, Grant):
-            found[id(item.ability)] = (item.key, item.ability)
-    return list(found.values())
+    roots = [tuple(start)]
+    for card in cards:
+        roots.extend(card.abilities)
+        roots.extend(mod.ability for mod in card.mods if mod.ability is not None)
+    for root in roots:
+        values: dict[Any, None] = {}
+        for item in walk(root):
+            if isinstance(item, Grant):
+                found[id(item.ability)] = (item.key, item.ability)
+            elif isinstance(item, (CounterIs, Gain)):
+                counters.append(item)
+            elif is_fixed_value(item):
+                values[item] = None
+        if isinstance(root, Ability):
+            fixed[id(root)] = (root, tuple(values))
+    return list(found.values()), counters, fixed
 
 
 def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
