@@ -47,6 +47,7 @@ from .frames import (
     flatten,
 )
 from .info import ActivationContext, ChainKeys, Drop, GameEnd
+from .loops import GrowthGuard, LoopGuard
 from .manager import Ruleset, load_ruleset
 from .model import (
     SOURCES,
@@ -85,128 +86,6 @@ MAX_FRAMES = 50_000
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
 MAX_TURNS_ENDED = 1_000
-
-
-@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
-class _LoopGuard:
-    """Brent's cycle detection over positions, O(1) per step.
-
-    ``asked`` counts the decisions players were really asked (more than one
-    option): if any was asked since the saved position, a player could have
-    broken the cycle by choosing differently.
-    """
-
-    limit: int
-    steps: int = 0
-    power: int = 1
-    lam: int = 0
-    saved_quick: Any = None
-    saved_full: Any = None
-    saved_asked: int = 0
-
-    def tick(self, quick: Any, full: Callable[[], Any], asked: int) -> tuple[str, bool | None] | None:
-        """``None``, or why the resolution is endless and whether a player
-        could stop it (``None``: not known)."""
-        self.steps += 1
-        if self.steps > self.limit:
-            return (f"step limit reached: no end after {self.limit} steps (activations and rules passes; "
-                    "max_steps or --max-steps raises it)", None)
-        if quick == self.saved_quick and full() == self.saved_full:
-            steps = self.lam + 1
-            return (f"endless loop: the same position came back after {steps} step{'s' if steps != 1 else ''}",
-                    asked > self.saved_asked)
-        self.lam += 1
-        if self.lam >= self.power:
-            self.saved_quick = quick
-            self.saved_full = full()
-            self.saved_asked = asked
-            self.power *= 2
-            self.lam = 0
-        return None
-
-
-@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
-class _GrowthGuard:
-    """Brent's cycle detection over positions *leaving out the counters'
-    values*: the same effects recurring while only numbers grow.
-
-    Such a cycle is endless when nothing that reads the numbers that
-    change can come out differently as they go on changing the same way:
-    no rule of the game reads them (``GameInfo.rule_counters``), and every
-    condition of the position that does (``CounterIs`` against a fixed
-    number) is settled for good — ``lp >= 0`` while ``lp`` only grows.
-    Otherwise the cycle may end at some threshold, and the step limit
-    decides.
-    """
-
-    power: int = 1
-    lam: int = 0
-    saved_quick: Any = None
-    saved_full: Any = None
-    saved_counters: Any = None
-    saved_steps: int = 0
-    saved_asked: int = 0
-
-    def tick(self, quick: Any, full: Callable[[], Any], counters: Callable[[], dict[str, dict[str, int]]],
-             steps: int, asked: int, rules: frozenset[str] | None, reads: Sequence[CounterIs],
-             one_way: frozenset[str]) -> tuple[list[str], int, bool] | None:
-        """``None``, or the counters that grew, the trace length where the
-        cycle began and whether a player was asked since.
-
-        The cheap tests come first: while a cycle goes on that some reader
-        of its counters may yet stop, only the counters are looked at, and
-        the whole position is compared only when the verdict would be
-        "endless"."""
-        if rules is not None and quick == self.saved_quick:
-            before = self.saved_counters
-            empty: dict[str, int] = {}
-            changes = [(player, name, before.get(player, empty).get(name, 0), value)
-                       for player, values in counters().items() for name, value in values.items()
-                       if before.get(player, empty).get(name) != value]
-            grown = sorted({name for _, name, _, _ in changes})
-            if (grown and not set(grown) & rules and all(_settled(read, changes, one_way) for read in reads)
-                    and full() == self.saved_full):
-                return grown, self.saved_steps, asked > self.saved_asked
-        self.lam += 1
-        if self.lam >= self.power:
-            self.saved_quick = quick
-            self.saved_full = full()
-            self.saved_counters = {player: dict(values) for player, values in counters().items()}
-            self.saved_steps = steps
-            self.saved_asked = asked
-            self.power *= 2
-            self.lam = 0
-        return None
-
-
-def _settled(read: CounterIs, changes: Sequence[tuple[str, str, int, int]], one_way: frozenset[str]) -> bool:
-    """Whether ``read`` comes out the same however long the counters go on
-    changing as they did in one turn of the cycle (from the value before to
-    the value now, for every player whose counter of that name changed).
-    Only a counter the position can move one way only (``one_way``: it is
-    gained and never lost, or the reverse) is known between the two ends."""
-    moved = [(old, new) for _, name, old, new in changes if name == read.counter]
-    if not moved:
-        return True
-    if read.counter not in one_way:
-        return False
-    limit = read.compare.value
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        return False  # compared with a value that may itself change: not known
-    op = read.compare.op
-    for old, new in moved:
-        if read.compare.test(old) != read.compare.test(new):
-            return False  # it came out differently within the cycle: this was no repeat
-        rising = new > old
-        if op in ("gte", "gt"):
-            settled = read.compare.test(new) if rising else not read.compare.test(new)
-        elif op in ("lte", "lt"):
-            settled = not read.compare.test(new) if rising else read.compare.test(new)
-        else:  # eq, ne: settled once the counter has moved past the number for good
-            settled = new > limit if rising else new < limit
-        if not settled:
-            return False
-    return True
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -249,8 +128,8 @@ class Machine:
     _next_id: int = 1
     _answer: str | None = None
     _answered: bool = False
-    _guard: _LoopGuard = field(default=None)
-    _growth: _GrowthGuard = field(factory=_GrowthGuard)
+    _guard: LoopGuard = field(default=None)
+    _growth: GrowthGuard = field(factory=GrowthGuard)
     #: counters the game's rules read (``None``: any may matter)
     _rule_counters: frozenset[str] | None = None
     #: the conditions of the position that read a counter
@@ -269,7 +148,7 @@ class Machine:
             self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)
         if self._guard is None:
-            self._guard = _LoopGuard(self.max_steps)
+            self._guard = LoopGuard(self.max_steps)
         rule_counters = self.ruleset.info.rule_counters
         if rule_counters is not None:
             self._rule_counters = frozenset(rule_counters)
@@ -460,16 +339,23 @@ class Machine:
             return (where, position[:1] + position[2:], chooser)
 
         growing = self._growth.tick(shape_quick, shape, lambda: self.state.counters, len(self.trace), self.asked,
-                                    self._rule_counters, self._counter_reads, self._one_way)
-        if growing is not None:
-            grown, since, stoppable = growing
-            members = list(dict.fromkeys(step.get("effect") for step in self.trace[since:]
-                                         if step.kind == "activated" and step.get("effect")))
-            shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
-            self.end(f"endless loop: {shown} kept recurring with only {', '.join(grown)} changing, and "
-                     "nothing that reads them can stop it", stoppable)
-            return True
-        return False
+                                    self._rule_counters, self._counter_reads, self._one_way,
+                                    self._guard.limit - self._guard.steps)
+        if growing is None:
+            return False
+        members = list(dict.fromkeys(step.get("effect") for step in self.trace[growing.since:]
+                                     if step.kind == "activated" and step.get("effect")))
+        shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
+        grown = ", ".join(growing.grown)
+        if growing.steady is None:
+            self.end(f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
+                     "them can stop it", growing.stoppable)
+        else:
+            self.end(f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads "
+                     f"{'them' if len(growing.grown) > 1 else 'it'} cannot change for another {growing.steady:,} "
+                     f"steps: the limit of {self._guard.limit} steps comes first (max_steps or --max-steps "
+                     "raises it)", None)
+        return True
 
     # -- starting and settling ------------------------------------------------------
 
