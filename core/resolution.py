@@ -15,6 +15,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from . import jsontext
 from .choices import Chooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
 from .errors import ChoiceError, PluginError, UnknownGameError
@@ -74,7 +75,9 @@ class Resolution:
 
     def json_text(self, indent: int | None = 2) -> str:
         """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
-        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+        if indent is None:
+            return json.dumps(self.to_dict(), ensure_ascii=False)
+        return jsontext.dumps(self.to_dict(), indent)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON trace of the contract as a dict (kept for callers of the
