@@ -461,11 +461,14 @@ class Machine:
             limit = ability.uses_per_turn
             return self.cite("per_turn", "once per turn: already used this turn" if limit == 1
                              else f"{limit} times per turn: already used {limit} times this turn")
-        scope = self.scope_of(effect)
-        if not self.view.holds(ability.condition, scope):
-            return self.cite("condition", "its condition is not met")
-        if ability.cost and not self.can_pay(ability.cost, scope):
-            return self.cite("cost", "its cost cannot be paid in full")
+        if ability.condition is not None or ability.cost:
+            scope = self.scope_of(effect)
+            if not self.view.holds(ability.condition, scope):
+                return self.cite("condition", "its condition is not met")
+            if ability.cost and not self.can_pay(ability.cost, scope):
+                return self.cite("cost", "its cost cannot be paid in full")
+        if not self.ruleset.may_block:
+            return None
         context = ActivationContext(
             window=window,
             series=frozenset(self.series or ()),
@@ -805,13 +808,16 @@ class Machine:
             answerable = tuple(event for event in events if event.by != "cost")
             if answerable:  # nothing answers a cost, and a cost hides nothing
                 self.last_events = answerable
+        trace = self.trace
         for event in events:
-            self.trace.append(Step.make(
-                "event", keep=("card",), event=event.name, card=event.card, player=event.player,
-                **{"from": event.from_}, to=event.to, by=event.by, counter=event.counter,
-                amount=event.amount, flag=event.flag, stat=event.stat,
-                cards=event.cards or None, actor=event.actor, cause=run.instance,
-            ))
+            flat = ["event", event.name, "card", event.card]  # card is written even when null
+            for key, value in (("player", event.player), ("from", event.from_), ("to", event.to), ("by", event.by),
+                               ("counter", event.counter), ("amount", event.amount), ("flag", event.flag),
+                               ("stat", event.stat), ("cards", event.cards or None), ("actor", event.actor),
+                               ("cause", run.instance)):
+                if value is not None:
+                    flat += (key, value)
+            trace.append(Step.from_flat("event", tuple(flat)))
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:

@@ -35,6 +35,11 @@ __all__ = [
     "make_plugin_manager",
 ]
 
+#: types a hook's answer is quickly accepted in (anything else is checked in full)
+_INTS = frozenset({int})
+_STR = frozenset({str})
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
 #: The entry-point group games register under.
 ENTRY_POINT_GROUP = "tcgtrig.games"
 
@@ -295,6 +300,8 @@ class Ruleset:
         rank = self._call("tcgtrig_pending_rank", self._rank, state=state, effect=effect)
         if rank is None:
             return (0 if effect.controller == state.turn_player else 1, effect.timing)
+        if type(rank) is tuple and set(map(type, rank)) <= _INTS:
+            return rank  # the usual answer, checked at C speed
         if not isinstance(rank, tuple) or not all(
                 isinstance(part, (int, float)) and not isinstance(part, bool) and part == part for part in rank):
             raise self._bad("tcgtrig_pending_rank", rank, "a tuple of numbers (ranks are compared)")
@@ -304,6 +311,8 @@ class Ruleset:
         details = self._call("tcgtrig_pending_details", self._details, state=state, effect=effect)
         if not details:
             return ()
+        if type(details) is dict and set(map(type, details)) == _STR and set(map(type, details.values())) <= _PLAIN:
+            return tuple(details.items())  # the usual answer, checked at C speed
         if not isinstance(details, dict) or not all(
                 isinstance(key, str) and (value is None or isinstance(value, (str, int, float, bool)))
                 for key, value in details.items()):
@@ -331,6 +340,11 @@ class Ruleset:
         if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")):
             raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason)")
         return drop
+
+    @property
+    def may_block(self) -> bool:
+        """Whether a plugin may forbid activations (``tcgtrig_activation_blocked``)."""
+        return self._blocked is not None
 
     def blocked(self, state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
         reason = self._call(
