@@ -67,7 +67,7 @@ def test_a_counter_read_against_a_number_beyond_the_step_limit_gets_the_limits_v
     # n < 1,000,000 stops the loop one day, but not within 2,000 steps: no need to run them all
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(READ, "read.yaml"), "digimon", max_steps=2_000)
     assert result.outcome == "draw" and result.reason.startswith("step limit reached: a.go, b.go kept recurring")
-    assert "what reads it cannot change for another" in result.reason
+    assert "only m, n changing, and what reads them cannot change for another" in result.reason
     assert "the limit of 2000 steps comes first" in result.reason
     assert result.state.counter("A", "n") < 10
 
