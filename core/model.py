@@ -625,6 +625,22 @@ def walk(root: Any) -> Iterator[Any]:
                 extend([getattr(item, name) for name in names])
 
 
+def walk_objects(root: Any) -> Iterator[Any]:
+    """The model objects inside ``root``, ``root`` first if it is one: as
+    :func:`walk`, leaving out plain values (strings, numbers, …)."""
+    todo: list[Any] = [root]
+    pop, extend = todo.pop, todo.extend
+    while todo:
+        item = pop()
+        if isinstance(item, (tuple, list)):
+            extend(item)
+        else:
+            names = _field_names(type(item))
+            if names:
+                yield item
+                extend([getattr(item, name) for name in names])
+
+
 def _share_on_copy(*classes: type) -> None:
     """Frozen values are shared, never duplicated, by copy and deepcopy."""
     for cls in classes:

@@ -15,7 +15,7 @@ from typing import Any
 from attrs import Factory, define, setters
 
 from .evaluate import Evaluator, fixed_values, is_fixed_value
-from .model import Ability, Card, CounterIs, Event, Gain, Grant, walk
+from .model import Ability, AtTrigger, Card, Count, CounterIs, Event, Gain, Grant, StatOf, walk_objects
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
@@ -303,6 +303,10 @@ def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tupl
     return found
 
 
+#: the kinds of word :func:`tcgtrig.evaluate.is_fixed_value` may accept
+_MAYBE_FIXED = frozenset({Count, StatOf, AtTrigger})
+
+
 def _read_words(cards: Sequence[Card], start: Sequence[Any]
                 ) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, tuple]]]:
     """One walk of every word of the cards (their abilities, and those they
@@ -323,12 +327,13 @@ def _read_words(cards: Sequence[Card], start: Sequence[Any]
         roots.extend(mod.ability for mod in card.mods if mod.ability is not None)
     for root in roots:
         values: dict[Any, None] = {}
-        for item in walk(root):
-            if isinstance(item, Grant):
+        for item in walk_objects(root):
+            kind = type(item)
+            if kind is Grant:
                 found[id(item.ability)] = (item.key, item.ability)
-            elif isinstance(item, (CounterIs, Gain)):
+            elif kind is CounterIs or kind is Gain:
                 counters.append(item)
-            elif is_fixed_value(item):
+            elif kind in _MAYBE_FIXED and is_fixed_value(item):
                 values[item] = None
         if isinstance(root, Ability):
             fixed[id(root)] = (root, tuple(values))
