@@ -15,78 +15,131 @@ the policy.  The public API:
   :class:`GameEnd` and the model classes (see :mod:`tcgtrig.hookspecs`).
 """
 
-from .choices import (
-    Chooser,
-    Decision,
-    DefaultChooser,
-    InteractiveChooser,
-    RandomChooser,
-    ScriptedChooser,
-)
-from .engine import Engine  # noqa: E402
-from .errors import (
-    ChoiceError,
-    PluginError,
-    ScenarioError,
-    TcgTrigError,
-    UnknownGameError,
-)
-from .evaluate import Evaluator, Scope
-from .expect import Mismatch, check_expectation  # noqa: E402
-from .hookspecs import hookimpl, hookspec
-from .info import ActivationContext, ChainKeys, Drop, GameEnd, GameInfo
+from __future__ import annotations
 
-# Modules below import the names above: keep them last.
-from .manager import (  # noqa: E402
-    Ruleset,
-    available_games,
-    list_games,
-    load_ruleset,
-    make_plugin_manager,
-)
-from .model import (
-    Ability,
-    Activate,
-    AllOf,
-    AnyOf,
-    Card,
-    CardIds,
-    Change,
-    Compare,
-    Count,
-    CounterIs,
-    CountIs,
-    Did,
-    Draw,
-    Emit,
-    Event,
-    Flag,
-    Gain,
-    HasFlag,
-    If,
-    InZone,
-    May,
-    Mod,
-    Move,
-    Not,
-    Pattern,
-    Prevent,
-    Query,
-    Ref,
-    ResolvePending,
-    Stack,
-    StatIs,
-    Together,
-    TurnOf,
-)
-from .pending import PendingEffect, PendingPool
-from .resolution import Resolution, resolve  # noqa: E402
-from .scenario import Scenario, load_scenario, scenario_from_data, scenario_from_text  # noqa: E402
-from .serialization import state_from_dict, state_to_dict  # noqa: E402
-from .state import GameState
-from .trace import Step
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+#: Where each public name is defined.  They are imported when first used
+#: (PEP 562): ``tcgtrig games`` and a plugin's ``from tcgtrig import
+#: hookimpl, GameInfo`` do not build the engine, the scenario reader or the
+#: validators.
+_HOMES: dict[str, tuple[str, ...]] = {
+    "choices": ("Chooser", "Decision", "DefaultChooser", "InteractiveChooser", "RandomChooser", "ScriptedChooser"),
+    "engine": ("Engine",),
+    "errors": ("ChoiceError", "PluginError", "ScenarioError", "TcgTrigError", "UnknownGameError"),
+    "evaluate": ("Evaluator", "Scope"),
+    "expect": ("Mismatch", "check_expectation"),
+    "hookspecs": ("hookimpl", "hookspec"),
+    "info": ("ActivationContext", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
+    "manager": ("Ruleset", "available_games", "list_games", "load_ruleset", "make_plugin_manager"),
+    "model": (
+        "Ability", "Activate", "AllOf", "AnyOf", "Card", "CardIds", "Change", "Compare", "Count", "CounterIs",
+        "CountIs", "Did", "Draw", "Emit", "Event", "Flag", "Gain", "HasFlag", "If", "InZone", "May", "Mod", "Move",
+        "Not", "Pattern", "Prevent", "Query", "Ref", "ResolvePending", "Stack", "StatIs", "Together", "TurnOf",
+    ),
+    "pending": ("PendingEffect", "PendingPool"),
+    "resolution": ("Resolution", "resolve"),
+    "scenario": ("Scenario", "load_scenario", "scenario_from_data", "scenario_from_text"),
+    "serialization": ("state_from_dict", "state_to_dict"),
+    "state": ("GameState",),
+    "trace": ("Step",),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ below
+    from .choices import (
+        Chooser,
+        Decision,
+        DefaultChooser,
+        InteractiveChooser,
+        RandomChooser,
+        ScriptedChooser,
+    )
+    from .engine import Engine
+    from .errors import (
+        ChoiceError,
+        PluginError,
+        ScenarioError,
+        TcgTrigError,
+        UnknownGameError,
+    )
+    from .evaluate import Evaluator, Scope
+    from .expect import Mismatch, check_expectation
+    from .hookspecs import hookimpl, hookspec
+    from .info import ActivationContext, ChainKeys, Drop, GameEnd, GameInfo
+    from .manager import (
+        Ruleset,
+        available_games,
+        list_games,
+        load_ruleset,
+        make_plugin_manager,
+    )
+    from .model import (
+        Ability,
+        Activate,
+        AllOf,
+        AnyOf,
+        Card,
+        CardIds,
+        Change,
+        Compare,
+        Count,
+        CounterIs,
+        CountIs,
+        Did,
+        Draw,
+        Emit,
+        Event,
+        Flag,
+        Gain,
+        HasFlag,
+        If,
+        InZone,
+        May,
+        Mod,
+        Move,
+        Not,
+        Pattern,
+        Prevent,
+        Query,
+        Ref,
+        ResolvePending,
+        Stack,
+        StatIs,
+        Together,
+        TurnOf,
+    )
+    from .pending import PendingEffect, PendingPool
+    from .resolution import Resolution, resolve
+    from .scenario import Scenario, load_scenario, scenario_from_data, scenario_from_text
+    from .serialization import state_from_dict, state_to_dict
+    from .state import GameState
+    from .trace import Step
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name (or a submodule, ``tcgtrig.scenario``) when it
+    is first asked for."""
+    module = _HOME_OF.get(name)
+    if module is not None:
+        value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value  # asked once: a plain attribute from now on
+        return value
+    if not name.startswith("__"):
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "__version__",

@@ -3,6 +3,10 @@
 Exit status: 0 success, 1 an expectation did not hold (``check``), 2 bad
 input (a scenario file, an unknown game, an illegal scripted choice, a
 broken plugin) — reported as one clear message, never a traceback.
+
+Each command imports what it uses when it runs: ``tcgtrig games`` does not
+build the engine, ``tcgtrig run`` does not import the explorer, the HTML
+page or jsonschema (which only explains an invalid file).
 """
 
 from __future__ import annotations
@@ -12,29 +16,21 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from . import __version__, source
-from .choices import RandomChooser, ScriptedChooser
-from .compare import compare_games, comparison_json, describe_difference, differences
-from .compare_html import comparison_html
-from .engine import Engine
 from .errors import TcgTrigError
-from .expect import check_expectation
-from .explore import DEFAULT_MAX_STATES, cannot_matter, explore_engine
-from .explore import explore as explore_positions
-from .lint import Finding, lint
-from .manager import available_games, list_games, load_ruleset, split_game
-from .render import print_tree, step_line
-from .resolution import Resolution, pick_game, resolve
-from .saving import resume_position, run_until, save_position
-from .scenario import Scenario, load_scenario, scenario_from_text, schema
-from .source import parse_source, read_limited
+from .explore import DEFAULT_MAX_STATES
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from .engine import Engine
+    from .lint import Finding
+    from .resolution import Resolution
+    from .scenario import Scenario
 
 __all__ = ["main"]
 
@@ -44,6 +40,8 @@ ENDED_EARLY = 3
 
 
 def _console(err: bool = False) -> Console:
+    from rich.console import Console
+
     stream = sys.stderr if err else sys.stdout
     # piped output is not wrapped at 80 columns, so it can be searched line by line
     width = None if stream.isatty() else 1000
@@ -82,6 +80,8 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for ``--game``: the installed games and their variants."""
+    from .manager import list_games
+
     names: list[str] = []
     for listing in list_games():
         names.append(listing.name)
@@ -131,6 +131,11 @@ def main() -> None:
 @_bad_input
 def games(as_json: bool) -> None:
     """List the installed rulesets, their versions and where they come from."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .manager import list_games
+
     listings = list_games()
     if as_json:
         _dump([{k: getattr(g, k) for k in ("name", "title", "version", "module", "distribution",
@@ -177,6 +182,9 @@ def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _load(file: str) -> Any:
     """A scenario file, or standard input for ``-``."""
+    from .scenario import load_scenario, scenario_from_text
+    from .source import read_limited
+
     if file == "-":
         return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
     return load_scenario(file)
@@ -184,6 +192,9 @@ def _load(file: str) -> Any:
 
 def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | None,
              max_steps: int | None, chooser: Any = None) -> tuple[Scenario, Resolution]:
+    from .choices import RandomChooser, ScriptedChooser
+    from .resolution import pick_game, resolve
+
     scenario = _load(file)
     kwargs: dict[str, Any] = {}
     if max_steps is not None:
@@ -196,6 +207,8 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
 
 def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
     """The typo warnings of a resolved file; with ``strict`` they are bad input."""
+    from .lint import lint
+
     findings = lint(scenario, result.engine.ruleset, result.compiled)
     if strict and findings:
         more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
@@ -238,11 +251,18 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
         click.echo(f"warning: {finding}", err=True)
     if result.unused_choices:
         click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
+    _show_resolution(result, as_json)
+    _exit_for(result)
+
+
+def _show_resolution(result: Resolution, as_json: bool) -> None:
+    """The JSON trace, or the tree (rich is imported only for the tree)."""
     if as_json:
         _dump(result.to_json())
-    else:
-        print_tree(result, _console())
-    _exit_for(result)
+        return
+    from .render import print_tree
+
+    print_tree(result, _console())
 
 
 def _exit_for(result: Resolution) -> None:
@@ -267,6 +287,15 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .expect import check_expectation
+    from .lint import lint
+    from .manager import available_games, load_ruleset, split_game
+    from .resolution import resolve
+    from .scenario import load_scenario
+
     files = _scenario_files(files)
     console = _console()
     installed = set(available_games())
@@ -354,6 +383,12 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
 def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: int | None, stop_after: int,
                   save_to: str) -> None:
     """``run --stop-after N --save FILE``."""
+    from .choices import ScriptedChooser
+    from .engine import Engine
+    from .manager import load_ruleset
+    from .resolution import pick_game
+    from .saving import run_until, save_position
+
     if seed is not None:
         raise TcgTrigError("--random cannot be saved part-way: script the choices (--choice) instead")
     scenario = _load(file)
@@ -380,6 +415,9 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
 def resume(saved: str, as_json: bool) -> None:
     """Finish a position saved by run --stop-after N --save FILE: the same
     resolution an uninterrupted run gives."""
+    from .saving import resume_position
+    from .source import parse_source, read_limited
+
     try:
         with open(saved, "rb") as stream:
             text = read_limited(stream, saved)
@@ -387,10 +425,7 @@ def resume(saved: str, as_json: bool) -> None:
         raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
     data = parse_source(text, saved, kind="json").data
     result = resume_position(data, saved)
-    if as_json:
-        _dump(result.to_json())
-    else:
-        print_tree(result, _console())
+    _show_resolution(result, as_json)
     _exit_for(result)
 
 
@@ -429,10 +464,18 @@ def _show(value: Any) -> str:
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
     """Resolve one position under every installed ruleset, side by side,
     then say where the games part ways."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    from .compare import compare_games, comparison_json, describe_difference, differences
+    from .scenario import load_scenario
+
     scenario = load_scenario(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     results = compare_games(scenario, names)
     if html_out is not None:
+        from .compare_html import comparison_html
+
         try:
             with open(html_out, "w", encoding="utf-8") as page:
                 page.write(comparison_html(scenario.title, results))
@@ -478,6 +521,10 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
 def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
     script that reaches it and how many decision paths lead there."""
+    from .explore import explore as explore_positions
+    from .resolution import pick_game
+    from .scenario import load_scenario
+
     scenario = load_scenario(file)
     found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states, jobs=jobs)
     if not found.complete:
@@ -539,6 +586,13 @@ def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     back the last answer, ``outcomes`` shows where each option leads.  At
     the end, the ``choices:`` block that replays the session.
     """
+    from .engine import Engine
+    from .explore import cannot_matter
+    from .manager import load_ruleset
+    from .render import print_tree, step_line
+    from .resolution import pick_game
+    from .scenario import load_scenario
+
     scenario = load_scenario(file)
     ruleset = load_ruleset(pick_game(scenario, game))
     compiled = scenario.compile(ruleset)
@@ -622,6 +676,8 @@ def _ask_decision(decision: Any, engine: Engine) -> str:
         if answer == "undo":
             return "undo"
         if answer == "outcomes":
+            from .explore import explore_engine
+
             for number, label in enumerate(options, 1):
                 child = engine.copy()
                 child.answer(label)
@@ -641,6 +697,8 @@ def _ask_decision(decision: Any, engine: Engine) -> str:
 @click.option("--trace", is_flag=True, help="The JSON Schema of the JSON trace instead.")
 def schema_command(trace: bool) -> None:
     """Print the JSON Schema of scenario files (or of the JSON trace)."""
+    from .scenario import schema
+
     _dump(schema("trace" if trace else "scenario"))
 
 

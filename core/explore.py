@@ -15,17 +15,15 @@ from __future__ import annotations
 
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_all_start_methods, get_context
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field
 
-from .choices import Decision
-from .engine import Engine
-from .manager import Ruleset, load_ruleset
-from .resolution import summary
-from .scenario import Scenario
+if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAULT_MAX_STATES without them
+    from .choices import Decision
+    from .engine import Engine
+    from .manager import Ruleset
+    from .scenario import Scenario
 
 __all__ = ["Exploration", "Outcome", "explore", "explore_engine", "cannot_matter", "DEFAULT_MAX_STATES"]
 
@@ -111,6 +109,9 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
         may be higher, as positions equal across two workers are counted
         by each.
     """
+    from .engine import Engine
+    from .manager import Ruleset, load_ruleset
+
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
     compiled = scenario.compile(ruleset)
     root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
@@ -128,6 +129,9 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
         return _walk(root, max_states)
     options = list(decision.options)
     tasks = [(dict(scenario.data), scenario.file, ruleset.name, [label], max_states) for label in options]
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_all_start_methods, get_context
+
     # fork where there is one: workers then need not import the caller's main module
     method = "fork" if "fork" in get_all_start_methods() else "spawn"
     with ProcessPoolExecutor(max_workers=min(jobs, len(options)), mp_context=get_context(method)) as pool:
@@ -163,6 +167,8 @@ def cannot_matter(engine: Engine, decision: Decision, *, budget: int = 2_000) ->
 def _explore_prefix(task: tuple[dict[str, Any], str, str, list[str], int]) -> Exploration:
     """A worker: replay a prefix of answers, then explore from there."""
     data, file, game, prefix, max_states = task
+    from .engine import Engine
+    from .manager import load_ruleset
     from .scenario import scenario_from_data
 
     ruleset = load_ruleset(game)
@@ -284,6 +290,8 @@ def _give(stack: list[_Node], results: dict[str, list[Any]], final: dict[str, li
 
 def _end(engine: Engine, ends: dict[str, tuple[str, dict[str, Any]]]) -> str:
     """The id of the end state ``engine`` reached (registered in ``ends``)."""
+    from .resolution import summary
+
     end = summary(engine.state, engine.view)
     outcome = engine.outcome.outcome if engine.outcome is not None else "complete"
     key = json.dumps([outcome, end], sort_keys=True)

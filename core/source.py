@@ -4,8 +4,8 @@ Scenario files are read with PyYAML's *safe* loader (no tags that build
 objects; libyaml's C parser where it is installed) and JSON files with
 :mod:`json`; either way the result is plain data plus a map from key paths
 to line numbers, so every later error can say
-``file:line: cards[2].abilities[0].when: …``.  JSON line numbers are worked
-out only when an error needs one.
+``file:line: cards[2].abilities[0].when: …``.  Line numbers are worked out
+only when an error or a warning needs one (see "Text to data" below).
 
 Whatever the bytes, reading ends with data or one :class:`ScenarioError`:
 input is capped at :data:`MAX_BYTES`, must be UTF-8 text without control
@@ -20,12 +20,14 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import yaml
 from attrs import field, frozen
 
 from .errors import ScenarioError
+
+if TYPE_CHECKING:
+    import yaml
 
 __all__ = ["Source", "load_source", "parse_source", "read_limited", "format_path", "MAX_BYTES", "MAX_DEPTH"]
 
@@ -49,7 +51,6 @@ MAX_ALIAS_VALUES = 100_000
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def format_path(path: Sequence[Any]) -> str:
@@ -146,6 +147,52 @@ def _size(count: int) -> str:
 # ---------------------------------------------------------------------------
 # Text to data
 # ---------------------------------------------------------------------------
+#
+# YAML is read twice over, in a sense.  The *quick* reader turns libyaml's
+# events straight into plain data: no node tree, no line map.  It takes only
+# what it is sure of — untagged, unanchored values, word or number keys met
+# once, strings, numbers, booleans and nulls, nesting well within the limit —
+# and hands anything else (a tag, an alias, a merge key, a duplicate key, a
+# syntax error, …) to the *careful* reader: compose the node tree, measure it,
+# build the data with every line.  So the careful reader alone decides every
+# error, and it works out the line map of a file the quick reader took only
+# when an error or a warning needs a line.
+
+
+class _Unusual(Exception):
+    """The quick reader met something it leaves to the careful one."""
+
+
+def _careful_yaml(text: str, file: str) -> Source:
+    """Data and line map through PyYAML's node tree; every error is raised here."""
+    import yaml
+
+    try:
+        node = yaml.compose(text, Loader=_loader())
+        if node is None:
+            return Source(None, file, {})
+        _measure(node, file)
+        builder = _Builder(file)
+        data = builder.build(node, ())
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = " ".join(filter(None, [exc.context, exc.problem]))
+        raise ScenarioError(f"not valid YAML: {problem}", file=file,
+                            line=mark.line + 1 if mark else None) from None
+    except yaml.YAMLError as exc:
+        raise ScenarioError(f"not valid YAML: {exc}", file=file) from None
+    except ValueError:  # an integer too long to read
+        raise ScenarioError("a number with thousands of digits: no card game counts that far", file=file) from None
+    except RecursionError:  # pragma: no cover - the depth is measured first
+        raise ScenarioError("nested too deeply", file=file) from None
+    return Source(data, file, builder.lines)
+
+
+def _loader() -> Any:
+    """libyaml's safe loader where it is installed, PyYAML's own otherwise."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _measure(root: yaml.Node, file: str) -> None:
@@ -187,6 +234,8 @@ def _measure(root: yaml.Node, file: str) -> None:
 
 
 def _children(node: yaml.Node) -> list[yaml.Node]:
+    import yaml
+
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
     if isinstance(node, yaml.SequenceNode):
@@ -199,11 +248,15 @@ class _Builder:
     recursion here is bounded too)."""
 
     def __init__(self, file: str) -> None:
+        import yaml
+
+        self.yaml = yaml
         self.file = file
         self.lines: dict[Path_, int] = {}
         self.constructor = yaml.constructor.SafeConstructor()
 
     def build(self, node: yaml.Node, path: Path_) -> Any:
+        yaml = self.yaml
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
             raise ScenarioError(f"not valid YAML here: the tag {node.tag!r} is not allowed (scenario files "
@@ -225,6 +278,7 @@ class _Builder:
         return self.constructor.construct_object(node, deep=True)
 
     def key(self, node: yaml.Node, path: Path_) -> str:
+        yaml = self.yaml
         key = self.constructor.construct_object(node, deep=True) if isinstance(node, yaml.ScalarNode) else node
         if not isinstance(key, (str, int)) or isinstance(key, bool):
             shown = "a mapping or a list" if isinstance(key, yaml.Node) else repr(key)
@@ -236,33 +290,130 @@ class _Builder:
         return str(key)
 
 
+#: The tags of plain scalars the quick reader builds itself.
+_QUICK_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
+               "tag:yaml.org,2002:float")
+_STR_TAG = "tag:yaml.org,2002:str"
+_NO_KEY = object()
+
+
+def _quick_yaml(text: str) -> list[Any]:
+    """The document of ``text`` as a one-item list, read from libyaml's
+    events; :class:`_Unusual` for whatever the careful reader must see."""
+    import yaml
+    from yaml.constructor import SafeConstructor
+    from yaml.events import (
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+    )
+
+    loader = _loader()(text)
+    if loader.yaml_path_resolvers:  # pragma: no cover - nobody adds them
+        raise _Unusual
+    implicit = loader.yaml_implicit_resolvers
+    if None in implicit:  # pragma: no cover - a resolver for any first character
+        raise _Unusual
+    constructor = SafeConstructor()
+    plains: dict[str, Any] = {}  # plain scalars that may not be strings, by their text
+
+    def plain(text: str) -> Any:
+        """A plain scalar that may be a number, a boolean or a null."""
+        if text in plains:
+            return plains[text]
+        tag = loader.resolve(yaml.ScalarNode, text, (True, False))
+        if tag == _STR_TAG:
+            value: Any = text
+        elif tag in _QUICK_TAGS:
+            try:
+                value = constructor.construct_object(yaml.ScalarNode(tag, text), deep=True)
+            except Exception:  # a number too long to read, …: let the careful reader say so
+                raise _Unusual from None
+        else:  # a timestamp, a merge key, …
+            raise _Unusual
+        if not isinstance(value, float):  # nan is not nan: never share one
+            plains[text] = value
+        return value
+
+    try:
+        get = loader.get_event
+        get()  # the start of the stream
+        if type(get()) is not DocumentStartEvent:
+            raise _Unusual  # an empty file
+        document: list[Any] = []
+        outer: list[tuple[Any, bool]] = []  # the collections around the current one
+        here: Any = document  # the current collection
+        in_mapping = False
+        key: Any = _NO_KEY  # in a mapping: the key waiting for its value
+        while True:
+            event = get()
+            kind = type(event)
+            if kind is ScalarEvent:
+                if event.tag is not None or event.anchor is not None:
+                    raise _Unusual
+                value = event.value
+                if event.implicit[0] and (not value or value[0] in implicit):
+                    value = plain(value)
+                if not in_mapping:
+                    here.append(value)
+                elif key is not _NO_KEY:
+                    here[key] = value
+                    key = _NO_KEY
+                else:  # a key: a word or a number, met once
+                    if type(value) is not str:
+                        if type(value) is not int:
+                            raise _Unusual
+                        value = str(value)
+                    if value in here:
+                        raise _Unusual
+                    key = value
+            elif kind is MappingStartEvent or kind is SequenceStartEvent:
+                if event.tag is not None or event.anchor is not None or len(outer) + 1 >= MAX_DEPTH:
+                    raise _Unusual
+                inner: Any = {} if kind is MappingStartEvent else []
+                if not in_mapping:
+                    here.append(inner)
+                elif key is not _NO_KEY:
+                    here[key] = inner
+                    key = _NO_KEY
+                else:  # a mapping or a list as a key
+                    raise _Unusual
+                outer.append((here, in_mapping))
+                here, in_mapping = inner, kind is MappingStartEvent
+            elif kind is MappingEndEvent or kind is SequenceEndEvent:
+                here, in_mapping = outer.pop()
+            elif kind is DocumentEndEvent:
+                break
+            else:  # an alias
+                raise _Unusual
+        if type(get()) is not StreamEndEvent:
+            raise _Unusual  # a second document
+        return document
+    except yaml.YAMLError:  # the careful reader says what and where
+        raise _Unusual from None
+    finally:
+        loader.dispose()
+
+
 def _yaml(text: str, file: str) -> Source:
     check_text(text, file)
     try:
-        node = yaml.compose(text, Loader=_Loader)
-        if node is None:
-            return Source(None, file, {})
-        _measure(node, file)
-        builder = _Builder(file)
-        data = builder.build(node, ())
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        problem = " ".join(filter(None, [exc.context, exc.problem]))
-        raise ScenarioError(f"not valid YAML: {problem}", file=file,
-                            line=mark.line + 1 if mark else None) from None
-    except yaml.YAMLError as exc:
-        raise ScenarioError(f"not valid YAML: {exc}", file=file) from None
-    except ValueError:  # an integer too long to read
-        raise ScenarioError("a number with thousands of digits: no card game counts that far", file=file) from None
-    except RecursionError:  # pragma: no cover - the depth is measured first
-        raise ScenarioError("nested too deeply", file=file) from None
-    return Source(data, file, builder.lines)
+        document = _quick_yaml(text)
+    except _Unusual:
+        return _careful_yaml(text, file)
+    return Source(document[0], file, _careful_lines(text, file))
 
 
-def _json_lines(text: str, file: str) -> Callable[[], dict[Path_, int]]:
+def _careful_lines(text: str, file: str) -> Callable[[], dict[Path_, int]]:
+    """The line map of text the quick reader took, worked out when first needed."""
     def lines() -> dict[Path_, int]:
-        try:  # JSON is YAML: borrow the YAML reader for line numbers
-            return _yaml(text, file).lines
+        try:
+            return _careful_yaml(text, file).lines
         except ScenarioError:
             return {}
     return lines
@@ -281,15 +432,16 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _json_depth(data: Any, file: str) -> None:
-    stack = [(data, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > MAX_DEPTH:
+    """Refuse JSON nested more than :data:`MAX_DEPTH` levels deep (the
+    document is depth 1), looking level by level at the collections only."""
+    level = [data] if isinstance(data, (dict, list)) else []
+    depth = 1
+    while level:
+        if depth >= MAX_DEPTH and any(level):  # a non-empty collection: its items are deeper still
             raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file)
-        if isinstance(value, dict):
-            stack.extend((item, depth + 1) for item in value.values())
-        elif isinstance(value, list):
-            stack.extend((item, depth + 1) for item in value)
+        level = [item for value in level for item in (value.values() if isinstance(value, dict) else value)
+                 if isinstance(item, (dict, list))]
+        depth += 1
 
 
 def parse_source(text: str, file: str = "<scenario>", *, kind: str | None = None) -> Source:
@@ -308,13 +460,13 @@ def parse_source(text: str, file: str = "<scenario>", *, kind: str | None = None
         except RecursionError:
             raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file) from None
         except _DuplicateKey as exc:
-            _yaml(text, file)  # the YAML reader says where: "duplicate key" with its line
+            _careful_yaml(text, file)  # the YAML reader says where: "duplicate key" with its line
             raise ScenarioError(f"duplicate key {exc.args[0]!r}", file=file) from None
         except ValueError:  # an integer too long to read
             raise ScenarioError("a number with thousands of digits: no card game counts that far",
                                 file=file) from None
         _json_depth(data, file)
-        return Source(data, file, _json_lines(text, file))
+        return Source(data, file, _careful_lines(text, file))  # JSON is YAML: the YAML reader finds lines
     return _yaml(text, file)
 
 

@@ -1,0 +1,100 @@
+"""Start-up: a command imports only what it uses (issue 10).
+
+``tcgtrig`` exposes its public names lazily (PEP 562), so a plugin's
+``from tcgtrig import hookimpl, GameInfo`` and ``tcgtrig games`` never
+build the engine; the command line imports each command's modules when
+that command runs.  Each check runs in a fresh interpreter: the modules a
+test process has already imported say nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tcgtrig
+
+ROOT = Path(__file__).resolve().parent.parent
+T1 = ROOT / "tests" / "scenarios" / "digimon" / "triggered-01.yaml"
+
+#: Modules no command needs unless it uses them: the explanation of an
+#: invalid file, the comparison page, state (de)serialization, worker processes.
+RARELY_NEEDED = ("jsonschema", "tcgtrig.compare_html", "tcgtrig.serialization", "cattrs", "concurrent.futures")
+ENGINE = ("tcgtrig.engine", "tcgtrig.frames", "tcgtrig.scenario", "tcgtrig.resolution", "tcgtrig.render")
+
+
+def imported_after(code: str) -> set[str]:
+    """The modules imported once ``code`` has run in a fresh interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def command(*args: str) -> str:
+    """Run the command line in-process (as the console script does), keeping going after its exit."""
+    return (f"import sys\nsys.argv = ['tcgtrig', *{list(args)!r}]\nfrom tcgtrig.cli import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass")
+
+
+def test_importing_the_package_imports_nothing_heavy():
+    modules = imported_after("import tcgtrig")
+    assert not {m for m in modules if m.startswith("tcgtrig.")}
+    assert not {"yaml", "attrs", "pluggy", *RARELY_NEEDED} & modules
+
+
+def test_what_a_plugin_imports_does_not_build_the_engine():
+    modules = imported_after("from tcgtrig import hookimpl, GameInfo, Drop, GameEnd, ActivationContext")
+    assert not {*ENGINE, *RARELY_NEEDED, "yaml", "rich"} & modules
+
+
+def test_the_command_line_imports_its_commands_when_they_run():
+    assert not {*ENGINE, *RARELY_NEEDED, "yaml", "rich"} & imported_after("import tcgtrig.cli")
+
+
+def test_games_does_not_build_the_engine():
+    modules = imported_after(command("games"))
+    assert "tcgtrig.plugins.digimon.hooks" in modules  # it did list the games
+    assert not {*ENGINE, *RARELY_NEEDED, "yaml"} & modules
+
+
+def test_run_imports_neither_the_explorer_nor_jsonschema():
+    modules = imported_after(command("run", str(T1)))
+    assert "tcgtrig.engine" in modules  # it did resolve
+    assert not set(RARELY_NEEDED) & modules
+
+
+def test_run_json_does_not_import_rich():
+    modules = imported_after(command("run", "--json", str(T1)))
+    assert "tcgtrig.engine" in modules
+    assert not {"rich", "tcgtrig.render", *RARELY_NEEDED} & modules
+
+
+def test_every_public_name_resolves_and_is_listed():
+    for name in tcgtrig.__all__:
+        assert getattr(tcgtrig, name) is not None, name
+    assert set(tcgtrig.__all__) <= set(dir(tcgtrig))
+    assert tcgtrig.scenario.schema()["title"]  # a submodule, as before the names were lazy
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        tcgtrig.no_such_name  # noqa: B018
+
+
+def test_star_import_gives_every_public_name():
+    names: dict[str, object] = {}
+    exec("from tcgtrig import *", names)  # noqa: S102 - the point of the test
+    assert set(tcgtrig.__all__) <= set(names)
+
+
+def test_the_type_checking_imports_match_the_lazy_names():
+    """What type checkers read (the ``if TYPE_CHECKING:`` imports) is what
+    ``__getattr__`` hands out at run time, and both are ``__all__``."""
+    tree = ast.parse((ROOT / "core" / "__init__.py").read_text(encoding="utf-8"))
+    guarded = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    static = {alias.name: node.module for node in guarded.body if isinstance(node, ast.ImportFrom)
+              for alias in node.names}
+    lazy = {name: module for module, names in tcgtrig._HOMES.items() for name in names}
+    assert static == lazy
+    assert set(lazy) | {"__version__"} == set(tcgtrig.__all__)
