@@ -12,7 +12,6 @@ page or jsonschema (which only explains an invalid file).
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import __version__, source
+from . import __version__, jsontext, source
 from .errors import TcgTrigError
 from .explore import DEFAULT_MAX_STATES
 
@@ -90,7 +89,7 @@ def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str)
 
 
 def _dump(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    click.echo(jsontext.dumps(data))
 
 
 def _show_one_line(error: click.UsageError, file: Any = None) -> None:
@@ -399,7 +398,7 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
     run_until(engine, chooser, stop_after)
     data = save_position(scenario, engine, chooser)
     try:
-        Path(save_to).write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+        Path(save_to).write_text(jsontext.dumps(data), encoding="utf-8")
     except OSError as exc:
         raise TcgTrigError(f"{save_to}: cannot write the saved position: {exc.strerror}") from None
     done = "finished" if engine.finished else f"stopped after {stop_after} activation{'s' if stop_after != 1 else ''}"

@@ -11,7 +11,9 @@ defaults, checks what plugins return and names the plugin in every error.
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -45,11 +47,19 @@ ENTRY_POINT_GROUP = "tcgtrig.games"
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The games' entry points, found once per import path (a scan of the
+    installed packages takes several milliseconds, and one command looks
+    several times)."""
+    return list(_scan(tuple(sys.path)))
+
+
+@functools.lru_cache(maxsize=8)
+def _scan(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...]:
     found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
     unique: dict[str, importlib.metadata.EntryPoint] = {}
     for ep in found:
         unique.setdefault(ep.name, ep)
-    return [unique[name] for name in sorted(unique)]
+    return tuple(unique[name] for name in sorted(unique))
 
 
 def available_games() -> list[str]:
