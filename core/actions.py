@@ -40,7 +40,7 @@ from .model import (
 )
 
 if TYPE_CHECKING:
-    from .engine import Machine
+    from .machine import Machine
 
 __all__ = ["Op", "plan", "apply", "card_fields", "describe"]
 

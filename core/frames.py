@@ -19,7 +19,7 @@ from .model import Action, May, Query, Together
 from .pending import PendingEffect, PendingPool
 
 if TYPE_CHECKING:
-    from .engine import Machine
+    from .machine import Machine
 
 __all__ = [
     "EffectRun",

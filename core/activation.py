@@ -1,0 +1,263 @@
+"""Activating and resolving effects: the :class:`~tcgtrig.machine.Machine`'s
+part that decides whether a picked effect may go (spent? its condition?
+its cost? forbidden by the game?) and then carries it out — or, in chain
+games, puts it on the chain and answers it.
+
+A mixin: the machine's state lives on :class:`~tcgtrig.machine.Machine`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from attrs import evolve
+
+from .actions import card_fields, plan
+from .evaluate import Scope, relative_player
+from .frames import (
+    EffectRun,
+    ResolveEffect,
+    RunActions,
+    flatten,
+)
+from .info import ActivationContext
+from .model import (
+    SOURCES,
+    Action,
+    Activate,
+    Event,
+    Gain,
+    If,
+    May,
+    PassTurn,
+    Prevent,
+    Query,
+    ResolvePending,
+    Together,
+)
+from .pending import PendingEffect
+
+if TYPE_CHECKING:
+    pass
+
+
+class Activating:
+    """Activation, resolution and chain responses (mixed into the machine)."""
+
+    def scope_of(self, effect: PendingEffect) -> Scope:
+        """What an effect's words mean now.  ``self`` of an ability working
+        from a pile is the pile's top card *now*: a Digimon that digivolved
+        since its inherited effect triggered is still "this Digimon"."""
+        self_card = effect.self_card
+        card = self.state.cards.get(effect.card)
+        if effect.granted and card is not None and not effect.looked_back:
+            # a gained ability goes with its pile: its card is the one that holds it now
+            holder = self.state.holder_of(effect.grant) or self.state.top(card.id)
+            return Scope(key=effect.key, controller=effect.controller, card=holder.id, self_card=holder.id,
+                         events=effect.events, fixed=effect.fixed)
+        if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
+            self_card = self.view.self_of(card, effect.ability)
+        # the card's own "this card" is the card as it was when the effect began
+        incarnation = effect.incarnation if self_card == effect.card else None
+        if effect.looked_back and self_card == effect.self_card:
+            incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
+        return Scope(key=effect.key, controller=effect.controller, card=effect.card,
+                     self_card=self_card, events=effect.events, self_incarnation=incarnation, fixed=effect.fixed)
+
+    def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
+        ability = effect.ability
+        if self.spent(effect):
+            limit = ability.uses_per_turn
+            return self.cite("per_turn", "once per turn: already used this turn" if limit == 1
+                             else f"{limit} times per turn: already used {limit} times this turn")
+        if ability.condition is not None or ability.cost:
+            scope = self.scope_of(effect)
+            if not self.view.holds(ability.condition, scope):
+                return self.cite("condition", "its condition is not met")
+            if ability.cost and not self.can_pay(ability.cost, scope):
+                return self.cite("cost", "its cost cannot be paid in full")
+        if not self.ruleset.may_block:
+            return None
+        context = ActivationContext(
+            window=window,
+            series=frozenset(self.series or ()),
+            interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
+            chain=self.chain_keys,
+        )
+        return self.ruleset.blocked(self.state, effect, context)
+
+    def cite(self, rule: str, reason: str) -> str:
+        """A core reason, with the game's rule for it (``GameInfo.citations``)."""
+        citation = self.ruleset.info.citation(rule)
+        return f"{reason} ({citation})" if citation else reason
+
+    def spent(self, effect: PendingEffect) -> bool:
+        """Whether the effect's per-turn uses are all spent."""
+        limit = effect.ability.uses_per_turn
+        return bool(limit) and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect), limit)
+
+    def add_link(self, effect: PendingEffect) -> None:
+        self.chain_links.append(effect)
+        self.chain_keys.push(effect.key)
+
+    def take_link(self) -> PendingEffect:
+        self.chain_keys.pop()
+        return self.chain_links.pop()
+
+    def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
+        """Whether a cost can be paid in full now: every ``pick: N`` finds N
+        cards the action would change, every card it names is there and
+        would be changed (not already tapped, still in the zone it is taken
+        from), every counter it lowers is high enough."""
+        state = self.state
+        for action in cost:
+            for part in flatten(action) if isinstance(action, Together) else [action]:
+                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
+                    continue
+                if isinstance(part, Gain) and part.sign < 0:
+                    player = relative_player(state, part.player, scope.controller)
+                    if state.counter(player, part.counter) < self.view.amount(part.amount, scope):
+                        return False
+                for name in card_fields(part):
+                    selector = getattr(part, name)
+                    if selector is None:
+                        continue
+                    found = self.view.select(selector, scope)
+                    if name == "card":
+                        found = [card for card in found if self._cost_changes(part, card, scope)]
+                    if isinstance(selector, Query):
+                        if selector.pick is not None and not selector.upto and len(found) < selector.pick:
+                            return False
+                    elif not found or len(found) < len(self.view.select(selector, scope)):
+                        return False
+        return True
+
+    def _cost_changes(self, part: Action, card: str, scope: Scope) -> bool:
+        """Whether a cost's action would do anything to ``card``."""
+        chosen = {name: self.view.select(getattr(part, name), scope)
+                  for name in card_fields(part) if name != "card"}
+        chosen["card"] = [card]
+        return bool(plan(self, 0, part, chosen, scope, "cost"))
+
+    def mark_activated(self, effect: PendingEffect, window: str) -> None:
+        """Spend its once per turn; note it in the series of interrupts."""
+        if effect.ability.uses_per_turn:
+            self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
+        if window == "interrupt" and self.series is not None:
+            self.series.add(effect.key)
+
+    @staticmethod
+    def cost_run(run: EffectRun) -> EffectRun:
+        """How an effect's cost is paid: its events are ``by: cost``."""
+        return EffectRun(scope=run.scope, instance=run.instance, trigger_cause=run.trigger_cause,
+                         depth=run.depth, by="cost", did=run.did)
+
+    def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
+        ability = effect.ability
+        self.mark_activated(effect, window)
+        if window in ("main", "chain") and self.chain:
+            if not self.chain_links:
+                self.chains += 1
+            self.record("activated", effect, chain=self.chains, chain_link=len(self.chain_links) + 1)
+            self.add_link(effect)
+            if ability.cost:
+                run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
+                                depth=effect.depth)
+                self.push(RunActions(ability.cost, self.cost_run(run)))
+            return
+        if ability.kind == "replacement":
+            self.record("applied", effect)
+        else:
+            self.record("activated", effect)
+        if window == "interrupt":
+            matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
+            run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
+                            trigger_cause=target.run.trigger_cause, depth=target.run.depth,
+                            target=target, ops=matched)
+        elif window == "inline" and parent is not None:
+            run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
+                            trigger_cause=parent.trigger_cause, depth=parent.depth,
+                            target=parent.target, ops=parent.ops)
+        else:
+            run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
+                            trigger_cause=effect.id, depth=effect.depth)
+        if ability.cost:  # paid first; the effect resolves once it is paid
+            self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
+            self.push(RunActions(ability.cost, self.cost_run(run)))
+            return
+        self.resolve(effect, run, record=ability.kind != "replacement")
+
+    def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
+        if record:
+            self.record("resolved", effect, chain=self.chains if link is not None else None, chain_link=link)
+        if run.trigger_cause == effect.id:
+            self.last_instance = effect.id
+            self.last_depth = effect.depth
+        if effect.ability.do:
+            self.push(RunActions(effect.ability.do, run))
+
+    def responses(self, player: str) -> dict[str, PendingEffect]:
+        """Chain games: what ``player`` may respond with: activated abilities
+        whose ``when`` (if any) matches the last link's activation or an event
+        of the moment just before the window, and the pending effects offered
+        in this window (``tcgtrig_offered_in_window``)."""
+        found: dict[str, PendingEffect] = {}
+        chain = tuple(self.chain_links)
+        recent = self.last_events
+        if chain:
+            top = chain[-1]
+            recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
+        for key, card_id, ability in self.index.activated:
+            card = self.state.cards[card_id]
+            if card.zone not in ability.active_in:
+                continue
+            self_card = self.view.self_of(card, ability)
+            if self.state.cards[self_card].owner != player:
+                continue
+            events: tuple[Event, ...] = ()
+            if ability.when is not None:
+                events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
+                if not events:
+                    continue
+            effect = PendingEffect(
+                id=0, key=key, card=card_id, ability=ability, controller=player, self_card=self_card,
+                events=events, timing=self.timing, depth=self.last_depth + 1, cause=self.last_instance,
+                incarnation=card.incarnation, window="chain",
+            )
+            if self.activation_failure(effect, "chain", None) is not None:
+                continue
+            if self.ruleset.can_respond(self.state, chain, effect):
+                found[key] = effect
+        found = {key: evolve(e, id=self.new_id()) for key, e in found.items()}
+        for effect in self.offers:
+            if (effect.controller == player and effect.key not in found
+                    and self.activation_failure(effect, "chain", None) is None
+                    and self.ruleset.can_respond(self.state, chain, effect)):
+                found[effect.key] = effect
+                self.shown.add(effect.id)
+        return found
+
+    def open_window_after_action(self) -> bool:
+        """Chain games: whether the last thing that happened, which started no
+        chain, opens a response window — once, and only if some activated
+        ability could answer it (spell speed 2 or more)."""
+        if not self.chain or not self.last_events or self.answered_moment == self.last_moment:
+            return False
+        self.answered_moment = self.last_moment
+        return any(ability.speed >= 2 for _, _, ability in self.index.activated)
+
+    def withdraw_offers(self) -> None:
+        """Offers not taken in their response window are not used: declined
+        if they could have been, missed if no window allowed them."""
+        offers, self.offers = self.offers, []
+        for effect in offers:
+            if effect.id in self.shown:
+                self.record("declined", effect, reason="not activated in the response window it was offered in")
+            elif (why := self.activation_failure(effect, "chain", None)) is not None:
+                self.record("failed", effect, reason=why)
+            else:
+                self.record("missed", effect, reason="no response window allowed it (the chain's speed)")
+            self.shown.discard(effect.id)
+
+    # -- actions ----------------------------------------------------------------

@@ -1,0 +1,421 @@
+"""The resolution loop.
+
+The engine is a small machine with an explicit stack of frames — no Python
+recursion per nested trigger, effect or interrupt — so a cascade of any
+depth runs in constant Python stack, and the whole position (state, pending
+set, frames, trace) can be copied at any decision.
+
+One pass of the main loop, for games that resolve at once (Digimon, Duel
+Masters)::
+
+    perform an effect's actions
+      each action: choose its cards → open an interrupt window for the
+      interrupts and replacements it would set off → apply what was not
+      prevented (one moment) → note what it triggered
+    settle: the game's rules processing, repeatedly; then what triggered
+      becomes pending (one batch, ranked by the game)
+    pick: the lowest-rank bucket; its player picks one; activate it
+      (lost? condition? once per turn? optional?) and perform it
+
+For chain games the picked effects go on a chain instead; when nothing is
+pending, players respond in turn, and after two passes the chain resolves
+last in, first out, before anything it triggered becomes pending.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from attrs import define, evolve, field, setters
+
+from .activation import Activating
+from .choices import Decision
+from .errors import ChoiceError
+from .evaluate import Evaluator, Scope
+from .frames import (
+    EffectRun,
+    Frame,
+    InterruptWindow,
+    MainLoop,
+    Perform,
+    RunActions,
+    flatten,
+)
+from .info import ChainKeys, Drop, GameEnd
+from .loops import GrowthGuard, LoopGuard
+from .manager import Ruleset
+from .model import (
+    Action,
+    CounterIs,
+    Event,
+    Together,
+)
+from .pending import PendingEffect, PendingPool
+from .performing import Performing
+from .state import GameState
+from .trace import Step
+from .triggers import AbilityIndex, Match
+
+__all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
+
+#: Activations and rules passes after which a resolution is declared endless.
+DEFAULT_MAX_STEPS = 250_000
+#: Frames deeper than this mean an effect keeps activating itself inline.
+MAX_FRAMES = 50_000
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Machine(Activating, Performing):
+    """The working parts of an :class:`~tcgtrig.engine.Engine`: the frames
+    drive it.
+
+    This class holds the position (state, pending pool, frames, trace),
+    steps the frames, records the trace, watches for loops and turns what
+    triggered into pending effects.  Activating and resolving effects is
+    :class:`~tcgtrig.activation.Activating`; actions, interrupt windows and
+    the moments they make are :class:`~tcgtrig.performing.Performing`.
+
+    Everything here is internal to tcgtrig (frames, explore, save and
+    resume use it); programs use :class:`~tcgtrig.engine.Engine`.
+    """
+
+    ruleset: Ruleset
+    state: GameState
+    start: tuple[Action, ...] = field(converter=tuple, default=())
+    max_steps: int = DEFAULT_MAX_STEPS
+    pool: PendingPool = field(factory=PendingPool)
+    trace: list[Step] = field(factory=list)
+    frames: list[Frame] = field(factory=list)
+    matched: list[Match] = field(factory=list)
+    windows: list[InterruptWindow] = field(factory=list)
+    chain_links: list[PendingEffect] = field(factory=list)
+    due: dict[str, dict[int, None]] = field(factory=dict)
+    offers: list[PendingEffect] = field(factory=list)
+    shown: set[int] = field(factory=set)
+    last_events: tuple[Event, ...] = ()
+    chains: int = 0
+    resolving_link: int = 0
+    answered_moment: int = -1
+    series: set[str] | None = None
+    decision: Decision | None = None
+    outcome: GameEnd | None = None
+    moment: int = 0
+    last_moment: int = 0
+    timing: int = 0
+    last_depth: int = 0
+    last_instance: int = 0
+    asked: int = 0
+    chooser_fingerprint: Callable[[], Any] | None = None
+    index: AbilityIndex = field(default=None)
+    view: Evaluator = field(default=None)
+    _next_id: int = 1
+    _answer: str | None = None
+    _answered: bool = False
+    _guard: LoopGuard = field(default=None)
+    _growth: GrowthGuard = field(factory=GrowthGuard)
+    #: counters the game's rules read (``None``: any may matter)
+    _rule_counters: frozenset[str] | None = None
+    #: the conditions of the position that read a counter
+    _counter_reads: tuple[CounterIs, ...] = ()
+    #: counters the position's actions only ever raise, or only ever lower
+    _one_way: frozenset[str] = frozenset()
+    chain_keys: ChainKeys = field(factory=ChainKeys)
+    conditional: dict[int, None] = field(factory=dict)
+    turns_ended: int = 0
+    #: whether the game builds chains (the ruleset's, read on every activation)
+    chain: bool = field(init=False, default=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.chain = self.ruleset.chain
+        if self.index is None:
+            self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
+        self.view = Evaluator(self.state, self.index.continuous)
+        if self._guard is None:
+            self._guard = LoopGuard(self.max_steps)
+        rule_counters = self.ruleset.info.rule_counters
+        if rule_counters is not None:
+            self._rule_counters = frozenset(rule_counters)
+            self._counter_reads = self.index.counter_reads
+            self._one_way = self.index.one_way
+        if not self.frames and self.outcome is None:
+            self.frames.append(MainLoop(self.start))
+
+    # -- driving --------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return not self.frames or self.outcome is not None
+
+    def advance(self) -> Decision | None:
+        """Run until a player must decide (returned) or the end (``None``)."""
+        frames = self.frames
+        while frames and self.decision is None and self.outcome is None:
+            frames[-1].step(self)
+        return self.decision
+
+    def answer(self, label: str) -> None:
+        """Answer the pending decision with one of its labels."""
+        decision = self.decision
+        if decision is None:
+            raise RuntimeError("no decision is pending")
+        if label not in decision.options:
+            raise ChoiceError(decision.describe(), label, decision.legal())
+        if len(decision.options) > 1:
+            self.trace.append(Step.make(
+                "choice", decision=decision.kind, player=decision.player, label=label,
+                effect=decision.effect,
+                options=tuple(decision.options) if len(decision.options) <= 50 else len(decision.options),
+            ))
+        self.decision = None
+        self._answer = label
+        self._answered = True
+
+    def copy(self) -> Machine:
+        """An independent copy of the whole position, e.g. to explore a choice."""
+        new_state = self.state.copy()
+        memo: dict[int, Any] = {id(self.state): new_state, id(self.ruleset): self.ruleset,
+                                id(self.index): self.index}
+        clone = _copy.copy(self)
+        clone.state = new_state
+        clone.pool = self.pool.copy()
+        memo[id(self.pool)] = clone.pool
+        clone.trace = list(self.trace)
+        clone.frames = _copy.deepcopy(self.frames, memo)
+        clone.windows = _copy.deepcopy(self.windows, memo)
+        clone.matched = _copy.deepcopy(self.matched, memo)
+        clone.chain_links = list(self.chain_links)
+        clone.chain_keys = ChainKeys(self.chain_keys)
+        clone.due = {player: dict(ids) for player, ids in self.due.items()}
+        clone.offers = list(self.offers)
+        clone.shown = set(self.shown)
+        clone.conditional = dict(self.conditional)
+        clone.series = set(self.series) if self.series is not None else None
+        clone._guard = _copy.copy(self._guard)
+        clone._growth = _copy.copy(self._growth)
+        clone.view = Evaluator(new_state, self.index.continuous)
+        return clone
+
+    # -- frames ---------------------------------------------------------------
+
+    def push(self, frame: Frame) -> None:
+        if len(self.frames) >= MAX_FRAMES:
+            self.end(f"endless loop: effects kept activating one another inside one effect ({MAX_FRAMES} nested)")
+            return
+        self.frames.append(frame)
+
+    def pop(self) -> None:
+        self.frames.pop()
+
+    def ask(self, decision: Decision) -> None:
+        """Ask a player; a decision with one legal option answers itself."""
+        if len(decision.options) == 1:
+            self._answer = decision.options[0]
+            self._answered = True
+            return
+        self.asked += 1
+        self.decision = decision
+
+    def has_answer(self) -> bool:
+        return self._answered
+
+    def take_answer(self) -> str:
+        if not self._answered:
+            raise RuntimeError("no answer to take")
+        self._answered = False
+        answer, self._answer = self._answer, None
+        return answer  # type: ignore[return-value]
+
+    def new_id(self) -> int:
+        number = self._next_id
+        self._next_id += 1
+        return number
+
+    # -- the trace --------------------------------------------------------------
+
+    def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
+        """Trace what happened to an effect: its key, player, id and cause,
+        the game's details of it, then ``extra`` (``None`` values left out)."""
+        flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
+        if effect.cause is not None:
+            flat += ("cause", effect.cause)
+        for key, value in effect.details:
+            if value is not None:
+                flat += (key, value)
+        for key, value in extra.items():
+            if value is not None:
+                flat += (key, value)
+        self.trace.append(Step.from_flat(kind, tuple(flat)))
+
+    def drop(self, effect: PendingEffect, drop: Drop) -> None:
+        if drop.kind != "void":
+            self.record(drop.kind, effect, reason=drop.reason or None)
+
+    def end(self, reason: str, stoppable: bool | None = None) -> None:
+        """End the resolution early (an endless loop); what is still pending is lost."""
+        self.outcome = self.ruleset.endless_loop(self.state, reason, stoppable)
+        for pool in [w.pool for w in reversed(self.windows)] + [self.pool]:
+            for effect in list(pool):
+                pool.remove(effect.id)
+                self.record("lost", effect, reason="the resolution ended before it could activate")
+        self.trace.append(Step.make("ended", outcome=self.outcome.outcome, reason=self.outcome.reason))
+        self.frames.clear()
+        self.decision = None
+
+    def finish(self) -> None:
+        self.frames.clear()
+
+    # -- loops ----------------------------------------------------------------
+
+    def position(self) -> Any:
+        """What makes the position what it is, apart from how it was reached:
+        the cards, counters, per-turn uses and turn, what is pending (the
+        pool, interrupt windows, the chain, offers, due declarations), and
+        where each frame is — its phase, how far its action list has got
+        (two step boundaries in a row are two places), whose effect it runs
+        and what that effect did.  Equal positions play out alike (loop
+        detection, ``explore``)."""
+        state = self.state
+        frames = tuple(
+            (type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None),
+             f.run.scope.key if hasattr(f, "run") else None,
+             tuple(sorted(f.run.did.items())) if hasattr(f, "run") else ())
+            for f in self.frames)
+        return (
+            tuple(c.dynamic() for c in state.cards.values()),
+            self.counters_now(),
+            tuple(sorted(state.used.items())), state.turn, state.turn_player,
+            self.pool.fingerprint(),
+            tuple(w.pool.fingerprint() for w in self.windows),
+            tuple(e.signature() for e in self.chain_links), tuple(e.signature() for e in self.offers),
+            tuple(sorted((p, len(ids)) for p, ids in self.due.items())),
+            tuple(sorted(self.series)) if self.series is not None else None,
+            frames,
+        )
+
+    def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+        """Every player's counters, in a fixed order."""
+        return tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
+
+    def check_loop(self, where: str) -> bool:
+        """Count a step; end the resolution if the position repeats."""
+        chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
+        top = self.chain_links[-1].signature() if self.chain_links else None
+        # what the quick look at the position shares with the look that leaves out the counters
+        rest = (self.pool.quick_fingerprint(), len(self.frames), chooser, len(self.chain_links), top,
+                len(self.offers), self.state.turn, self.state.turn_player)
+        quick = (where, self.state.fingerprint(), rest)
+
+        def full() -> Any:
+            return (where, self.position(), chooser)
+
+        verdict = self._guard.tick(quick, full, self.asked)
+        if verdict is not None:
+            reason, stoppable = verdict
+            self.end(reason, stoppable)
+            return True
+        if self._rule_counters is None:
+            return False
+        shape_quick = (where, self.state.shape_fingerprint(), rest)
+
+        def shape() -> Any:
+            position = self.position()
+            return (where, position[:1] + position[2:], chooser)
+
+        growing = self._growth.tick(shape_quick, shape, lambda: self.state.counters, len(self.trace), self.asked,
+                                    self._rule_counters, self._counter_reads, self._one_way,
+                                    self._guard.limit - self._guard.steps)
+        if growing is None:
+            return False
+        members = list(dict.fromkeys(step.get("effect") for step in self.trace[growing.since:]
+                                     if step.kind == "activated" and step.get("effect")))
+        shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
+        grown = ", ".join(growing.grown)
+        if growing.steady is None:
+            self.end(f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
+                     "them can stop it", growing.stoppable)
+        else:
+            self.end(f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads "
+                     f"{'them' if len(growing.grown) > 1 else 'it'} cannot change for another {growing.steady:,} "
+                     f"steps: the limit of {self._guard.limit} steps comes first (max_steps or --max-steps "
+                     "raises it)", None)
+        return True
+
+    # -- starting and settling ------------------------------------------------------
+
+    def begin(self, start: tuple[Action, ...]) -> None:
+        player = self.state.turn_player
+        self.trace.append(Step.make("start", effect="start", player=player, id=0))
+        run = EffectRun(scope=Scope(key="start", controller=player), instance=0, trigger_cause=0,
+                        depth=0, start=True)
+        self.push(RunActions(start, run))
+
+    def run_rules(self, actions: Sequence[Action]) -> None:
+        """Perform what rules processing returned, all at one moment."""
+        player = self.state.turn_player
+        actions = flatten(Together(actions=tuple(actions)))
+        cards = []
+        for action in actions:
+            selector = getattr(action, "card", None)
+            if selector is not None:
+                cards.extend(self.view.select(selector, Scope(key="rules", controller=player)))
+        self.state.touch(cards)  # look again next pass, even if the batch was prevented
+        self.trace.append(Step.make("rules", player=player, cards=tuple(cards), cause=self.last_instance))
+        run = EffectRun(scope=Scope(key="rules", controller=player), instance=self.last_instance,
+                        trigger_cause=self.last_instance, depth=self.last_depth, by="rule")
+        self.push(Perform(tuple(actions), run))
+
+    def admit(self) -> None:
+        """What triggered since the last settle becomes pending, as one batch.
+
+        An optional effect whose use the game has its controller declare
+        (``tcgtrig_declared_use``) waits with its declaration ``due``.
+        """
+        if not self.matched:
+            return
+        self.timing += 1
+        matched, self.matched = self.matched, []
+        for match in matched:
+            effect = PendingEffect(
+                id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
+                ability=match.ability, controller=match.controller, self_card=match.self_card,
+                events=tuple(match.events), moment=match.moment, timing=self.timing, granted=match.granted,
+                grant=match.grant,
+                depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
+                self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,
+            )
+            if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
+                continue  # it does not trigger at all
+            effect = self._ranked(effect)
+            drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
+            if drop is None and self.chain:
+                drop = self.ruleset.check_pending(self.state, effect, "window", self.last_moment)
+            if drop is not None and drop.kind == "void":
+                continue
+            self.record("triggered", effect, event=match.events[0].name)
+            if drop is not None:
+                self.drop(effect, drop)
+                continue
+            if self.chain and self.ruleset.offered_in_window(self.state, effect):
+                self.offers.append(effect)
+                continue
+            if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
+                effect = evolve(effect, declaration="due")
+                self.due.setdefault(effect.controller, {})[effect.id] = None
+            if effect.ability.trigger_condition is not None and self.ruleset.info.recheck_trigger_condition:
+                self.conditional[effect.id] = None
+            self.pool.add(effect)
+
+    def declarations_due(self, player: str) -> list[PendingEffect]:
+        """Take ``player``'s pending effects whose use is still to be declared,
+        in trigger order."""
+        ids = self.due.pop(player, None) or {}
+        return [self.pool.get(i) for i in ids if i in self.pool]
+
+    def _ranked(self, effect: PendingEffect) -> PendingEffect:
+        effect = effect.placed(self.ruleset.rank(self.state, effect))
+        details = self.ruleset.details(self.state, effect)
+        return effect.placed(effect.rank, details) if details else effect
+
+    # -- activation -------------------------------------------------------------
