@@ -350,7 +350,8 @@ class Perform(Frame):
                 engine.open_window(self)
             return
         engine.pop()
-        todo = [op for index, op in enumerate(self.ops) if index not in self.prevented]
+        todo = [op for index, op in enumerate(self.ops) if index not in self.prevented] if self.prevented else list(
+            self.ops)
         if self.merge_into is not None:
             self.merge_into.merged.extend(todo)
             return

@@ -394,6 +394,8 @@ class Ruleset:
         if self._rules is None:
             return ()
         actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view, changed=changed)
+        if not actions and isinstance(actions, (list, tuple)):
+            return ()
         if actions is not None and (not isinstance(actions, (list, tuple))
                                     or not all(isinstance(action, ACTION_TYPES) for action in actions)):
             raise self._bad("tcgtrig_rules_processing", actions, "a list of core actions (Move, Flag, …)")

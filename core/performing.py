@@ -158,6 +158,8 @@ class Performing:
 
     def open_window(self, target: Perform) -> None:
         """Open a window for the interrupts and replacements ``target`` sets off."""
+        if not self.index.interrupts and not self.index.granted_interrupts:
+            return  # no card has one
         found = [match for match in match_interrupts(self.index, self.view, [op.event for op in target.ops],
                                                      moment=self.moment, cause=target.run.instance,
                                                      depth=target.run.depth + 1)
