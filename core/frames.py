@@ -102,7 +102,7 @@ class MainLoop(Frame):
             self.phase = "settle"
         elif self.phase == "settle":
             self.phase = "pick"
-            engine.push(Settle())
+            Settle.begin(engine)
         elif self.phase == "pick":
             if engine.check_loop("pick"):
                 return
@@ -157,6 +157,18 @@ class Settle(Frame):
 
     phase: str = "rules"
 
+    @classmethod
+    def begin(cls, engine: Machine) -> None:
+        """Settle now: the frame goes on the stack only if the rules act
+        (and must be asked again once their actions are done)."""
+        todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
+        if not todo:
+            cls.admit(engine)
+            return
+        engine.push(cls())
+        if engine.outcome is None and not engine.check_loop("rules"):
+            engine.run_rules(todo)
+
     def step(self, engine: Machine) -> None:
         if self.phase == "rules":
             todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
@@ -167,9 +179,13 @@ class Settle(Frame):
                 return
             engine.run_rules(todo)
         else:
-            if not engine.chain_links:  # what triggers while a chain is built waits for the whole chain
-                engine.admit()
+            self.admit(engine)
             engine.pop()
+
+    @staticmethod
+    def admit(engine: Machine) -> None:
+        if not engine.chain_links:  # what triggers while a chain is built waits for the whole chain
+            engine.admit()
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
