@@ -148,7 +148,7 @@ class MainLoop(Frame):
         """``effect`` was picked: it leaves the pool and is activated."""
         engine.pool.remove(effect.id)
         self.phase = "pick" if engine.chain else "settle"
-        engine.push(Activation(effect, "main"))
+        Activation(effect, "main").start(engine)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -236,43 +236,48 @@ class Activation(Frame):
     phase: str = "check"
     collect: InterruptWindow | None = None
 
-    def step(self, engine: Machine) -> None:
+    def start(self, engine: Machine) -> None:
+        """Check it and, unless its player must first say whether to use
+        it, activate it — all now: the frame goes on the stack only to wait
+        for that answer."""
         effect = self.effect
-        if self.phase == "check":
-            engine.conditional.pop(effect.id, None)
-            if self.window in ("main", "interrupt"):
-                drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
-                if drop is None:
-                    drop = engine.trigger_condition_lapsed(effect)
-                if drop is not None:
-                    engine.drop(effect, drop)
-                    engine.pop()
-                    return
-            reason = engine.activation_failure(effect, self.window, self.target)
-            if reason is not None:
-                engine.record("failed", effect, reason=reason)
-                engine.pop()
+        engine.conditional.pop(effect.id, None)
+        if self.window in ("main", "interrupt"):
+            drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
+            if drop is None:
+                drop = engine.trigger_condition_lapsed(effect)
+            if drop is not None:
+                engine.drop(effect, drop)
                 return
-            # a response chosen in a chain window was the choice to use it
-            if effect.ability.optional and effect.declaration != "made" and self.window != "chain":
-                engine.ask(Decision(
-                    kind="use", player=effect.controller, prompt=f"use {effect.key}?",
-                    options=(USE, DECLINE), default=USE, effect=effect.key,
-                ))
-                self.phase = "answer"
-                return
-            self.phase = "go"
-        if self.phase == "answer":
-            if engine.take_answer() == DECLINE:
-                engine.record("declined", effect)
-                engine.pop()
-                return
-            self.phase = "go"
+        reason = engine.activation_failure(effect, self.window, self.target)
+        if reason is not None:
+            engine.record("failed", effect, reason=reason)
+            return
+        # a response chosen in a chain window was the choice to use it
+        if effect.ability.optional and effect.declaration != "made" and self.window != "chain":
+            self.phase = "answer"
+            engine.push(self)
+            engine.ask(Decision(
+                kind="use", player=effect.controller, prompt=f"use {effect.key}?",
+                options=(USE, DECLINE), default=USE, effect=effect.key,
+            ))
+            return
+        self.go(engine)
+
+    def step(self, engine: Machine) -> None:
         engine.pop()
-        if self.collect is not None:
-            self.collect.choose(engine, effect)
+        if self.phase == "check":  # pushed to be checked later
+            self.start(engine)
+        elif engine.take_answer() == DECLINE:
+            engine.record("declined", self.effect)
         else:
-            engine.activate(effect, self.window, self.target, self.parent)
+            self.go(engine)
+
+    def go(self, engine: Machine) -> None:
+        if self.collect is not None:
+            self.collect.choose(engine, self.effect)
+        else:
+            engine.activate(self.effect, self.window, self.target, self.parent)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -517,7 +522,7 @@ class InterruptWindow(Frame):
         self.pool.remove(effect.id)
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
-        engine.push(Activation(effect, "interrupt", target=self.target, collect=collect))
+        Activation(effect, "interrupt", target=self.target, collect=collect).start(engine)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -540,7 +545,7 @@ class InlineActivation(Frame):
             self_incarnation=engine.state.cards[self_card].incarnation, window="inline",
         )
         window = "chain" if (engine.chain and self.run.start) else "inline"
-        engine.push(Activation(effect, window, parent=self.run))
+        Activation(effect, window, parent=self.run).start(engine)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -567,7 +572,7 @@ class ChainWindow(Frame):
                 chosen = candidates[label]
                 if chosen in engine.offers:
                     engine.offers.remove(chosen)
-                engine.push(Activation(chosen, "chain"))
+                Activation(chosen, "chain").start(engine)
                 return
         if not engine.chain_links and not engine.offers and not (self.open and self.passes < 2):
             engine.pop()
