@@ -283,7 +283,7 @@ class Machine(Activating, Performing):
              tuple(sorted(f.run.did.items())) if hasattr(f, "run") else ())
             for f in self.frames)
         return (
-            tuple(c.dynamic() for c in state.cards.values()),
+            state.dynamic(),
             self.counters_now(),
             tuple(sorted(state.used.items())), state.turn, state.turn_player,
             self.pool.fingerprint(),
@@ -306,9 +306,15 @@ class Machine(Activating, Performing):
         rest = (self.pool.quick_fingerprint(), len(self.frames), chooser, len(self.chain_links), top,
                 len(self.offers), self.state.turn, self.state.turn_player)
         quick = (where, self.state.fingerprint(), rest)
+        seen: list[Any] = []  # the position, looked at once for both guards
+
+        def position() -> Any:
+            if not seen:
+                seen.append(self.position())
+            return seen[0]
 
         def full() -> Any:
-            return (where, self.position(), chooser)
+            return (where, position(), chooser)
 
         verdict = self._guard.tick(quick, full, self.asked)
         if verdict is not None:
@@ -320,8 +326,8 @@ class Machine(Activating, Performing):
         shape_quick = (where, self.state.shape_fingerprint(), rest)
 
         def shape() -> Any:
-            position = self.position()
-            return (where, position[:1] + position[2:], chooser)
+            whole = position()
+            return (where, whole[:1] + whole[2:], chooser)
 
         growing = self._growth.tick(shape_quick, shape, lambda: self.state.counters, len(self.trace), self.asked,
                                     self._rule_counters, self._counter_reads, self._one_way,

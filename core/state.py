@@ -50,6 +50,8 @@ class GameState:
     _counter_hash: int = field(default=0, repr=False)
     _touched: set[str] = field(factory=set, repr=False)
     _gifted: dict[str, None] = field(factory=dict, repr=False)
+    #: each card's :meth:`~tcgtrig.model.Card.dynamic` part, in card order
+    _dynamic: dict[str, tuple] = field(factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -150,6 +152,11 @@ class GameState:
         """A hash of everything that can change; equal states hash equal."""
         return self._hash
 
+    def dynamic(self) -> tuple[tuple, ...]:
+        """What can change of every card, in card order (kept up to date
+        as cards change: O(1) per change, one C-speed copy here)."""
+        return tuple(self._dynamic.values())
+
     def shape_fingerprint(self) -> int:
         """:meth:`fingerprint` leaving out the counters' values: states that
         differ only in their numbers hash equal."""
@@ -213,6 +220,7 @@ class GameState:
             counter_hash=self._counter_hash,
             touched=set(self._touched),
             gifted=dict(self._gifted),
+            dynamic=dict(self._dynamic),
         )
 
     # -- indexes ----------------------------------------------------------
@@ -225,11 +233,12 @@ class GameState:
         self._zones.setdefault(card.zone, {})[card.id] = None
         if card.under is not None:
             self._children.setdefault(card.under, {})[card.id] = None
-        self._hash = (self._hash + _h(card.dynamic())) & _MASK
+        dynamic = self._dynamic[card.id] = card.dynamic()
+        self._hash = (self._hash + _h(dynamic)) & _MASK
 
     def _unindex(self, card: Card) -> None:
         self._gifted.pop(card.id, None)
         self._zones[card.zone].pop(card.id, None)
         if card.under is not None:
             self._children.get(card.under, {}).pop(card.id, None)
-        self._hash = (self._hash - _h(card.dynamic())) & _MASK
+        self._hash = (self._hash - _h(self._dynamic[card.id])) & _MASK
