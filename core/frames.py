@@ -369,7 +369,8 @@ class Perform(Frame):
             self.phase = "apply"
             if self.ops:
                 engine.open_window(self)
-            return
+                if engine.frames[-1] is not self or engine.decision is not None or engine.outcome is not None:
+                    return  # the interrupts and replacements it set off go first
         engine.pop()
         todo = [op for index, op in enumerate(self.ops) if index not in self.prevented] if self.prevented else list(
             self.ops)
