@@ -105,6 +105,9 @@ class GrowthGuard:
     saved_counters: Any = None
     saved_steps: int = 0
     saved_asked: int = 0
+    #: while the budget is above this, the cycle last looked at goes on as
+    #: it did (no read of its counters can change yet): nothing to look at
+    quiet_until: int | None = None
 
     def tick(self, quick: Any, full: Callable[[], Any], counters: Callable[[], dict[str, dict[str, int]]],
              steps: int, asked: int, rules: frozenset[str] | None, reads: Sequence[CounterIs],
@@ -115,7 +118,7 @@ class GrowthGuard:
         cheap tests come first: while a cycle goes on that some reader of
         its counters may yet stop, only the counters are looked at, and the
         whole position is compared only when there is a verdict to give."""
-        if rules is not None and quick == self.saved_quick:
+        if rules is not None and quick == self.saved_quick and (self.quiet_until is None or budget <= self.quiet_until):
             before = self.saved_counters
             empty: dict[str, int] = {}
             changes = [(player, name, before.get(player, empty).get(name, 0), value)
@@ -132,6 +135,8 @@ class GrowthGuard:
                     steady = None if cycles is None else cycles * (self.lam + 1)
                     if steady is not None and steady >= budget and full() == self.saved_full:
                         return Growth(grown, self.saved_steps, False, steady)
+                    if steady is not None:  # no read can change for that many steps: no verdict either
+                        self.quiet_until = budget - steady
         self.lam += 1
         if self.lam >= self.power:
             self.saved_quick = quick
@@ -139,6 +144,7 @@ class GrowthGuard:
             self.saved_counters = {player: dict(values) for player, values in counters().items()}
             self.saved_steps = steps
             self.saved_asked = asked
+            self.quiet_until = None
             self.power *= 2
             self.lam = 0
         return None
