@@ -126,6 +126,12 @@ class Ruleset:
     Build it with :func:`load_ruleset`.  Every method calls one hook, applies
     the core default when no plugin answers, and turns a plugin's exception
     or bad return value into a :class:`PluginError` naming the plugin.
+
+    Each hook is resolved once, when the ruleset is built: a hook no plugin
+    implements costs nothing, and one with a single implementation is
+    called directly.  Register every plugin before building the ruleset
+    (:func:`load_ruleset` ``plugins=``); one registered on :attr:`pm`
+    afterwards is not asked.
     """
 
     def __init__(self, pm: pluggy.PluginManager, name: str | None = None, variant: str | None = None) -> None:
