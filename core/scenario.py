@@ -281,14 +281,16 @@ def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
     ``game`` is also compiled for it (:meth:`Scenario.check_game`): an
     unknown card or word is a :class:`ScenarioError` here, at load time.
     """
-    return _checked(scenario_from_source(load_source(path)), check_game)
+    with _collector_paused():  # reading builds the whole file's values at once, all kept
+        return _checked(scenario_from_source(load_source(path)), check_game)
 
 
 def scenario_from_text(text: str, file: str = "<scenario>", *, kind: str | None = None,
                        check_game: bool = True) -> Scenario:
     """Read and check scenario text (YAML unless ``kind="json"``); see
     :func:`load_scenario` for ``check_game``."""
-    return _checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
+    with _collector_paused():
+        return _checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
 
 
 def scenario_from_data(data: Mapping[str, Any], file: str = "<data>", *, check_game: bool = True) -> Scenario:
@@ -517,10 +519,10 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """Compiling builds many small objects that all stay alive: the cyclic
-    garbage collector, which would walk the whole file again each time a
-    few hundred of them pile up (a fifth of the time at 20,000 cards), waits
-    until the end.  Left as it was found: off stays off."""
+    """Reading and compiling build many small objects that all stay alive:
+    the cyclic garbage collector, which would walk the whole file again
+    each time a few hundred of them pile up (a fifth of the time at 20,000
+    cards), waits until the end.  Left as it was found: off stays off."""
     enabled = gc.isenabled()
     gc.disable()
     try:
