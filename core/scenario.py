@@ -541,7 +541,8 @@ class _Compiler:
         self.game = ruleset.name
         self.aliases: dict[str, Callable[[Any], Any]] = dict(ruleset.aliases)
         self.players = scenario.players
-        self.card_ids = [c["id"] for c in self.data["cards"]]
+        self.card_ids = [c["id"] for c in self.data["cards"]]  # in file order, for messages
+        self.known_cards = frozenset(self.card_ids)  # for lookups: a file may hold 100,000 cards
         self.effect_keys = [f"{c['id']}.{a['id']}" for c in self.data["cards"] for a in c.get("abilities") or []]
         self.printed_keys = set(self.effect_keys)
         self.grants: set[str] = set()
@@ -617,7 +618,7 @@ class _Compiler:
                                      self.effect_keys)
         for name in ("zones", "flags", "stats"):
             for card_id in raw.get(name) or {}:
-                if card_id not in self.card_ids:
+                if card_id not in self.known_cards:
                     raise self.error(base + (name, card_id), f"unknown card {card_id!r}", self.card_ids)
         for player in raw.get("counters") or {}:
             if player not in self.players:
@@ -732,7 +733,7 @@ class _Compiler:
             if not isinstance(card_is, Query) or card_is.pick is not None:
                 raise self.error(path + ("card",), "a pattern's card query describes the event's card: no 'pick'")
             card = None
-        if card is not None and card not in _PATTERN_CARDS and card not in self.card_ids:
+        if card is not None and card not in _PATTERN_CARDS and card not in self.known_cards:
             raise self.error(path + ("card",), f"unknown card {card!r}", list(_PATTERN_CARDS) + self.card_ids)
         player = raw.get("player")
         if player is not None and player not in ("self", "opponent", "any"):
@@ -1020,18 +1021,17 @@ class _Compiler:
     # -- selectors and conditions --------------------------------------------------
 
     def selector(self, raw: Any, at: Path_) -> Selector:
-        legal = ["self", "source", "event.card"] + self.card_ids
         if isinstance(raw, str):
             if raw in ("self", "source"):
                 return Ref(raw)
             if raw in ("event.card", "event"):
                 return Ref("event")
-            if raw in self.card_ids:
+            if raw in self.known_cards:
                 return CardIds((raw,))
-            raise self.error(at, f"unknown card {raw!r}", legal)
+            raise self.error(at, f"unknown card {raw!r}", ["self", "source", "event.card"] + self.card_ids)
         if isinstance(raw, list):
             for index, item in enumerate(raw):
-                if item not in self.card_ids:
+                if item not in self.known_cards:
                     raise self.error(at + (index,), f"unknown card {item!r}", self.card_ids)
             return CardIds(tuple(raw))
         if not isinstance(raw, dict):
