@@ -48,7 +48,6 @@ from .loops import GrowthGuard, LoopGuard
 from .manager import Ruleset
 from .model import (
     Action,
-    CounterIs,
     Event,
     Together,
 )
@@ -117,10 +116,6 @@ class Machine(Activating, Performing):
     _growth: GrowthGuard = field(factory=GrowthGuard)
     #: counters the game's rules read (``None``: any may matter)
     _rule_counters: frozenset[str] | None = None
-    #: the conditions of the position that read a counter
-    _counter_reads: tuple[CounterIs, ...] = ()
-    #: counters the position's actions only ever raise, or only ever lower
-    _one_way: frozenset[str] = frozenset()
     chain_keys: ChainKeys = field(factory=ChainKeys)
     conditional: dict[int, None] = field(factory=dict)
     turns_ended: int = 0
@@ -137,8 +132,6 @@ class Machine(Activating, Performing):
         rule_counters = self.ruleset.info.rule_counters
         if rule_counters is not None:
             self._rule_counters = frozenset(rule_counters)
-            self._counter_reads = self.index.counter_reads
-            self._one_way = self.index.one_way
         if not self.frames and self.outcome is None:
             self.frames.append(MainLoop(self.start))
 
@@ -330,7 +323,7 @@ class Machine(Activating, Performing):
             return (where, whole[:1] + whole[2:], chooser)
 
         growing = self._growth.tick(shape_quick, shape, lambda: self.state.counters, len(self.trace), self.asked,
-                                    self._rule_counters, self._counter_reads, self._one_way,
+                                    self._rule_counters, self.index.counter_reads, self.index.one_way,
                                     self._guard.limit - self._guard.steps)
         if growing is None:
             return False

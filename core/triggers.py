@@ -94,7 +94,6 @@ class AbilityIndex:
     ability is looked up in the state when an event happens.
     """
 
-    triggers: dict[str, tuple[tuple[str, Ability], ...]]
     interrupts: dict[str, tuple[tuple[str, Ability], ...]]
     continuous: tuple[tuple[str, Ability], ...]
     by_key: dict[str, tuple[str, Ability]]
@@ -102,7 +101,7 @@ class AbilityIndex:
     granted: dict[str, tuple[tuple[str, Ability], ...]] = {}
     granted_interrupts: dict[str, tuple[tuple[str, Ability], ...]] = {}
     fixed: dict[int, tuple[Ability, tuple]] = Factory(dict)
-    #: ``triggers`` by event name, filed by the card they are about
+    #: triggered abilities by event name, filed by the card they are about
     listeners: dict[str, Listeners] = {}
     #: cards with an ability whose ``when.card`` is ``self``
     self_listeners: frozenset[str] = frozenset()
@@ -154,7 +153,6 @@ class AbilityIndex:
         return cls(
             granted={k: tuple(v) for k, v in granted.items()},
             granted_interrupts={k: tuple(v) for k, v in granted_interrupts.items()},
-            triggers={k: tuple(v) for k, v in triggers.items()},
             listeners={k: Listeners.build(v) for k, v in triggers.items()},
             fixed=fixed,
             counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
