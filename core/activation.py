@@ -9,7 +9,7 @@ A mixin: the machine's state lives on :class:`~tcgtrig.machine.Machine`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attrs import evolve
 
@@ -37,9 +37,6 @@ from .model import (
     Together,
 )
 from .pending import PendingEffect
-
-if TYPE_CHECKING:
-    pass
 
 
 class Activating:

@@ -87,7 +87,7 @@ def _write(value: Any, out: list[str], newline: str, step: str) -> None:
             out.append("{}")
             return
         inner = newline + step
-        if set(map(type, value.values())) <= _PLAIN and set(map(type, value)) == {str}:
+        if _is_flat(value):
             out.append("{" + inner + _flat("," + inner)(value)[1:-1] + newline + "}")
             return
         separator = "{" + inner

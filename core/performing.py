@@ -8,7 +8,7 @@ A mixin: the machine's state lives on :class:`~tcgtrig.machine.Machine`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attrs import evolve
 
@@ -42,10 +42,6 @@ from .model import (
 from .pending import PendingEffect, PendingPool
 from .trace import Step
 from .triggers import Match, match_interrupts, match_triggers
-
-if TYPE_CHECKING:
-    pass
-
 
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
