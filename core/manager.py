@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import operator
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -181,28 +182,73 @@ class Ruleset:
     # -- plumbing -----------------------------------------------------------
 
     def _bind(self, name: str) -> Callable[..., Any] | None:
-        """How to call the ``firstresult`` hook ``name``: ``None`` when no
-        plugin implements it; the implementation itself when exactly one
-        plain implementation does (pluggy would only add its dispatch);
-        else pluggy's hook caller."""
+        """How to call the ``firstresult`` hook ``name``, with its arguments
+        in the order of its spec: ``None`` when no plugin implements it (the
+        core default applies, at no cost); else a function that calls the one
+        plain implementation directly (pluggy would only add its dispatch),
+        or pluggy's hook caller when there are several.  Whatever a plugin
+        raises comes out of it as a :class:`PluginError` naming the plugin."""
         hook = getattr(self.pm.hook, name)
         impls = hook.get_hookimpls()
         if not impls:
             return None
-        if len(impls) > 1 or impls[0].hookwrapper or getattr(impls[0], "wrapper", False):
-            return hook
-        function, names = impls[0].function, tuple(impls[0].argnames)
-        if hook.spec is not None and names == tuple(hook.spec.argnames):
-            return function  # called with the spec's keywords, which are its own
+        spec = tuple(hook.spec.argnames) if hook.spec is not None else tuple(impls[0].argnames)
+        single = len(impls) == 1 and not impls[0].hookwrapper and not getattr(impls[0], "wrapper", False)
+        function = impls[0].function
+        wanted = tuple(impls[0].argnames)
 
-        def call(**kwargs: Any) -> Any:
-            return function(*[kwargs[arg] for arg in names])
+        def failed(exc: Exception) -> PluginError:
+            return PluginError(self._culprit(name, exc), f"raised {type(exc).__name__}: {exc}", hook=name)
 
-        return call
+        if not single:
+            def through_pluggy(*args: Any) -> Any:
+                kwargs = dict(zip(spec, args, strict=True))
+                self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
+                try:
+                    return hook(**kwargs)
+                except TcgTrigError:
+                    raise
+                except Exception as exc:
+                    raise failed(exc) from exc
+            return through_pluggy
+        if wanted == spec:
+            def direct(*args: Any) -> Any:
+                try:
+                    return function(*args)
+                except TcgTrigError:
+                    raise
+                except Exception as exc:
+                    raise failed(exc) from exc
+            return direct
+        # the implementation takes some of the spec's arguments (pluggy allows it)
+        positions = [spec.index(arg) for arg in wanted]
+        if len(positions) == 1:
+            position = positions[0]
+
+            def one(*args: Any) -> Any:
+                try:
+                    return function(args[position])
+                except TcgTrigError:
+                    raise
+                except Exception as exc:
+                    raise failed(exc) from exc
+            return one
+        pick = operator.itemgetter(*positions) if positions else (lambda args: ())
+
+        def some(*args: Any) -> Any:
+            try:
+                return function(*pick(args))
+            except TcgTrigError:
+                raise
+            except Exception as exc:
+                raise failed(exc) from exc
+        return some
 
     def _call(self, name: str, caller: Callable[..., Any] | None, **kwargs: Any) -> Any:
+        """Call a hook that is asked once (game info, aliases, variants)
+        through pluggy, by keyword."""
         if caller is None:
-            return None  # no plugin implements it: the core default applies
+            return None
         self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
         try:
             return caller(**kwargs)
@@ -276,8 +322,7 @@ class Ruleset:
     def linked_counters(self, state: GameState, player: str, counter: str, value: int) -> dict[str, int]:
         if self._linked is None:
             return {player: value}
-        result = self._call("tcgtrig_linked_counters", self._linked, state=state, player=player,
-                            counter=counter, value=value)
+        result = self._linked(state, player, counter, value)
         if result is None:
             return {player: value}
         if not isinstance(result, dict) or any(
@@ -288,32 +333,31 @@ class Ruleset:
     def turn_ends(self, state: GameState) -> str | None:
         if self._turn_ends is None:
             return None
-        reason = self._call("tcgtrig_turn_ends", self._turn_ends, state=state)
+        reason = self._turn_ends(state)
         if reason is not None and not isinstance(reason, str):
             raise self._bad("tcgtrig_turn_ends", reason, "a reason (a string) or None")
         return reason
 
     def describe_counters(self, state: GameState) -> list[str] | None:
-        parts = self._call("tcgtrig_describe_counters", self._describe_counters, state=state)
+        parts = self._describe_counters(state) if self._describe_counters is not None else None
         if parts is not None and (not isinstance(parts, list) or not all(isinstance(p, str) for p in parts)):
             raise self._bad("tcgtrig_describe_counters", parts, "a list of strings")
         return parts
 
     def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
-        verdict = self._verdict("tcgtrig_look_back", self._call(
-            "tcgtrig_look_back", self._look_back, state=state, card=card, ability=ability, event=event,
-            self_card=self_card))
+        if self._look_back is None:
+            return True
+        verdict = self._verdict("tcgtrig_look_back", self._look_back(state, card, ability, event, self_card))
         return True if verdict is None else verdict
 
     def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:
         if self._each_event is None:
             return False
-        verdict = self._call("tcgtrig_trigger_each_event", self._each_event, state=state, ability=ability,
-                             events=events)
+        verdict = self._each_event(state, ability, events)
         return bool(self._verdict("tcgtrig_trigger_each_event", verdict))
 
     def rank(self, state: GameState, effect: PendingEffect) -> tuple:
-        rank = self._call("tcgtrig_pending_rank", self._rank, state=state, effect=effect)
+        rank = self._rank(state, effect) if self._rank is not None else None
         if rank is None:
             return (0 if effect.controller == state.turn_player else 1, effect.timing)
         if type(rank) is tuple and set(map(type, rank)) <= _INTS:
@@ -324,7 +368,7 @@ class Ruleset:
         return rank
 
     def details(self, state: GameState, effect: PendingEffect) -> tuple[tuple[str, Any], ...]:
-        details = self._call("tcgtrig_pending_details", self._details, state=state, effect=effect)
+        details = self._details(state, effect) if self._details is not None else None
         if not details:
             return ()
         if type(details) is dict and set(map(type, details)) == _STR and set(map(type, details.values())) <= _PLAIN:
@@ -341,7 +385,7 @@ class Ruleset:
         if self._who is None:
             return first.controller  # O(1): no list built for wide buckets
         effects = tuple(bucket.values())
-        player = self._call("tcgtrig_who_orders", self._who, state=state, effects=effects)
+        player = self._who(state, effects)
         if player is None:
             return first.controller
         if player not in state.players:
@@ -351,8 +395,7 @@ class Ruleset:
     def check_pending(self, state: GameState, effect: PendingEffect, point: str, last_moment: int = 0) -> Drop | None:
         if self._check is None:
             return None
-        drop = self._call("tcgtrig_check_pending", self._check, state=state, effect=effect, point=point,
-                          last_moment=last_moment)
+        drop = self._check(state, effect, point, last_moment)
         if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")):
             raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason)")
         return drop
@@ -363,15 +406,15 @@ class Ruleset:
         return self._blocked is not None
 
     def blocked(self, state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
-        reason = self._call(
-            "tcgtrig_activation_blocked", self._blocked, state=state, effect=effect, context=context
-        )
+        if self._blocked is None:
+            return None
+        reason = self._blocked(state, effect, context)
         if reason is not None and not isinstance(reason, str):
             raise self._bad("tcgtrig_activation_blocked", reason, "a reason (a string) or None")
         return reason
 
     def once_per_turn_key(self, state: GameState, effect: PendingEffect) -> str:
-        key = self._call("tcgtrig_once_per_turn_key", self._opt_key, state=state, effect=effect)
+        key = self._opt_key(state, effect) if self._opt_key is not None else None
         if key is not None:
             if not isinstance(key, str):
                 raise self._bad("tcgtrig_once_per_turn_key", key, "a key (a string) or None")
@@ -382,24 +425,22 @@ class Ruleset:
     def offered_in_window(self, state: GameState, effect: PendingEffect) -> bool:
         if self._offered is None:
             return False
-        return bool(self._verdict("tcgtrig_offered_in_window", self._call(
-            "tcgtrig_offered_in_window", self._offered, state=state, effect=effect)))
+        return bool(self._verdict("tcgtrig_offered_in_window", self._offered(state, effect)))
 
     def declared_use(self, state: GameState, effect: PendingEffect) -> bool:
         if self._declared is None:
             return False
-        return bool(self._verdict("tcgtrig_declared_use", self._call(
-            "tcgtrig_declared_use", self._declared, state=state, effect=effect)))
+        return bool(self._verdict("tcgtrig_declared_use", self._declared(state, effect)))
 
     def replacements_together(self, state: GameState, effects: Sequence[PendingEffect]) -> bool:
-        verdict = self._call("tcgtrig_replacements_together", self._together, state=state,
-                             effects=tuple(effects))
+        verdict = (self._together(state, tuple(effects)) if self._together is not None
+                   else None)
         return bool(self._verdict("tcgtrig_replacements_together", verdict))
 
     def rules_processing(self, state: GameState, view: Any, changed: Sequence[str]) -> Sequence[Any]:
         if self._rules is None:
             return ()
-        actions = self._call("tcgtrig_rules_processing", self._rules, state=state, view=view, changed=changed)
+        actions = self._rules(state, view, changed)
         if not actions and isinstance(actions, (list, tuple)):
             return ()
         if actions is not None and (not isinstance(actions, (list, tuple))
@@ -408,13 +449,13 @@ class Ruleset:
         return tuple(actions or ())
 
     def under_cards_zone(self, state: GameState, card: Any, to: str) -> str:
-        zone = self._call("tcgtrig_under_cards_zone", self._under, state=state, card=card, to=to)
+        zone = self._under(state, card, to) if self._under is not None else None
         if zone is not None and (not isinstance(zone, str) or not zone):
             raise self._bad("tcgtrig_under_cards_zone", zone, "a zone name or None")
         return to if zone is None else zone
 
     def endless_loop(self, state: GameState, reason: str, stoppable: bool | None = None) -> GameEnd:
-        end = self._call("tcgtrig_endless_loop", self._loop, state=state, reason=reason, stoppable=stoppable)
+        end = self._loop(state, reason, stoppable) if self._loop is not None else None
         if end is None:
             if stoppable:
                 return GameEnd("loop", f"{reason}; a player could stop it by choosing differently")
@@ -424,9 +465,7 @@ class Ruleset:
         return end
 
     def chain_responder(self, state: GameState, chain: Sequence[PendingEffect], passes: int) -> str | None:
-        player = self._call(
-            "tcgtrig_chain_responder", self._responder, state=state, chain=chain, passes=passes
-        )
+        player = self._responder(state, chain, passes) if self._responder is not None else None
         if player is None and self._responder is None:
             # the opponent of the last link's player first; with no chain yet, the turn player
             first = state.opponent(chain[-1].controller) if chain else state.turn_player
@@ -436,9 +475,7 @@ class Ruleset:
         return player
 
     def can_respond(self, state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool:
-        verdict = self._call(
-            "tcgtrig_can_respond", self._can_respond, state=state, chain=chain, effect=effect
-        )
+        verdict = self._can_respond(state, chain, effect) if self._can_respond is not None else None
         if self._verdict("tcgtrig_can_respond", verdict) is None:
             top = chain[-1].ability.speed if chain else 1
             return effect.ability.speed >= max(2, top)
