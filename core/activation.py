@@ -70,18 +70,25 @@ class Activating:
                              else f"{limit} times per turn: already used {limit} times this turn")
         if ability.condition is not None or ability.cost:
             scope = self.scope_of(effect)
+            self._checked = (effect, scope)  # activate() reads it again if nothing happened since
             if not self.view.holds(ability.condition, scope):
                 return self.cite("condition", "its condition is not met")
             if ability.cost and not self.can_pay(ability.cost, scope):
                 return self.cite("cost", "its cost cannot be paid in full")
         if not self.ruleset.may_block:
             return None
-        context = ActivationContext(
-            window=window,
-            series=frozenset(self.series or ()),
-            interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
-            chain=self.chain_keys,
-        )
+        if target is None and not self.series:
+            # the usual context: made once per window, while the chain it shows is the same object
+            context = self._contexts.get(window)
+            if context is None or context.chain is not self.chain_keys:
+                context = self._contexts[window] = ActivationContext(window=window, chain=self.chain_keys)
+        else:
+            context = ActivationContext(
+                window=window,
+                series=frozenset(self.series or ()),
+                interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
+                chain=self.chain_keys,
+            )
         return self.ruleset.blocked(self.state, effect, context)
 
     def cite(self, rule: str, reason: str) -> str:
@@ -152,6 +159,9 @@ class Activating:
 
     def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
         ability = effect.ability
+        checked, self._checked = self._checked, None
+        # its scope as its activation was checked, just now (nothing has happened since)
+        scope = checked[1] if checked is not None and checked[0] is effect else self.scope_of(effect)
         self.mark_activated(effect, window)
         if window in ("main", "chain") and self.chain:
             if not self.chain_links:
@@ -159,8 +169,7 @@ class Activating:
             self.record("activated", effect, chain=self.chains, chain_link=len(self.chain_links) + 1)
             self.add_link(effect)
             if ability.cost:
-                run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
-                                depth=effect.depth)
+                run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
                 self.push(RunActions(ability.cost, self.cost_run(run)))
             return
         if ability.kind == "replacement":
@@ -169,16 +178,15 @@ class Activating:
             self.record("activated", effect)
         if window == "interrupt":
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
-            run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
+            run = EffectRun(scope=scope, instance=effect.id,
                             trigger_cause=target.run.trigger_cause, depth=target.run.depth,
                             target=target, ops=matched)
         elif window == "inline" and parent is not None:
-            run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
+            run = EffectRun(scope=scope, instance=effect.id,
                             trigger_cause=parent.trigger_cause, depth=parent.depth,
                             target=parent.target, ops=parent.ops)
         else:
-            run = EffectRun(scope=self.scope_of(effect), instance=effect.id,
-                            trigger_cause=effect.id, depth=effect.depth)
+            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
         if ability.cost:  # paid first; the effect resolves once it is paid
             self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
             self.push(RunActions(ability.cost, self.cost_run(run)))
@@ -191,8 +199,11 @@ class Activating:
         if run.trigger_cause == effect.id:
             self.last_instance = effect.id
             self.last_depth = effect.depth
-        if effect.ability.do:
-            self.push(RunActions(effect.ability.do, run))
+        do = effect.ability.do
+        if len(do) == 1:  # no list to keep a place in
+            self.begin_action(do[0], run)
+        elif do:
+            self.push(RunActions(do, run))
 
     def responses(self, player: str) -> dict[str, PendingEffect]:
         """Chain games: what ``player`` may respond with: activated abilities

@@ -43,7 +43,7 @@ from .frames import (
     RunActions,
     flatten,
 )
-from .info import ChainKeys, Drop, GameEnd
+from .info import ActivationContext, ChainKeys, Drop, GameEnd
 from .loops import GrowthGuard, LoopGuard
 from .manager import Ruleset
 from .model import (
@@ -112,6 +112,12 @@ class Machine(Activating, Performing):
     _next_id: int = 1
     _answer: str | None = None
     _answered: bool = False
+    #: the effect whose activation was just checked, and its scope then
+    _checked: tuple[PendingEffect, Scope] | None = None
+    #: per window, the activation context with no series and no target
+    _contexts: dict[str, ActivationContext] = field(factory=dict)
+    #: whether any card has (or may gain) an interrupt or a replacement
+    _interruptible: bool = field(init=False, default=True)
     _guard: LoopGuard = field(default=None)
     _growth: GrowthGuard = field(factory=GrowthGuard)
     #: counters the game's rules read (``None``: any may matter)
@@ -127,6 +133,7 @@ class Machine(Activating, Performing):
         if self.index is None:
             self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)
+        self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
         if self._guard is None:
             self._guard = LoopGuard(self.max_steps)
         rule_counters = self.ruleset.info.rule_counters
@@ -188,6 +195,7 @@ class Machine(Activating, Performing):
         clone._guard = _copy.copy(self._guard)
         clone._growth = _copy.copy(self._growth)
         clone.view = Evaluator(new_state, self.index.continuous)
+        clone._contexts = {}
         return clone
 
     # -- frames ---------------------------------------------------------------
@@ -230,16 +238,7 @@ class Machine(Activating, Performing):
     def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
         """Trace what happened to an effect: its key, player, id and cause,
         the game's details of it, then ``extra`` (``None`` values left out)."""
-        flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
-        if effect.cause is not None:
-            flat += ("cause", effect.cause)
-        for key, value in effect.details:
-            if value is not None:
-                flat += (key, value)
-        for key, value in extra.items():
-            if value is not None:
-                flat += (key, value)
-        self.trace.append(Step.from_flat(kind, tuple(flat)))
+        self.trace.append(Step.deferred(kind, _effect_keys, effect, extra))
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:
         if drop.kind != "void":
@@ -413,8 +412,26 @@ class Machine(Activating, Performing):
         return [self.pool.get(i) for i in ids if i in self.pool]
 
     def _ranked(self, effect: PendingEffect) -> PendingEffect:
-        effect = effect.placed(self.ruleset.rank(self.state, effect))
+        """``effect``, new, with the rank and trace details the game gives it."""
+        rank = self.ruleset.rank(self.state, effect)
+        effect._place(rank, effect.details)
         details = self.ruleset.details(self.state, effect)
-        return effect.placed(effect.rank, details) if details else effect
+        if details:
+            effect._place(rank, details)
+        return effect
 
     # -- activation -------------------------------------------------------------
+
+
+def _effect_keys(effect: PendingEffect, extra: dict[str, Any]) -> tuple[Any, ...]:
+    """The keys of a step about an effect (see :meth:`Machine.record`)."""
+    flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
+    if effect.cause is not None:
+        flat += ("cause", effect.cause)
+    for key, value in effect.details:
+        if value is not None:
+            flat += (key, value)
+    for key, value in extra.items():
+        if value is not None:
+            flat += (key, value)
+    return tuple(flat)

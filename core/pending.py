@@ -92,20 +92,16 @@ class PendingEffect:
             (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
             for e in self.events))
 
-    def placed(self, rank: tuple, details: tuple[tuple[str, Any], ...] | None = None) -> PendingEffect:
-        """This effect with its rank (and trace details) set.
+    def _place(self, rank: tuple, details: tuple[tuple[str, Any], ...]) -> None:
+        """Give a new effect its rank and trace details, in place.
 
-        A hand-written evolve: it runs once per pending effect, on the hot path.
+        Only the engine calls this, on an effect it has just made and not
+        yet pooled (the game's rank and details hooks have seen it, nothing
+        keeps it): one object per pending effect instead of three, on the
+        hot path.
         """
-        return PendingEffect(
-            id=self.id, key=self.key, card=self.card, ability=self.ability,
-            controller=self.controller, self_card=self.self_card, events=self.events,
-            moment=self.moment, timing=self.timing, depth=self.depth, cause=self.cause,
-            incarnation=self.incarnation, self_incarnation=self.self_incarnation, looked_back=self.looked_back,
-            fixed=self.fixed, granted=self.granted, grant=self.grant,
-            window=self.window, rank=rank,
-            details=self.details if details is None else details, link=self.link, declaration=self.declaration,
-        )
+        object.__setattr__(self, "rank", rank)
+        object.__setattr__(self, "details", details)
 
     @property
     def optional(self) -> bool:
