@@ -307,6 +307,8 @@ class RunActions(Frame):
             return
         action = self.actions[self.index]
         self.index += 1
+        if self.index == len(self.actions):
+            engine.pop()  # the last one: nothing is left to come back to
         engine.begin_action(action, self.run)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from attrs import evolve
 
+from .actions import apply, card_fields, plan
 from .evaluate import Scope
 from .frames import (
     EffectRun,
@@ -29,19 +30,29 @@ from .model import (
     Activate,
     AtTrigger,
     Card,
+    Change,
     Draw,
     Emit,
     Event,
+    Flag,
+    Gain,
+    Grant,
     If,
     May,
+    Move,
     PassTurn,
     Prevent,
+    Query,
     ResolvePending,
+    Stack,
     Together,
 )
 from .pending import PendingEffect, PendingPool
 from .trace import Step
 from .triggers import Match, match_interrupts, match_triggers
+
+#: the primitive actions (one :class:`~tcgtrig.frames.Perform` each)
+_AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant})
 
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
@@ -52,6 +63,10 @@ class Performing:
     """Actions, interrupt windows and moments (mixed into the machine)."""
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
+        if run.collect is None and type(action) in _AT_ONCE and not self._interruptible and not (
+                type(action) is Draw and self.ruleset.info.draw_one_at_a_time) and not _picks(action):
+            self.perform_now(action, run)  # nothing can make it wait
+            return
         if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
             # a replacement applying together with others: its actions wait for theirs
             for part in flatten(action) if isinstance(action, Together) else [action]:
@@ -82,6 +97,24 @@ class Performing:
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
+
+    def perform_now(self, action: Action, run: EffectRun) -> None:
+        """A primitive action no one may interrupt or replace and whose cards
+        need no pick: what :class:`~tcgtrig.frames.Perform` does with it,
+        at once and without a frame."""
+        scope = run.scope
+        chosen = {}
+        for name in card_fields(action):
+            selector = getattr(action, name)
+            if selector is not None:
+                chosen[name] = self.view.select(selector, scope)
+        events, before = apply(self, plan(self, 0, action, chosen, scope, run.by))
+        self.happened(events, before, run)
+        count = len(events)
+        run.did["previous"] = count
+        label = getattr(action, "label", None)
+        if label:
+            run.did[label] = count
 
     def end_turn_if_over(self) -> bool:
         """All processing is done: if the game says the turn ends, end it —
@@ -204,21 +237,17 @@ class Performing:
             return
         self.moment += 1
         moment = self.moment
-        if any(event.by != "rule" for event in events):
-            self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
-            answerable = tuple(event for event in events if event.by != "cost")
-            if answerable:  # nothing answers a cost, and a cost hides nothing
-                self.last_events = answerable
-        trace = self.trace
         for event in events:
-            flat = ["event", event.name, "card", event.card]  # card is written even when null
-            for key, value in (("player", event.player), ("from", event.from_), ("to", event.to), ("by", event.by),
-                               ("counter", event.counter), ("amount", event.amount), ("flag", event.flag),
-                               ("stat", event.stat), ("cards", event.cards or None), ("actor", event.actor),
-                               ("cause", run.instance)):
-                if value is not None:
-                    flat += (key, value)
-            trace.append(Step.from_flat("event", tuple(flat)))
+            if event.by != "rule":
+                self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
+                answerable = tuple([event for event in events if event.by != "cost"])
+                if answerable:  # nothing answers a cost, and a cost hides nothing
+                    self.last_events = answerable
+                break
+        trace = self.trace
+        cause = run.instance
+        for event in events:
+            trace.append(Step.deferred("event", _event_keys, event, cause))
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
@@ -306,3 +335,24 @@ class Performing:
                 if drop is not None:
                     pool.remove(effect.id)
                     self.drop(effect, drop)
+
+
+def _event_keys(event: Event, cause: int) -> tuple[Any, ...]:
+    """The keys of an event's trace step."""
+    flat = ["event", event.name, "card", event.card]  # card is written even when null
+    for key, value in (("player", event.player), ("from", event.from_), ("to", event.to), ("by", event.by),
+                       ("counter", event.counter), ("amount", event.amount), ("flag", event.flag),
+                       ("stat", event.stat), ("cards", event.cards or None), ("actor", event.actor),
+                       ("cause", cause)):
+        if value is not None:
+            flat += (key, value)
+    return tuple(flat)
+
+
+def _picks(action: Action) -> bool:
+    """Whether a player may have to pick some of the action's cards."""
+    for name in card_fields(action):
+        selector = getattr(action, name)
+        if type(selector) is Query and selector.pick is not None:
+            return True
+    return False
