@@ -238,7 +238,7 @@ class Machine(Activating, Performing):
     def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
         """Trace what happened to an effect: its key, player, id and cause,
         the game's details of it, then ``extra`` (``None`` values left out)."""
-        self.trace.append(Step.deferred(kind, _effect_keys, effect, extra))
+        self.trace.append(Step.from_flat(kind, _effect_keys(effect, extra)))
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:
         if drop.kind != "void":

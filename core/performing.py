@@ -247,7 +247,7 @@ class Performing:
         trace = self.trace
         cause = run.instance
         for event in events:
-            trace.append(Step.deferred("event", _event_keys, event, cause))
+            trace.append(Step.from_flat("event", _event_keys(event, cause)))
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:

@@ -25,7 +25,6 @@ Step kinds written by the core:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 __all__ = ["Step", "OUTCOME_KINDS"]
@@ -70,18 +69,6 @@ class Step:
         object.__setattr__(step, "_flat", flat)
         return step
 
-    @classmethod
-    def deferred(cls, kind: str, make: Callable[..., tuple[Any, ...]], *source: Any) -> Step:
-        """A step whose keys are ``make(*source)``, worked out when first
-        read.  ``source`` must not change: a step is a value.  The engine
-        writes four or five steps per effect and, while resolving, reads
-        almost none of them."""
-        step = object.__new__(_Deferred)
-        object.__setattr__(step, "kind", kind)
-        object.__setattr__(step, "_make", make)
-        object.__setattr__(step, "_source", source)
-        return step
-
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a Step is frozen: cannot set {name!r}")
 
@@ -120,7 +107,7 @@ class Step:
         return out
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Step):
+        if other.__class__ is not Step:
             return NotImplemented
         return self.kind == other.kind and self._flat == other._flat  # type: ignore[attr-defined]
 
@@ -138,25 +125,3 @@ class Step:
 
     def __deepcopy__(self, memo: dict) -> Step:
         return self
-
-
-#: where a step keeps its keys
-_FLAT_SLOT = Step.__dict__["_flat"]
-
-
-class _Deferred(Step):
-    """A :class:`Step` whose keys are worked out on first read, then kept
-    (its source let go)."""
-
-    __slots__ = ("_make", "_source")
-
-    @property  # type: ignore[override]
-    def _flat(self) -> tuple[Any, ...]:
-        make = self._make
-        if make is None:
-            return _FLAT_SLOT.__get__(self)
-        flat = make(*self._source)
-        _FLAT_SLOT.__set__(self, flat)
-        object.__setattr__(self, "_make", None)
-        object.__setattr__(self, "_source", None)
-        return flat
