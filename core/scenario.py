@@ -342,8 +342,8 @@ def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | 
     except fastjsonschema.JsonSchemaException:
         pass  # jsonschema finds and explains every problem
     validator = _validator(part)
-    errors = sorted(validator.iter_errors(data),
-                    key=lambda e: (source.line(at + tuple(e.absolute_path)) or 0, len(e.absolute_path)))
+    errors = sorted(validator.iter_errors(data), key=lambda e: (
+        source.line(at + tuple(e.absolute_path)) or 0, len(e.absolute_path), _document_order(data, e.absolute_path)))
     if not errors:
         return
     error = _most_telling(errors[0])
@@ -355,6 +355,23 @@ def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | 
     if len(errors) > 1:
         message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
     raise source.error(path, message, options)
+
+
+def _document_order(data: Any, path: Sequence[Any]) -> tuple[int, ...]:
+    """Where ``path`` lies in ``data``, as the place of each key or item
+    among its siblings: file order, for errors on one line (jsonschema
+    finds some in the order of a set, which changes from run to run)."""
+    order: list[int] = []
+    for step in path:
+        if isinstance(data, dict):
+            order.append(next((i for i, key in enumerate(data) if key == step), len(data)))
+            data = data.get(step)
+        elif isinstance(data, list) and isinstance(step, int) and 0 <= step < len(data):
+            order.append(step)
+            data = data[step]
+        else:
+            break
+    return tuple(order)
 
 
 def _most_telling(error: jsonschema.ValidationError) -> jsonschema.ValidationError:
