@@ -1,0 +1,140 @@
+"""Instructions per resolved effect, counted by valgrind: the per-effect
+figures of ``run.py`` without the noise of a shared machine.  Run by hand:
+
+    python benchmarks/instructions.py            # the nine targeted cases
+    python benchmarks/instructions.py --jobs 1   # one valgrind at a time
+
+Wall-clock figures on a shared 2-core machine move by a third from one run
+to the next (the heap loop alone measured 1.5 to 2.3 µs per item on the
+same day).  CPU instructions do not: two runs agree within a fraction of a
+percent, so a change of a few percent shows.  Instructions are not time —
+the engine touches more memory per step than the heap loop, so its ratio
+in time is about twice its ratio in instructions — but fewer instructions
+for the same work is faster on any machine.
+
+Each case is counted four times under ``valgrind --tool=cachegrind
+--cache-sim=no``: the whole run (load, build, resolve) and the load and
+build alone, at two sizes.  The per-effect figure is the difference of the
+two resolutions' instructions divided by the difference of their effects,
+so start-up and loading cancel out.  The floor is the heap loop of
+``run.py`` counted the same way, at two sizes.
+
+Needs ``valgrind`` on the PATH (Debian: ``apt-get install valgrind``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+#: (name, case, game, smaller size, larger size): the targeted cases of run.py
+CASES = [
+    ("digimon: long cascade", "cascade", "digimon", 100, 300),
+    ("digimon: deep chain", "deep", "digimon", 1000, 3000),
+    ("digimon: distinct cards", "distinct", "digimon", 1000, 3000),
+    ("duelmasters: long cascade", "dm_cascade", "duelmasters", 100, 300),
+    ("duelmasters: deep chain", "dm_deep", "duelmasters", 1000, 3000),
+    ("duelmasters: distinct cards", "distinct", "duelmasters", 1000, 3000),
+    ("yugioh: long cascade", "ygo_cascade", "yugioh", 100, 300),
+    ("yugioh: chained one-link chains", "ygo_deep", "yugioh", 1000, 3000),
+    ("yugioh: distinct cards", "distinct", "yugioh", 1000, 3000),
+]
+
+
+def child(case: str, game: str, size: int, resolve: bool) -> None:
+    """In the child under valgrind: build the case, resolve it if asked,
+    and print how many effects resolved."""
+    sys.path.insert(0, str(HERE))
+    import run as positions  # the positions of run.py, without its figures
+    import tcgtrig
+
+    make = {
+        "cascade": lambda n: positions.cascade(n, 50),
+        "dm_cascade": lambda n: positions.dm_cascade(n, 50),
+        "ygo_cascade": lambda n: positions.ygo_cascade(n, 50),
+        "deep": positions.deep,
+        "dm_deep": positions.dm_deep,
+        "ygo_deep": positions.ygo_deep,
+        "distinct": lambda n: positions.distinct(n, game),
+    }[case]
+    ruleset = tcgtrig.load_ruleset(game)
+    scenario = tcgtrig.scenario_from_data(make(size), case, check_game=False)
+    engine = tcgtrig.Engine.for_scenario(scenario, ruleset, max_steps=positions.NO_LIMIT)
+    effects = 0
+    if resolve:
+        positions.Bench.drive(engine)
+        effects = len(engine.result().keys("resolved"))
+    print(f"EFFECTS {effects}")
+
+
+def heap_child(size: int) -> None:
+    sys.path.insert(0, str(HERE))
+    import run as positions
+
+    positions.heap_loop(size)
+    print(f"EFFECTS {size}")
+
+
+def count(args: list[str]) -> tuple[int, int]:
+    """Instructions of one child run, and the effects it resolved."""
+    done = subprocess.run(
+        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+         sys.executable, str(Path(__file__).resolve()), *args],
+        capture_output=True, text=True, check=True)
+    instructions = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    effects = re.search(r"^EFFECTS (\d+)$", done.stdout, re.M)
+    if instructions is None or effects is None:
+        raise RuntimeError(f"valgrind gave no count for {args}:\n{done.stderr[-2000:]}")
+    return int(instructions.group(1).replace(",", "")), int(effects.group(1))
+
+
+def per_effect(case: str, game: str, small: int, large: int) -> float:
+    runs = {}
+    for size in (small, large):
+        for resolve in (False, True):
+            runs[size, resolve] = count(["--child", case, game, str(size), "1" if resolve else "0"])
+    resolving = [runs[size, True][0] - runs[size, False][0] for size in (small, large)]
+    effects = [runs[size, True][1] for size in (small, large)]
+    return (resolving[1] - resolving[0]) / (effects[1] - effects[0])
+
+
+def floor() -> float:
+    (a, na), (b, nb) = count(["--heap", "100000"]), count(["--heap", "300000"])
+    return (b - a) / (nb - na)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--jobs", type=int, default=2, help="valgrind runs at once (default 2)")
+    parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--heap", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        case, game, size, resolve = args.child
+        child(case, game, int(size), resolve == "1")
+        return
+    if args.heap:
+        heap_child(args.heap)
+        return
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not on the PATH (Debian: apt-get install valgrind)")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        base = pool.submit(floor)
+        figures = [(name, pool.submit(per_effect, case, game, small, large))
+                   for name, case, game, small, large in CASES]
+        heap = base.result()
+        print(f"  {'bare heap loop (instructions/item)':<52} {heap:>12,.0f}")
+        for name, future in figures:
+            value = future.result()
+            print(f"  {name + ' (instructions/effect)':<52} {value:>12,.0f} = {value / heap:.1f}×")
+
+
+if __name__ == "__main__":
+    main()
