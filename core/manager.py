@@ -198,19 +198,10 @@ class Ruleset:
         wanted = tuple(impls[0].argnames)
 
         def failed(exc: Exception) -> PluginError:
-            return PluginError(self._culprit(name, exc), f"raised {type(exc).__name__}: {exc}", hook=name)
+            return self._failure(name, exc)
 
         if not single:
-            def through_pluggy(*args: Any) -> Any:
-                kwargs = dict(zip(spec, args, strict=True))
-                self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
-                try:
-                    return hook(**kwargs)
-                except TcgTrigError:
-                    raise
-                except Exception as exc:
-                    raise failed(exc) from exc
-            return through_pluggy
+            return self._via_pluggy(name, hook, spec)
         if wanted == spec:
             def direct(*args: Any) -> Any:
                 try:
@@ -244,18 +235,30 @@ class Ruleset:
                 raise failed(exc) from exc
         return some
 
+    def _via_pluggy(self, name: str, hook: Callable[..., Any], spec: tuple[str, ...]) -> Callable[..., Any]:
+        """A positional caller of ``hook`` through pluggy (several
+        implementations answer), its arguments named by ``spec``."""
+        def through_pluggy(*args: Any) -> Any:
+            kwargs = dict(zip(spec, args, strict=True))
+            self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
+            try:
+                return hook(**kwargs)
+            except TcgTrigError:
+                raise
+            except Exception as exc:
+                raise self._failure(name, exc) from exc
+        return through_pluggy
+
+    def _failure(self, name: str, exc: Exception) -> PluginError:
+        """What a plugin's exception in hook ``name`` becomes: an error naming the plugin."""
+        return PluginError(self._culprit(name, exc), f"raised {type(exc).__name__}: {exc}", hook=name)
+
     def _call(self, name: str, caller: Callable[..., Any] | None, **kwargs: Any) -> Any:
         """Call a hook that is asked once (game info, aliases, variants)
         through pluggy, by keyword."""
         if caller is None:
             return None
-        self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
-        try:
-            return caller(**kwargs)
-        except TcgTrigError:
-            raise
-        except Exception as exc:
-            raise PluginError(self._culprit(name, exc), f"raised {type(exc).__name__}: {exc}", hook=name) from exc
+        return self._via_pluggy(name, caller, tuple(kwargs))(*kwargs.values())
 
     def _culprit(self, hook: str, exc: BaseException | None = None) -> str:
         """The plugin to blame for a hook: the one whose code raised ``exc``,
