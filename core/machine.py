@@ -238,7 +238,16 @@ class Machine(Activating, Performing):
     def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
         """Trace what happened to an effect: its key, player, id and cause,
         the game's details of it, then ``extra`` (``None`` values left out)."""
-        self.trace.append(Step.from_flat(kind, _effect_keys(effect, extra)))
+        flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
+        if effect.cause is not None:
+            flat += ("cause", effect.cause)
+        for key, value in effect.details:
+            if value is not None:
+                flat += (key, value)
+        for key, value in extra.items():
+            if value is not None:
+                flat += (key, value)
+        self.trace.append(Step.from_flat(kind, tuple(flat)))
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:
         if drop.kind != "void":
@@ -419,19 +428,3 @@ class Machine(Activating, Performing):
         if details:
             effect._place(rank, details)
         return effect
-
-    # -- activation -------------------------------------------------------------
-
-
-def _effect_keys(effect: PendingEffect, extra: dict[str, Any]) -> tuple[Any, ...]:
-    """The keys of a step about an effect (see :meth:`Machine.record`)."""
-    flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
-    if effect.cause is not None:
-        flat += ("cause", effect.cause)
-    for key, value in effect.details:
-        if value is not None:
-            flat += (key, value)
-    for key, value in extra.items():
-        if value is not None:
-            flat += (key, value)
-    return tuple(flat)

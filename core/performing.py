@@ -64,9 +64,8 @@ class Performing:
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
         if run.collect is None and type(action) in _AT_ONCE and not self._interruptible and not (
-                type(action) is Draw and self.ruleset.info.draw_one_at_a_time) and not _picks(action):
-            self.perform_now(action, run)  # nothing can make it wait
-            return
+                type(action) is Draw and self.ruleset.info.draw_one_at_a_time) and self.perform_now(action, run):
+            return  # nothing could make it wait
         if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
             # a replacement applying together with others: its actions wait for theirs
             for part in flatten(action) if isinstance(action, Together) else [action]:
@@ -98,16 +97,20 @@ class Performing:
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
 
-    def perform_now(self, action: Action, run: EffectRun) -> None:
-        """A primitive action no one may interrupt or replace and whose cards
-        need no pick: what :class:`~tcgtrig.frames.Perform` does with it,
-        at once and without a frame."""
+    def perform_now(self, action: Action, run: EffectRun) -> bool:
+        """A primitive action no one may interrupt or replace: what
+        :class:`~tcgtrig.frames.Perform` does with it, at once and without a
+        frame — unless a player may have to pick some of its cards (then
+        nothing is done and ``False`` is returned)."""
         scope = run.scope
-        chosen = {}
+        chosen: dict[str, list[str]] = {}
         for name in card_fields(action):
             selector = getattr(action, name)
-            if selector is not None:
-                chosen[name] = self.view.select(selector, scope)
+            if selector is None:
+                continue
+            if type(selector) is Query and selector.pick is not None:
+                return False  # selecting has changed nothing: the Perform frame starts afresh
+            chosen[name] = self.view.select(selector, scope)
         events, before = apply(self, plan(self, 0, action, chosen, scope, run.by))
         self.happened(events, before, run)
         count = len(events)
@@ -115,6 +118,7 @@ class Performing:
         label = getattr(action, "label", None)
         if label:
             run.did[label] = count
+        return True
 
     def end_turn_if_over(self) -> bool:
         """All processing is done: if the game says the turn ends, end it —
@@ -245,9 +249,15 @@ class Performing:
                     self.last_events = answerable
                 break
         trace = self.trace
-        cause = run.instance
         for event in events:
-            trace.append(Step.from_flat("event", _event_keys(event, cause)))
+            flat = ["event", event.name, "card", event.card]  # card is written even when null
+            for key, value in (("player", event.player), ("from", event.from_), ("to", event.to), ("by", event.by),
+                               ("counter", event.counter), ("amount", event.amount), ("flag", event.flag),
+                               ("stat", event.stat), ("cards", event.cards or None), ("actor", event.actor),
+                               ("cause", run.instance)):
+                if value is not None:
+                    flat += (key, value)
+            trace.append(Step.from_flat("event", tuple(flat)))
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
@@ -335,24 +345,3 @@ class Performing:
                 if drop is not None:
                     pool.remove(effect.id)
                     self.drop(effect, drop)
-
-
-def _event_keys(event: Event, cause: int) -> tuple[Any, ...]:
-    """The keys of an event's trace step."""
-    flat = ["event", event.name, "card", event.card]  # card is written even when null
-    for key, value in (("player", event.player), ("from", event.from_), ("to", event.to), ("by", event.by),
-                       ("counter", event.counter), ("amount", event.amount), ("flag", event.flag),
-                       ("stat", event.stat), ("cards", event.cards or None), ("actor", event.actor),
-                       ("cause", cause)):
-        if value is not None:
-            flat += (key, value)
-    return tuple(flat)
-
-
-def _picks(action: Action) -> bool:
-    """Whether a player may have to pick some of the action's cards."""
-    for name in card_fields(action):
-        selector = getattr(action, name)
-        if type(selector) is Query and selector.pick is not None:
-            return True
-    return False
