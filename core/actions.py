@@ -210,27 +210,23 @@ def _would_circle(state: Any, card_id: str, parent: str | None) -> bool:
     return parent == card_id or any(c.id == parent for c in state.stack_below(card_id))
 
 
-def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
-    """Carry out ``ops`` at one moment.
+class _Moment:
+    """The cards moving at one moment: the events so far, and every card
+    that moved as it was just before the moment."""
 
-    :return: the events, in order, and every card that moved as it was just
-        before the moment.
-    """
-    state = engine.state
-    events: list[Event] = []
-    before: dict[str, Card] = {}
+    __slots__ = ("engine", "state", "events", "before")
 
-    def remember(card: Card) -> None:
-        before.setdefault(card.id, card)
+    def __init__(self, engine: Machine, events: list[Event], before: dict[str, Card]) -> None:
+        self.engine = engine
+        self.state = engine.state
+        self.events = events
+        self.before = before
 
-    def still(op: Op) -> Card | None:
-        card = state.cards.get(op.subject) if op.subject else None
-        if card is None or card.incarnation != op.incarnation:
-            return None
-        return card
-
-    def move(card: Card, to: str, under: str | None, by: str | None, name: str, base: str | None) -> None:
-        remember(card)
+    def move(self, card: Card, to: str, under: str | None, by: str | None, actor: str | None, name: str,
+             base: str | None) -> None:
+        """Move a card, and the pile under it (where the game puts it)."""
+        state, events = self.state, self.events
+        self.before.setdefault(card.id, card)
         if card.zone == SOURCES:
             # taken out of a pile: the cards under it stay in the pile, where it was
             for child in state.under(card.id):
@@ -244,34 +240,46 @@ def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Ca
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
                             from_=card.zone, to=to, by=by, actor=actor))
         if stack:
-            zone = engine.ruleset.under_cards_zone(state, card, to)
+            zone = self.engine.ruleset.under_cards_zone(state, card, to)
             for child in stack:
-                remember(child)
+                self.before.setdefault(child.id, child)
                 state.replace(evolve(child, zone=zone, under=child.under if zone == SOURCES else None,
                                      flags=frozenset(), mods=(), incarnation=child.incarnation + 1))
                 events.append(Event(name="moved", card=child.id, player=child.owner,
                                     from_=child.zone, to=zone, by=by, actor=actor))
 
-    def move_alone(card: Card, to: str, by: str | None, name: str, base: str | None) -> None:
+    def move_alone(self, card: Card, to: str, by: str | None, actor: str | None, name: str,
+                   base: str | None) -> None:
         """Move only the top card; the card directly under it takes its place."""
+        state = self.state
         children = state.under(card.id)
         if not children:
-            move(card, to, None, by, name, base)
+            self.move(card, to, None, by, actor, name, base)
             return
         heir, others = children[0], children[1:]
-        remember(card)
-        remember(heir)
+        self.before.setdefault(card.id, card)
+        self.before.setdefault(heir.id, heir)
         state.replace(evolve(card, zone=to, under=None, flags=frozenset(), mods=(),
                              incarnation=card.incarnation + 1))
         state.replace(evolve(heir, zone=card.zone, under=card.under, flags=card.flags, mods=card.mods,
                              incarnation=heir.incarnation + 1))
         for other in others:
             state.replace(evolve(other, under=heir.id))
-        events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                            from_=card.zone, to=to, by=by, actor=actor))
-        events.append(Event(name="uncovered", card=heir.id, player=heir.owner,
-                            from_=SOURCES, to=card.zone, by=by, actor=actor))
+        self.events.append(Event(name=name, base=base, card=card.id, player=card.owner,
+                                 from_=card.zone, to=to, by=by, actor=actor))
+        self.events.append(Event(name="uncovered", card=heir.id, player=heir.owner,
+                                 from_=SOURCES, to=card.zone, by=by, actor=actor))
 
+
+def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
+    """Carry out ``ops`` at one moment.
+
+    :return: the events, in order, and every card that moved as it was just
+        before the moment.
+    """
+    state = engine.state
+    events: list[Event] = []
+    before: dict[str, Card] = {}
     actor: str | None = None
     for op in ops:
         event = op.event
@@ -290,22 +298,22 @@ def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Ca
                 player = event.player or ""
                 deck = [c for c in state.in_zone(DECK) if c.owner == player][: event.amount]
                 for card in deck:
-                    remember(card)
+                    before.setdefault(card.id, card)
                     state.replace(evolve(card, zone=HAND, under=None, flags=frozenset(), mods=(),
                                          incarnation=card.incarnation + 1))
                 events.append(evolve(event, cards=tuple(c.id for c in deck)))
             else:
                 events.append(event)
             continue
-        card = still(op)
-        if card is None:
-            continue
+        card = state.cards.get(op.subject)
+        if card is None or card.incarnation != op.incarnation:
+            continue  # it moved or left since the action was planned
         if event.base == "moved" and op.get("onto") is not None:  # stack
             below = state.cards[op.get("onto")]
             if below.incarnation != op.get("onto_incarnation"):
                 continue
-            remember(card)
-            remember(below)
+            before.setdefault(card.id, card)
+            before.setdefault(below.id, below)
             if card.zone == SOURCES:  # taken out of a pile: the rest of the pile stays
                 for child in state.under(card.id):
                     state.replace(evolve(child, under=card.under))
@@ -320,9 +328,10 @@ def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Ca
             if card.zone != event.from_:
                 continue
             if op.get("alone"):
-                move_alone(card, event.to, event.by, event.name, event.base)
+                _Moment(engine, events, before).move_alone(card, event.to, event.by, actor, event.name, event.base)
             else:
-                move(card, event.to, op.get("under"), event.by, event.name, event.base)
+                _Moment(engine, events, before).move(card, event.to, op.get("under"), event.by, actor, event.name,
+                                                     event.base)
         elif event.flag is not None:
             flags = set(card.flags)
             mods = card.mods
