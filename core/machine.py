@@ -307,17 +307,8 @@ class Machine(Activating, Performing):
         rest = (self.pool.quick_fingerprint(), len(self.frames), chooser, len(self.chain_links), top,
                 len(self.offers), self.state.turn, self.state.turn_player)
         quick = (where, self.state.fingerprint(), rest)
-        seen: list[Any] = []  # the position, looked at once for both guards
-
-        def position() -> Any:
-            if not seen:
-                seen.append(self.position())
-            return seen[0]
-
-        def full() -> Any:
-            return (where, position(), chooser)
-
-        verdict = self._guard.tick(quick, full, self.asked)
+        look = _Look(self, where, chooser)
+        verdict = self._guard.tick(quick, look.full, self.asked)
         if verdict is not None:
             reason, stoppable = verdict
             self.end(reason, stoppable)
@@ -326,11 +317,7 @@ class Machine(Activating, Performing):
             return False
         shape_quick = (where, self.state.shape_fingerprint(), rest)
 
-        def shape() -> Any:
-            whole = position()
-            return (where, whole[:1] + whole[2:], chooser)
-
-        growing = self._growth.tick(shape_quick, shape, lambda: self.state.counters, len(self.trace), self.asked,
+        growing = self._growth.tick(shape_quick, look.shape, lambda: self.state.counters, len(self.trace), self.asked,
                                     self._rule_counters, self.index.counter_reads, self.index.one_way,
                                     self._guard.limit - self._guard.steps)
         if growing is None:
@@ -428,3 +415,31 @@ class Machine(Activating, Performing):
         if details:
             effect._place(rank, details)
         return effect
+
+
+class _Look:
+    """The whole position at one step, worked out once if a loop guard
+    asks for it (most steps it is not asked for at all)."""
+
+    __slots__ = ("machine", "where", "chooser", "seen")
+
+    def __init__(self, machine: Machine, where: str, chooser: Any) -> None:
+        self.machine = machine
+        self.where = where
+        self.chooser = chooser
+        self.seen: Any = None
+
+    def position(self) -> Any:
+        if self.seen is None:
+            self.seen = self.machine.position()
+        return self.seen
+
+    def full(self) -> Any:
+        """The position, with where in the loop it was seen and the chooser's state."""
+        return (self.where, self.position(), self.chooser)
+
+    def shape(self) -> Any:
+        """:meth:`full`, leaving out the counters' values."""
+        whole = self.position()
+        return (self.where, whole[:1] + whole[2:], self.chooser)
+
