@@ -64,9 +64,9 @@ class Step:
     @classmethod
     def from_flat(cls, kind: str, flat: tuple[Any, ...]) -> Step:
         """A step from ``(key, value, key, value, …)``, taken as it is."""
-        step = object.__new__(cls)
-        object.__setattr__(step, "kind", kind)
-        object.__setattr__(step, "_flat", flat)
+        step = _new(cls)
+        _set_kind(step, kind)
+        _set_flat(step, flat)
         return step
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -125,3 +125,10 @@ class Step:
 
     def __deepcopy__(self, memo: dict) -> Step:
         return self
+
+
+# the slots' own setters: a step is built past its frozen __setattr__, four
+# or five times per effect
+_new = object.__new__
+_set_kind = Step.__dict__["kind"].__set__
+_set_flat = Step.__dict__["_flat"].__set__
