@@ -100,8 +100,8 @@ class PendingEffect:
         keeps it): one object per pending effect instead of three, on the
         hot path.
         """
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "details", details)
+        _set_rank(self, rank)
+        _set_details(self, details)
 
     @property
     def optional(self) -> bool:
@@ -114,6 +114,11 @@ class PendingEffect:
     @property
     def tags(self) -> tuple[str, ...]:
         return self.ability.tags
+
+
+#: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
+_set_rank = PendingEffect.__dict__["rank"].__set__
+_set_details = PendingEffect.__dict__["details"].__set__
 
 
 def _h(value: object) -> int:
