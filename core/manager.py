@@ -197,9 +197,6 @@ class Ruleset:
         function = impls[0].function
         wanted = tuple(impls[0].argnames)
 
-        def failed(exc: Exception) -> PluginError:
-            return self._failure(name, exc)
-
         if not single:
             return self._via_pluggy(name, hook, spec)
         if wanted == spec:
@@ -209,7 +206,7 @@ class Ruleset:
                 except TcgTrigError:
                     raise
                 except Exception as exc:
-                    raise failed(exc) from exc
+                    raise self._failure(name, exc) from exc
             return direct
         # the implementation takes some of the spec's arguments (pluggy allows it)
         positions = [spec.index(arg) for arg in wanted]
@@ -222,7 +219,7 @@ class Ruleset:
                 except TcgTrigError:
                     raise
                 except Exception as exc:
-                    raise failed(exc) from exc
+                    raise self._failure(name, exc) from exc
             return one
         pick = operator.itemgetter(*positions) if positions else (lambda args: ())
 
@@ -232,7 +229,7 @@ class Ruleset:
             except TcgTrigError:
                 raise
             except Exception as exc:
-                raise failed(exc) from exc
+                raise self._failure(name, exc) from exc
         return some
 
     def _via_pluggy(self, name: str, hook: Callable[..., Any], spec: tuple[str, ...]) -> Callable[..., Any]:

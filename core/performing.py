@@ -191,7 +191,7 @@ class Performing:
 
     def open_window(self, target: Perform) -> None:
         """Open a window for the interrupts and replacements ``target`` sets off."""
-        if not self.index.interrupts and not self.index.granted_interrupts:
+        if not self._interruptible:
             return  # no card has one
         found = [match for match in match_interrupts(self.index, self.view, [op.event for op in target.ops],
                                                      moment=self.moment, cause=target.run.instance,
@@ -241,7 +241,7 @@ class Performing:
             return
         self.moment += 1
         moment = self.moment
-        for event in events:
+        for event in events:  # any() over generators costs 1.5% of an effect here
             if event.by != "rule":
                 self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
                 answerable = tuple([event for event in events if event.by != "cost"])
