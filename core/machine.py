@@ -32,6 +32,7 @@ from attrs import define, evolve, field, setters
 
 from .activation import Activating
 from .choices import Decision
+from .collector import held_back
 from .errors import ChoiceError
 from .evaluate import Evaluator, Scope
 from .frames import (
@@ -149,10 +150,12 @@ class Machine(Activating, Performing):
         return not self.frames or self.outcome is not None
 
     def advance(self) -> Decision | None:
-        """Run until a player must decide (returned) or the end (``None``)."""
+        """Run until a player must decide (returned) or the end (``None``),
+        with the garbage collector held back (:mod:`tcgtrig.collector`)."""
         frames = self.frames
-        while frames and self.decision is None and self.outcome is None:
-            frames[-1].step(self)
+        with held_back():
+            while frames and self.decision is None and self.outcome is None:
+                frames[-1].step(self)
         return self.decision
 
     def answer(self, label: str) -> None:
