@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 import tcgtrig
 from tcgtrig import PluginError, hookimpl
 from tcgtrig.collector import RESOLVING_THRESHOLDS, held_back
+
 from tests.helpers import PlainGame, run
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "traces"))
