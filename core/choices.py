@@ -112,6 +112,10 @@ class EffectLabels(Sequence[str]):
 
     def _all(self) -> list[str]:
         if self._labels is None:
+            keys = [effect.key for effect in self._effects.values()]
+            if len(set(keys)) == len(keys):  # the usual case: every key once, labels are the keys
+                self._labels = keys
+                return keys
             counts: dict[str, int] = {}
             for effect in self._effects.values():
                 counts[effect.key] = counts.get(effect.key, 0) + 1

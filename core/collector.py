@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 __all__ = ["held_back", "RESOLVING_THRESHOLDS"]
 
@@ -31,30 +29,39 @@ __all__ = ["held_back", "RESOLVING_THRESHOLDS"]
 #: the one below.
 RESOLVING_THRESHOLDS = (50_000, 20, 100)
 
-_lock = threading.Lock()
-_depth = 0
-_saved: tuple[int, ...] | None = None
+class _HeldBack:
+    """The context manager :func:`held_back` returns (one, shared): a plain
+    class rather than a generator, as it is entered on every
+    :meth:`~tcgtrig.machine.Machine.advance` — once per decision."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.saved: tuple[int, ...] | None = None
+
+    def __enter__(self) -> None:
+        with self.lock:
+            if self.depth == 0:
+                current = gc.get_threshold()
+                if current[0] and current[0] < RESOLVING_THRESHOLDS[0]:
+                    self.saved = current
+                    gc.set_threshold(*RESOLVING_THRESHOLDS)
+            self.depth += 1
+
+    def __exit__(self, *exc_info: object) -> None:
+        with self.lock:
+            self.depth -= 1
+            if self.depth == 0 and self.saved is not None:
+                gc.set_threshold(*self.saved)
+                self.saved = None
 
 
-@contextmanager
-def held_back() -> Iterator[None]:
-    """Hold the collector back (:data:`RESOLVING_THRESHOLDS`) for the
-    duration; the thresholds in force before are restored afterwards, even
-    if the resolution raises.  A collector a program switched off stays off,
-    and thresholds a program set higher are left as they are."""
-    global _depth, _saved
-    with _lock:
-        if _depth == 0:
-            current = gc.get_threshold()
-            if current[0] and current[0] < RESOLVING_THRESHOLDS[0]:
-                _saved = current
-                gc.set_threshold(*RESOLVING_THRESHOLDS)
-        _depth += 1
-    try:
-        yield
-    finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _saved is not None:
-                gc.set_threshold(*_saved)
-                _saved = None
+_HELD_BACK = _HeldBack()
+
+
+def held_back() -> _HeldBack:
+    """Hold the collector back (:data:`RESOLVING_THRESHOLDS`) inside a
+    ``with`` block; the thresholds in force before are restored afterwards,
+    even if the resolution raises.  A collector a program switched off
+    stays off, and thresholds a program set higher are left as they are."""
+    return _HELD_BACK
