@@ -148,7 +148,7 @@ class MainLoop(Frame):
         """``effect`` was picked: it leaves the pool and is activated."""
         engine.pool.remove(effect.id)
         self.phase = "pick" if engine.chain else "settle"
-        Activation(effect, "main").start(engine)
+        Activation.attempt(engine, effect, "main")
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -227,57 +227,60 @@ class Declare(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Activation(Frame):
-    """Try to activate one effect: lost? allowed? used? then do it."""
+    """Try to activate one effect: lost? allowed? used? then do it.
+
+    :meth:`attempt` does it all at once; the frame goes on the stack only
+    while its player says whether to use it (``phase`` ``answer``).
+    """
 
     effect: PendingEffect
     window: str
     target: Any = None
     parent: EffectRun | None = None
-    phase: str = "check"
+    phase: str = "answer"
     collect: InterruptWindow | None = None
 
-    def start(self, engine: Machine) -> None:
-        """Check it and, unless its player must first say whether to use
-        it, activate it — all now: the frame goes on the stack only to wait
-        for that answer."""
-        effect = self.effect
+    @classmethod
+    def attempt(cls, engine: Machine, effect: PendingEffect, window: str, target: Any = None,
+                parent: EffectRun | None = None, collect: InterruptWindow | None = None) -> None:
+        """Check ``effect`` and, unless its player must first say whether to
+        use it, activate it — all now, with no frame built."""
         engine.conditional.pop(effect.id, None)
-        if self.window in ("main", "interrupt"):
+        if window == "main" or window == "interrupt":
             drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
             if drop is None:
                 drop = engine.trigger_condition_lapsed(effect)
             if drop is not None:
                 engine.drop(effect, drop)
                 return
-        reason = engine.activation_failure(effect, self.window, self.target)
+        reason = engine.activation_failure(effect, window, target)
         if reason is not None:
             engine.record("failed", effect, reason=reason)
             return
         # a response chosen in a chain window was the choice to use it
-        if effect.ability.optional and effect.declaration != "made" and self.window != "chain":
-            self.phase = "answer"
-            engine.push(self)
+        if effect.ability.optional and effect.declaration != "made" and window != "chain":
+            engine.push(cls(effect, window, target, parent, collect=collect))
             engine.ask(Decision(
                 kind="use", player=effect.controller, prompt=f"use {effect.key}?",
                 options=(USE, DECLINE), default=USE, effect=effect.key,
             ))
             return
-        self.go(engine)
+        cls.go(engine, effect, window, target, parent, collect)
 
     def step(self, engine: Machine) -> None:
         engine.pop()
-        if self.phase == "check":  # pushed to be checked later
-            self.start(engine)
-        elif engine.take_answer() == DECLINE:
+        if engine.take_answer() == DECLINE:
             engine.record("declined", self.effect)
         else:
-            self.go(engine)
+            self.go(engine, self.effect, self.window, self.target, self.parent, self.collect)
 
-    def go(self, engine: Machine) -> None:
-        if self.collect is not None:
-            self.collect.choose(engine, self.effect)
+    @staticmethod
+    def go(engine: Machine, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None,
+           collect: InterruptWindow | None) -> None:
+        if collect is not None:
+            collect.choose(engine, effect)
         else:
-            engine.activate(self.effect, self.window, self.target, self.parent)
+            engine.activate(effect, window, target, parent)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -525,7 +528,7 @@ class InterruptWindow(Frame):
         self.pool.remove(effect.id)
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
-        Activation(effect, "interrupt", target=self.target, collect=collect).start(engine)
+        Activation.attempt(engine, effect, "interrupt", target=self.target, collect=collect)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -548,7 +551,7 @@ class InlineActivation(Frame):
             self_incarnation=engine.state.cards[self_card].incarnation, window="inline",
         )
         window = "chain" if (engine.chain and self.run.start) else "inline"
-        Activation(effect, window, parent=self.run).start(engine)
+        Activation.attempt(engine, effect, window, parent=self.run)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -575,12 +578,15 @@ class ChainWindow(Frame):
                 chosen = candidates[label]
                 if chosen in engine.offers:
                     engine.offers.remove(chosen)
-                Activation(chosen, "chain").start(engine)
+                Activation.attempt(engine, chosen, "chain")
                 return
+        if not engine.offers and not engine.index.activated:
+            self.passes = 2  # no one has anything to respond with: both players pass
         if not engine.chain_links and not engine.offers and not (self.open and self.passes < 2):
             engine.pop()
             return
-        player = engine.ruleset.chain_responder(engine.state, tuple(engine.chain_links), self.passes)
+        player = (engine.ruleset.chain_responder(engine.state, tuple(engine.chain_links), self.passes)
+                  if self.passes < 2 else None)
         if player is None or self.passes >= 2:
             engine.withdraw_offers()
             engine.pop()
