@@ -250,14 +250,7 @@ class Performing:
                 break
         trace = self.trace
         for event in events:
-            flat = ["event", event.name, "card", event.card]  # card is written even when null
-            for key, value in (("player", event.player), ("from", event.from_), ("to", event.to), ("by", event.by),
-                               ("counter", event.counter), ("amount", event.amount), ("flag", event.flag),
-                               ("stat", event.stat), ("cards", event.cards or None), ("actor", event.actor),
-                               ("cause", run.instance)):
-                if value is not None:
-                    flat += (key, value)
-            trace.append(Step.from_flat("event", tuple(flat)))
+            trace.append(_event_step(event, run.instance))
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
@@ -345,3 +338,33 @@ class Performing:
                 if drop is not None:
                     pool.remove(effect.id)
                     self.drop(effect, drop)
+
+
+def _event_step(event: Event, cause: int) -> Step:
+    """The trace step of an event: its name and card (written even when
+    null), then its other keys that are set, then the effect it was part of.
+    One test per key rather than a loop over pairs: once per event."""
+    flat = ["event", event.name, "card", event.card]
+    if event.player is not None:
+        flat += ("player", event.player)
+    if event.from_ is not None:
+        flat += ("from", event.from_)
+    if event.to is not None:
+        flat += ("to", event.to)
+    if event.by is not None:
+        flat += ("by", event.by)
+    if event.counter is not None:
+        flat += ("counter", event.counter)
+    if event.amount is not None:
+        flat += ("amount", event.amount)
+    if event.flag is not None:
+        flat += ("flag", event.flag)
+    if event.stat is not None:
+        flat += ("stat", event.stat)
+    if event.cards:
+        flat += ("cards", event.cards)
+    if event.actor is not None:
+        flat += ("actor", event.actor)
+    if cause is not None:
+        flat += ("cause", cause)
+    return Step.from_flat("event", tuple(flat))
