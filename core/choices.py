@@ -96,6 +96,7 @@ class EffectLabels(Sequence[str]):
     def __init__(self, effects: dict[int, PendingEffect]) -> None:
         self._effects = effects
         self._labels: list[str] | None = None
+        self._resolved: tuple[str, PendingEffect | None] | None = None
 
     def __repr__(self) -> str:
         labels = self._all()
@@ -140,7 +141,15 @@ class EffectLabels(Sequence[str]):
         return isinstance(label, str) and self.resolve(label) is not None
 
     def resolve(self, label: str) -> PendingEffect | None:
-        """The pending effect a label names, or ``None``."""
+        """The pending effect a label names, or ``None``.  The last answer
+        is kept: a label is checked (``in``) and then resolved."""
+        if self._resolved is not None and self._resolved[0] == label:
+            return self._resolved[1]
+        effect = self._find(label)
+        self._resolved = (label, effect)
+        return effect
+
+    def _find(self, label: str) -> PendingEffect | None:
         key, _, number = label.partition("#")
         wanted = 1
         if number:
