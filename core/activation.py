@@ -212,8 +212,10 @@ class Activating:
         in this window (``tcgtrig_offered_in_window``)."""
         found: dict[str, PendingEffect] = {}
         chain = tuple(self.chain_links)
+        if not self.index.activated and not self.offers:
+            return found  # nothing could respond: no activation event to build
         recent = self.last_events
-        if chain:
+        if chain and self.index.activated:
             top = chain[-1]
             recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
         for key, card_id, ability in self.index.activated:
