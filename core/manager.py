@@ -325,6 +325,8 @@ class Ruleset:
         result = self._linked(state, player, counter, value)
         if result is None:
             return {player: value}
+        if type(result) is dict and set(map(type, result.values())) <= _INTS and result.keys() <= set(state.players):
+            return result  # the usual answer, checked at C speed
         if not isinstance(result, dict) or any(
                 p not in state.players or isinstance(v, bool) or not isinstance(v, int) for p, v in result.items()):
             raise self._bad("tcgtrig_linked_counters", result, f"a dict of {list(state.players)} to numbers")
