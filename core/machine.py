@@ -241,16 +241,14 @@ class Machine(Activating, Performing):
     def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
         """Trace what happened to an effect: its key, player, id and cause,
         the game's details of it, then ``extra`` (``None`` values left out)."""
-        flat = ["effect", effect.key, "player", effect.controller, "id", effect.id]
-        if effect.cause is not None:
-            flat += ("cause", effect.cause)
-        for key, value in effect.details:
-            if value is not None:
-                flat += (key, value)
-        for key, value in extra.items():
-            if value is not None:
-                flat += (key, value)
-        self.trace.append(Step.from_flat(kind, tuple(flat)))
+        flat = effect.trace_head()
+        if extra:
+            more = []
+            for key, value in extra.items():
+                if value is not None:
+                    more += (key, value)
+            flat += tuple(more)
+        self.trace.append(Step.from_flat(kind, flat))
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:
         if drop.kind != "void":
@@ -377,7 +375,7 @@ class Machine(Activating, Performing):
             effect = PendingEffect(
                 id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
-                events=tuple(match.events), moment=match.moment, timing=self.timing, granted=match.granted,
+                events=match.events, moment=match.moment, timing=self.timing, granted=match.granted,
                 grant=match.grant,
                 depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
                 self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,

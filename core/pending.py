@@ -81,6 +81,11 @@ class PendingEffect:
     details: tuple[tuple[str, Any], ...] = ()
     link: int = 0
     declaration: str = ""
+    #: the first keys of its trace steps, worked out by :meth:`trace_head`
+    #: (a copy made with ``evolve`` works them out afresh)
+    _head: tuple | None = field(default=None, init=False, eq=False, repr=False)
+    #: :meth:`signature`, once worked out
+    _signature: tuple | None = field(default=None, init=False, eq=False, repr=False)
 
     def __deepcopy__(self, memo: dict) -> object:
         return self
@@ -88,9 +93,13 @@ class PendingEffect:
     def signature(self) -> tuple:
         """What makes this effect what it is, apart from its id and rank:
         equal signatures behave alike (used to recognise a repeated position)."""
-        return (self.key, self.controller, self.self_card, self.declaration, tuple(
-            (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
-            for e in self.events))
+        signature = self._signature
+        if signature is None:
+            signature = (self.key, self.controller, self.self_card, self.declaration, tuple(
+                (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+                for e in self.events))
+            _set_signature(self, signature)
+        return signature
 
     def _place(self, rank: tuple, details: tuple[tuple[str, Any], ...]) -> None:
         """Give a new effect its rank and trace details, in place.
@@ -102,6 +111,23 @@ class PendingEffect:
         """
         _set_rank(self, rank)
         _set_details(self, details)
+
+    def trace_head(self) -> tuple:
+        """The keys every trace step about this effect begins with, flat:
+        its key, player, id and cause, then the game's details that are
+        set.  Worked out once, when the first step is written (its rank and
+        details are placed by then)."""
+        head = self._head
+        if head is None:
+            flat = ["effect", self.key, "player", self.controller, "id", self.id]
+            if self.cause is not None:
+                flat += ("cause", self.cause)
+            for key, value in self.details:
+                if value is not None:
+                    flat += (key, value)
+            head = tuple(flat)
+            _set_head(self, head)
+        return head
 
     @property
     def optional(self) -> bool:
@@ -119,6 +145,8 @@ class PendingEffect:
 #: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
 _set_rank = PendingEffect.__dict__["rank"].__set__
 _set_details = PendingEffect.__dict__["details"].__set__
+_set_head = PendingEffect.__dict__["_head"].__set__
+_set_signature = PendingEffect.__dict__["_signature"].__set__
 
 
 def _h(value: object) -> int:
