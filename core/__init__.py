@@ -45,7 +45,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "scenario": ("Scenario", "load_scenario", "scenario_from_data", "scenario_from_text"),
     "serialization": ("state_from_dict", "state_to_dict"),
     "state": ("GameState",),
-    "trace": ("Step",),
+    "trace": ("Step", "Trace"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
@@ -117,7 +117,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
     from .scenario import Scenario, load_scenario, scenario_from_data, scenario_from_text
     from .serialization import state_from_dict, state_to_dict
     from .state import GameState
-    from .trace import Step
+    from .trace import Step, Trace
 
 
 def __getattr__(name: str) -> Any:
@@ -187,6 +187,7 @@ __all__ = [
     "Evaluator",
     "Scope",
     "Step",
+    "Trace",
     # the model
     "Card",
     "Ability",

@@ -19,7 +19,7 @@ from .model import Action
 from .pending import PendingEffect
 from .scenario import Compiled, Scenario
 from .state import GameState
-from .trace import Step
+from .trace import Trace
 
 if TYPE_CHECKING:
     from .resolution import Resolution
@@ -102,7 +102,7 @@ class Engine:
         return self.machine.state
 
     @property
-    def trace(self) -> list[Step]:
+    def trace(self) -> Trace:
         """Every step so far (the JSON trace's ``steps``)."""
         return self.machine.trace
 

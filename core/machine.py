@@ -55,7 +55,7 @@ from .model import (
 from .pending import PendingEffect, PendingPool
 from .performing import Performing
 from .state import GameState
-from .trace import Step
+from .trace import Step, Trace
 from .triggers import AbilityIndex, Match
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
@@ -86,7 +86,7 @@ class Machine(Activating, Performing):
     start: tuple[Action, ...] = field(converter=tuple, default=())
     max_steps: int = DEFAULT_MAX_STEPS
     pool: PendingPool = field(factory=PendingPool)
-    trace: list[Step] = field(factory=list)
+    trace: Trace = field(factory=Trace)
     frames: list[Frame] = field(factory=list)
     matched: list[Match] = field(factory=list)
     windows: list[InterruptWindow] = field(factory=list)
@@ -184,7 +184,7 @@ class Machine(Activating, Performing):
         clone.state = new_state
         clone.pool = self.pool.copy()
         memo[id(self.pool)] = clone.pool
-        clone.trace = list(self.trace)
+        clone.trace = self.trace.copy()
         clone.frames = _copy.deepcopy(self.frames, memo)
         clone.windows = _copy.deepcopy(self.windows, memo)
         clone.matched = _copy.deepcopy(self.matched, memo)
@@ -248,7 +248,7 @@ class Machine(Activating, Performing):
                 if value is not None:
                     more += (key, value)
             flat += tuple(more)
-        self.trace.append(Step.from_flat(kind, flat))
+        self.trace.add(kind, flat)
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:
         if drop.kind != "void":

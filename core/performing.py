@@ -250,7 +250,7 @@ class Performing:
                 break
         trace = self.trace
         for event in events:
-            trace.append(_event_step(event, run.instance))
+            trace.add("event", _event_flat(event, run.instance))
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
@@ -340,8 +340,8 @@ class Performing:
                     self.drop(effect, drop)
 
 
-def _event_step(event: Event, cause: int) -> Step:
-    """The trace step of an event: its name and card (written even when
+def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
+    """The keys of an event's trace step: its name and card (written even when
     null), then its other keys that are set, then the effect it was part of.
     One test per key rather than a loop over pairs: once per event."""
     flat = ["event", event.name, "card", event.card]
@@ -367,4 +367,4 @@ def _event_step(event: Event, cause: int) -> Step:
         flat += ("actor", event.actor)
     if cause is not None:
         flat += ("cause", cause)
-    return Step.from_flat("event", tuple(flat))
+    return tuple(flat)

@@ -23,7 +23,7 @@ from .manager import Ruleset, available_games, load_ruleset, split_game
 from .scenario import Compiled, Scenario, load_scenario
 from .source import format_path
 from .state import GameState
-from .trace import Step
+from .trace import Trace
 
 __all__ = ["Resolution", "resolve", "pick_game", "summary"]
 
@@ -39,7 +39,7 @@ class Resolution:
     unused_choices: tuple[str, ...] = ()
 
     @property
-    def trace(self) -> list[Step]:
+    def trace(self) -> Trace:
         return self.engine.trace
 
     @property
@@ -56,7 +56,7 @@ class Resolution:
 
     def keys(self, kind: str) -> list[str]:
         """Effect keys of the steps of one kind, in trace order."""
-        return [step["effect"] for step in self.trace if step.kind == kind and step.get("effect")]
+        return self.trace.effects(kind)
 
     def chains(self) -> list[list[str]]:
         """Chain games: each chain's links from link 1 up, as effect keys."""

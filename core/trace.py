@@ -25,9 +25,10 @@ Step kinds written by the core:
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, overload
 
-__all__ = ["Step", "OUTCOME_KINDS"]
+__all__ = ["Step", "Trace", "OUTCOME_KINDS"]
 
 #: Every triggered effect ends in exactly one of these.
 OUTCOME_KINDS = ("resolved", "declined", "failed", "missed", "lost")
@@ -36,9 +37,10 @@ OUTCOME_KINDS = ("resolved", "declined", "failed", "missed", "lost")
 class Step:
     """One line of the trace: a ``kind`` and flat keys, in the order written.
 
-    A step is a frozen value.  It is the engine's most numerous object (four
-    or five per effect), so it is kept small: the keys and values sit in one
-    flat tuple, ``(key, value, key, value, …)``.
+    A step is a frozen value, kept small: the keys and values sit in one
+    flat tuple, ``(key, value, key, value, …)``.  The engine writes four or
+    five per effect into a :class:`Trace`, which keeps only the kind and
+    that tuple and makes the step when it is read.
     """
 
     __slots__ = ("kind", "_flat")
@@ -132,3 +134,77 @@ class Step:
 _new = object.__new__
 _set_kind = Step.__dict__["kind"].__set__
 _set_flat = Step.__dict__["_flat"].__set__
+
+
+class Trace(Sequence[Step]):
+    """The steps of a resolution, in order: a read-only sequence of
+    :class:`Step` values that the engine appends to.
+
+    Four or five steps are written per effect and most are never read one
+    by one (a benchmark reads none; a JSON trace reads each once), so each
+    is kept as the pair ``(kind, flat)`` it is made of, and the
+    :class:`Step` is made when it is read.  Reading a step twice gives two
+    equal steps.
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self, steps: Iterable[Step] = ()) -> None:
+        self._rows: list[tuple[str, tuple[Any, ...]]] = [(step.kind, step._flat) for step in steps]
+
+    def add(self, kind: str, flat: tuple[Any, ...]) -> None:
+        """Write a step of ``kind`` with keys and values ``flat``
+        (``(key, value, key, value, …)``, as :meth:`Step.from_flat`)."""
+        self._rows.append((kind, flat))
+
+    def append(self, step: Step) -> None:
+        """Write a step made already."""
+        self._rows.append((step.kind, step._flat))
+
+    def copy(self) -> Trace:
+        clone = Trace()
+        clone._rows = list(self._rows)
+        return clone
+
+    def effects(self, kind: str) -> list[str]:
+        """The effect keys of the steps of ``kind``, in order (steps with
+        no effect left out), read without making the steps."""
+        found = []
+        for step_kind, flat in self._rows:
+            if step_kind == kind:
+                # the engine writes an effect's key first; other steps are searched
+                effect = flat[1] if flat and flat[0] == "effect" else _from_flat(step_kind, flat).get("effect")
+                if effect:
+                    found.append(effect)
+        return found
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __bool__(self) -> bool:
+        return bool(self._rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [_from_flat(kind, flat) for kind, flat in self._rows[index]]
+        kind, flat = self._rows[index]
+        return _from_flat(kind, flat)
+
+    def __iter__(self) -> Iterator[Step]:
+        for kind, flat in self._rows:
+            yield _from_flat(kind, flat)
+
+    def __repr__(self) -> str:
+        return f"<Trace of {len(self._rows)} steps>"
+
+    def __deepcopy__(self, memo: dict) -> Trace:
+        return self.copy()  # the pairs hold only plain values
+
+
+_from_flat = Step.from_flat
