@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator, Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from attrs import field, frozen
@@ -44,6 +45,9 @@ __all__ = [
     "PASS",
     "NONE",
 ]
+
+#: an effect's key (a label), read at C speed over a whole bucket
+_KEY = attrgetter("key")
 
 USE = "use"
 DECLINE = "decline"
@@ -113,7 +117,7 @@ class EffectLabels(Sequence[str]):
 
     def _all(self) -> list[str]:
         if self._labels is None:
-            keys = [effect.key for effect in self._effects.values()]
+            keys = list(map(_KEY, self._effects.values()))
             if len(set(keys)) == len(keys):  # the usual case: every key once, labels are the keys
                 self._labels = keys
                 return keys

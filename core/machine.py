@@ -165,12 +165,12 @@ class Machine(Activating, Performing):
             raise RuntimeError("no decision is pending")
         if label not in decision.options:
             raise ChoiceError(decision.describe(), label, decision.legal())
-        if len(decision.options) > 1:
-            self.trace.append(Step.make(
-                "choice", decision=decision.kind, player=decision.player, label=label,
-                effect=decision.effect,
-                options=tuple(decision.options) if len(decision.options) <= 50 else len(decision.options),
-            ))
+        count = len(decision.options)
+        if count > 1:
+            flat: tuple[Any, ...] = ("decision", decision.kind, "player", decision.player, "label", label)
+            if decision.effect is not None:
+                flat += ("effect", decision.effect)
+            self.trace.add("choice", flat + ("options", tuple(decision.options) if count <= 50 else count))
         self.decision = None
         self._answer = label
         self._answered = True
