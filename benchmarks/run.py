@@ -11,7 +11,8 @@ Sections (``--only`` names):
 
 - baseline: the floor every per-effect figure is divided by — a bare loop
   that pushes ``(rank, seq, fn)`` on a heap, pops it and calls ``fn``
-  (median of 5 runs of 100,000 items, in this process).
+  (median of 5 runs of 100,000 items, in this process; the effects
+  section adds two runs before each case and divides by the median of all).
 - effects: µs per resolved effect, timing ``Engine.advance`` alone (the
   engine is built first), for every bundled game on a long cascade, a
   100,000-deep chain and a 20,000-deep cascade through 20,000 distinct
@@ -378,6 +379,7 @@ class Bench:
         self.quick = quick
         self.scale = 10 if quick else 1
         self.floor: float | None = None  # µs per item of the bare heap loop
+        self.floor_runs: list[float] = []  # the runs it is the median of
         self.rulesets: dict[str, tcgtrig.Ruleset] = {}
         self.tmp = Path(tempfile.mkdtemp(prefix="tcgtrig-bench-"))
         # child processes keep compiled bytecode, as an installation does
@@ -398,6 +400,7 @@ class Bench:
             title("1. baseline: a bare heap loop (push (rank, seq, fn), pop, call), median of 5 × 100,000 items")
             runs = [heap_loop(100_000) / 100_000 * 1e6 for _ in range(5)]
             self.floor = statistics.median(runs)
+            self.floor_runs = runs
             figure("baseline", "bare heap loop (µs/item)", f"{self.floor:.2f} µs",
                    runs=", ".join(f"{r:.2f}" for r in runs), value_raw=self.floor)
             print(f"  {'':<52} the five runs: {', '.join(f'{r:.2f}' for r in runs)} µs")
@@ -436,9 +439,9 @@ class Bench:
     # -- 2. per effect ------------------------------------------------------------
 
     def effects(self) -> None:
-        floor = self.baseline()
+        self.baseline()
         s = self.scale
-        title(f"2. per effect, Engine.advance alone (ratio to the heap loop's {floor:.2f} µs)")
+        title("2. per effect, Engine.advance alone (ratio to the heap loop's median over the section)")
         cases: list[tuple[str, Callable[[], dict[str, Any]], str, bool]] = [
             ("digimon: long cascade", lambda: cascade(1000 // s, 50 // s), "digimon", True),
             (f"digimon: {100_000 // s:,}-deep chain", lambda: deep(100_000 // s), "digimon", True),
@@ -456,20 +459,40 @@ class Bench:
              False),
             (f"(extra) yugioh: SEGOC, {10_000 // s:,} links", lambda: ygo_segoc(10_000 // s), "yugioh", False),
         ]
+        floors = list(self.floor_runs)
+        done = []
         for name, make, game, targeted in cases:
-            micro, effects, outcome, steps = self.per_effect(make(), game)
-            self.effect_figure(name, micro, effects, outcome, steps, targeted)
+            data = make()
+            floors.extend(self.floor_now())
+            done.append((name, *self.per_effect(data, game), targeted))
+            print(f"  … {name}: {done[-1][1]:.1f} µs/effect", flush=True)
         data, choices = ygo_responses(500 // s)
-        micro, effects, outcome, steps = self.per_effect(data, "yugioh", choices)
-        self.effect_figure(f"(extra) yugioh: {500 // s} responses", micro, effects, outcome, steps, False)
+        floors.extend(self.floor_now())
+        done.append((f"(extra) yugioh: {500 // s} responses", *self.per_effect(data, "yugioh", choices), False))
+        floors.extend(self.floor_now())
+        floor = statistics.median(floors)
+        print(f"  the heap loop, {len(floors)} runs spread over this section (before, between and after the cases): "
+              f"median {floor:.2f} µs, from {min(floors):.2f} to {max(floors):.2f}", flush=True)
+        for name, micro, effects, outcome, steps, targeted in done:
+            self.effect_figure(name, micro, effects, outcome, steps, targeted, floor)
 
-    def effect_figure(self, name: str, micro: float, effects: int, outcome: str, steps: int, targeted: bool) -> None:
-        floor = self.baseline()
+    @staticmethod
+    def floor_now() -> list[float]:
+        """Two runs of the heap loop (µs per item of 100,000), between cases.
+
+        The machine's speed drifts over the section's minute (the loop alone
+        moved by a third within one run), so the floor the cases are divided
+        by is the median of runs spread over the whole section, not only
+        of those taken before it began."""
+        return [heap_loop(100_000) / 100_000 * 1e6 for _ in range(2)]
+
+    def effect_figure(self, name: str, micro: float, effects: int, outcome: str, steps: int, targeted: bool,
+                      floor: float) -> None:
         ratio = micro / floor
         target, ok = ratio_mark(ratio)
         complete = outcome == "complete"
         figure("effects", f"{name} (µs/effect)", f"{micro:.1f} µs = {ratio:.0f}×", target if targeted else "(info)",
-               (ok and complete) if targeted else None, value_raw=micro, ratio=ratio, effects=effects,
+               (ok and complete) if targeted else None, value_raw=micro, ratio=ratio, floor=floor, effects=effects,
                outcome=outcome, steps=steps)
         print(f"  {'':<52} {effects:>12,} effects, {steps / max(effects, 1):.1f} trace steps each, "
               f"outcome {outcome}", flush=True)
