@@ -161,17 +161,21 @@ class Activating:
         ability = effect.ability
         checked, self._checked = self._checked, None
         # its scope as its activation was checked, just now (nothing has happened since)
-        scope = checked[1] if checked is not None and checked[0] is effect else self.scope_of(effect)
+        scope = checked[1] if checked is not None and checked[0] is effect else None
         self.mark_activated(effect, window)
         if window in ("main", "chain") and self.chain:
             if not self.chain_links:
                 self.chains += 1
-            self.record("activated", effect, chain=self.chains, chain_link=len(self.chain_links) + 1)
+            self.trace.add("activated", effect.trace_head() + ("chain", self.chains,
+                                                               "chain_link", len(self.chain_links) + 1))
             self.add_link(effect)
-            if ability.cost:
-                run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+            if ability.cost:  # its scope is worked out again as the link resolves
+                run = EffectRun(scope=scope if scope is not None else self.scope_of(effect), instance=effect.id,
+                                trigger_cause=effect.id, depth=effect.depth)
                 self.push(RunActions(ability.cost, self.cost_run(run)))
             return
+        if scope is None:
+            scope = self.scope_of(effect)
         if ability.kind == "replacement":
             self.record("applied", effect)
         else:
@@ -195,7 +199,8 @@ class Activating:
 
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
         if record:
-            self.record("resolved", effect, chain=self.chains if link is not None else None, chain_link=link)
+            head = effect.trace_head()
+            self.trace.add("resolved", head if link is None else head + ("chain", self.chains, "chain_link", link))
         if run.trigger_cause == effect.id:
             self.last_instance = effect.id
             self.last_depth = effect.depth
