@@ -208,7 +208,7 @@ class PendingPool:
             if holes > 16 and holes > len(bucket):
                 self._buckets[rank] = dict(bucket)
                 self._holes[rank] = 0
-        for card in {effect.card, effect.self_card}:
+        for card in (effect.card,) if effect.self_card == effect.card else (effect.card, effect.self_card):
             owned = self._by_card[card]
             owned.pop(effect_id)
             if not owned:

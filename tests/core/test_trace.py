@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from tcgtrig import Step, Trace
+
 from tests.helpers import run
 
 DEEP = """
