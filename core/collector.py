@@ -4,7 +4,8 @@ Resolving allocates several objects per effect and keeps some of them (the
 trace grows by four or five steps per effect).  With CPython's default
 thresholds a young collection runs every 700 allocations and an old one
 each time the survivors grow by a quarter, walking the ever-growing trace
-again and again: 5–10% of the time of a long resolution, for nothing —
+again and again: 5–10% of the time of a 100,000-effect resolution and
+more as it grows, for nothing —
 the engine makes no reference cycles (``tests/core/test_collector.py``
 checks that resolving every bundled scenario leaves no cyclic garbage), so
 everything it drops is freed by reference counting alone.
@@ -28,6 +29,7 @@ __all__ = ["held_back", "RESOLVING_THRESHOLDS"]
 #: net allocations; the middle and old generations after 20 and 100 of
 #: the one below.
 RESOLVING_THRESHOLDS = (50_000, 20, 100)
+
 
 class _HeldBack:
     """The context manager :func:`held_back` returns (one, shared): a plain

@@ -230,14 +230,13 @@ class Activation(Frame):
     """Try to activate one effect: lost? allowed? used? then do it.
 
     :meth:`attempt` does it all at once; the frame goes on the stack only
-    while its player says whether to use it (``phase`` ``answer``).
+    while its player says whether to use it.
     """
 
     effect: PendingEffect
     window: str
     target: Any = None
     parent: EffectRun | None = None
-    phase: str = "answer"
     collect: InterruptWindow | None = None
 
     @classmethod
