@@ -103,46 +103,54 @@ class MainLoop(Frame):
         elif self.phase == "settle":
             self.phase = "pick"
             Settle.begin(engine)
+            frames = engine.frames
+            if frames and frames[-1] is self and engine.decision is None and engine.outcome is None:
+                self.pick(engine)  # nothing waits: pick now rather than on the next step
         elif self.phase == "pick":
-            if engine.check_loop("pick"):
-                return
-            bucket = engine.pool.next_bucket()
-            if engine.conditional and engine.recheck_trigger_conditions(bucket):
-                bucket = engine.pool.next_bucket()  # some lapsed: what may go next now
-            if not bucket:
-                if engine.chain_links or engine.offers:
-                    self.phase = "settle"
-                    engine.push(ChainWindow())
-                elif engine.open_window_after_action():
-                    # something happened that started no chain: the players may start one
-                    self.phase = "settle"
-                    engine.push(ChainWindow(open=True))
-                elif self.nested:
-                    engine.pop()
-                elif engine.end_turn_if_over():
-                    self.phase = "settle"  # what the new turn's start triggers
-                else:
-                    engine.finish()
-                return
-            player = engine.ruleset.who_orders(engine.state, bucket)
-            if engine.due and player in engine.due:
-                # the player declares their uses before processing anything
-                engine.push(Declare(engine.declarations_due(player)))
-                return
-            if len(bucket) == 1:  # nothing to order: no decision to build
-                self.take(engine, next(iter(bucket.values())))
-                return
-            self.labels = EffectLabels(bucket)
-            engine.ask(Decision(
-                kind="order", player=player,
-                prompt=f"which pending effect activates next ({len(bucket)} candidates)",
-                options=self.labels, default=self.labels.first(), effect=None,
-            ))
-            self.phase = "picked"
+            self.pick(engine)
         else:  # picked
             effect = self.labels.resolve(engine.take_answer())
             self.labels = None
             self.take(engine, effect)
+
+    def pick(self, engine: Machine) -> None:
+        """Take the next pending effect, or ask which; with none pending,
+        open a chain window, end the turn, or finish."""
+        if engine.check_loop("pick"):
+            return
+        bucket = engine.pool.next_bucket()
+        if engine.conditional and engine.recheck_trigger_conditions(bucket):
+            bucket = engine.pool.next_bucket()  # some lapsed: what may go next now
+        if not bucket:
+            if engine.chain_links or engine.offers:
+                self.phase = "settle"
+                engine.push(ChainWindow())
+            elif engine.open_window_after_action():
+                # something happened that started no chain: the players may start one
+                self.phase = "settle"
+                engine.push(ChainWindow(open=True))
+            elif self.nested:
+                engine.pop()
+            elif engine.end_turn_if_over():
+                self.phase = "settle"  # what the new turn's start triggers
+            else:
+                engine.finish()
+            return
+        player = engine.ruleset.who_orders(engine.state, bucket)
+        if engine.due and player in engine.due:
+            # the player declares their uses before processing anything
+            engine.push(Declare(engine.declarations_due(player)))
+            return
+        if len(bucket) == 1:  # nothing to order: no decision to build
+            self.take(engine, next(iter(bucket.values())))
+            return
+        self.labels = EffectLabels(bucket)
+        engine.ask(Decision(
+            kind="order", player=player,
+            prompt=f"which pending effect activates next ({len(bucket)} candidates)",
+            options=self.labels, default=self.labels.first(), effect=None,
+        ))
+        self.phase = "picked"
 
     def take(self, engine: Machine, effect: PendingEffect) -> None:
         """``effect`` was picked: it leaves the pool and is activated."""
