@@ -388,7 +388,7 @@ class Machine(Activating, Performing):
                 drop = self.ruleset.check_pending(self.state, effect, "window", self.last_moment)
             if drop is not None and drop.kind == "void":
                 continue
-            self.record("triggered", effect, event=match.events[0].name)
+            self.trace.add("triggered", effect.trace_head() + ("event", match.events[0].name))
             if drop is not None:
                 self.drop(effect, drop)
                 continue
