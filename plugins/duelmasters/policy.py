@@ -15,6 +15,7 @@ from tcgtrig.words import card_argument, flag_word, move_word
 #: Tags of the Shield Trigger class: they go before every other waiting
 #: ability (rule 7, 101.4d).
 SHIELD_TRIGGER_CLASS = ("shield_trigger", "strike_back", "g_strike")
+_SHIELD_TRIGGER_TAGS = frozenset(SHIELD_TRIGGER_CLASS)
 #: "Before break" abilities (603.7, 509.4): before ordinary ones.
 BEFORE_BREAK = "before_break"
 #: Abilities whose use is declared before they are processed (506.3b/c, 603.2e).
@@ -26,7 +27,9 @@ CLASS_NAMES = ("shield trigger", "before break", "ordinary")
 def ability_class(effect: PendingEffect) -> int:
     """0: Shield Trigger / Strike Back / G-Strike, 1: before break, 2: ordinary."""
     tags = effect.tags
-    if any(tag in tags for tag in SHIELD_TRIGGER_CLASS):
+    if not tags:
+        return 2  # most abilities carry no tag: asked twice per ability, so said first
+    if not _SHIELD_TRIGGER_TAGS.isdisjoint(tags):
         return 0
     if BEFORE_BREAK in tags:
         return 1
