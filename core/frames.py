@@ -144,12 +144,7 @@ class MainLoop(Frame):
         if len(bucket) == 1:  # nothing to order: no decision to build
             self.take(engine, next(iter(bucket.values())))
             return
-        self.labels = EffectLabels(bucket)
-        engine.ask(Decision(
-            kind="order", player=player,
-            prompt=f"which pending effect activates next ({len(bucket)} candidates)",
-            options=self.labels, default=self.labels.first(), effect=None,
-        ))
+        self.labels = ask_order(engine, bucket, player, "pending effect")
         self.phase = "picked"
 
     def take(self, engine: Machine, effect: PendingEffect) -> None:
@@ -516,12 +511,8 @@ class InterruptWindow(Frame):
             if len(bucket) == 1:  # nothing to order: no decision to build
                 self.take(engine, next(iter(bucket.values())))
                 return
-            self.labels = EffectLabels(bucket)
-            engine.ask(Decision(
-                kind="order", player=engine.ruleset.who_orders(engine.state, bucket),
-                prompt=f"which interrupting effect activates next ({len(bucket)} candidates)",
-                options=self.labels, default=self.labels.first(),
-            ))
+            self.labels = ask_order(engine, bucket, engine.ruleset.who_orders(engine.state, bucket),
+                                    "interrupting effect")
             self.phase = "picked"
             return
         effect = self.labels.resolve(engine.take_answer())
@@ -634,6 +625,17 @@ class ResolveChain(Frame):
 # ---------------------------------------------------------------------------
 # The engine
 # ---------------------------------------------------------------------------
+
+
+def ask_order(engine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
+    """Ask ``player`` which of ``bucket`` (more than one effect) activates
+    next; the labels the answer is one of."""
+    labels = EffectLabels(bucket)
+    engine.ask(Decision(
+        kind="order", player=player, prompt=f"which {what} activates next ({len(bucket)} candidates)",
+        options=labels, default=labels.first(), effect=None,
+    ))
+    return labels
 
 
 def flatten(together: Together) -> list[Action]:
