@@ -8,7 +8,7 @@ from pathlib import Path
 pytest_plugins = ["pytester"]
 
 HERE = Path(__file__).resolve().parent
-#: a bundled file that expects yugioh, yugioh/ocg and yugioh/goat
+#: a bundled file that expects yugioh and yugioh/goat
 VARIANTS = HERE / "scenarios" / "yugioh" / "case-04-sangan-tributed-for-caius.yaml"
 
 
