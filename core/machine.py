@@ -242,12 +242,9 @@ class Machine(Activating, Performing):
         """Trace what happened to an effect: its key, player, id and cause,
         the game's details of it, then ``extra`` (``None`` values left out)."""
         flat = effect.trace_head()
-        if extra:
-            more = []
-            for key, value in extra.items():
-                if value is not None:
-                    more += (key, value)
-            flat += tuple(more)
+        for key, value in extra.items():
+            if value is not None:
+                flat += (key, value)
         self.trace.add(kind, flat)
 
     def drop(self, effect: PendingEffect, drop: Drop) -> None:

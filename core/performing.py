@@ -365,6 +365,5 @@ def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
         flat += ("cards", event.cards)
     if event.actor is not None:
         flat += ("actor", event.actor)
-    if cause is not None:
-        flat += ("cause", cause)
+    flat += ("cause", cause)
     return tuple(flat)
