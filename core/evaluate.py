@@ -32,6 +32,7 @@ from .model import (
     Event,
     HasFlag,
     InZone,
+    Marked,
     Not,
     Pattern,
     Query,
@@ -304,6 +305,8 @@ class Evaluator:
             return self.holds(condition.condition, scope, did)
         if isinstance(condition, TurnOf):
             return state.turn_player == relative_player(state, condition.player, scope.controller)
+        if isinstance(condition, Marked):
+            return condition.name in state.marks
         if isinstance(condition, CounterIs):
             player = relative_player(state, condition.player, scope.controller)
             return self.test(condition.compare, state.counter(player, condition.counter), scope)

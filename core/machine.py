@@ -269,7 +269,7 @@ class Machine(Activating, Performing):
 
     def position(self) -> Any:
         """What makes the position what it is, apart from how it was reached:
-        the cards, counters, per-turn uses and turn, what is pending (the
+        the cards, counters, per-turn uses, turn and marks, what is pending (the
         pool, interrupt windows, the chain, offers, due declarations), and
         where each frame is — its phase, how far its action list has got
         (two step boundaries in a row are two places), whose effect it runs
@@ -284,7 +284,7 @@ class Machine(Activating, Performing):
         return (
             state.dynamic(),
             self.counters_now(),
-            tuple(sorted(state.used.items())), state.turn, state.turn_player,
+            tuple(sorted(state.used.items())), state.turn, state.turn_player, tuple(sorted(state.marks)),
             self.pool.fingerprint(),
             tuple(w.pool.fingerprint() for w in self.windows),
             tuple(e.signature() for e in self.chain_links), tuple(e.signature() for e in self.offers),

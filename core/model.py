@@ -47,6 +47,7 @@ __all__ = [
     "Did",
     "TurnOf",
     "AtTrigger",
+    "Marked",
     "Condition",
     "Move",
     "Stack",
@@ -63,6 +64,7 @@ __all__ = [
     "ResolvePending",
     "PassTurn",
     "Grant",
+    "Mark",
     "DURATIONS",
     "Action",
     "Event",
@@ -312,7 +314,14 @@ class AtTrigger:
     condition: Condition
 
 
-Condition = Union[InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger]
+@frozen
+class Marked:
+    """True while the game carries the mark ``name`` (see :class:`Mark`)."""
+
+    name: str
+
+
+Condition = Union[InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Marked]
 
 
 # --------------------------------------------------------------------------
@@ -487,8 +496,21 @@ class ResolvePending:
     label: str | None = None
 
 
+@frozen(kw_only=True)
+class Mark:
+    """Set or clear a mark on the game itself, on no card: a note of the
+    rules that outlives any card moving (Digimon's words mark an attack that
+    an effect ended, whatever becomes of the attacker).  Bookkeeping, not
+    something that happens in the game: it emits no event, so it triggers
+    nothing and is not part of a ``together``."""
+
+    set_: str | None = None
+    clear: str | None = None
+    label: str | None = None
+
+
 Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
-               PassTurn, Grant]
+               PassTurn, Grant, Mark]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
 

@@ -38,6 +38,7 @@ from .model import (
     Gain,
     Grant,
     If,
+    Mark,
     May,
     Move,
     PassTurn,
@@ -53,6 +54,9 @@ from .triggers import Match, match_interrupts, match_triggers
 
 #: the primitive actions (one :class:`~tcgtrig.frames.Perform` each)
 _AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant})
+#: what a replacement applying together with others does at once: the rest
+#: of its actions wait for the others'
+_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark)
 
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
@@ -66,7 +70,7 @@ class Performing:
         if run.collect is None and type(action) in _AT_ONCE and not self._interruptible and not (
                 type(action) is Draw and self.ruleset.info.draw_one_at_a_time) and self.perform_now(action, run):
             return  # nothing could make it wait
-        if run.collect is not None and not isinstance(action, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
+        if run.collect is not None and not isinstance(action, _NOT_COLLECTED):
             # a replacement applying together with others: its actions wait for theirs
             for part in flatten(action) if isinstance(action, Together) else [action]:
                 if isinstance(part, Draw) and self.ruleset.info.draw_one_at_a_time:
@@ -91,6 +95,11 @@ class Performing:
             self.push(MainLoop((), phase="settle", nested=True))
         elif isinstance(action, PassTurn):
             self.pass_turn(run, action.check)
+        elif isinstance(action, Mark):
+            changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
+            run.did["previous"] = int(changed)
+            if action.label:
+                run.did[action.label] = int(changed)
         elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
                 count := self.view.amount(action.count, run.scope)) > 1:
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))

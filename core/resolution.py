@@ -94,7 +94,7 @@ class Resolution:
 
 
 def summary(state: GameState, view: Any) -> dict[str, Any]:
-    """Counters, zones, flags and (effective) stats at the end."""
+    """Counters, zones, flags, (effective) stats and any marks at the end."""
     counters = {p: dict(sorted(state.counters.get(p, {}).items())) for p in state.players}
     zones = {c.id: c.zone for c in state.cards.values()}
     flags = {c.id: sorted(c.flags) for c in state.cards.values()}
@@ -104,7 +104,8 @@ def summary(state: GameState, view: Any) -> dict[str, Any]:
         values = {name: view.stat(card.id, name) for name in sorted(names)}
         if values:
             stats[card.id] = values
-    return {"counters": counters, "zones": zones, "flags": flags, "stats": stats}
+    marks = {"marks": sorted(state.marks)} if state.marks else {}  # most games never set one
+    return {"counters": counters, "zones": zones, "flags": flags, "stats": stats, **marks}
 
 
 def pick_game(scenario: Scenario, game: str | None) -> str:

@@ -54,6 +54,8 @@ from .model import (
     HasFlag,
     If,
     InZone,
+    Mark,
+    Marked,
     May,
     Mod,
     Move,
@@ -91,7 +93,7 @@ __all__ = [
 #: The core action words every game understands.
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
-    "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant",
+    "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant", "mark",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -809,7 +811,7 @@ class _Compiler:
         if word == "together":
             members = self.actions(arg, at, depth)
             for index, member in enumerate(members):
-                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
+                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark)):
                     raise self.error(at + (index,), "'together' holds actions that happen at once "
                                      "(move, stack, draw, gain, lose, flag, change, emit, together); "
                                      "write the others one after another")
@@ -830,6 +832,18 @@ class _Compiler:
                 return [PassTurn(label=label)]
             return [Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(),
                     PassTurn(label=label)]
+        if word == "mark":
+            if not isinstance(arg, dict):
+                raise self.error(at, f"expected {{set: NAME}} or {{clear: NAME}}, got {_describe(arg)}")
+            if by is not None or as_ is not None:
+                raise self.error(path, "'mark' makes no event, so it takes no 'by' or 'as'")
+            self.only(arg, at, ("set", "clear"))
+            if ("set" in arg) == ("clear" in arg):
+                raise self.error(at, "expected exactly one of 'set' or 'clear'")
+            which = "set" if "set" in arg else "clear"
+            name = self.text(arg[which], at + (which,))
+            return [Mark(set_=name if which == "set" else None, clear=name if which == "clear" else None,
+                         label=label)]
         if word == "activate":
             if not isinstance(arg, str) or arg not in self.printed_keys:
                 raise self.error(at, f"unknown effect key {arg!r} (a printed ability)", sorted(self.printed_keys))
@@ -1103,7 +1117,7 @@ class _Compiler:
         return Compare(ops[0], self.value(raw[ops[0]], at + (ops[0],)))
 
     def condition(self, raw: Any, at: Path_) -> Condition:
-        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger"
+        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger, mark"
         if not isinstance(raw, dict) or not raw:
             raise self.error(at, f"expected a condition ({forms}), got {_describe(raw)}")
         if "all" in raw or "any" in raw:
@@ -1123,6 +1137,9 @@ class _Compiler:
         if "at_trigger" in raw:
             self.only(raw, at, ("at_trigger",))
             return AtTrigger(self.condition(raw["at_trigger"], at + ("at_trigger",)))
+        if "mark" in raw:
+            self.only(raw, at, ("mark",))
+            return Marked(self.text(raw["mark"], at + ("mark",)))
         if "turn" in raw:
             self.only(raw, at, ("turn",))
             return TurnOf(self.player(raw["turn"], at + ("turn",)))

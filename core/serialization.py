@@ -71,6 +71,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "turn": state.turn,
         "counters": {p: dict(sorted(v.items())) for p, v in state.counters.items()},
         "used": sorted(k for k, n in state.used.items() for _ in range(n)),
+        **({"marks": sorted(state.marks)} if state.marks else {}),
         "cards": [converter.unstructure(card) for card in state.cards.values()],
     }
 
@@ -98,7 +99,7 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
 
     The cards are read as a scenario (same checks, same errors); what a
     scenario cannot say — lasting stat changes, incarnations, once-per-turn
-    use — is restored on top.
+    use, the game's marks — is restored on top.
     """
     from .scenario import (
         scenario_from_data,  # scenario imports this module's neighbours
@@ -118,5 +119,7 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
         state.replace(evolve(card, mods=mods, incarnation=raw.get("incarnation", 0)))
     for key in data.get("used") or ():
         state.mark_used(key)
+    for name in data.get("marks") or ():
+        state.set_mark(name, True)
     state.turn = data.get("turn", 1)
     return state

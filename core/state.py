@@ -34,6 +34,8 @@ class GameState:
     :param counters: per-player numbers (memory, lp, mana, …).
     :param used: how many times each per-turn ability key was used this
         turn (``[Once Per Turn]``, ``[Twice Per Turn]``).
+    :param marks: the marks the game carries, on no card (the ``mark``
+        action: rules bookkeeping that outlives cards moving).
     """
 
     players: tuple[str, ...]
@@ -42,6 +44,7 @@ class GameState:
     counters: dict[str, dict[str, int]] = field(factory=dict)
     used: dict[str, int] = field(factory=dict)
     turn: int = 1
+    marks: frozenset[str] = frozenset()
     _order: dict[str, int] = field(factory=dict, repr=False)
     _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
@@ -198,6 +201,15 @@ class GameState:
         self.used[key] = count + 1
         self._hash = (self._hash + _h(("used", key, count + 1))) & _MASK
 
+    def set_mark(self, name: str, on: bool) -> bool:
+        """Set (``on``) or clear the mark ``name``; whether that changed it."""
+        if (name in self.marks) == on:
+            return False
+        self.marks = self.marks | {name} if on else self.marks - {name}
+        delta = _h(("mark", name))
+        self._hash = (self._hash + (delta if on else -delta)) & _MASK
+        return True
+
     def reset_used(self) -> None:
         """A new turn: no per-turn ability has been used."""
         for key, count in self.used.items():
@@ -213,6 +225,7 @@ class GameState:
             counters={p: dict(v) for p, v in self.counters.items()},
             used=dict(self.used),
             turn=self.turn,
+            marks=self.marks,
             order=self._order,  # never changes after build: shared
             zones={z: dict(ids) for z, ids in self._zones.items()},
             children={c: dict(ids) for c, ids in self._children.items()},

@@ -31,6 +31,8 @@ from .model import (
     HasFlag,
     If,
     InZone,
+    Mark,
+    Marked,
     May,
     Move,
     Not,
@@ -108,6 +110,8 @@ def condition_to_data(condition: Any) -> dict[str, Any]:
         return {"did": condition.label}
     if isinstance(condition, TurnOf):
         return {"turn": condition.player}
+    if isinstance(condition, Marked):
+        return {"mark": condition.name}
     if isinstance(condition, CountIs):
         return {"count": selector_to_data(condition.of), **_compare(condition.compare)}
     if isinstance(condition, CounterIs):
@@ -171,6 +175,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
         return {"resolve_pending": {}, **label}
     if isinstance(action, PassTurn):
         return {"pass_turn": {}, **label}
+    if isinstance(action, Mark):
+        return {"mark": {"set": action.set_} if action.set_ is not None else {"clear": action.clear}, **label}
     if isinstance(action, Grant):
         return {"grant": {"card": selector_to_data(action.card), "ability": ability_to_data(action.ability),
                           **_some(until=action.until, by=action.by), **({"as": action.as_} if action.as_ else {}),
