@@ -10,9 +10,16 @@ attack's state in flags on the cards:
   battle area, so "an attacking Digimon in the battle area", 12-1-6, is
   "a card with the flag ``attacking``");
 - ``attack_target`` on the Digimon attacked, if one is (11-2-7);
-- ``attack_ended`` once an effect ended the attack (15-15-1-1): the
-  timings it skipped do not come, the end of the attack has come;
+- ``attack_ended`` on the attacker once an effect ended the attack
+  (15-15-1-1);
 - ``blocking`` on the Digimon that blocked (12-1-7).
+
+That an effect ended the attack is also the game's mark ``attack_ended``
+(the ``mark`` action), which is what the later timings read: a flag goes
+with its card, and the attacker may leave the battle area after its attack
+was ended (an [End of Attack] effect returning it to the hand) — the
+timings the ended attack skipped must still not come, and the end of the
+attack must not come twice.
 
 <Blocker> is a word the Digimon carries, printed (``types: [blocker]``) or
 gained for a while (``flag: {set: blocker, until: …}``); either counts
@@ -28,7 +35,8 @@ from typing import Any
 __all__ = ["WORDS"]
 
 ATTACKING = {"zone": "battle", "flag": "attacking"}
-ON = {"count": {"flag": "attack_ended"}, "eq": 0}
+ENDED = "attack_ended"
+ON = {"not": {"mark": ENDED}}
 ATTACKER_IN_BATTLE = {"count": ATTACKING, "gte": 1}
 
 
@@ -90,8 +98,8 @@ def end_attack(arg: Any) -> dict[str, Any]:
     right after that effect (event ``end_of_attack``, the attacking
     player's, whoever ended it); later timings of the attack do not."""
     _no_argument(arg, "end_attack")
-    return {"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": [{"together": [
-        {"flag": {"card": ATTACKING, "set": "attack_ended", "as": "attack_ended"}},
+    return {"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": [{"mark": {"set": ENDED}}, {"together": [
+        {"flag": {"card": ATTACKING, "set": ENDED, "as": "attack_ended"}},
         {"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
     ]}]}
 
@@ -105,7 +113,8 @@ def end_of_attack(arg: Any) -> list[dict[str, Any]]:
              for name in ("attacking", "attack_target", "blocking", "attack_ended")]
     return [{"if": ON, "then": [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}}]},
             {"resolve_pending": {}},
-            {"together": clear}]
+            {"together": clear},
+            {"mark": {"clear": ENDED}}]
 
 
 def full_attack(arg: Any) -> list[dict[str, Any]]:
