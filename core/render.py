@@ -363,7 +363,7 @@ def tree_lines(root: Node) -> Iterator[tuple[str, Node]]:
 
 
 def end_state_lines(result: Resolution) -> list[str]:
-    """A few lines on the end: order, counters, cards that moved."""
+    """A few lines on the end: order, counters, cards that moved, marks left."""
     order = result.keys("resolved")
     if len(order) > MAX_ORDER_SHOWN:
         head, tail = order[:MAX_ORDER_SHOWN - 5], order[-5:]
@@ -384,6 +384,8 @@ def end_state_lines(result: Resolution) -> list[str]:
              if start.cards[c.id].zone != c.zone]
     if moved:
         lines.append("Moved: " + ", ".join(moved))
+    if result.state.marks:
+        lines.append("Marks: " + ", ".join(sorted(result.state.marks)))
     if result.outcome != "complete":
         lines.append(f"Outcome: {result.outcome} — {result.reason}")
     if result.unused_choices:

@@ -117,3 +117,10 @@ def test_marks_unparse_to_what_was_written(plain):
     assert action_to_data(first) == {"mark": {"set": "a"}}
     assert condition_to_data(second.condition) == {"mark": "a"}
     assert action_to_data(second.then[0]) == {"mark": {"clear": "a"}, "label": "cleared"}
+
+
+def test_the_text_output_lists_the_marks_left(plain):
+    from tcgtrig.render import render_text
+
+    assert "Marks: noted" in render_text(run(WATCHER, plain))
+    assert "Marks:" not in render_text(run("cards: []\nstart: [{mark: {set: a}}, {mark: {clear: a}}]\n", plain))
