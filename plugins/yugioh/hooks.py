@@ -41,8 +41,8 @@ def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str
 
 
 @hookimpl
-def tcgtrig_check_pending(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
-    return policy.missed(effect, point, last_moment)
+def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
+    return policy.moved_away(state, effect) or policy.missed(effect, point, last_moment)
 
 
 @hookimpl

@@ -42,6 +42,22 @@ def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
     return {"group": GROUPS[segoc_group(state, effect)]}
 
 
+def moved_away(state: GameState, effect: PendingEffect) -> Drop | None:
+    """A trigger effect whose card changed location after it triggered
+    (the field, the GY, the hand, banishment, the Deck — or left and came
+    back, a new card) does not activate: a Trigger Effect waits for the next
+    chain in the place where its condition was met, and activates only from
+    there ("location matters"; research case 15: a FLIP effect does not
+    activate if the monster left the zone first)."""
+    if effect.kind != "triggered" or effect.granted:
+        return None
+    card = state.cards.get(effect.card)
+    if card is None or card.incarnation == effect.incarnation:
+        return None
+    return Drop("lost", f"its card changed location after it triggered (now: {card.zone}): a trigger "
+                        "effect activates only from where its condition was met")
+
+
 def missed(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
     """An optional "when … you can" trigger misses the timing when its
     event was not the last thing to happen."""

@@ -56,6 +56,15 @@ def test_a_miss_during_a_cost_says_so():
     assert drop.kind == "missed" and "while a cost was paid" in drop.reason
 
 
+def test_a_trigger_whose_card_changed_location_is_lost(state):
+    # Sangan ("c") is in the GY as incarnation 0, where its trigger was met
+    assert policy.moved_away(state, pending(ability(), incarnation=0)) is None
+    drop = policy.moved_away(state, pending(ability(), incarnation=1))  # it triggered as another copy
+    assert drop is not None and drop.kind == "lost" and "now: graveyard" in drop.reason
+    # an activated effect is not a trigger: where its card went is the chain's business
+    assert policy.moved_away(state, pending(ability(kind="activated"), incarnation=1)) is None
+
+
 def test_soft_once_per_turn_is_per_card_copy_and_hard_per_name(state):
     soft = pending(ability(once_per_turn=True), incarnation=2)
     assert policy.once_per_turn_key(state, soft) != policy.once_per_turn_key(state, pending(
