@@ -131,7 +131,8 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
         declared = {k: v for k, v in arg.items() if k != "success"}
     else:
         success, declared = [], arg
-    steps: list[dict[str, Any]] = [attack(declared), {"resolve_pending": {}}]
+    # a new attack: whatever ended an earlier one in the same file no longer counts
+    steps: list[dict[str, Any]] = [{"mark": {"clear": ENDED}}, attack(declared), {"resolve_pending": {}}]
     steps += counter_timing({}) + block_timing({})
     if success:
         steps.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})

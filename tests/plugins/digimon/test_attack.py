@@ -61,6 +61,35 @@ def test_no_block_once_the_attacker_left_the_battle_area():
     assert result.state.cards["wall"].zone == "battle"
 
 
+def test_an_ended_attack_stays_ended_when_the_attacker_leaves_and_a_new_attack_starts_afresh():
+    # the [Counter] effect ends the attack, then an [End of Attack] effect returns the attacker
+    text = POSITION.replace("do: [{end_attack: {}}]", "do: [{end_attack: {}}, {bounce: agumon}]")
+    result = run(text.rstrip(" ") + "    choices: [use]\n")
+    events = [s["event"] for s in result.trace if s.kind == "event"]
+    assert events.count("end_of_attack") == 1 and events.count("counter_timing") == 1
+    assert result.keys("resolved") == ["agumon.wa", "ender.counter", "eoa.end"]
+    assert result.state.marks == frozenset()  # cleared at the end of the attack
+    # an attack left ended by the bare words (no end_of_attack) does not end the next full_attack
+    again = run("""
+        cards:
+          - id: one
+            owner: A
+            zone: battle
+            types: [digimon]
+            abilities: [{id: stop, when: {event: attacking, card: self}, do: [{end_attack: {}}]}]
+          - {id: two, owner: A, zone: battle, types: [digimon]}
+          - id: b
+            owner: B
+            zone: battle
+            abilities: [{id: c, when: {event: counter_timing, player: self}, do: [{gain: {counter: n}}]}]
+        start:
+          - attack: one
+          - resolve_pending: {}
+          - full_attack: two
+        """)
+    assert again.keys("resolved") == ["one.stop", "b.c"]
+
+
 def test_a_gained_blocker_flag_counts_as_blocker():
     text = POSITION.replace("types: [digimon, blocker]", "types: [digimon], flags: [blocker]")
     result = run(text.rstrip(" ") + "    choices: [decline, wall]\n")
