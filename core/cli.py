@@ -498,7 +498,12 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
     console.print(table)
     found = differences(results)
     if not found:
-        console.print("The games agree." if len(results) > 1 else "")
+        resolved = [name for name, r in results.items() if not isinstance(r, str)]
+        if len(resolved) < len(results) and len(results) > 1:
+            console.print(escape(f"Only {', '.join(resolved) or 'none'} could resolve the file: nothing to "
+                                 "compare with the others."))
+        elif len(results) > 1:
+            console.print("The games agree.")
         return
     console.print("Where the games part ways:")
     for difference in found:

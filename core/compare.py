@@ -75,6 +75,7 @@ def differences(results: dict[str, Resolution | str]) -> list[dict[str, Any]]:
         _add(out, {"what": "zone", "card": card}, {name: e["zones"].get(card) for name, e in ends.items()})
     for card in any_end["flags"]:
         _add(out, {"what": "flags", "card": card}, {name: e["flags"].get(card, []) for name, e in ends.items()})
+    _add(out, {"what": "marks"}, {name: e.get("marks", []) for name, e in ends.items()})
     return out
 
 

@@ -390,6 +390,32 @@ def test_compare_names_the_games_and_variants_and_says_where_they_part(runner):
     assert "Where the games part ways:" in text and "order, from effect 2:" in text
 
 
+def test_compare_does_not_say_the_games_agree_when_only_one_could_resolve_the_file(runner):
+    ended = "tests/scenarios/digimon/cr-15-15-1-1-ended-attack-attacker-leaves.yaml"  # Digimon's attack words
+    text = invoke(runner, "compare", ended, "--games", "digimon,yugioh").stdout
+    assert "The games agree." not in text
+    assert "Only digimon could resolve the file" in " ".join(text.split())
+
+
+def test_compare_lists_marks_that_differ(runner, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "m.yaml", """format: 1
+title: a mark only one game sets (Digimon's memory is one gauge, so B's side goes below 0)
+players: [A, B]
+turn_player: A
+cards: []
+start:
+  - gain: {counter: memory, amount: 1}
+  - if: {player: opponent, counter: memory, lt: 0}
+    then: [{mark: {set: linked}}]
+""")
+    data = json.loads(invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--json").stdout)
+    assert data["games"]["digimon"]["marks"] == ["linked"] and "marks" not in data["games"]["yugioh"]
+    assert {"what": "marks", "games": {"digimon": ["linked"], "yugioh": []}} in data["differences"]
+    text = invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh").stdout
+    assert "marks: digimon: ['linked'] | yugioh: []" in text
+
+
 def test_compare_with_an_unknown_game_lists_the_installed_ones(runner):
     assert_one_line_error(invoke(runner, "compare", T1, "--games", "digimon,nope"),
                           r"error: unknown game 'nope' \(installed: .+\)")
