@@ -305,13 +305,13 @@ class Evaluator:
             return self.holds(condition.condition, scope, did)
         if isinstance(condition, TurnOf):
             return state.turn_player == relative_player(state, condition.player, scope.controller)
-        if isinstance(condition, Marked):
-            return condition.name in state.marks
         if isinstance(condition, CounterIs):
             player = relative_player(state, condition.player, scope.controller)
             return self.test(condition.compare, state.counter(player, condition.counter), scope)
         if isinstance(condition, CountIs):
             return self.test(condition.compare, len(self.select(condition.of, scope)), scope)
+        if isinstance(condition, Marked):
+            return condition.name in state.marks
         cards = self.select(condition.card, scope)
         if not cards:
             return False
