@@ -70,6 +70,13 @@ class EffectRun:
     start: bool = False
     collect: list | None = None
 
+    def note(self, count: int, label: str | None) -> None:
+        """An action of this effect affected ``count`` things: what ``did:
+        previous`` (and ``did: LABEL``, if it has a label) reads."""
+        self.did["previous"] = count
+        if label:
+            self.did[label] = count
+
 
 # ---------------------------------------------------------------------------
 # Frames
@@ -387,10 +394,7 @@ class Perform(Frame):
         todo.extend(self.merged)
         events, before = _actions.apply(engine, todo)
         engine.happened(events, before, self.run)
-        count = len(events)
-        self.run.did["previous"] = count
-        if self.label:
-            self.run.did[self.label] = count
+        self.run.note(len(events), self.label)
 
     def run_of(self, number: int) -> EffectRun:
         return self.runs[number] if self.runs is not None else self.run

@@ -97,9 +97,7 @@ class Performing:
             self.pass_turn(run, action.check)
         elif isinstance(action, Mark):
             changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
-            run.did["previous"] = int(changed)
-            if action.label:
-                run.did[action.label] = int(changed)
+            run.note(int(changed), action.label)
         elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
                 count := self.view.amount(action.count, run.scope)) > 1:
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
@@ -122,11 +120,7 @@ class Performing:
             chosen[name] = self.view.select(selector, scope)
         events, before = apply(self, plan(self, 0, action, chosen, scope, run.by))
         self.happened(events, before, run)
-        count = len(events)
-        run.did["previous"] = count
-        label = getattr(action, "label", None)
-        if label:
-            run.did[label] = count
+        run.note(len(events), getattr(action, "label", None))
         return True
 
     def end_turn_if_over(self) -> bool:
@@ -194,9 +188,7 @@ class Performing:
                 "prevented", effect=run.scope.key, player=run.scope.controller, id=run.instance,
                 cause=run.instance, event=op.event.name, card=op.subject,
             ))
-        run.did["previous"] = count
-        if action.label:
-            run.did[action.label] = count
+        run.note(count, action.label)
 
     def open_window(self, target: Perform) -> None:
         """Open a window for the interrupts and replacements ``target`` sets off."""
