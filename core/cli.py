@@ -73,6 +73,14 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
         except TcgTrigError as exc:
             click.echo(f"error: {one_line(str(exc))}", err=True)
             sys.exit(2)
+        except MemoryError:
+            # the bound is checked as the work goes; one allocation too big for what is left ends here
+            from . import budget
+
+            resident, _ = budget.usage()
+            click.echo(f"error: out of memory ({budget.describe_size(resident)} in use): the work was stopped; "
+                       "--max-memory sets the bound tcgtrig stops at with a verdict", err=True)
+            sys.exit(ENDED_EARLY)
 
     return wrapper
 
@@ -172,7 +180,24 @@ def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | No
     source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
 
 
+def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    from . import budget
+
+    if value is None:
+        return  # the default, or TCGTRIG_MAX_MEMORY
+    try:
+        budget.set_max_memory(budget.parse_size(value))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-bytes`` (the input's size) and ``--max-memory`` (the memory
+    the command may use: :mod:`tcgtrig.budget`)."""
+    func = click.option("--max-memory", default=None, expose_value=False, is_eager=True,
+                        callback=_set_memory_limit, metavar="SIZE",
+                        help="Stop with a verdict (exit 3) at this memory in use "
+                             "(default 2G, or 80% of ulimit -v; also TCGTRIG_MAX_MEMORY; 'none': no bound).")(func)
     return click.option("--max-bytes", type=click.IntRange(min=1), default=None, expose_value=False,
                         is_eager=True, callback=_set_input_limit, metavar="N",
                         help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; "

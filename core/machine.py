@@ -30,6 +30,7 @@ from typing import Any
 
 from attrs import define, evolve, field, setters
 
+from . import budget
 from .activation import Activating
 from .choices import Decision
 from .collector import held_back
@@ -64,6 +65,9 @@ __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 DEFAULT_MAX_STEPS = 250_000
 #: Frames deeper than this mean an effect keeps activating itself inline.
 MAX_FRAMES = 50_000
+#: Steps between two readings of the memory in use (:mod:`tcgtrig.budget`):
+#: a mask, so the test is one ``&``.
+MEMORY_EVERY = 2047
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -307,6 +311,8 @@ class Machine(Activating, Performing):
         quick = (where, self.state.fingerprint(), rest)
         look = _Look(self, where, chooser)
         verdict = self._guard.tick(quick, look.full, self.asked)
+        if verdict is None and not self._guard.steps & MEMORY_EVERY and (why := budget.exceeded()) is not None:
+            verdict = (why, None)
         if verdict is not None:
             reason, stoppable = verdict
             self.end(reason, stoppable)

@@ -1,0 +1,131 @@
+"""How much memory tcgtrig may use, and how much it uses now.
+
+Every command works within one memory bound: a resolution, an exploration
+or a play session that reaches it ends with a verdict (``memory limit
+reached: …``; exit status 3 on the command line) instead of exhausting the
+machine.  The bound is :data:`DEFAULT_MAX_MEMORY` (2 GiB), or
+``--max-memory`` / the environment variable ``TCGTRIG_MAX_MEMORY``
+(``512M``, ``4G``, a number of bytes, or ``none``), and never more than
+80% of the process's address-space limit (``ulimit -v``, ``prlimit
+--as``) when one is set: the verdict comes before a ``MemoryError``.
+
+What is measured is the whole process (its resident size, and its
+address space where that is limited), read from ``/proc/self/statm``:
+about 10 µs a reading, so the loops read it every few thousand steps.
+Where ``/proc`` is missing, the peak resident size stands in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import sys
+
+__all__ = ["DEFAULT_MAX_MEMORY", "parse_size", "describe_size", "set_max_memory", "max_memory", "limit",
+           "usage", "exceeded"]
+
+#: The default bound on the memory a command uses.
+DEFAULT_MAX_MEMORY = 2 * 1024**3
+#: The share of an address-space limit (``ulimit -v``) the bound stays under.
+ADDRESS_SPACE_SHARE = 0.8
+
+_UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "KIB": 1024, "M": 1024**2, "MB": 1024**2, "MIB": 1024**2,
+          "G": 1024**3, "GB": 1024**3, "GIB": 1024**3, "T": 1024**4, "TB": 1024**4, "TIB": 1024**4}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*")
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def parse_size(text: str) -> int | None:
+    """``"512M"`` → 536870912; ``"none"`` → ``None`` (no bound).
+
+    :raises ValueError: not a size (the message lists the forms accepted).
+    """
+    if text.strip().lower() in ("none", "off", "unlimited"):
+        return None
+    match = _SIZE.fullmatch(text.replace("_", ""))
+    unit = match.group(2).upper() if match else ""
+    if match is None or unit not in _UNITS:
+        raise ValueError(f"{text!r} is not a size: expected a number of bytes with an optional unit "
+                         "(K, M, G, T: 512M, 2G) or 'none'")
+    size = int(float(match.group(1)) * _UNITS[unit])
+    if size <= 0:
+        raise ValueError(f"{text!r} is not a size: it must be more than 0 bytes")
+    return size
+
+
+def describe_size(size: int) -> str:
+    """``2147483648`` → ``2.0 GiB``."""
+    for unit, scale in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} B"
+
+
+def _from_environment() -> int | None:
+    text = os.environ.get("TCGTRIG_MAX_MEMORY", "").strip()
+    if not text:
+        return DEFAULT_MAX_MEMORY
+    try:
+        return parse_size(text)
+    except ValueError:
+        return DEFAULT_MAX_MEMORY  # a bad setting must not switch the bound off
+
+
+_max_memory: int | None = _from_environment()
+
+
+def set_max_memory(size: int | None) -> None:
+    """Set the bound for this process (``None``: no bound of tcgtrig's own;
+    an address-space limit still counts)."""
+    global _max_memory
+    _max_memory = size
+
+
+def max_memory() -> int | None:
+    """The bound as set (``--max-memory``, ``TCGTRIG_MAX_MEMORY`` or the
+    default), before an address-space limit is taken into account."""
+    return _max_memory
+
+
+def _address_space_limit() -> int | None:
+    try:
+        soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - no such limit here
+        return None
+    return None if soft == resource.RLIM_INFINITY or soft <= 0 else soft
+
+
+def limit() -> tuple[int | None, int | None]:
+    """``(resident, address space)``: the two bounds checked, in bytes
+    (``None``: not bounded)."""
+    space = _address_space_limit()
+    return _max_memory, (int(space * ADDRESS_SPACE_SHARE) if space is not None else None)
+
+
+def usage() -> tuple[int, int | None]:
+    """``(resident, address space)`` of this process now, in bytes (the
+    address space is ``None`` where it cannot be read)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            fields = statm.read().split()
+        return int(fields[1]) * _PAGE, int(fields[0]) * _PAGE
+    except (OSError, IndexError, ValueError):  # pragma: no cover - not Linux
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return (peak if sys.platform == "darwin" else peak * 1024), None
+
+
+def exceeded() -> str | None:
+    """``None`` while this process is within the bound; else the verdict,
+    saying what was in use, what the bound is and how to raise it."""
+    resident_limit, space_limit = limit()
+    if resident_limit is None and space_limit is None:
+        return None
+    resident, space = usage()
+    if resident_limit is not None and resident >= resident_limit:
+        return (f"memory limit reached: {describe_size(resident)} in use, the bound is "
+                f"{describe_size(resident_limit)} (--max-memory or TCGTRIG_MAX_MEMORY raises it)")
+    if space_limit is not None and space is not None and space >= space_limit:
+        return (f"memory limit reached: {describe_size(space)} of address space in use, the bound is "
+                f"{describe_size(space_limit)} (80% of this process's address-space limit, ulimit -v)")
+    return None
