@@ -12,6 +12,7 @@ page or jsonschema (which only explains an invalid file).
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -209,6 +210,21 @@ def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
                              "also TCGTRIG_MAX_BYTES).")(func)
 
 
+def _refuse_overwriting_input(output: str | None, file: str, option: str) -> None:
+    """Refuse an output file that is the input file (the same path once
+    resolved, or the same file by another name): writing it would destroy
+    the scenario.  Called before any work."""
+    if output is None or file == "-":
+        return
+    try:
+        same = os.path.samefile(output, file)
+    except OSError:  # one of them does not exist (yet): compare where the paths lead
+        same = os.path.realpath(output) == os.path.realpath(file)
+    if same:
+        raise TcgTrigError(f"{option} {output}: that is the input file {file}: writing it would overwrite the "
+                           "scenario (name another file)")
+
+
 def _load(file: str) -> Any:
     """A scenario file, or standard input for ``-``."""
     from .scenario import load_scenario, scenario_from_text
@@ -272,6 +288,7 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
     """
     if (stop_after is None) != (save_to is None):
         raise TcgTrigError("--stop-after and --save go together: stop after N activations, save to a file")
+    _refuse_overwriting_input(save_to, file, "--save")
     if save_to is not None:
         _run_and_save(file, game, choices, seed, max_steps, stop_after or 0, save_to)
         return
@@ -516,6 +533,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
     from .compare import compare_games, comparison_json, describe_difference, differences
     from .scenario import load_scenario
 
+    _refuse_overwriting_input(html_out, file, "--html")
     scenario = load_scenario(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     results = compare_games(scenario, names)
