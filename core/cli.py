@@ -12,6 +12,7 @@ page or jsonschema (which only explains an invalid file).
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -180,6 +181,10 @@ def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | No
     source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
 
 
+#: ``ctx.meta`` key: ``--max-memory`` was given (``resume`` then lets it decide over the saved bound).
+MEMORY_GIVEN = "tcgtrig.max_memory_given"
+
+
 def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     from . import budget
 
@@ -189,6 +194,7 @@ def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | N
         budget.set_max_memory(budget.parse_size(value))
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
+    ctx.meta[MEMORY_GIVEN] = True
 
 
 def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -202,6 +208,21 @@ def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
                         is_eager=True, callback=_set_input_limit, metavar="N",
                         help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; "
                              "also TCGTRIG_MAX_BYTES).")(func)
+
+
+def _refuse_overwriting_input(output: str | None, file: str, option: str) -> None:
+    """Refuse an output file that is the input file (the same path once
+    resolved, or the same file by another name): writing it would destroy
+    the scenario.  Called before any work."""
+    if output is None or file == "-":
+        return
+    try:
+        same = os.path.samefile(output, file)
+    except OSError:  # one of them does not exist (yet): compare where the paths lead
+        same = os.path.realpath(output) == os.path.realpath(file)
+    if same:
+        raise TcgTrigError(f"{option} {output}: that is the input file {file}: writing it would overwrite the "
+                           "scenario (name another file)")
 
 
 def _load(file: str) -> Any:
@@ -252,7 +273,7 @@ def _strict_option(func: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--stop-after", type=click.IntRange(min=0), default=None, metavar="N",
               help="Stop after N activations (with --save).")
 @click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None, metavar="STATE.json",
-              help="Write the position reached (with --stop-after); finish it with tcgtrig resume.")
+              help="Write the position reached and the options (with --stop-after); finish it with tcgtrig resume.")
 @_chooser_options
 @_strict_option
 @_input_limit
@@ -267,8 +288,9 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
     """
     if (stop_after is None) != (save_to is None):
         raise TcgTrigError("--stop-after and --save go together: stop after N activations, save to a file")
+    _refuse_overwriting_input(save_to, file, "--save")
     if save_to is not None:
-        _run_and_save(file, game, choices, seed, stop_after or 0, save_to)
+        _run_and_save(file, game, choices, seed, max_steps, stop_after or 0, save_to)
         return
     scenario, result = _resolve(file, game, choices, seed, max_steps)
     for finding in _typos(scenario, result, strict):
@@ -404,22 +426,24 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
         sys.exit(1)
 
 
-def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: int | None, stop_after: int,
-                  save_to: str) -> None:
-    """``run --stop-after N --save FILE``."""
-    from .choices import ScriptedChooser
-    from .engine import Engine
+def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: int | None, max_steps: int | None,
+                  stop_after: int, save_to: str) -> None:
+    """``run --stop-after N --save FILE``: the options go into the save."""
+    from .choices import RandomChooser, ScriptedChooser
+    from .engine import DEFAULT_MAX_STEPS, Engine
     from .manager import load_ruleset
     from .resolution import pick_game
     from .saving import run_until, save_position
 
-    if seed is not None:
-        raise TcgTrigError("--random cannot be saved part-way: script the choices (--choice) instead")
     scenario = _load(file)
     ruleset = load_ruleset(pick_game(scenario, game))
     compiled = scenario.compile(ruleset)
-    chooser = ScriptedChooser(list(choices) if choices else list(compiled.choices))
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    if seed is not None:  # as run does: after any --choice, the random player; the file's choices are ignored
+        chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
+    else:
+        chooser = ScriptedChooser(list(choices) if choices else list(compiled.choices))
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps or DEFAULT_MAX_STEPS,
+                    compiled=compiled)
     run_until(engine, chooser, stop_after)
     data = save_position(scenario, engine, chooser)
     try:
@@ -438,8 +462,11 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
 @_bad_input
 def resume(saved: str, as_json: bool) -> None:
     """Finish a position saved by run --stop-after N --save FILE: the same
-    resolution an uninterrupted run gives."""
-    from .saving import resume_position
+    resolution an uninterrupted run with the same options gives (the game,
+    --choice, --random, --max-steps are the save's; the memory bound is the
+    tighter of the saved one and the one in force, unless --max-memory is
+    given here)."""
+    from .saving import finish_position, read_position
     from .source import parse_source, read_limited
 
     try:
@@ -447,10 +474,22 @@ def resume(saved: str, as_json: bool) -> None:
             text = read_limited(stream, saved)
     except OSError as exc:
         raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
-    data = parse_source(text, saved, kind="json").data
-    result = resume_position(data, saved)
+    position = read_position(parse_source(text, saved, kind="json").data, saved)
+    if not click.get_current_context().meta.get(MEMORY_GIVEN):
+        _tighten_memory_bound(position.max_memory)
+    result = finish_position(position)
     _show_resolution(result, as_json)
     _exit_for(result)
+
+
+def _tighten_memory_bound(saved: int | None) -> None:
+    """The tighter of the memory bound in force and ``saved`` (a save can
+    lower the bound, never lift it: it may come from anywhere)."""
+    from . import budget
+
+    current = budget.max_memory()
+    if saved is not None and (current is None or saved < current):
+        budget.set_max_memory(saved)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> tuple[str, ...]:
@@ -494,6 +533,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
     from .compare import compare_games, comparison_json, describe_difference, differences
     from .scenario import load_scenario
 
+    _refuse_overwriting_input(html_out, file, "--html")
     scenario = load_scenario(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     results = compare_games(scenario, names)

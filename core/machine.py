@@ -274,10 +274,12 @@ class Machine(Activating, Performing):
     def position(self) -> Any:
         """What makes the position what it is, apart from how it was reached:
         the cards, counters, per-turn uses, turn and marks, what is pending (the
-        pool, interrupt windows, the chain, offers, due declarations), and
-        where each frame is — its phase, how far its action list has got
-        (two step boundaries in a row are two places), whose effect it runs
-        and what that effect did.  Equal positions play out alike (loop
+        pool, interrupt windows, the chain, offers, due declarations), where
+        each frame is — its phase, how far its action list has got (two step
+        boundaries in a row are two places), whose effect it runs and what
+        that effect did — and, in chain games, what a response may answer
+        (the last events) and whether the window after the last thing that
+        happened is still to come.  Equal positions play out alike (loop
         detection, ``explore``)."""
         state = self.state
         frames = tuple(
@@ -295,6 +297,7 @@ class Machine(Activating, Performing):
             tuple(sorted((p, len(ids)) for p, ids in self.due.items())),
             tuple(sorted(self.series)) if self.series is not None else None,
             frames,
+            self.last_events if self.chain else (), self.answered_moment == self.last_moment,
         )
 
     def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
@@ -307,7 +310,7 @@ class Machine(Activating, Performing):
         top = self.chain_links[-1].signature() if self.chain_links else None
         # what the quick look at the position shares with the look that leaves out the counters
         rest = (self.pool.quick_fingerprint(), len(self.frames), chooser, len(self.chain_links), top,
-                len(self.offers), self.state.turn, self.state.turn_player)
+                len(self.offers), self.state.turn, self.state.turn_player, self.answered_moment == self.last_moment)
         quick = (where, self.state.fingerprint(), rest)
         look = _Look(self, where, chooser)
         verdict = self._guard.tick(quick, look.full, self.asked)

@@ -1,29 +1,66 @@
 """Stop a resolution part-way, save the position, resume it later
 (``tcgtrig run --stop-after N --save FILE``, ``tcgtrig resume FILE``).
 
-A saved position holds the scenario as it was read, the ruleset, every
-answer given so far and the scripted choices still to come, and, for
-people and other tools, the game state and what is pending at the stop.
-Resolution is deterministic, so resuming replays the answers given and then
-goes on: the trace is exactly the one an uninterrupted run gives.
+A saved position holds the scenario as it was read, the ruleset (variant
+included), every answer given so far (how many of them came from the
+script) and the scripted choices still to come, the run's ``options``
+that change its result (the step limit, the ``--random`` seed, the memory
+bound), and, for people and other tools, the game state and what is
+pending at the stop.  Resolution is deterministic, so resuming builds the
+same chooser, replays the answers and then goes on: the trace is exactly
+the one an uninterrupted run with the same options gives.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
-from .choices import ScriptedChooser
-from .engine import Engine
+from attrs import frozen
+
+from . import budget
+from .choices import DefaultChooser, RandomChooser, ScriptedChooser
+from .engine import DEFAULT_MAX_STEPS, Engine
 from .errors import TcgTrigError
 from .manager import load_ruleset
 from .resolution import Resolution
 from .scenario import Scenario, scenario_from_data
 from .serialization import state_to_dict
 
-__all__ = ["SAVE_FORMAT", "run_until", "save_position", "resume_position"]
+__all__ = ["SAVE_FORMAT", "SAVE_FORMATS_READ", "SavedPosition", "run_until", "save_position", "read_position",
+           "finish_position", "resume_position"]
 
-SAVE_FORMAT = 1
+#: The format :func:`save_position` writes: 2 added ``options`` and ``scripted_answers``.
+SAVE_FORMAT = 2
+#: The formats :func:`read_position` reads (1: saved before the options were; their defaults).
+SAVE_FORMATS_READ = (2, 1)
+#: The keys of ``options``.
+OPTIONS = ("max_memory", "max_steps", "random")
+
+
+@frozen(kw_only=True)
+class SavedPosition:
+    """A saved position, checked: what resuming needs.
+
+    :param script: the scripted labels as the run had them (those answered,
+        then those still to come).
+    :param seed: the ``--random`` seed, or ``None`` (the default chooser
+        answers once the script runs out).
+    :param max_memory: the memory bound the run had (``None``: none).
+    """
+
+    source: str
+    scenario: Scenario
+    game: str
+    answers: tuple[str, ...]
+    script: tuple[str, ...]
+    seed: int | None
+    max_steps: int
+    max_memory: int | None
+    stopped_after_steps: int
+    state: Any
+    pending: Any
 
 
 def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> None:
@@ -44,6 +81,8 @@ def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], b
     """One frame step at a time, answering from ``chooser``, until after a
     step ``enough()`` holds with no question open (or the end)."""
     machine = engine.machine
+    # as Engine.run does: the loop detector sees the chooser's state, so a stop changes nothing
+    machine.chooser_fingerprint = chooser.fingerprint
     while not engine.finished:
         if engine.decision is not None:
             engine.answer(chooser.choose(engine.decision, engine))
@@ -54,19 +93,31 @@ def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], b
 
 
 def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:
-    """The position ``engine`` stopped in, as JSON-compatible data."""
-    answers = [step.get("label") for step in engine.trace if step.kind == "choice"]
-    pending = _pending(engine)
+    """The position ``engine`` stopped in, as JSON-compatible data.
+
+    ``chooser`` is the one the run answered with: a script, then the
+    default chooser or a :class:`~tcgtrig.choices.RandomChooser`.
+
+    :raises TcgTrigError: another chooser answers after the script (a
+        person, a program): its answers cannot be replayed.
+    """
+    fallback = chooser.fallback
+    if not isinstance(fallback, (DefaultChooser, RandomChooser)):
+        raise TcgTrigError("this position cannot be saved: after the script it is answered neither by the default "
+                           "chooser nor by --random, so resuming could not answer as it did")
+    seed = fallback.seed if isinstance(fallback, RandomChooser) else None
     return {
         "save_format": SAVE_FORMAT,
         "game": engine.ruleset.name,
         "file": scenario.file,
         "scenario": scenario.data,
-        "answers": answers,
+        "options": {"max_steps": engine.machine.max_steps, "random": seed, "max_memory": budget.max_memory()},
+        "answers": _answers(engine),
+        "scripted_answers": chooser.cursor,
         "remaining_choices": list(chooser.remaining),
         "stopped_after_steps": len(engine.trace),
         "state": state_to_dict(engine.state),
-        "pending": pending,
+        "pending": _pending(engine),
         # for people and tools: what is in progress (resuming replays the answers, which rebuilds it)
         "chain": [{"link": number, "effect": effect.key, "player": effect.controller, "id": effect.id}
                   for number, effect in enumerate(engine.chain_links, 1)],
@@ -79,28 +130,120 @@ def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) 
     }
 
 
-def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
-    """Finish a saved position: the same trace as an uninterrupted run."""
-    if not isinstance(data, dict) or data.get("save_format") != SAVE_FORMAT:
-        raise TcgTrigError(f"{source}: not a saved position of tcgtrig (save_format {SAVE_FORMAT})")
-    for key, kind in (("scenario", dict), ("game", str), ("answers", list), ("remaining_choices", list)):
+def read_position(data: Any, source: str = "<saved position>") -> SavedPosition:
+    """Check saved data (a save may come from anywhere): every key resuming
+    reads has the type it needs, or one clear :class:`TcgTrigError`."""
+    if not isinstance(data, dict) or "save_format" not in data:
+        raise TcgTrigError(f"{source}: not a saved position of tcgtrig (it has no save_format)")
+    version = data["save_format"]
+    if not _whole(version):
+        raise TcgTrigError(f"{source}: key 'save_format': expected the whole number {SAVE_FORMAT} (or "
+                           f"{', '.join(map(str, SAVE_FORMATS_READ[1:]))}), got {_shown(version)}")
+    if version not in SAVE_FORMATS_READ:
+        raise TcgTrigError(f"{source}: save_format {version} is not one this tcgtrig reads "
+                           f"({', '.join(map(str, SAVE_FORMATS_READ))}): was it saved by a newer tcgtrig?")
+    for key, kind in (("scenario", dict), ("game", str)):
         if not isinstance(data.get(key), kind):
-            raise TcgTrigError(f"{source}: key {key!r}: expected {kind.__name__}")
+            raise TcgTrigError(f"{source}: key {key!r}: expected {'a mapping' if kind is dict else 'a string'}")
+    answers = _labels(data, "answers", source)
+    remaining = _labels(data, "remaining_choices", source)
     steps = data.get("stopped_after_steps")
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 0:
-        raise TcgTrigError(f"{source}: key 'stopped_after_steps': expected a number of steps")
-    scenario = scenario_from_data(data["scenario"], file=str(data.get("file") or source), check_game=False)
-    ruleset = load_ruleset(data["game"])
-    compiled = scenario.compile(ruleset)
-    chooser = ScriptedChooser([str(label) for label in [*data["answers"], *data["remaining_choices"]]])
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled, title=scenario.title)
-    _step_until(engine, chooser, lambda: len(engine.trace) >= steps)  # replay to where it was saved
-    if (len(engine.trace) != steps or state_to_dict(engine.state) != data.get("state")
-            or _pending(engine) != data.get("pending")):
-        raise TcgTrigError(f"{source}: the saved state and pending effects are not where its scenario and answers "
-                           "lead (was the file edited?): save the position again")
+    if not _whole(steps) or steps < 0:
+        raise TcgTrigError(f"{source}: key 'stopped_after_steps': expected a number of steps, got {_shown(steps)}")
+    scripted = data.get("scripted_answers", len(answers)) if version >= 2 else len(answers)
+    if not _whole(scripted) or not 0 <= scripted <= len(answers):
+        raise TcgTrigError(f"{source}: key 'scripted_answers': expected a whole number from 0 to {len(answers)} "
+                           f"(the answers), got {_shown(scripted)}")
+    options = _options(data, version, source)
+    file = data.get("file")
+    scenario = scenario_from_data(data["scenario"], file=file if isinstance(file, str) and file else source,
+                                  check_game=False)
+    return SavedPosition(source=source, scenario=scenario, game=data["game"], answers=tuple(answers),
+                         script=(*answers[:scripted], *remaining), seed=options["random"],
+                         max_steps=options["max_steps"], max_memory=options["max_memory"],
+                         stopped_after_steps=steps, state=data.get("state"), pending=data.get("pending"))
+
+
+def finish_position(saved: SavedPosition) -> Resolution:
+    """Replay a checked save to where it stopped, check it got there, and
+    resolve to the end: the trace of an uninterrupted run."""
+    ruleset = load_ruleset(saved.game)
+    compiled = saved.scenario.compile(ruleset)
+    chooser = ScriptedChooser(list(saved.script),
+                              fallback=RandomChooser(saved.seed) if saved.seed is not None else None)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, saved.max_steps, compiled=compiled,
+                    title=saved.scenario.title)
+    _step_until(engine, chooser, lambda: len(engine.trace) >= saved.stopped_after_steps)  # to where it was saved
+    if (len(engine.trace) != saved.stopped_after_steps or tuple(_answers(engine)) != saved.answers
+            or state_to_dict(engine.state) != saved.state or _pending(engine) != saved.pending):
+        raise TcgTrigError(f"{saved.source}: the saved state and pending effects are not where its scenario and "
+                           "answers lead (was the file edited?): save the position again")
     return engine.run(chooser).result(chooser.remaining)
+
+
+def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
+    """Finish a saved position: the same trace as an uninterrupted run.
+
+    The memory bound in force is the process's (:mod:`tcgtrig.budget`):
+    ``tcgtrig resume`` tightens it to the saved one; a program decides."""
+    return finish_position(read_position(data, source))
+
+
+def _answers(engine: Engine) -> list[str]:
+    return [step.get("label") for step in engine.trace if step.kind == "choice"]
 
 
 def _pending(engine: Engine) -> list[dict[str, Any]]:
     return [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pending]
+
+
+def _whole(value: Any) -> bool:
+    """An integer, not a bool (Python's ``True`` is an int) nor ``1.0``."""
+    return type(value) is int
+
+
+def _shown(value: Any) -> str:
+    """A value as the JSON file wrote it (``true``, ``1.0``, ``'2'``), short."""
+    if isinstance(value, str):
+        text = repr(value)
+    else:
+        try:
+            text = json.dumps(value)
+        except (TypeError, ValueError):
+            text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _labels(data: dict[str, Any], key: str, source: str) -> list[str]:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise TcgTrigError(f"{source}: key {key!r}: expected a list of labels (strings), got {_shown(value)}")
+    for index, label in enumerate(value):
+        if not isinstance(label, str):
+            raise TcgTrigError(f"{source}: key {key!r}: expected a list of labels (strings), got {_shown(label)} "
+                               f"at [{index}]")
+    return value
+
+
+def _options(data: dict[str, Any], version: int, source: str) -> dict[str, Any]:
+    """The run's options, checked (a save of format 1 had none: the defaults)."""
+    options = data.get("options", {}) if version >= 2 else {}
+    if not isinstance(options, dict):
+        raise TcgTrigError(f"{source}: key 'options': expected a mapping of {', '.join(OPTIONS)}, "
+                           f"got {_shown(options)}")
+    unknown = sorted(set(options) - set(OPTIONS), key=str)
+    if unknown:
+        raise TcgTrigError(f"{source}: key 'options': unknown key {str(unknown[0])!r} (legal: {', '.join(OPTIONS)})")
+    steps = options.get("max_steps", DEFAULT_MAX_STEPS)
+    if not _whole(steps) or steps < 1:
+        raise TcgTrigError(f"{source}: key 'options.max_steps': expected a whole number of steps, 1 or more, "
+                           f"got {_shown(steps)}")
+    seed = options.get("random")
+    if seed is not None and not _whole(seed):
+        raise TcgTrigError(f"{source}: key 'options.random': expected a whole number (the seed) or null, "
+                           f"got {_shown(seed)}")
+    memory = options.get("max_memory")
+    if memory is not None and (not _whole(memory) or memory < 1):
+        raise TcgTrigError(f"{source}: key 'options.max_memory': expected a number of bytes, 1 or more, or null, "
+                           f"got {_shown(memory)}")
+    return {"max_steps": steps, "random": seed, "max_memory": memory}

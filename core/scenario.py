@@ -311,6 +311,8 @@ def scenario_from_source(source: Source) -> Scenario:
     if not isinstance(data, dict):
         raise source.error((), "a scenario must be a mapping with format, title, players, …")
     _check_schema(source)
+    if type(data["format"]) is not int:  # JSON Schema's 1 admits 1.0; the format is the whole number 1
+        raise source.error(("format",), f"expected 1, got {data['format']!r} (the format is the whole number 1)")
     players = tuple(data["players"])
     for index, player in enumerate(players):
         if not player.isprintable():

@@ -672,3 +672,31 @@ def test_shell_completion_offers_the_games_and_their_variants():
                           env=env, capture_output=True, text=True, timeout=60)
     offered = [line.split(",", 1)[1] for line in done.stdout.splitlines() if "," in line]
     assert "yugioh" in offered and "yugioh/ocg" in offered and "digimon" not in offered
+
+
+# -- issue 22 item 17: an output that is the input file is refused ------------------
+
+
+def _output_spellings(tmp_path: Path, scenario: Path) -> list[str]:
+    """The input file named another way: as written, through '..', a
+    symbolic link, a hard link."""
+    (tmp_path / "sub").mkdir()
+    link = tmp_path / "link.yaml"
+    link.symlink_to(scenario)
+    hard = tmp_path / "hard.yaml"
+    os.link(scenario, hard)
+    return [str(scenario), str(tmp_path / "sub" / ".." / scenario.name), str(link), str(hard)]
+
+
+@pytest.mark.parametrize("command", [("run", "--stop-after", "1", "--save"), ("compare", "--html")])
+def test_an_output_naming_the_input_file_is_refused(runner, tmp_path, command):
+    scenario = tmp_path / "t1.yaml"
+    scenario.write_text(T1_TEXT, encoding="utf-8")
+    option = command[-1]
+    for output in _output_spellings(tmp_path, scenario):
+        result = invoke(runner, *command, output, scenario)
+        assert_one_line_error(result, rf"error: {option} .*: that is the input file .*t1\.yaml: writing it would "
+                                      r"overwrite the scenario \(name another file\)")
+        assert scenario.read_text(encoding="utf-8") == T1_TEXT
+    other = tmp_path / "out.any"
+    assert invoke(runner, *command, other, scenario).exit_code == 0 and other.stat().st_size > 0

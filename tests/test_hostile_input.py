@@ -74,6 +74,10 @@ STORED: dict[str, Case] = {
     "number.yaml": Case(NOT_A_MAPPING, line=1),
     "format-only.yaml": Case(r"missing required key 'title' \(and 4 more problems\)", line=1),
     "format-99.yaml": Case(r"format: expected 1, got 99", line=1),
+    # issue 22 item 17: a boolean is an int in Python and 1.0 equals 1 in JSON Schema: neither is format 1
+    "format-true.yaml": Case(r"format: expected 1, got True", line=1),
+    "format-float.yaml": Case(r"format: expected 1, got 1\.0 \(the format is the whole number 1\)", line=1),
+    "format-float.json": Case(r"format: expected 1, got 1\.0 \(the format is the whole number 1\)", line=1),
     "deep-1000.json": Case(r"nested more than 100 levels deep", line=None),
     "deep-not.yaml": Case(r"nested more than 100 levels deep", line=13),
     "alias-bomb.yaml": Case(r"aliases repeat values more than 100,000 times over \(an alias bomb\?\)"),

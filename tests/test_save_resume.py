@@ -4,6 +4,7 @@ uninterrupted run gives."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,171 @@ def test_an_edited_save_is_refused(tmp_path):
         saved.write_text(broken, encoding="utf-8")
         result = runner.invoke(main, ["resume", str(saved)])
         assert result.exit_code == 2 and result.stderr.startswith("error: ") and "Traceback" not in result.output
+
+
+# -- issue 22 item 7: a save holds every option that affects the result -----------
+
+LONG = """\
+format: 1
+title: a long but finite cascade
+game: digimon
+players: [A, B]
+turn_player: A
+counters: {A: {tokens: 0}}
+cards:
+  - id: x
+    owner: A
+    zone: battle
+    abilities:
+      - id: again
+        when: {event: gained, player: self}
+        condition: {counter: tokens, player: self, lt: LIMIT}
+        do: [{gain: {counter: tokens, amount: 1}}]
+start:
+  - gain: {counter: tokens, amount: 1}
+"""
+
+
+def _long(tmp_path: Path, limit: int = 150) -> Path:
+    path = tmp_path / "long.yaml"
+    path.write_text(LONG.replace("LIMIT", str(limit)), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(autouse=True)
+def _memory_bound_restored(monkeypatch):
+    """--max-memory and resume set the process's bound: each test gets it back."""
+    from tcgtrig import budget
+
+    monkeypatch.setattr(budget, "_max_memory", budget.max_memory())
+
+
+def _stop_and_resume(runner: CliRunner, tmp_path: Path, file: Path, stop: int, *options: str):
+    saved = tmp_path / f"stop-{stop}.json"
+    stopped = runner.invoke(main, ["run", str(file), *options, "--stop-after", str(stop), "--save", str(saved)])
+    assert stopped.exit_code == 0, stopped.output
+    return json.loads(saved.read_text(encoding="utf-8")), runner.invoke(main, ["resume", str(saved), "--json"])
+
+
+def test_resume_keeps_max_steps(tmp_path):
+    """run --max-steps 100 --stop-after 2 --save, then resume: the step
+    limit's verdict, as the uninterrupted run gives (it was 'complete')."""
+    runner, file = CliRunner(), _long(tmp_path)
+    whole = runner.invoke(main, ["run", str(file), "--max-steps", "100", "--json"])
+    assert whole.exit_code == 3 and json.loads(whole.stdout)["outcome"] == "draw"
+    for stop in (0, 1, 2, 5):
+        position, resumed = _stop_and_resume(runner, tmp_path, file, stop, "--max-steps", "100")
+        assert position["options"]["max_steps"] == 100
+        assert resumed.exit_code == 3, resumed.output
+        assert json.loads(resumed.stdout) == json.loads(whole.stdout), f"stopped after {stop}"
+
+
+@pytest.mark.parametrize("file, game", FILES[:4])
+def test_a_random_run_is_saved_and_resumed(tmp_path, file, game):
+    """--random SEED (after any --choice) can be saved part-way: resuming
+    gives the trace of the uninterrupted random run."""
+    runner = CliRunner()
+    for seed, choices in (("7", ()), ("12345", ()), ("3", ("--choice", "upamon.draw"))):
+        options = ["--game", game, "--random", seed, *choices]
+        whole = runner.invoke(main, ["run", str(ROOT / file), *options, "--json"])
+        if whole.exit_code == 2:
+            continue  # the scripted label is not legal under this game
+        for stop in (0, 1, 3):
+            position, resumed = _stop_and_resume(runner, tmp_path, ROOT / file, stop, *options)
+            assert position["options"]["random"] == int(seed)
+            assert resumed.exit_code == whole.exit_code, resumed.output
+            assert json.loads(resumed.stdout) == json.loads(whole.stdout), f"seed {seed}, stopped after {stop}"
+
+
+def test_a_game_variant_is_kept(tmp_path):
+    runner, file = CliRunner(), ROOT / "tests/scenarios/yugioh/case-13-illusion-snatch-chains-to-bottomless-trap-hole.yaml"
+    whole = runner.invoke(main, ["run", str(file), "--game", "yugioh/ocg", "--json"])
+    position, resumed = _stop_and_resume(runner, tmp_path, file, 1, "--game", "yugioh/ocg")
+    assert position["game"] == "yugioh/ocg" and json.loads(resumed.stdout) == json.loads(whole.stdout)
+
+
+def test_the_memory_bound_is_saved_and_can_only_be_lowered_by_a_save(tmp_path):
+    """The save records the memory bound; resuming keeps the tighter of it
+    and the bound in force (a save cannot lift it); an explicit
+    --max-memory on resume decides."""
+    from tcgtrig import budget
+
+    runner, file = CliRunner(), _long(tmp_path, limit=5000)
+    saved = tmp_path / "position.json"
+    stopped = runner.invoke(main, ["run", str(file), "--max-memory", "1000", "--stop-after", "0", "--save", str(saved)])
+    assert stopped.exit_code == 0, stopped.output
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["options"]["max_memory"] == 1000
+    budget.set_max_memory(budget.DEFAULT_MAX_MEMORY)
+    resumed = runner.invoke(main, ["resume", str(saved), "--json"])
+    assert resumed.exit_code == 3 and json.loads(resumed.stdout)["reason"].startswith("memory limit reached")
+    explicit = runner.invoke(main, ["resume", str(saved), "--json", "--max-memory", "none"])
+    assert explicit.exit_code == 0 and json.loads(explicit.stdout)["outcome"] == "complete"
+    data["options"]["max_memory"] = None  # "no bound" in a save does not lift the bound in force
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    budget.set_max_memory(1000)
+    lifted = runner.invoke(main, ["resume", str(saved), "--json"])
+    assert lifted.exit_code == 3 and json.loads(lifted.stdout)["reason"].startswith("memory limit reached")
+
+
+def _a_save(tmp_path: Path) -> tuple[Path, dict]:
+    saved = tmp_path / "position.json"
+    result = CliRunner().invoke(main, ["run", str(ROOT / FILES[0][0]), "--stop-after", "2", "--save", str(saved)])
+    assert result.exit_code == 0, result.output
+    return saved, json.loads(saved.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("save_format", True, r"key 'save_format': expected the whole number 2 \(or 1\), got true"),
+    ("save_format", 1.0, r"key 'save_format': expected the whole number 2 \(or 1\), got 1\.0"),
+    ("save_format", 2.0, r"key 'save_format': expected the whole number 2 \(or 1\), got 2\.0"),
+    ("save_format", "2", r"key 'save_format': expected the whole number 2 \(or 1\), got '2'"),
+    ("save_format", 3, r"save_format 3 is not one this tcgtrig reads \(2, 1\)"),
+    ("options", [], r"key 'options': expected a mapping"),
+    ("options", {"max_steps": 10, "random": None, "max_memory": None, "colour": 1},
+     r"key 'options': unknown key 'colour' \(legal: max_memory, max_steps, random\)"),
+    ("options.max_steps", "100", r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got '100'"),
+    ("options.max_steps", True, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got true"),
+    ("options.max_steps", 0, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got 0"),
+    ("options.max_steps", 10.0, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got 10\.0"),
+    ("options.random", 1.5, r"key 'options\.random': expected a whole number \(the seed\) or null, got 1\.5"),
+    ("options.random", False, r"key 'options\.random': expected a whole number \(the seed\) or null, got false"),
+    ("options.max_memory", "2G", r"key 'options\.max_memory': expected a number of bytes, 1 or more, or null, got '2G'"),
+    ("options.max_memory", -5, r"key 'options\.max_memory': expected a number of bytes, 1 or more, or null, got -5"),
+    ("scripted_answers", 99, r"key 'scripted_answers': expected a whole number from 0 to 2 \(the answers\), got 99"),
+    ("scripted_answers", True, r"key 'scripted_answers': expected a whole number from 0 to 2 \(the answers\), got true"),
+    ("answers", [1, 2], r"key 'answers': expected a list of labels \(strings\), got 1 at \[0\]"),
+    ("remaining_choices", [None], r"key 'remaining_choices': expected a list of labels \(strings\), got null at \[0\]"),
+    ("stopped_after_steps", 3.0, r"key 'stopped_after_steps': expected a number of steps"),
+    ("game", "digimom", r"unknown game 'digimom'.*"),
+])
+def test_a_hostile_save_is_one_clear_line(tmp_path, key, value, message):
+    saved, data = _a_save(tmp_path)
+    where, _, name = key.rpartition(".")
+    (data[where] if where else data)[name] = value
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(main, ["resume", str(saved)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+    assert re.search(message, result.stderr), result.stderr
+
+
+def test_a_save_of_format_1_resumes_with_the_default_options(tmp_path):
+    """Saves written before the options were saved: their defaults."""
+    saved, data = _a_save(tmp_path)
+    whole = CliRunner().invoke(main, ["run", str(ROOT / FILES[0][0]), "--json"])
+    data["save_format"] = 1
+    del data["options"], data["scripted_answers"]
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    resumed = CliRunner().invoke(main, ["resume", str(saved), "--json"])
+    assert resumed.exit_code == 0 and json.loads(resumed.stdout) == json.loads(whole.stdout)
+
+
+def test_answers_that_the_replay_does_not_give_are_refused(tmp_path):
+    saved, data = _a_save(tmp_path)
+    assert data["answers"] and data["scripted_answers"] == len(data["answers"])
+    data["scripted_answers"] = 0  # the script's answers claimed to be the default chooser's
+    data["answers"] = list(reversed(data["answers"]))
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(main, ["resume", str(saved)])
+    assert result.exit_code == 2 and "not where its scenario and answers lead" in result.stderr

@@ -10,7 +10,7 @@ wait for the whole chain.
 from __future__ import annotations
 
 import tcgtrig
-from helpers import run
+from helpers import run, scenario
 from tcgtrig import Drop, GameInfo, hookimpl
 
 
@@ -161,3 +161,46 @@ def test_after_an_action_that_starts_no_chain_a_player_may_start_one():
     assert asked[0] == ("respond", "B", "trap.main")  # A, asked first, had nothing to start a chain with
     passed = run(text, chainy())  # the default chooser passes: nothing happens
     assert passed.chains() == [] and passed.state.cards["mon"].zone == "field"
+
+
+def test_a_second_chain_started_after_the_first_resolved_is_not_a_loop():
+    """Issue 22 item 8: the turn player starts chain 2 in the window after
+    chain 1 resolved, then passes in the window after chain 2.  The position
+    before and after that pass differ only in whether the window has been
+    offered: it is not the same position, and the resolution completes."""
+    result = run("""
+        counters: {A: {lp: 8000}, B: {lp: 8000}}
+        cards:
+          - id: x
+            owner: A
+            zone: field
+            abilities: [{id: main, kind: activated, speed: 2, do: [{gain: {counter: lp, amount: 100}}]}]
+        start: [{activate: x.main}]
+        """, chainy(), choices=["pass", "x.main"])
+    assert result.outcome == "complete", result.reason
+    assert result.chains() == [["x.main"], ["x.main"]]
+    assert result.state.counter("A", "lp") == 8200
+    asked = [(s.get("player"), s.get("label")) for s in result.trace if s.kind == "choice"]
+    # chain 1 unanswered; chain 2 started after it; nothing chained to it; the window after it passed
+    assert asked == [("A", "pass"), ("A", "x.main"), ("A", "pass"), ("A", "pass")]
+
+
+def test_whether_the_open_window_was_offered_and_what_may_answer_are_part_of_the_position():
+    """The open window for the last thing that happened, before and after it
+    was offered, and the events a ``when`` may answer, make different
+    positions (loop detection and explore compare them)."""
+    engine = tcgtrig.Engine.for_scenario(scenario("""
+        cards:
+          - id: x
+            owner: A
+            zone: field
+            abilities: [{id: main, kind: activated, speed: 2, do: []}]
+        start: [{gain: {counter: lp, amount: 1}}]
+        """), chainy())
+    machine = engine.machine
+    machine.last_events = (tcgtrig.Event(name="gained", player="A"),)
+    before = machine.position()
+    machine.answered_moment = machine.last_moment
+    offered = machine.position()
+    machine.last_events = (tcgtrig.Event(name="drawn", player="A"),)
+    assert len({before, offered, machine.position()}) == 3
