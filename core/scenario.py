@@ -969,12 +969,13 @@ class _Compiler:
                           by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
                           as_=as_, by=by, label=label)
         if word == "emit":
-            self.only(args, at, ("event", "card", "player", "by", "label"))
+            self.only(args, at, ("event", "card", "player", "by", "reason", "label"))
             self.need(args, at, "event")
             card = self.selector(args["card"], at + ("card",)) if "card" in args else None
             player = self.player(args["player"], at + ("player",)) if "player" in args else None
+            reason = self.text(args["reason"], at + ("reason",)) if "reason" in args else None
             return Emit(event=self.text(args["event"], at + ("event",)), card=card, player=player, by=by,
-                        label=label)
+                        reason=reason, label=label)
         raise AssertionError(word)  # pragma: no cover
 
     def text(self, raw: Any, at: Path_, *, choices: Sequence[str] | None = None) -> str:
