@@ -193,11 +193,13 @@ def plan(
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
         if action.card is None:
-            event = Event(name=action.event, player=player or scope.controller, by=by, actor=actor)
+            event = Event(name=action.event, player=player or scope.controller, by=by, actor=actor,
+                          reason=action.reason)
             ops.append(Op(part=part, event=event))
         for card_id in cards:
             card = state.cards[card_id]
-            event = Event(name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor)
+            event = Event(name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor,
+                          reason=action.reason)
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
     else:  # pragma: no cover - the parser only builds the classes above
         raise TypeError(f"not a primitive action: {action!r}")

@@ -409,12 +409,17 @@ class Change:
 
 @frozen(kw_only=True)
 class Emit:
-    """Declare that something happened (an attack, a block, a use)."""
+    """Declare that something happened (an attack, a block, a use).
+
+    ``reason`` (one line, citing the rule) is written in the event's trace
+    step: why a rule event happened, or what the rules refused instead.
+    """
 
     event: str
     card: Selector | None = None
     player: str | None = None
     by: str | None = None
+    reason: str | None = None
     label: str | None = None
 
 
@@ -682,7 +687,8 @@ class Event:
     ``name`` is the event's name (``deleted``); ``base`` the core name it
     renames (``moved``), so patterns may use either.  ``player`` is whose
     card or counter it concerns; ``actor`` the player whose effect (or
-    start action) did it — ``None`` for what the rules do (``by: rule``).
+    start action) did it — ``None`` for what the rules do (``by: rule``);
+    ``reason`` the rule an ``emit`` cites for it (trace only).
     """
 
     name: str
@@ -698,6 +704,7 @@ class Event:
     stat: str | None = None
     cards: tuple[str, ...] = field(default=(), converter=_tuple)
     actor: str | None = None
+    reason: str | None = None
 
     def names(self) -> tuple[str, ...]:
         return (self.name,) if self.base is None or self.base == self.name else (self.name, self.base)

@@ -366,5 +366,7 @@ def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
         flat += ("cards", event.cards)
     if event.actor is not None:
         flat += ("actor", event.actor)
+    if event.reason is not None:
+        flat += ("reason", event.reason)
     flat += ("cause", cause)
     return tuple(flat)

@@ -971,12 +971,13 @@ class _Compiler:
                           by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
                           as_=as_, by=by, label=label)
         if word == "emit":
-            self.only(args, at, ("event", "card", "player", "by", "label"))
+            self.only(args, at, ("event", "card", "player", "by", "reason", "label"))
             self.need(args, at, "event")
             card = self.selector(args["card"], at + ("card",)) if "card" in args else None
             player = self.player(args["player"], at + ("player",)) if "player" in args else None
+            reason = self.line(args["reason"], at + ("reason",)) if "reason" in args else None
             return Emit(event=self.text(args["event"], at + ("event",)), card=card, player=player, by=by,
-                        label=label)
+                        reason=reason, label=label)
         raise AssertionError(word)  # pragma: no cover
 
     def text(self, raw: Any, at: Path_, *, choices: Sequence[str] | None = None) -> str:
@@ -986,6 +987,12 @@ class _Compiler:
         if choices is not None and raw not in choices:
             raise self.error(at, f"unknown value {raw!r}", choices)
         return raw
+
+    def line(self, raw: Any, at: Path_) -> str:
+        """One line of text (a reason citing a rule)."""
+        if not isinstance(raw, str) or not raw.strip() or "\n" in raw.strip():
+            raise self.error(at, f"expected one line of text (the rule it cites), got {_describe(raw)}")
+        return raw.strip()
 
     def words(self, raw: Any, at: Path_) -> tuple[str, ...]:
         """One word or a list of words."""

@@ -7,7 +7,8 @@ tree is drawn from the same steps by :mod:`tcgtrig.render`.
 Step kinds written by the core:
 
 ``start``      the scenario's start actions begin (effect ``start``, id 0)
-``event``      something happened (``event``, ``card``, ``player``, …)
+``event``      something happened (``event``, ``card``, ``player``, …; ``reason``
+               when an ``emit`` cites a rule)
 ``triggered``  an effect became pending (``id``, ``cause``, game keys)
 ``activated``  an effect was activated
 ``resolved``   an effect's resolution began

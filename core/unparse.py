@@ -158,7 +158,7 @@ def action_to_data(action: Any) -> dict[str, Any]:
     if isinstance(action, Emit):
         return {"emit": {"event": action.event, **_some(
             card=selector_to_data(action.card) if action.card is not None else None,
-            player=action.player, by=action.by), **label}}
+            player=action.player, by=action.by, reason=action.reason), **label}}
     if isinstance(action, Activate):
         return {"activate": action.key, **label}
     if isinstance(action, Prevent):

@@ -171,7 +171,9 @@ def test_run_json_follows_the_contract(runner):
     assert result.exit_code == 0
     assert result.stderr == ""
     data = json.loads(result.stdout)
-    assert list(data) == ["format", "game", "title", "outcome", "steps", "counters", "zones", "flags", "stats"]
+    assert list(data) == ["format", "game", "title", "outcome", "steps", "counters", "zones", "flags", "stats",
+                          "marks"]  # optional: the file's attack is still going on at its end
+    assert data["marks"] == ["attack_in_progress"]
     assert data["format"] == 1
     assert data["game"] == "digimon"
     assert data["title"] == yaml.safe_load(T1_TEXT)["title"]

@@ -126,6 +126,9 @@ STORED: dict[str, Case] = {
     "expect-game-unknown.yaml": Case(
         rf"^no game given: the file has no 'game' key, names no installed game in 'expect', and no --game was "
         rf"passed \(installed: {INSTALLED}\)$", line=None, names_file=False, accepted=("check", "compare")),
+    # issue 22 item 9: an emit's reason (the rule a refused attack declaration cites) is one line of text
+    "emit-reason-list.yaml": Case(r"start\[0\]\.emit\.reason: expected one line of text \(the rule it cites\), got a list",
+                                  line=12),
     "duplicate-key.json": Case(r"cards\[0\]: duplicate key 'zone'", line=8),
     # a line break in the input is shown escaped: the message stays one line
     # (the command line escapes it: the library's message holds it as it is)

@@ -30,6 +30,9 @@ wiki pages differ from them:
 - "when … would" effects (kind ``interrupt``) interrupt the action, are
   ordered like triggers, and each activates at most once per series of
   interrupts (15-8-5-4); what they trigger waits for the action;
+- no new attack declaration can be made during an attack, which lasts
+  until all processing of its end is resolved (11-2-4, 11-6-2; Q&A Q4594,
+  Q4728): the declaration does not happen, and the trace says why;
 - digivolution cards go to the trash when their Digimon leaves;
 - an endless loop no player can stop ends the game in a draw (18-3).
 

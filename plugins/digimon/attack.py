@@ -14,6 +14,15 @@ attack's state in flags on the cards:
   (15-15-1-1);
 - ``blocking`` on the Digimon that blocked (12-1-7).
 
+The attack itself is the game's mark ``attack_in_progress``: set by the
+declaration, cleared once all processing of the end of the attack is done
+(11-6-2).  While it is set, a new attack declaration can't be made (11-2-4,
+Q&A Q4594, Q4728): the word ``attack`` then does nothing — nothing is
+suspended, nothing is marked, no [When Attacking] effect triggers — but for
+the rule event ``attack_not_declared`` on the Digimon, whose trace step cites
+11-2-4.  A mark, not a flag: the attack goes on after the attacker left the
+battle area (11-1-5).
+
 That an effect ended the attack is also the game's mark ``attack_ended``
 (the ``mark`` action), which is what the later timings read: a flag goes
 with its card, and the attacker may leave the battle area after its attack
@@ -38,6 +47,13 @@ ATTACKING = {"zone": "battle", "flag": "attacking"}
 ENDED = "attack_ended"
 ON = {"not": {"mark": ENDED}}
 ATTACKER_IN_BATTLE = {"count": ATTACKING, "gte": 1}
+#: the game's mark for "an attack is going on", from its declaration to the end of its processing
+IN_ATTACK = "attack_in_progress"
+DURING_AN_ATTACK = {"mark": IN_ATTACK}
+#: the trace's reason for an attack declaration the rules refuse
+NO_NEW_ATTACK = "CR 11-2-4: a new attack declaration can't be made during an attack"
+#: the flags an attack leaves on cards
+ATTACK_FLAGS = ("attacking", "attack_target", "blocking", "attack_ended")
 
 
 def _attack_argument(arg: Any) -> tuple[Any, Any]:
@@ -50,9 +66,17 @@ def _attack_argument(arg: Any) -> tuple[Any, Any]:
 
 
 def attack(arg: Any) -> dict[str, Any]:
-    """The attack declaration (11-2-8): suspend the Digimon, mark it
-    attacking (and its target), and the event ``attacking``."""
+    """The attack declaration (11-2-8): the game is marked
+    ``attack_in_progress``, and together: suspend the Digimon, mark it
+    attacking (and its target), and the event ``attacking``.  During an
+    attack the declaration can't be made (11-2-4): only the rule event
+    ``attack_not_declared``, citing it."""
     card, target = _attack_argument(arg)
+    return {"if": DURING_AN_ATTACK, "then": _refused(card),
+            "else": [{"mark": {"set": IN_ATTACK}}, _declaration(card, target)]}
+
+
+def _declaration(card: Any, target: Any) -> dict[str, Any]:
     actions: list[dict[str, Any]] = [
         {"flag": {"card": card, "set": "suspended", "as": "suspended"}},
         {"flag": {"card": card, "set": "attacking", "as": "attack_declared", "by": "rule"}},
@@ -61,6 +85,15 @@ def attack(arg: Any) -> dict[str, Any]:
         actions.append({"flag": {"card": target, "set": "attack_target", "as": "attack_targeted", "by": "rule"}})
     actions.append({"emit": {"event": "attacking", "card": card}})
     return {"together": actions}
+
+
+def _refused(card: Any) -> list[dict[str, Any]]:
+    """What an attack declaration during an attack does (11-2-4): it is not
+    made.  The rule event says so in the trace; then setting the mark that
+    is set already changes nothing, so ``did: previous`` reads 0 (no attack
+    was declared), as it reads the declaration's events when there is one."""
+    return [{"emit": {"event": "attack_not_declared", "card": card, "by": "rule", "reason": NO_NEW_ATTACK}},
+            {"mark": {"set": IN_ATTACK}}]
 
 
 def counter_timing(arg: Any) -> list[dict[str, Any]]:
@@ -106,15 +139,19 @@ def end_attack(arg: Any) -> dict[str, Any]:
 
 def end_of_attack(arg: Any) -> list[dict[str, Any]]:
     """The end of the attack (11-6): the event ``end_of_attack`` (unless an
-    effect already ended it), what it triggers resolves, and the attack's
-    marks are cleared."""
+    effect already ended it), what it triggers resolves — the attack goes on
+    until then (11-6-2, Q&A Q4728) — and the attack's flags and marks are
+    cleared: a new attack can be declared."""
     _no_argument(arg, "end_of_attack")
-    clear = [{"flag": {"card": {"flag": name}, "clear": name, "by": "rule"}}
-             for name in ("attacking", "attack_target", "blocking", "attack_ended")]
     return [{"if": ON, "then": [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}}]},
             {"resolve_pending": {}},
-            {"together": clear},
-            {"mark": {"clear": ENDED}}]
+            *_attack_over()]
+
+
+def _attack_over() -> list[dict[str, Any]]:
+    """Clear what an attack left: its flags on cards, and its marks."""
+    clear = [{"flag": {"card": {"flag": name}, "clear": name, "by": "rule"}} for name in ATTACK_FLAGS]
+    return [{"together": clear}, {"mark": {"clear": ENDED}}, {"mark": {"clear": IN_ATTACK}}]
 
 
 def full_attack(arg: Any) -> list[dict[str, Any]]:
@@ -123,7 +160,14 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
     goes on and the attacker is in the battle area — the actions listed in
     ``success`` (the battle or the security check), then the end of the
     attack.  Only in the start actions (each timing waits for all
-    processing)."""
+    processing).
+
+    An attack an effect ended earlier in the file (``end_attack``, without
+    ``end_of_attack`` after it) is over by now: its end of attack timing
+    came at once (15-15-1-1) and all its processing is done, as it is before
+    every start action.  What it left is cleared first.  An attack still
+    going on (declared by ``attack`` and not ended) refuses this one
+    (11-2-4): none of its timings come."""
     if isinstance(arg, dict) and "card" in arg:
         success = arg.get("success", [])
         if not isinstance(success, list):
@@ -131,13 +175,16 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
         declared = {k: v for k, v in arg.items() if k != "success"}
     else:
         success, declared = [], arg
-    # a new attack: whatever ended an earlier one in the same file no longer counts
-    steps: list[dict[str, Any]] = [{"mark": {"clear": ENDED}}, attack(declared), {"resolve_pending": {}}]
-    steps += counter_timing({}) + block_timing({})
+    card, target = _attack_argument(declared)
+    timings: list[dict[str, Any]] = [{"mark": {"set": IN_ATTACK}}, _declaration(card, target),
+                                     {"resolve_pending": {}}]
+    timings += counter_timing({}) + block_timing({})
     if success:
-        steps.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})
-        steps.append({"resolve_pending": {}})
-    return steps + end_of_attack({})
+        timings.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})
+        timings.append({"resolve_pending": {}})
+    timings += end_of_attack({})
+    return [{"if": {"mark": ENDED}, "then": _attack_over()},
+            {"if": DURING_AN_ATTACK, "then": _refused(card), "else": timings}]
 
 
 def _no_argument(arg: Any, word: str) -> None:

@@ -50,3 +50,24 @@ def test_an_effect_key_written_after_other_keys_is_found():
     trace.append(Step.make("choice", decision="order", player="A", label="b.go", effect="b.go"))
     trace.append(Step.make("choice", decision="target", player="A", label="c1"))
     assert trace.effects("choice") == ["b.go"]
+
+
+def test_an_emit_writes_its_reason_in_the_events_step_and_unparses_to_it():
+    from tcgtrig.unparse import action_to_data
+
+    from tests.helpers import plain_ruleset, scenario
+
+    text = """
+        cards: [{id: x, owner: A, zone: battle}]
+        start:
+          - emit: {event: refused, card: x, by: rule, reason: "rule 1-2: not now"}
+          - emit: {event: ping}
+        """
+    result = run(text, plain_ruleset())
+    events = [step for step in result.trace if step.kind == "event"]
+    assert events[0]["reason"] == "rule 1-2: not now" and events[0]["by"] == "rule"
+    assert events[1].get("reason") is None  # only an emit that gives one
+    assert result.to_dict()["steps"][1]["reason"] == "rule 1-2: not now"
+    first = scenario(text).compile(plain_ruleset()).start[0]
+    assert action_to_data(first) == {"emit": {"event": "refused", "card": ["x"], "by": "rule",
+                                              "reason": "rule 1-2: not now"}}

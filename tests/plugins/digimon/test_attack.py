@@ -90,6 +90,104 @@ def test_an_ended_attack_stays_ended_when_the_attacker_leaves_and_a_new_attack_s
     assert again.keys("resolved") == ["one.stop", "b.c"]
 
 
+TWO_ATTACKERS = """
+    cards:
+      - id: one
+        owner: A
+        zone: battle
+        types: [digimon]
+        abilities: [{id: wa, when: {event: attacking, card: self}, do: [{gain: {counter: one}}]}]
+      - id: two
+        owner: A
+        zone: battle
+        types: [digimon]
+        abilities: [{id: wa, when: {event: attacking, card: self}, do: [{gain: {counter: two}}]}]
+    start:
+      - attack: one
+      - resolve_pending: {}
+    """
+
+
+def _refusals(result: tcgtrig.Resolution) -> list[tuple[str, str, str]]:
+    return [(s["card"], s["by"], s["reason"]) for s in result.trace
+            if s.kind == "event" and s["event"] == "attack_not_declared"]
+
+
+def test_no_attack_can_be_declared_during_an_attack():
+    # CR 11-2-4, Q&A Q4594: the second declaration does not happen at all
+    result = run(TWO_ATTACKERS.rstrip(" ") + "      - attack: two\n      - resolve_pending: {}\n")
+    assert result.keys("triggered") == ["one.wa"]
+    assert result.state.cards["two"].flags == frozenset()  # not suspended, not attacking
+    assert result.state.cards["one"].flags == {"suspended", "attacking"}  # the first attack goes on
+    assert _refusals(result) == [("two", "rule", "CR 11-2-4: a new attack declaration can't be made during an attack")]
+    assert result.state.marks == frozenset({"attack_in_progress"})
+    step = next(s for s in result.to_dict()["steps"] if s.get("event") == "attack_not_declared")
+    assert step["reason"].startswith("CR 11-2-4")
+
+
+def test_the_attack_goes_on_after_its_attacker_left_the_battle_area():
+    # 11-1-5: the attacker leaving does not end the attack, so no new one yet
+    text = TWO_ATTACKERS.replace("do: [{gain: {counter: one}}]", "do: [{bounce: self}]")
+    result = run(text.rstrip(" ") + "      - attack: two\n")
+    assert result.state.cards["one"].zone == "hand"
+    assert [card for card, _, _ in _refusals(result)] == ["two"]
+    assert "suspended" not in result.state.cards["two"].flags
+
+
+def test_a_new_attack_is_declared_once_the_attack_ended():
+    result = run(TWO_ATTACKERS.rstrip(" ") + "      - end_of_attack: {}\n      - attack: two\n"
+                                             "      - resolve_pending: {}\n")
+    assert result.keys("resolved") == ["one.wa", "two.wa"]
+    assert result.state.cards["two"].flags == {"suspended", "attacking"}
+    assert _refusals(result) == []
+    # and by full_attack, one after the other
+    again = run(TWO_ATTACKERS.replace("- attack: one\n      - resolve_pending: {}",
+                                      "- full_attack: one\n      - full_attack: two"))
+    assert again.keys("resolved") == ["one.wa", "two.wa"] and _refusals(again) == []
+    assert again.state.marks == frozenset()
+
+
+def test_did_previous_reads_whether_the_attack_was_declared():
+    text = """
+        cards:
+          - {id: one, owner: A, zone: battle, types: [digimon]}
+          - id: two
+            owner: A
+            zone: battle
+            types: [digimon]
+            abilities:
+              - id: go
+                when: {event: attacking, card: one}
+                do:
+                  - attack: two
+                  - if: {did: previous}
+                    then: [{gain: {counter: attacked}}]
+                    else: [{gain: {counter: refused}}]
+        start:
+          - attack: one
+          - resolve_pending: {}
+        """
+    result = run(text)
+    assert result.state.counter("A", "refused") == 1 and result.state.counter("A", "attacked") == 0
+    result = run(text.replace("          - attack: one\n", "          - emit: {event: attacking, card: one}\n"))
+    assert result.state.counter("A", "attacked") == 1 and result.state.counter("A", "refused") == 0
+
+
+def test_a_full_attack_during_an_attack_is_not_declared_and_none_of_its_timings_come():
+    text = TWO_ATTACKERS.rstrip(" ") + "      - full_attack: two\n"
+    text = text.replace("    start:", """      - id: b
+        owner: B
+        zone: battle
+        abilities: [{id: c, when: {event: counter_timing, player: self}, do: [{gain: {counter: n}}]}]
+    start:""")
+    result = run(text)
+    assert result.keys("resolved") == ["one.wa"]  # no counter timing, no end of attack: they were the first's
+    events = [s["event"] for s in result.trace if s.kind == "event"]
+    assert "counter_timing" not in events and "end_of_attack" not in events
+    assert [card for card, _, _ in _refusals(result)] == ["two"]
+    assert result.state.cards["one"].flags == {"suspended", "attacking"}
+
+
 def test_a_gained_blocker_flag_counts_as_blocker():
     text = POSITION.replace("types: [digimon, blocker]", "types: [digimon], flags: [blocker]")
     result = run(text.rstrip(" ") + "    choices: [decline, wall]\n")
