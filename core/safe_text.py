@@ -38,12 +38,14 @@ def _escaped(match: re.Match[str]) -> str:
     return repr(match.group())[1:-1]
 
 
-def escape_controls(text: str) -> str:
+def escape_controls(text: str, lines: bool = False) -> str:
     """``text`` with every control and bidi character shown escaped
-    (``\\x1b``, ``\\n``, ``\\u202e``); other text, any script, unchanged."""
-    if _UNSAFE.search(text) is None:
+    (``\\x1b``, ``\\n``, ``\\u202e``); other text, any script, unchanged.
+    With ``lines``, a line break stays a line break."""
+    unsafe = _UNSAFE_BUT_LINES if lines else _UNSAFE
+    if unsafe.search(text) is None:
         return text
-    return _UNSAFE.sub(_escaped, text)
+    return unsafe.sub(_escaped, text)
 
 
 def clip(text: str, limit: int = NAME_LIMIT) -> str:
