@@ -225,3 +225,10 @@ def test_the_page_does_not_grow_with_long_names_or_long_loops(monkeypatch):
     assert len(page) < 4 * len(comparison_html("short", short))  # 300 effects of 100 KB names: 60 MB before
     assert SHORTENED_NOTE in page and f"{'c' * (NAME_LIMIT - 1)}…" in page
     assert page.count('class="effect"') == 50 and "… and 250 more effects resolved" in page
+
+
+def test_a_usage_error_shows_them_escaped(runner):
+    # click echoes the argument as it was given (a group-level error uses its repr)
+    result = runner.invoke(main, ["run", "a.yaml", "\x1b]0;PWNED\x07x"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: got unexpected extra argument (\\x1b]0;PWNED\\x07x) (see: main run --help)\n"
