@@ -7,9 +7,12 @@ seconds: styled through rich on a terminal, plain text elsewhere.
 Effects are nested under the effect during which they triggered, the way
 the seed pages draw priority layers: an effect's children are what happened
 while it resolved — its events, interrupts, rules processing — and then the
-effects it triggered, in the order they were taken.  Every effect shows its
-card, its controller, the game's bookkeeping (Digimon: priority) and what
-became of it.
+effects it triggered, in the order they were taken.  Nesting never reorders
+time: read top to bottom, the tree is the trace's order (an effect taken up
+only after others is drawn further out and says what it triggered during;
+a chain game's next chain starts at the top).  Every effect shows its card,
+its controller, the game's bookkeeping (Digimon: priority) and what became
+of it.  Every name is shown escaped and shortened (:mod:`tcgtrig.safe_text`).
 """
 
 from __future__ import annotations
@@ -195,11 +198,10 @@ class _Builder:
 
     def child(self, wanted: Node, label: list[Segment], came: str | None = "during") -> Node:
         """Draw a line under ``wanted``, or, if that line is closed, under
-        the nearest open line above it, saying what it ``came`` from (e.g.
-        ``triggered during 1. gabumon.trash``; a decision says nothing:
-        ``came`` None).  Below :data:`MAX_DEPTH`
-        levels, deeper layers are drawn at that depth (a 100,000-deep
-        cascade stays readable)."""
+        the nearest open line above it, saying what it ``came`` from
+        (``triggered during 1. gabumon.trash``; a decision says nothing:
+        ``came`` None).  Below :data:`MAX_DEPTH` levels, deeper layers are
+        drawn at that depth (a 100,000-deep cascade stays readable)."""
         target = self.anchor.get(id(wanted), wanted)
         parent = self.open_above(target)
         if parent is not target and came is not None and id(target) in self.about:
