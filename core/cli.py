@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,7 @@ import click
 from . import __version__, jsontext, source
 from .errors import TcgTrigError
 from .explore import DEFAULT_MAX_STATES
+from .safe_text import SafeStream, escape_controls
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -39,13 +41,41 @@ __all__ = ["main"]
 ENDED_EARLY = 3
 
 
-def _console(err: bool = False) -> Console:
+#: Columns ``compare`` wraps its table and lines to off a terminal (COLUMNS overrides it).
+PIPED_COMPARE_WIDTH = 100
+
+
+def _console(err: bool = False, piped_width: int = 1000) -> Console:
+    """A rich console on standard output (or error).  It writes to the
+    stream itself, not through :class:`~tcgtrig.safe_text.SafeStream` (its
+    styles are escape sequences): what is printed through it is made safe
+    where it is written (:func:`_markup`, :mod:`tcgtrig.render`)."""
     from rich.console import Console
 
     stream = sys.stderr if err else sys.stdout
+    if isinstance(stream, SafeStream):
+        stream = stream.stream
     # piped output is not wrapped at 80 columns, so it can be searched line by line
-    width = None if stream.isatty() else 1000
-    return Console(stderr=err, highlight=False, emoji=False, width=width)
+    width = None if stream.isatty() else piped_width
+    return Console(file=stream, highlight=False, emoji=False, width=width)
+
+
+def _safe_streams() -> None:
+    """Standard output and error show control and bidi characters escaped:
+    nothing a command echoes from a scenario file acts on the terminal."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if not isinstance(stream, SafeStream):
+            setattr(sys, name, SafeStream(stream))
+
+
+def _markup(value: Any, lines: bool = False) -> str:
+    """A value for rich markup: control and bidi characters shown escaped
+    (with ``lines``, line breaks kept: a table cell of several lines), and
+    ``[`` escaped so that it is not read as a style."""
+    from rich.markup import escape
+
+    return escape(escape_controls(str(value), lines))
 
 
 def _tolerant_streams() -> None:
@@ -59,9 +89,9 @@ def _tolerant_streams() -> None:
 
 
 def one_line(text: str) -> str:
-    """A message as one line: a line break or control character from the
-    input (a key, a player's name) is shown escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    """A message as one line: a line break, a control or a bidi character
+    from the input (a key, a player's name) is shown escaped."""
+    return escape_controls(text)
 
 
 def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -98,7 +128,11 @@ def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str)
 
 
 def _dump(data: Any) -> None:
-    click.echo(jsontext.dumps(data))
+    """JSON on standard output.  Its text escapes every character a terminal
+    acts on (:mod:`tcgtrig.jsontext`), so it skips :class:`SafeStream`'s
+    check: a trace can be hundreds of MB."""
+    stream = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout
+    click.echo(jsontext.dumps(data), file=stream)
 
 
 def _show_one_line(error: click.UsageError, file: Any = None) -> None:
@@ -132,6 +166,7 @@ class _Tool(click.Group):
 def main() -> None:
     """Decide in which order triggered effects resolve, game by game."""
     _tolerant_streams()
+    _safe_streams()
 
 
 @main.command()
@@ -139,10 +174,11 @@ def main() -> None:
 @_bad_input
 def games(as_json: bool) -> None:
     """List the installed rulesets, their versions and where they come from."""
-    from rich.markup import escape
     from rich.table import Table
 
     from .manager import list_games
+
+    escape = _markup  # control characters escaped too
 
     listings = list_games()
     if as_json:
@@ -333,7 +369,6 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
-    from rich.markup import escape
     from rich.table import Table
 
     from .expect import check_expectation
@@ -341,6 +376,8 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     from .manager import available_games, load_ruleset, split_game
     from .resolution import resolve
     from .scenario import load_scenario
+
+    escape = _markup  # control characters escaped too
 
     files = _scenario_files(files)
     console = _console()
@@ -412,7 +449,7 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
             console.print(f"[red]FAIL[/] {label}")
             table = Table("key", "expected", "actual", show_lines=True)
             for m in mismatches:
-                table.add_row(escape(m.key), escape(_show(m.expected)), escape(_show(m.actual)))
+                table.add_row(escape(m.key), escape(_show(m.expected), lines=True), escape(_show(m.actual), lines=True))
             console.print(table)
     summary = f"{passes} passed, {failures} failed"
     if skips:
@@ -527,10 +564,7 @@ def _show(value: Any) -> str:
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
     """Resolve one position under every installed ruleset, side by side,
     then say where the games part ways."""
-    from rich.markup import escape
-    from rich.table import Table
-
-    from .compare import compare_games, comparison_json, describe_difference, differences
+    from .compare import compare_games, comparison_json
     from .scenario import load_scenario
 
     _refuse_overwriting_input(html_out, file, "--html")
@@ -540,39 +574,93 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
     if html_out is not None:
         from .compare_html import comparison_html
 
-        try:
-            with open(html_out, "w", encoding="utf-8") as page:
-                page.write(comparison_html(scenario.title, results))
-        except OSError as exc:
-            raise TcgTrigError(f"{html_out}: cannot write the page: {exc.strerror}") from None
+        _write_atomically(html_out, comparison_html(scenario.title, results), "the page")
     if as_json:
         _dump(comparison_json(results))
         return
-    table = Table("#", *(escape(n) for n in results), title=escape(scenario.title), show_lines=False)
-    columns = {n: (r.keys("resolved") if not isinstance(r, str) else [f"cannot resolve: {r}"])
-               for n, r in results.items()}
+    _print_comparison(scenario.title, results)
+
+
+#: Rows of the ``compare`` table at most (the JSON lists every effect).
+MAX_COMPARE_ROWS = 1_000
+
+
+def _print_comparison(title: str, results: dict[str, Any]) -> None:
+    """The games as columns, then where they part ways: names escaped and
+    shortened, and wrapped to :data:`PIPED_COMPARE_WIDTH` columns off a
+    terminal (or to ``COLUMNS``)."""
+    import textwrap
+
+    from rich.table import Table
+
+    from .compare import describe_difference, differences, no_differences
+    from .safe_text import SENTENCE_LIMIT, SHORTENED_NOTE, Shown
+
+    shown = Shown()
+    # each game's order (or, in its first row, why it cannot resolve the file)
+    columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
+    table = Table("#", title=_markup(shown(title, SENTENCE_LIMIT)))
+    for name in results:
+        table.add_column(_markup(shown(name)), overflow="fold")  # a long word is folded, not cut
     rows = max((len(c) for c in columns.values()), default=0)
-    for i in range(rows):
-        table.add_row(str(i + 1), *(escape(c[i]) if i < len(c) else "" for c in columns.values()))
+    for i in range(min(rows, MAX_COMPARE_ROWS)):
+        table.add_row(str(i + 1), *(
+            "" if i >= len(c) else _markup(f"cannot resolve: {escape_controls(c[i])}"  # a message: in full
+                                           if isinstance(results[n], str) else shown(c[i]))
+            for n, c in columns.items()))
+    if rows > MAX_COMPARE_ROWS:
+        table.add_row("…", *(f"{len(c) - MAX_COMPARE_ROWS:,} more" if len(c) > MAX_COMPARE_ROWS else ""
+                             for c in columns.values()))
     table.add_row("end", *(
-        "" if isinstance(r, str) else escape(f"{r.outcome}; " + "; ".join(
-            f"{p}: " + ", ".join(f"{k} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
+        "" if isinstance(r, str) else _markup(f"{shown(r.outcome)}; " + "; ".join(
+            f"{shown(p)}: " + ", ".join(f"{shown(k)} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
             for p in r.state.players))
         for r in results.values()))
-    console = _console()
+    width = os.environ.get("COLUMNS", "")
+    console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
     console.print(table)
     found = differences(results)
-    if not found:
-        resolved = [name for name, r in results.items() if not isinstance(r, str)]
-        if len(resolved) < len(results) and len(results) > 1:
-            console.print(escape(f"Only {', '.join(resolved) or 'none'} could resolve the file: nothing to "
-                                 "compare with the others."))
-        elif len(results) > 1:
-            console.print("The games agree.")
-        return
-    console.print("Where the games part ways:")
-    for difference in found:
-        console.print(escape("  " + describe_difference(difference)))
+    lines = [f"  {describe_difference(difference, shown)}" for difference in found]
+    if rows > MAX_COMPARE_ROWS:
+        lines.append(f"The table shows the first {MAX_COMPARE_ROWS:,} effects (compare --json lists every one).")
+    if shown.shortened:
+        lines.append(SHORTENED_NOTE[:1].upper() + SHORTENED_NOTE[1:] + ".")
+    said = ["Where the games part ways:"] if found else [no_differences(results) or ""]
+    for line in said + lines:
+        wrapped = textwrap.fill(line, width=console.width, subsequent_indent="      " if line.startswith("  ") else "",
+                                break_on_hyphens=False) if line else ""
+        console.print(wrapped, markup=False, highlight=False, soft_wrap=True)
+
+
+def _write_atomically(path: str, text: str, what: str) -> None:
+    """Write ``text`` to ``path`` all at once: to a temporary file beside it,
+    then renamed over it.  If anything fails, ``path`` is as it was and the
+    temporary file is removed."""
+    target = os.path.abspath(path)
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
+                                                 dir=os.path.dirname(target))
+    except OSError as exc:
+        raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(text)
+        try:
+            mode = os.stat(target).st_mode & 0o777  # the file's own permissions, when it is replaced
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # as open() would have made it
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+        raise
 
 
 @main.command()

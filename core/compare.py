@@ -16,7 +16,7 @@ object with ``what`` and, per game, what that game gives:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .errors import TcgTrigError
@@ -24,7 +24,7 @@ from .manager import available_games, load_ruleset
 from .resolution import Resolution, resolve, summary
 from .scenario import Scenario
 
-__all__ = ["compare_games", "differences", "comparison_json", "describe_difference"]
+__all__ = ["compare_games", "differences", "comparison_json", "describe_difference", "no_differences"]
 
 ENDINGS = ("lost", "missed", "failed", "declined")
 
@@ -87,18 +87,39 @@ def comparison_json(results: dict[str, Resolution | str]) -> dict[str, Any]:
     }
 
 
-def describe_difference(difference: dict[str, Any]) -> str:
-    """One line for one difference, game by game."""
+def describe_difference(difference: dict[str, Any], shown: Callable[[Any], str] = str) -> str:
+    """One line for one difference, game by game; ``shown`` writes each
+    name or value (the command line escapes and shortens them)."""
     what = difference["what"]
     games = difference["games"]
     if what == "order":
         first = difference["first"]
         return f"order, from effect {first}: " + " | ".join(
-            f"{g}: {' → '.join(o[first - 1:first + 2]) or '(nothing)'}" for g, o in games.items())
-    label = {"counter": f"{difference.get('player')}'s {difference.get('counter')}",
-             "zone": f"zone of {difference.get('card')}",
-             "flags": f"flags of {difference.get('card')}"}.get(what, what)
-    return f"{label}: " + " | ".join(f"{g}: {v}" for g, v in games.items())
+            f"{shown(g)}: {' → '.join(map(shown, o[first - 1:first + 2])) or '(nothing)'}" for g, o in games.items())
+    label = {"counter": f"{shown(difference.get('player'))}'s {shown(difference.get('counter'))}",
+             "zone": f"zone of {shown(difference.get('card'))}",
+             "flags": f"flags of {shown(difference.get('card'))}"}.get(what, what)
+    return f"{label}: " + " | ".join(f"{shown(g)}: {_value(v, shown)}" for g, v in games.items())
+
+
+def _value(value: Any, shown: Callable[[Any], str]) -> str:
+    """A game's value as Python writes it (``['a.b']``), each name ``shown``."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(f"'{shown(v)}'" if isinstance(v, str) else shown(v) for v in value) + "]"
+    return shown(value) if isinstance(value, str) else repr(value)
+
+
+def no_differences(results: dict[str, Resolution | str]) -> str | None:
+    """What to say when the games show no difference: that they agree, or
+    that only some could resolve the file; None when they differ."""
+    if differences(results):
+        return None
+    resolved = [name for name, r in results.items() if not isinstance(r, str)]
+    if len(resolved) < len(results):
+        return f"Only {', '.join(resolved)} could resolve the file: nothing to compare with the others."
+    if len(resolved) == 1:
+        return f"Only {resolved[0]} was compared: nothing to compare it with."
+    return "The games agree."
 
 
 def _add(out: list[dict[str, Any]], what: dict[str, Any], games: dict[str, Any]) -> None:

@@ -7,21 +7,30 @@ with the game's class of each effect (the Duel Masters waiting pool's
 classes) written on it.  Then what was lost, missed, failed or declined and
 why, the end, and where the games part ways.  Inline CSS only: no script,
 no network, readable in any browser.
+
+Names are shown as the terminal shows them (:mod:`tcgtrig.safe_text`):
+control and bidi characters escaped, very long names shortened; a column
+draws at most :data:`MAX_PAGE_EFFECTS` effects, so a runaway loop makes a
+page of a bounded size (``compare --json`` has everything).
 """
 
 from __future__ import annotations
 
 import hashlib
-from html import escape
+import html
+import itertools
 from typing import Any
 
-from .compare import describe_difference, differences
+from .compare import describe_difference, differences, no_differences
 from .render import SKIP_KEYS
 from .resolution import Resolution
+from .safe_text import NAME_LIMIT, SENTENCE_LIMIT, SHORTENED_NOTE, Shown
 
-__all__ = ["comparison_html"]
+__all__ = ["comparison_html", "MAX_PAGE_EFFECTS"]
 
 ENDINGS = ("lost", "missed", "failed", "declined")
+#: Effects a column draws at most (resolved, and lost, missed, … each).
+MAX_PAGE_EFFECTS = 2_000
 
 STYLE = """
 body { font: 15px/1.4 system-ui, sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
@@ -41,54 +50,80 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .error { color: #a00; }
 .differences { margin-top: 20px; }
 .differences li { margin-bottom: 4px; }
+.note { color: #666; font-size: 13px; }
 """
+
+
+class _Page:
+    """Writes values into the page: escaped for HTML and for the eye."""
+
+    def __init__(self) -> None:
+        self.shown = Shown()
+
+    def __call__(self, value: Any, limit: int = NAME_LIMIT) -> str:
+        return html.escape(self.shown(value, limit))
+
+    def sentence(self, value: Any) -> str:
+        return self(value, SENTENCE_LIMIT)
 
 
 def comparison_html(title: str, results: dict[str, Resolution | str]) -> str:
     """The page for ``results`` (game name → its resolution, or its error)."""
-    columns = "".join(_column(name, result) for name, result in results.items())
+    text = _Page()
+    columns = "".join(_column(name, result, text) for name, result in results.items())
     found = differences(results)
-    parts = "".join(f"<li>{escape(describe_difference(d))}</li>" for d in found) or "<li>The games agree.</li>"
+    parts = "".join(f"<li>{html.escape(describe_difference(d, text.shown))}</li>" for d in found)
+    if not found:
+        parts = f"<li>{html.escape(no_differences(results) or '')}</li>"
+    note = f"<p class=\"note\">{html.escape(SHORTENED_NOTE)}</p>\n" if text.shown.shortened else ""
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        f"<title>{escape(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
-        f"<h1>{escape(title)}</h1>\n"
+        f"<title>{text.sentence(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
+        f"<h1>{text.sentence(title)}</h1>\n"
         f"<div class=\"games\" style=\"--n: {max(len(results), 1)}\">{columns}</div>\n"
         f"<section class=\"differences\"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n"
-        "</body></html>\n"
+        f"{note}</body></html>\n"
     )
 
 
-def _column(name: str, result: Resolution | str) -> str:
+def _column(name: str, result: Resolution | str, text: _Page) -> str:
     if isinstance(result, str):
-        return (f"<section class=\"game\" data-game=\"{escape(name)}\"><h2>{escape(name)}</h2>"
-                f"<p class=\"error\">cannot resolve: {escape(result)}</p></section>")
+        return (f"<section class=\"game\" data-game=\"{text(name)}\"><h2>{text(name)}</h2>"
+                f"<p class=\"error\">cannot resolve: {text.sentence(result)}</p></section>")
     info = result.engine.ruleset.info
     names = {card.id: card.name for card in result.state.cards.values()}
-    body = _structure(result, names)
+    body = _structure(result, names, text)
+    endings = (step for step in result.trace if step.kind in ENDINGS)
     ended = "".join(
-        f"<li>{escape(step.kind)} {escape(str(step.get('effect')))}"
-        f"{': ' + escape(str(step.get('reason'))) if step.get('reason') else ''}</li>"
-        for step in result.trace if step.kind in ENDINGS)
-    counters = result.engine.ruleset.describe_counters(result.state) or [
+        f"<li>{text(step.kind)} {text(step.get('effect'))}"
+        f"{': ' + text.sentence(step.get('reason')) if step.get('reason') else ''}</li>"
+        for step in itertools.islice(endings, MAX_PAGE_EFFECTS))
+    more = sum(1 for _ in endings)
+    if more:
+        ended += f"<li>… and {more:,} more (compare --json lists every one)</li>"
+    counters = [text.sentence(line) for line in result.engine.ruleset.describe_counters(result.state) or [
         f"{p}: " + (", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(p, {}).items())) or "—")
-        for p in result.state.players]
+        for p in result.state.players]]
     start = result.compiled.state
-    moved = [f"{names.get(c.id, c.id)} {start.cards[c.id].zone} → {c.zone}" for c in result.state.cards.values()
-             if start.cards[c.id].zone != c.zone]
-    end = f"<b>{escape(result.outcome)}</b> · {escape(' · '.join(counters))}"
+    moved = [f"{text(names.get(c.id, c.id))} {text(start.cards[c.id].zone)} → {text(c.zone)}"
+             for c in result.state.cards.values() if start.cards[c.id].zone != c.zone]
+    end = f"<b>{text(result.outcome)}</b> · {' · '.join(counters)}"
     if moved:
-        end += "<br>moved: " + escape(", ".join(moved))
-    return (f"<section class=\"game\" data-game=\"{escape(name)}\"><h2>{escape(info.title)} "
-            f"<small>{escape(name)}</small></h2>{body}"
+        end += "<br>moved: " + ", ".join(moved)
+    return (f"<section class=\"game\" data-game=\"{text(name)}\"><h2>{text(info.title)} "
+            f"<small>{text(name)}</small></h2>{body}"
             f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}<div class=\"end\">{end}</div></section>")
 
 
-def _structure(result: Resolution, names: dict[str, str]) -> str:
-    """The resolved effects as nested boxes, in resolution order."""
-    resolved = [step for step in result.trace if step.kind == "resolved"]
-    if not resolved:
+def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
+    """The resolved effects as nested boxes, in resolution order (the first
+    :data:`MAX_PAGE_EFFECTS` of them)."""
+    every = [step for step in result.trace if step.kind == "resolved"]
+    if not every:
         return "<p>(nothing resolved)</p>"
+    resolved = every[:MAX_PAGE_EFFECTS]
+    more = (f"<p class=\"note\">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists "
+            "every one)</p>") if len(every) > len(resolved) else ""
     if any(step.get("chain") for step in resolved):
         out, current = [], None
         for number, step in enumerate(resolved, 1):
@@ -97,18 +132,18 @@ def _structure(result: Resolution, names: dict[str, str]) -> str:
                 if current is not None:
                     out.append("</div>")
                 if chain is not None:
-                    out.append(f"<div class=\"box\"><div class=\"label\">chain {chain} — resolves last in, "
+                    out.append(f"<div class=\"box\"><div class=\"label\">chain {text(chain)} — resolves last in, "
                                "first out</div>")
                 current = chain
             link = f"CL{step.get('chain_link')}" if step.get("chain_link") else ""
-            out.append(_effect(number, step, names, link))
+            out.append(_effect(number, step, names, link, text))
         if current is not None:
             out.append("</div>")
-        return "".join(out)
+        return "".join(out) + more
     term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
     if term == "depth" or not any(step.get(term) is not None for step in resolved):
-        inner = "".join(_effect(n, step, names, _tag(step)) for n, step in enumerate(resolved, 1))
-        return f"<div class=\"box\"><div class=\"label\">in the order they resolved</div>{inner}</div>"
+        inner = "".join(_effect(n, step, names, _tag(step), text) for n, step in enumerate(resolved, 1))
+        return f"<div class=\"box\"><div class=\"label\">in the order they resolved</div>{inner}</div>{more}"
     out, depth = [], 0
     for number, step in enumerate(resolved, 1):
         want = max(int(step.get(term) or 1), 1)
@@ -118,13 +153,13 @@ def _structure(result: Resolution, names: dict[str, str]) -> str:
         while depth > want:
             out.append("</div>")
             depth -= 1
-        out.append(_effect(number, step, names, _tag(step)))
+        out.append(_effect(number, step, names, _tag(step), text))
     out.append("</div>" * depth)
-    return "".join(out)
+    return "".join(out) + more
 
 
 def _depth_label(result: Resolution, depth: int) -> str:
-    return escape(f"{result.engine.ruleset.info.term('depth')} {depth}")
+    return html.escape(f"{result.engine.ruleset.info.term('depth')} {depth}")
 
 
 def _tag(step: Any) -> str:
@@ -132,11 +167,11 @@ def _tag(step: Any) -> str:
     return " · ".join(f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS and v is not None)
 
 
-def _effect(number: int, step: Any, names: dict[str, str], tag: str) -> str:
+def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page) -> str:
     key = str(step.get("effect"))
     card = key.split(".")[0]
     hue = int(hashlib.sha256(card.encode()).hexdigest()[:4], 16) % 360
-    label = f" <span class=\"tag\">{escape(tag)}</span>" if tag else ""
-    return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{escape(key)}\">"
-            f"<span class=\"n\">{number}.</span>{escape(key)}{label}<br><small>{escape(names.get(card, card))} · "
-            f"{escape(str(step.get('player')))}</small></div>")
+    label = f" <span class=\"tag\">{text.sentence(tag)}</span>" if tag else ""
+    return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{text(key)}\">"
+            f"<span class=\"n\">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · "
+            f"{text(step.get('player'))}</small></div>")

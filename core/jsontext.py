@@ -8,16 +8,27 @@ numbers, booleans, null), so a direct writer using the C string encoder
 gives the same bytes faster: a mapping of plain values (a trace step) is
 encoded by the C encoder in one call, with the line break and indent as
 its item separator.  Anything else is handed to :func:`json.dumps` whole.
+
+JSON text is also printed to terminals, so besides the control characters
+JSON always escapes (C0: ``\\u001b``), DEL, the C1 controls, the line and
+paragraph separators and the bidi controls (U+202E) are written as
+``\\uXXXX`` escapes (:func:`escape_unsafe`): the data is the same, the
+text does nothing to a terminal.  Other characters, any script, are
+written as they are.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-__all__ = ["dumps"]
+__all__ = ["dumps", "escape_unsafe"]
+
+#: What JSON may hold raw but a terminal acts on (JSON escapes C0 itself).
+_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 class _Unusual(Exception):
@@ -25,13 +36,30 @@ class _Unusual(Exception):
 
 
 def dumps(value: Any, indent: int = 2) -> str:
-    """``json.dumps(value, indent=indent, ensure_ascii=False)``."""
+    """``json.dumps(value, indent=indent, ensure_ascii=False)``, with the
+    characters a terminal acts on escaped (:func:`escape_unsafe`)."""
     out: list[str] = []
     try:
         _write(value, out, "\n", " " * indent)
     except (_Unusual, RecursionError):
-        return json.dumps(value, indent=indent, ensure_ascii=False)
-    return "".join(out)
+        return escape_unsafe(json.dumps(value, indent=indent, ensure_ascii=False))
+    return escape_unsafe("".join(out))
+
+
+def _escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def escape_unsafe(text: str) -> str:
+    """JSON text with DEL, C1 controls, line separators and bidi controls
+    written as ``\\uXXXX``: outside strings JSON text has none of them, so
+    this changes no value.  An ASCII text is checked at once."""
+    if text.isascii():
+        if "\x7f" not in text:
+            return text
+    elif _UNSAFE.search(text) is None:
+        return text
+    return _UNSAFE.sub(_escape, text)
 
 
 def _scalar(value: Any) -> str:

@@ -76,7 +76,7 @@ class Resolution:
     def json_text(self, indent: int | None = 2) -> str:
         """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
         if indent is None:
-            return json.dumps(self.to_dict(), ensure_ascii=False)
+            return jsontext.escape_unsafe(json.dumps(self.to_dict(), ensure_ascii=False))
         return jsontext.dumps(self.to_dict(), indent)
 
     def to_json(self) -> dict[str, Any]:

@@ -418,6 +418,51 @@ start:
     assert "marks: digimon: ['linked'] | yugioh: []" in text
 
 
+def test_piped_compare_wraps_to_100_columns(tmp_path):
+    # issue 22 item 12: off a terminal the table and the lines were up to 1,000 columns (3,000 bytes) wide
+    cost = Path(__file__).parent.parent / "examples" / "09-cost-triggers.yaml"
+    long = write(tmp_path, "long.yaml", cost.read_text(encoding="utf-8").replace(
+        "cannon", "cannon_with_a_name_long_enough_to_need_wrapping_in_a_table"))
+    for path in (cost, long):
+        result = CliRunner(env={"COLUMNS": None, "FORCE_COLOR": None}).invoke(main, ["compare", str(path)])
+        assert result.exit_code == 0, result.stderr
+        lines = result.stdout.splitlines()
+        assert max(len(line) for line in lines) == 100, result.stdout
+        assert "Where the games part ways:" in lines
+    folded = "".join(line.split("│")[2].strip() for line in lines if line.startswith("│"))
+    assert "cannon_with_a_name_long_enough_to_need_wrapping_in_a_table.fire" in folded
+    # COLUMNS says otherwise
+    wide = CliRunner(env={"COLUMNS": "250", "FORCE_COLOR": None}).invoke(main, ["compare", str(long)])
+    assert max(len(line) for line in wide.stdout.splitlines()) > 100
+
+
+def test_compare_html_replaces_the_page_at_once(runner, tmp_path, monkeypatch):
+    # issue 22 item 5: the page was opened (emptied) before it was made: a failure left an empty file
+    import tcgtrig.compare_html
+
+    page = write(tmp_path, "page.html", "the page before")
+    page.chmod(0o640)
+
+    def fails(*args):
+        raise tcgtrig.TcgTrigError("the page could not be made")
+
+    monkeypatch.setattr(tcgtrig.compare_html, "comparison_html", fails)
+    assert_one_line_error(invoke(runner, "compare", T1, "--html", page), r"error: the page could not be made")
+    assert page.read_text() == "the page before" and sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
+    monkeypatch.undo()
+    assert invoke(runner, "compare", T1, "--html", page).exit_code == 0
+    assert page.read_text().startswith("<!doctype html>") and page.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
+    fresh = tmp_path / "fresh.html"
+    assert invoke(runner, "compare", T1, "--html", fresh).exit_code == 0
+    umask = os.umask(0)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask  # as any new file
+    assert_one_line_error(invoke(runner, "compare", T1, "--html", tmp_path / "no" / "page.html"),
+                          rf"error: {re.escape(str(tmp_path / 'no' / 'page.html'))}: cannot write the page: "
+                          r"No such file or directory")
+
+
 def test_compare_with_an_unknown_game_lists_the_installed_ones(runner):
     assert_one_line_error(invoke(runner, "compare", T1, "--games", "digimon,nope"),
                           r"error: unknown game 'nope' \(installed: .+\)")

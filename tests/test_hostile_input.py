@@ -50,7 +50,8 @@ class Case:
     ``messages``: a command (or ``library``) whose error reads otherwise
     (``play`` reads its answers from stdin, which is empty here).
     ``library``: where the library stops: ``load`` (load_scenario, or
-    picking the game, raises) or ``resolve`` (resolve raises).
+    picking the game, raises) or ``resolve`` (resolve raises); ``none``: a
+    file that is not bad input at all (every command accepts it).
     """
 
     message: str
@@ -138,6 +139,10 @@ STORED: dict[str, Case] = {
     "newline-player.yaml": Case(NEWLINE_PLAYER, line=4),
     **{f"reserved-id-{word}.yaml": Case(rf"cards\[1\]\.id: a card cannot be called '{word}': the word already means "
                                         r"something where a card is named", line=8) for word in RESERVED},
+    # issue 22 item 13: escape sequences and bidi controls in every string a file can hold are not bad
+    # input: every command shows them escaped (tests/test_terminal_safety.py checks what it prints)
+    **{name: Case("", line=None, accepted=COMMANDS, library="none")
+       for name in ("terminal-escapes.yaml", "terminal-escapes.json")},
 }
 
 # written at run time: bytes that are no text
@@ -354,6 +359,10 @@ def test_input_over_the_byte_limit_is_one_line(runner, monkeypatch):
 def test_the_library_raises_tcgtrig_errors_only(generated, tmp_path, monkeypatch, name):
     monkeypatch.chdir(tmp_path)
     case, path = CASES[name], path_of(name, generated)
+    if case.library == "none":
+        scenario = tcgtrig.load_scenario(path)
+        assert tcgtrig.resolve(scenario, pick_game(scenario, None)).outcome == "complete"
+        return
     if case.library == "load":
         with pytest.raises(tcgtrig.TcgTrigError) as caught:
             scenario = tcgtrig.load_scenario(path)

@@ -1,4 +1,5 @@
-"""The quick JSON writer gives exactly the bytes of json.dumps(indent=2)."""
+"""The quick JSON writer gives exactly the bytes of json.dumps(indent=2),
+with the characters a terminal acts on written as \\uXXXX escapes."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tcgtrig.jsontext import dumps
+from tcgtrig.jsontext import dumps, escape_unsafe
 
 PLAIN = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 VALUES = st.recursive(PLAIN, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
@@ -15,15 +16,35 @@ VALUES = st.recursive(PLAIN, lambda inner: st.lists(inner, max_size=4) | st.dict
 STEPS = st.lists(st.dictionaries(st.text(max_size=5), PLAIN | st.lists(PLAIN, max_size=2), max_size=5), max_size=8)
 
 
+def as_json_writes_it(value: object) -> str:
+    return escape_unsafe(json.dumps(value, indent=2, ensure_ascii=False))
+
+
 @given(VALUES)
 def test_any_value_is_written_as_json_writes_it(value):
-    assert dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    assert dumps(value) == as_json_writes_it(value)
 
 
 @given(STEPS)
 def test_runs_of_flat_mappings_are_written_as_json_writes_them(steps):
     value = {"format": 1, "steps": steps, "zones": {"a": "hand"}}
-    assert dumps(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    assert dumps(value) == as_json_writes_it(value)
+
+
+UNSAFE = "\x1b]0;PWNED\x07 \x1b[2J \x7f \x85 \u202e \u2066 \u2028 \u061c"
+CONTROLS = "\x1b\x07\x7f\x85\u202e\u2066\u2028\u061c"
+
+
+@given(st.text(alphabet=st.sampled_from(list(UNSAFE) + ["a", "日", "é", "\n", '"'])))
+def test_terminal_controls_are_escaped_and_the_value_is_the_same(text):
+    written = dumps({"name": text, "steps": [{"card": text}]})
+    assert json.loads(written) == {"name": text, "steps": [{"card": text}]}
+    assert not any(c in written for c in CONTROLS), written
+
+
+def test_other_characters_stay_readable():
+    assert dumps(["日本語 é ∞", UNSAFE]) == ('[\n  "日本語 é ∞",\n  "\\u001b]0;PWNED\\u0007 \\u001b[2J \\u007f \\u0085 '
+                                           '\\u202e \\u2066 \\u2028 \\u061c"\n]')
 
 
 @pytest.mark.parametrize("value", [
@@ -35,7 +56,7 @@ def test_runs_of_flat_mappings_are_written_as_json_writes_them(steps):
 ])
 def test_edge_cases(value):
     try:
-        expected = json.dumps(value, indent=2, ensure_ascii=False)
+        expected = as_json_writes_it(value)
     except TypeError:
         with pytest.raises(TypeError):
             dumps(value)
