@@ -129,6 +129,13 @@ STORED: dict[str, Case] = {
                              messages={"library": r"cards\[0\]\.stats\.dp\nx: expected an integer, got 'lots'"}),
     "newline-legal.yaml": Case(NEWLINE_PLAYER, line=4),
     "newline-player.yaml": Case(NEWLINE_PLAYER, line=4),
+    # issue 22, item 14: a decimal where a whole number belongs is bad input, wherever it is
+    "stats-float.yaml": Case(r"cards\[0\]\.stats\.atk: expected an integer, got 500\.0", line=7),
+    "counters-float.yaml": Case(r"counters\.A\.memory: expected an integer, got 2\.0", line=6),
+    "amount-float.yaml": Case(r"start\[0\]\.gain\.amount: expected an integer, \{count: …\} or \{card: …, stat: …\}, "
+                              r"got 2\.0", line=8),
+    "per-turn-float.yaml": Case(r"cards\[0\]\.abilities\[0\]\.per_turn: expected an integer, got 1\.0", line=12),
+    "expect-stat-float.yaml": Case(r"expect\.digimon\.stats\.agumon\.dp: expected an integer, got 2000\.0", line=11),
     **{f"reserved-id-{word}.yaml": Case(rf"cards\[1\]\.id: a card cannot be called '{word}': the word already means "
                                         r"something where a card is named", line=8) for word in RESERVED},
 }
