@@ -25,6 +25,7 @@ import fastjsonschema
 from attrs import field, frozen
 
 from .errors import PluginError, ScenarioError
+from .guard import NOT_THE_PLUGINS
 from .manager import Ruleset
 from .model import (
     ABILITY_KINDS,
@@ -262,7 +263,10 @@ class Scenario:
         the result."""
         if self.game is None or self.game.split("/", 1)[0] not in _installed_games():
             return
-        ruleset = _checking_ruleset(self.game)
+        try:
+            ruleset = _checking_ruleset(self.game)
+        except PluginError:
+            return  # a broken game is reported where it is used (compare still resolves the others)
         self._checked[_ruleset_key(ruleset)] = _Compiler(self, ruleset).compile()
 
 
@@ -895,7 +899,9 @@ class _Compiler:
             expanded = self.aliases[word](arg)
         except (ValueError, TypeError, KeyError) as exc:
             raise self.error(path + (word,), f"bad argument for {word!r}: {exc}") from None
-        except Exception as exc:  # the word itself is broken, not the file
+        except NOT_THE_PLUGINS:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the word itself is broken, not the file (SystemExit too)
             raise PluginError(self.ruleset._culprit("tcgtrig_action_aliases"),
                               f"the word {word!r} raised {type(exc).__name__}: {exc}",
                               hook="tcgtrig_action_aliases") from exc
