@@ -12,9 +12,10 @@ A plugin's load-time code — its import, the hooks a ruleset asks once
   10): the code runs in a daemon thread the caller waits for, and one that
   does not finish by then is left behind and reported.  Python cannot stop
   a thread: an abandoned one may go on using the CPU until the program
-  ends, and whatever it prints after it is left goes to the output.  Its
-  module is never imported again in that process (the import would wait on
-  it forever).
+  ends; what it prints is dropped (``sys.stdout`` and ``sys.stderr`` are
+  then wrapped in a stream that drops the writes of the threads left
+  behind).  Its module is never imported again in that process (the
+  import would wait on it forever).
 
 The cost is one thread per guarded call (about 0.1 ms).
 """
@@ -23,9 +24,9 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import threading
 from collections.abc import Callable
-from contextlib import redirect_stderr, redirect_stdout
 from typing import Any, TypeVar
 
 from .errors import PluginError, TcgTrigError
@@ -90,6 +91,31 @@ class _Kept(io.TextIOBase):
         return "".join(self.parts)
 
 
+#: The threads left behind (by ident), still running
+_left_behind: set[int] = set()
+
+
+class _Silenced:
+    """A stream that passes everything on to ``stream``, except what the
+    threads left behind write: a plugin that never returned must not
+    print into the output (``games --json``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if threading.get_ident() in _left_behind:
+            return len(text)
+        return self._stream.write(text)  # type: ignore[no-any-return]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silenced(stream: Any) -> Any:
+    return stream if stream is None or isinstance(stream, _Silenced) else _Silenced(stream)
+
+
 def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
     """Run plugin ``name``'s load-time code ``work`` (``what`` says what it
     does: "importing") in a worker thread with a deadline, its printing
@@ -109,12 +135,21 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
             outcome["value"] = work()
         except BaseException as exc:  # noqa: BLE001 - whatever plugin code raises is its failure
             outcome["error"] = exc
+        finally:
+            _left_behind.discard(threading.get_ident())  # the ident may be given to another thread
 
     kept = _Kept()
     thread = threading.Thread(target=run, name=f"tcgtrig: {what} {name}", daemon=True)
-    with redirect_stdout(kept), redirect_stderr(kept):  # set here: the worker may never leave
+    streams = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = kept  # set here, not in the worker: it may never leave
+    try:
         thread.start()
         thread.join(limit)
+    finally:
+        if thread.is_alive() and thread.ident is not None:  # left behind: what it prints from now on is dropped
+            _left_behind.add(thread.ident)
+            streams = _silenced(streams[0]), _silenced(streams[1])
+        sys.stdout, sys.stderr = streams
     if kept.size:
         _printed[name] = (_printed.get(name, "") + kept.text())[:MAX_PRINTED]
     if thread.is_alive():

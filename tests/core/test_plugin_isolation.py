@@ -228,6 +228,40 @@ def test_a_plugin_that_never_returns_is_left_behind_and_named(hanging, monkeypat
     assert "still loading" in listed["hangs"]["error"] and listed["digimon"]["error"] is None
 
 
+TICKS = """
+import os
+import time
+
+ticks = 0
+while not os.path.exists({stop!r}):
+    ticks += 1
+    print("tick", ticks)
+    with open({count!r}, "w") as out:
+        out.write(str(ticks))
+    time.sleep(0.02)
+"""
+
+
+def test_what_a_plugin_left_behind_prints_is_dropped(installed, tmp_path, monkeypatch, capsys):
+    stop, count = tmp_path / "stop", tmp_path / "count"
+    installed("ticks", TICKS.format(stop=str(stop), count=str(count)))
+    monkeypatch.setenv("TCGTRIG_PLUGIN_TIMEOUT", "0.3")
+    try:
+        with pytest.raises(PluginError, match="did not finish"):
+            tcgtrig.load_ruleset("ticks")
+        seen = int(count.read_text())
+        deadline = 600  # polls of 0.05 s: only so that a broken test cannot hang
+        while int(count.read_text() or 0) < seen + 3 and deadline:
+            __import__("time").sleep(0.05)
+            deadline -= 1
+        print("the program's own output")
+        out = capsys.readouterr()
+        assert "the program's own output" in out.out and "tick" not in out.out + out.err
+        assert tcgtrig.guard.printed("ticks").startswith("tick 1\n")  # what it printed in time is kept
+    finally:
+        stop.touch()
+
+
 def test_the_plugin_time_limit_must_be_a_number(monkeypatch):
     monkeypatch.setenv("TCGTRIG_PLUGIN_TIMEOUT", "soon")
     with pytest.raises(tcgtrig.TcgTrigError, match=r"TCGTRIG_PLUGIN_TIMEOUT='soon': expected a number of seconds"):
