@@ -431,3 +431,21 @@ def test_the_core_step_keys_are_the_trace_schemas():
     from tcgtrig.scenario import schema
 
     assert CORE_STEP_KEYS == set(schema("trace")["$defs"]["step"]["properties"])
+
+
+def test_a_word_that_exits_on_a_sample_does_not_stop_the_typo_check():
+    """The typo check tries each word with sample arguments to read what it
+    emits: one that calls sys.exit on a sample has refused it, nothing more."""
+    from tcgtrig.lint import game_events
+
+    class Picky(PlainGame):
+        @hookimpl
+        def tcgtrig_action_aliases(self):
+            def leave(arg):  # noqa: ANN001, ANN202
+                if arg != "x":
+                    sys.exit("no")
+                return {"emit": {"event": "left"}}
+            return {"leave": leave}
+
+    ruleset = tcgtrig.load_ruleset("plain", plugins=(Picky(),), autoload=False)
+    assert "left" in game_events(ruleset)
