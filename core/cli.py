@@ -184,7 +184,8 @@ def games(as_json: bool) -> None:
     if as_json:
         _dump([{k: getattr(g, k) for k in ("name", "title", "version", "module", "distribution",
                                            "distribution_version", "error")}
-               | {"variants": [{"name": n, "summary": s} for n, s in g.variants]} for g in listings])
+               | {"variants": [{"name": n, "summary": s} for n, s in g.variants]}
+               | ({"printed": g.printed} if g.printed else {}) for g in listings])
         return
     if not listings:
         click.echo("no game is installed (is tcgtrig installed? try: pip install -e .)")
@@ -193,13 +194,19 @@ def games(as_json: bool) -> None:
     for g in listings:
         origin = f"{g.distribution} {g.distribution_version} · {g.module}"
         if g.error:
-            table.add_row(escape(g.name), f"[red]broken: {escape(g.error)}[/]", "", escape(origin))
+            table.add_row(escape(g.name), f"[red]broken: {escape(one_line(g.error))}[/]", "", escape(origin))
         else:
             table.add_row(escape(g.name), escape(g.title), escape(g.version), escape(origin))
             for number, (variant, summary) in enumerate(g.variants):
                 default = " (default)" if number == 0 else ""
                 table.add_row(escape(f"  {g.name}/{variant}"), escape(f"{summary}{default}"), "", "")
+        if g.printed:  # a plugin's printing is kept off the output: shown here, one line
+            table.add_row("", f"[dim]printed while loading: {escape(one_line(_shortened(g.printed)))}[/]", "", "")
     _console().print(table)
+
+
+def _shortened(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
 
 
 def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:

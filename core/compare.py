@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import TcgTrigError
-from .manager import available_games, load_ruleset
+from .errors import PluginError, TcgTrigError
+from .manager import Ruleset, available_games, load_ruleset
 from .resolution import Resolution, resolve, summary
 from .scenario import Scenario
 
@@ -31,14 +31,24 @@ ENDINGS = ("lost", "missed", "failed", "declined")
 
 def compare_games(scenario: Scenario, games: Sequence[str] | None = None) -> dict[str, Resolution | str]:
     """Resolve ``scenario`` under each of ``games`` (default: every installed
-    game's default variant); a game that cannot resolve it gives its error.
+    game's default variant); a game that cannot resolve it gives its error,
+    a game whose plugin is broken too (one broken plugin breaks no other game).
 
     :raises TcgTrigError: an unknown game, or no game could resolve the file.
     """
     names = list(games) if games else available_games()
-    rulesets = {name: load_ruleset(name) for name in names}  # unknown names fail here, listing the games
+    rulesets: dict[str, Ruleset | str] = {}
+    for name in names:
+        try:
+            rulesets[name] = load_ruleset(name)
+        except PluginError as exc:  # a broken game is its own column's error; the others still resolve
+            rulesets[name] = str(exc)
+        # an unknown name fails here, listing the games
     results: dict[str, Resolution | str] = {}
-    for ruleset in rulesets.values():
+    for name, ruleset in rulesets.items():
+        if isinstance(ruleset, str):
+            results[name] = ruleset
+            continue
         try:
             results[ruleset.name] = resolve(scenario, ruleset)
         except TcgTrigError as exc:

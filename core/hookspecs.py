@@ -286,7 +286,12 @@ def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str
 
     :param state: the game state.
     :param effect: the pending effect, with ``rank`` set.
-    :return: a mapping of JSON-compatible values.
+    :return: a mapping of words (lower-case letters, digits, ``_``; not a
+        key the core writes, such as ``effect`` or ``reason``) to one-line
+        text, whole numbers within ±10**9, finite decimals, booleans or
+        ``None``.  The key the game names depth in ``GameInfo.terms``
+        (Digimon: ``priority``) holds how deep the effect was derived, from
+        0 or 1: at most ``effect.depth + 1``.
 
     Use in game plugins: to show the game's own bookkeeping in traces.
     """

@@ -23,6 +23,7 @@ from typing import Any
 
 from attrs import frozen
 
+from .guard import NOT_THE_PLUGINS
 from .manager import Ruleset
 from .model import SOURCES, Ability, Card, Emit, Move, Pattern, walk
 from .scenario import Compiled, Scenario
@@ -79,7 +80,9 @@ def _expansions(ruleset: Ruleset) -> list[Any]:
         for probe in _PROBES:
             try:
                 out.append(expand(probe))
-            except Exception:  # noqa: BLE001 - a word may refuse any sample; that is its right
+            except NOT_THE_PLUGINS:
+                raise
+            except BaseException:  # noqa: BLE001 - a word may refuse any sample, even by SystemExit; that is its right
                 continue
     return out
 

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import functools
 import importlib.metadata
+import math
 import operator
+import re
 import sys
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -23,6 +26,7 @@ from attrs import frozen
 
 from . import hookspecs
 from .errors import PluginError, TcgTrigError, UnknownGameError
+from .guard import NOT_THE_PLUGINS, guarded, printed
 from .info import RESOLUTION_MODELS, ActivationContext, Drop, GameEnd, GameInfo
 from .model import ACTION_TYPES
 from .pending import PendingEffect
@@ -40,14 +44,32 @@ __all__ = [
 
 #: types a hook's answer is quickly accepted in (anything else is checked in full)
 _INTS = frozenset({int})
-_STR = frozenset({str})
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+#: What a hook caller lets through as it is: tcgtrig's own errors (they
+#: already say whose), the user's Ctrl-C and running out of memory
+_PASS = (TcgTrigError, *NOT_THE_PLUGINS)
 
 #: The entry-point group games register under.
 ENTRY_POINT_GROUP = "tcgtrig.games"
 
 
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
+#: The distribution tcgtrig itself comes in: its games win a name another package also registers.
+_BUNDLED = "tcgtrig"
+
+
+@frozen
+class _Claim:
+    """The entry points registered under one game name: the one used
+    (``None`` when two packages claim the name and neither is bundled),
+    and those refused, with why."""
+
+    name: str
+    used: importlib.metadata.EntryPoint | None
+    refused: tuple[importlib.metadata.EntryPoint, ...] = ()
+    why: str = ""
+
+
+def _entry_points() -> list[_Claim]:
     """The games' entry points, found once per import path (a scan of the
     installed packages takes several milliseconds, and one command looks
     several times)."""
@@ -55,24 +77,80 @@ def _entry_points() -> list[importlib.metadata.EntryPoint]:
 
 
 @functools.lru_cache(maxsize=8)
-def _scan(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...]:
-    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
-    unique: dict[str, importlib.metadata.EntryPoint] = {}
-    for ep in found:
-        unique.setdefault(ep.name, ep)
-    return tuple(unique[name] for name in sorted(unique))
+def _scan(path: tuple[str, ...]) -> tuple[_Claim, ...]:
+    by_name: dict[str, dict[str, importlib.metadata.EntryPoint]] = {}
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        by_name.setdefault(ep.name, {}).setdefault(ep.value, ep)  # one module named twice is one game
+    return tuple(_claim(name, list(by_name[name].values())) for name in sorted(by_name))
+
+
+def _claim(name: str, eps: list[importlib.metadata.EntryPoint]) -> _Claim:
+    """Who gets a game name two packages register: the bundled game, and
+    the other is refused; between two others, neither (which one Python
+    happens to find first is no way to choose a game's rules)."""
+    if len(eps) == 1:
+        return _Claim(name, eps[0])
+    bundled = [ep for ep in eps if _distribution(ep)[0] == _BUNDLED]
+    if bundled:
+        others = tuple(ep for ep in eps if ep is not bundled[0])
+        return _Claim(name, bundled[0], others, f"the name {name!r} is taken by the bundled game "
+                                                f"({_origin(bundled[0])}), which is used; uninstall the other "
+                                                "package or register the game under another name")
+    return _Claim(name, None, tuple(eps), f"the name {name!r} is registered by {len(eps)} packages: "
+                                          f"{'; '.join(map(_origin, eps))}: neither is used; uninstall all but one")
+
+
+def _distribution(ep: importlib.metadata.EntryPoint) -> tuple[str, str]:
+    """The name and version of the distribution that registers ``ep``."""
+    dist = getattr(ep, "dist", None)
+    return (dist.metadata["Name"] or "", dist.version or "") if dist is not None else ("", "")
+
+
+def _origin(ep: importlib.metadata.EntryPoint) -> str:
+    """Where an entry point comes from: ``tcgtrig 0.1.0 · tcgtrig.plugins.digimon.hooks``."""
+    name, version = _distribution(ep)
+    return f"{name} {version} · {ep.value}" if name else ep.value
 
 
 def available_games() -> list[str]:
     """Names of the installed games (without importing them)."""
-    return [ep.name for ep in _entry_points()]
+    return [claim.name for claim in _entry_points()]
+
+
+#: Entry points that failed to load in this process, and those being loaded: each plugin is imported once
+_failed: dict[tuple[str, str, str], PluginError] = {}
+_loading: dict[tuple[str, str, str], threading.Thread] = {}
 
 
 def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
+    """Import a game's entry point (guarded: see :mod:`tcgtrig.guard`); a
+    plugin that failed is not imported again in this process."""
+    dist = getattr(ep, "dist", None)
+    key = (ep.name, ep.value, str(dist.locate_file("")) if dist is not None else "")
+    if key in _failed:
+        raise PluginError(ep.name, _failed[key].detail)
+    loader = _loading.get(key)
+    if loader is not None and loader is not threading.current_thread() and loader.is_alive():
+        raise PluginError(ep.name, f"is still loading from {ep.value!r}: an earlier attempt did not finish")
+    try:
+        return guarded(ep.name, functools.partial(_import, ep, key), what=f"loading from {ep.value!r}")
+    except PluginError as exc:
+        _failed[key] = exc
+        raise
+
+
+def _import(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> object:
+    _loading[key] = threading.current_thread()
     try:
         return ep.load()
-    except Exception as exc:  # a broken plugin must be named, not crash us
-        raise PluginError(ep.name, f"could not be loaded from {ep.value!r}: {type(exc).__name__}: {exc}") from exc
+    except MemoryError:
+        raise  # the budget's verdict, not the plugin's fault
+    except BaseException as exc:  # noqa: BLE001 - a broken plugin must be named, not crash us (SystemExit too;
+        # this runs in a guarded worker thread: the user's Ctrl-C arrives in the thread that waits)
+        _failed[key] = PluginError(ep.name, f"could not be loaded from {ep.value!r}: {type(exc).__name__}: {exc}")
+        raise _failed[key] from exc
+    finally:
+        del _loading[key]
 
 
 def make_plugin_manager(
@@ -93,10 +171,13 @@ def make_plugin_manager(
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     if autoload and game is not None:
-        eps = {ep.name: ep for ep in _entry_points()}
-        if game not in eps:
-            raise UnknownGameError(game, sorted(eps))
-        _register(pm, game, _load_entry_point(eps[game]))
+        claims = {claim.name: claim for claim in _entry_points()}
+        if game not in claims:
+            raise UnknownGameError(game, sorted(claims))
+        used = claims[game].used
+        if used is None:
+            raise PluginError(game, claims[game].why)
+        _register(pm, game, _load_entry_point(used))
     for number, plugin in enumerate(plugins):
         name = getattr(plugin, "__name__", None) or f"{type(plugin).__name__}-{number}"
         _register(pm, name, plugin)
@@ -121,6 +202,83 @@ def _register(pm: pluggy.PluginManager, name: str, plugin: object) -> None:
         raise PluginError(name, str(exc)) from exc
 
 
+#: The longest text a plugin may give for one line (a title, a reason, a detail).
+MAX_TEXT = 1000
+#: The largest number a plugin may put in a trace, either way (as a scenario's numbers).
+MAX_NUMBER = 1_000_000_000
+#: How a game, a variant or a term is spelled (as in a scenario's ``game``).
+_WORD = re.compile(r"[a-z0-9_]+")
+#: The keys the core writes in a trace step: a game's detail may not replace one (the trace
+#: schema's step properties; a test checks they agree).
+CORE_STEP_KEYS = frozenset({
+    "about", "actor", "amount", "by", "card", "cards", "cause", "chain", "chain_link", "counter", "decision",
+    "effect", "event", "flag", "from", "id", "interrupting", "kind", "label", "options", "outcome", "player",
+    "reason", "stat", "to", "turn",
+})
+
+
+def _is_line(value: object, *, empty: bool = True) -> bool:
+    """Whether ``value`` is text for one line of output: a string with no
+    line break or control character, at most :data:`MAX_TEXT` long."""
+    return (isinstance(value, str) and value.isprintable() and len(value) <= MAX_TEXT
+            and (empty or bool(value)))
+
+
+def _is_text(value: object, *, empty: bool = True) -> bool:
+    """Whether ``value`` is text a plugin may build from the scenario's own
+    words (a card's name, a counter, a zone, an effect key): any string, of
+    any length and any characters, as the file may hold them; what is
+    printed is escaped and shortened where it is printed."""
+    return isinstance(value, str) and (empty or bool(value))
+
+
+def _info_problem(info: GameInfo) -> str | None:
+    """What is wrong with a game's info, if anything: it is shown on every
+    listing and tree, and its words are typed on the command line."""
+    if not isinstance(info.name, str) or not _WORD.fullmatch(info.name):
+        return f"name {info.name!r}: expected lower-case letters, digits and _"
+    for field in ("title", "version", "summary", "rules"):
+        if not _is_line(getattr(info, field), empty=field not in ("title", "version")):
+            return f"{field} {getattr(info, field)!r}: expected one line of text"
+    if info.resolution not in RESOLUTION_MODELS:
+        return f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
+    for field in ("draw_one_at_a_time", "spent_abilities_trigger", "recheck_trigger_condition"):
+        if not isinstance(getattr(info, field), bool):
+            return f"{field} {getattr(info, field)!r}: expected True or False"
+    for field in ("terms", "citations", "variants"):
+        for key, text in getattr(info, field):
+            if not isinstance(key, str) or not _WORD.fullmatch(key) or not _is_line(text, empty=field == "citations"):
+                return f"{field} {key!r}: {text!r}: expected a word (lower-case letters, digits, _) and a line"
+    depth = info.term("depth")
+    if not _WORD.fullmatch(depth) or depth in CORE_STEP_KEYS:
+        return f"terms 'depth': {depth!r}: expected a word (the detail key of an effect's depth) the trace does " \
+               "not use itself"
+    for field in ("events", "zones", *(("rule_counters",) if info.rule_counters is not None else ())):
+        for word in getattr(info, field):
+            if not _is_line(word, empty=False):
+                return f"{field}: {word!r}: expected a word"
+    return None
+
+
+def _detail_problem(key: object, value: object) -> bool:
+    """Whether one of a game's trace details is unfit for the trace."""
+    if not isinstance(key, str) or not _WORD.fullmatch(key) or key in CORE_STEP_KEYS:
+        return True
+    if value is None or isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return not -MAX_NUMBER <= value <= MAX_NUMBER
+    if isinstance(value, float):
+        return not math.isfinite(value)
+    return not _is_line(value)
+
+
+def _check_info(name: str, info: GameInfo) -> None:
+    problem = _info_problem(info)
+    if problem is not None:
+        raise PluginError(name, f"tcgtrig_game_info returned a GameInfo with {problem}", hook="tcgtrig_game_info")
+
+
 class Ruleset:
     """One game's policy, as the engine sees it.
 
@@ -143,11 +301,11 @@ class Ruleset:
             raise PluginError(name or "?", "implements no tcgtrig_game_info: it is not a game")
         if not isinstance(info, GameInfo):
             raise PluginError(name or "?", f"tcgtrig_game_info returned {info!r}, not a GameInfo")
-        if info.resolution not in RESOLUTION_MODELS:
-            raise PluginError(
-                info.name, f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
-            )
+        _check_info(name or "?", info)
         self.info = info
+        #: the detail key that holds the game's number for an effect's depth, if it names one
+        depth = info.term("depth")
+        self._depth_key = depth if depth != "depth" else None
         #: whether the game builds chains (read on every activation)
         self.chain = info.resolution == "chain"
         #: the game's name; ``name`` adds the variant unless it is the default
@@ -177,6 +335,8 @@ class Ruleset:
         self._declared = bind("tcgtrig_declared_use")
         self._together = bind("tcgtrig_replacements_together")
         self.has_look_back = self._look_back is not None
+        #: trace details already found sound (a game gives a few answers, over and over)
+        self._sound_details: set[tuple[tuple[str, Any], ...]] = set()
         self.aliases = self._collect_aliases()
 
     # -- plumbing -----------------------------------------------------------
@@ -203,9 +363,9 @@ class Ruleset:
             def direct(*args: Any) -> Any:
                 try:
                     return function(*args)
-                except TcgTrigError:
+                except _PASS:
                     raise
-                except Exception as exc:
+                except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                     raise self._failure(name, exc) from exc
             return direct
         # the implementation takes some of the spec's arguments (pluggy allows it)
@@ -216,9 +376,9 @@ class Ruleset:
             def one(*args: Any) -> Any:
                 try:
                     return function(args[position])
-                except TcgTrigError:
+                except _PASS:
                     raise
-                except Exception as exc:
+                except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                     raise self._failure(name, exc) from exc
             return one
         pick = operator.itemgetter(*positions) if positions else (lambda args: ())
@@ -226,9 +386,9 @@ class Ruleset:
         def some(*args: Any) -> Any:
             try:
                 return function(*pick(args))
-            except TcgTrigError:
+            except _PASS:
                 raise
-            except Exception as exc:
+            except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                 raise self._failure(name, exc) from exc
         return some
 
@@ -240,13 +400,13 @@ class Ruleset:
             self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
             try:
                 return hook(**kwargs)
-            except TcgTrigError:
+            except _PASS:
                 raise
-            except Exception as exc:
+            except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                 raise self._failure(name, exc) from exc
         return through_pluggy
 
-    def _failure(self, name: str, exc: Exception) -> PluginError:
+    def _failure(self, name: str, exc: BaseException) -> PluginError:
         """What a plugin's exception in hook ``name`` becomes: an error naming the plugin."""
         return PluginError(self._culprit(name, exc), f"raised {type(exc).__name__}: {exc}", hook=name)
 
@@ -298,8 +458,9 @@ class Ruleset:
         merged: dict[str, Callable[[Any], Any]] = {}
         results = self._call("tcgtrig_action_aliases", self.pm.hook.tcgtrig_action_aliases)
         for result in reversed(results or []):  # pluggy calls LIFO; later registration wins
-            if not isinstance(result, dict):
-                raise self._bad("tcgtrig_action_aliases", result, "a dict of alias functions")
+            if not isinstance(result, dict) or not all(_is_line(word, empty=False) and callable(expand)
+                                                       for word, expand in result.items()):
+                raise self._bad("tcgtrig_action_aliases", result, "a dict of words to alias functions")
             merged.update(result)
         return merged
 
@@ -336,14 +497,14 @@ class Ruleset:
         if self._turn_ends is None:
             return None
         reason = self._turn_ends(state)
-        if reason is not None and not isinstance(reason, str):
-            raise self._bad("tcgtrig_turn_ends", reason, "a reason (a string) or None")
+        if reason is not None and not _is_text(reason):
+            raise self._bad("tcgtrig_turn_ends", reason, "a reason (text) or None")
         return reason
 
     def describe_counters(self, state: GameState) -> list[str] | None:
         parts = self._describe_counters(state) if self._describe_counters is not None else None
-        if parts is not None and (not isinstance(parts, list) or not all(isinstance(p, str) for p in parts)):
-            raise self._bad("tcgtrig_describe_counters", parts, "a list of strings")
+        if parts is not None and (not isinstance(parts, list) or not all(_is_text(p) for p in parts)):
+            raise self._bad("tcgtrig_describe_counters", parts, "a list of texts")
         return parts
 
     def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
@@ -373,14 +534,34 @@ class Ruleset:
         details = self._details(state, effect) if self._details is not None else None
         if not details:
             return ()
-        if type(details) is dict and set(map(type, details)) == _STR and set(map(type, details.values())) <= _PLAIN:
-            return tuple(details.items())  # the usual answer, checked at C speed
-        if not isinstance(details, dict) or not all(
-                isinstance(key, str) and (value is None or isinstance(value, (str, int, float, bool)))
-                for key, value in details.items()):
-            raise self._bad("tcgtrig_pending_details", details, "a dict of words to plain values (they go in "
-                                                                "the JSON trace)")
+        if type(details) is not dict:
+            raise self._bad_details(details)
+        rest = details
+        key = self._depth_key
+        if key is not None and key in details:  # the game's depth: checked for this effect
+            depth = details[key]
+            if depth is not None and (type(depth) is not int or not 0 <= depth <= effect.depth + 1):
+                raise self._bad("tcgtrig_pending_details", details,
+                                f"{key!r} (the game's word for depth) to be how deep the effect was derived: a "
+                                f"whole number from 0 to {effect.depth + 1}")
+            rest = details.copy()
+            del rest[key]
+        shape = tuple(rest.items())
+        try:
+            known = shape in self._sound_details  # the usual answer: seen before, found at C speed
+        except TypeError:  # a value that is no plain value
+            known = False
+        if not known:
+            if any(_detail_problem(name, value) for name, value in shape):
+                raise self._bad_details(details)
+            if len(self._sound_details) < 4096:  # games repeat a few answers; others are checked each time
+                self._sound_details.add(shape)
         return tuple(details.items())
+
+    def _bad_details(self, details: object) -> PluginError:
+        return self._bad("tcgtrig_pending_details", details, "a dict of words to plain values (they go in the "
+                         "JSON trace, after the core's keys): one-line text, whole numbers within "
+                         f"±{MAX_NUMBER:,}, finite decimals, true/false or null")
 
     def who_orders(self, state: GameState, bucket: dict[int, PendingEffect]) -> str:
         first = next(iter(bucket.values()))
@@ -398,8 +579,9 @@ class Ruleset:
         if self._check is None:
             return None
         drop = self._check(state, effect, point, last_moment)
-        if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")):
-            raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason)")
+        if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")
+                                     and _is_text(drop.reason)):
+            raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason: text)")
         return drop
 
     @property
@@ -411,15 +593,15 @@ class Ruleset:
         if self._blocked is None:
             return None
         reason = self._blocked(state, effect, context)
-        if reason is not None and not isinstance(reason, str):
-            raise self._bad("tcgtrig_activation_blocked", reason, "a reason (a string) or None")
+        if reason is not None and not _is_text(reason):
+            raise self._bad("tcgtrig_activation_blocked", reason, "a reason (text) or None")
         return reason
 
     def once_per_turn_key(self, state: GameState, effect: PendingEffect) -> str:
         key = self._opt_key(state, effect) if self._opt_key is not None else None
         if key is not None:
-            if not isinstance(key, str):
-                raise self._bad("tcgtrig_once_per_turn_key", key, "a key (a string) or None")
+            if not _is_text(key, empty=False):
+                raise self._bad("tcgtrig_once_per_turn_key", key, "a key (text) or None")
             return key
         # a gained ability is counted for each card that gained it (one per copy)
         return f"{effect.key}@{effect.card}" if effect.granted else effect.key
@@ -452,7 +634,7 @@ class Ruleset:
 
     def under_cards_zone(self, state: GameState, card: Any, to: str) -> str:
         zone = self._under(state, card, to) if self._under is not None else None
-        if zone is not None and (not isinstance(zone, str) or not zone):
+        if zone is not None and not _is_text(zone, empty=False):
             raise self._bad("tcgtrig_under_cards_zone", zone, "a zone name or None")
         return to if zone is None else zone
 
@@ -462,8 +644,8 @@ class Ruleset:
             if stoppable:
                 return GameEnd("loop", f"{reason}; a player could stop it by choosing differently")
             return GameEnd("draw", reason)
-        if not isinstance(end, GameEnd):
-            raise self._bad("tcgtrig_endless_loop", end, "a GameEnd")
+        if not isinstance(end, GameEnd) or not _is_text(end.outcome, empty=False) or not _is_text(end.reason):
+            raise self._bad("tcgtrig_endless_loop", end, "a GameEnd(outcome: a word, reason: text)")
         return end
 
     def chain_responder(self, state: GameState, chain: Sequence[PendingEffect], passes: int) -> str | None:
@@ -502,6 +684,12 @@ def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = 
     base, variant = split_game(game)
     if not base or game.endswith("/"):
         raise UnknownGameError(game, available_games() if autoload else [])
+    # the plugin's import and the hooks asked once run guarded: see tcgtrig.guard
+    return guarded(base, functools.partial(_load_ruleset, game, base, variant, tuple(plugins), autoload),
+                   what="loading")
+
+
+def _load_ruleset(game: str, base: str, variant: str | None, plugins: tuple[object, ...], autoload: bool) -> Ruleset:
     pm = make_plugin_manager(base, plugins=plugins, autoload=autoload)
     ruleset = Ruleset(pm, base)
     if autoload and ruleset.game != base:
@@ -531,23 +719,29 @@ class GameListing:
     distribution_version: str = ""
     error: str | None = None
     variants: tuple[tuple[str, str], ...] = ()
+    #: what the plugin printed while loading (kept off the output)
+    printed: str = ""
 
 
 def list_games() -> list[GameListing]:
-    """Every installed game, loaded to read its info; broken ones say why."""
+    """Every installed game, loaded to read its info; broken ones say why.
+    A package that registers a name another package has is listed too,
+    with why it is not used."""
     listings = []
-    for ep in _entry_points():
-        dist = getattr(ep, "dist", None)
-        base = dict(
-            name=ep.name,
-            module=ep.value,
-            distribution=dist.metadata["Name"] if dist is not None else "",
-            distribution_version=dist.version if dist is not None else "",
-        )
-        try:
-            info = load_ruleset(ep.name).info
-        except TcgTrigError as exc:
-            listings.append(GameListing(**base, error=str(exc)))
-            continue
-        listings.append(GameListing(**base, title=info.title, version=info.version, variants=info.variants))
+    for claim in _entry_points():
+        if claim.used is not None:
+            listings.append(_listing(claim.name, claim.used))
+        listings.extend(_listing(claim.name, ep, refused=claim.why) for ep in claim.refused)
     return listings
+
+
+def _listing(name: str, ep: importlib.metadata.EntryPoint, refused: str | None = None) -> GameListing:
+    distribution, version = _distribution(ep)
+    base = dict(name=name, module=ep.value, distribution=distribution, distribution_version=version)
+    if refused is not None:
+        return GameListing(**base, error=str(PluginError(name, f"{_origin(ep)} is not used: {refused}")))
+    try:
+        info = load_ruleset(name).info
+    except TcgTrigError as exc:
+        return GameListing(**base, error=str(exc), printed=printed(name))
+    return GameListing(**base, title=info.title, version=info.version, variants=info.variants, printed=printed(name))

@@ -2,16 +2,26 @@
 
 Enable it with ``-p tcgtrig.pytest_plugin`` (tcgtrig's own test suite does,
 in ``pyproject.toml``).  Files ending in ``.yaml``, ``.yml`` or ``.json``
-inside a folder named ``scenarios`` are collected; each game named in a
-file's ``expect`` block becomes one test that resolves the scenario under
-that game and checks every expectation (order of resolution, outcome lists,
-counters, zones, flags, stats).  A scenario file without expectations, or
-one that does not load, fails.
+inside a folder named ``scenarios`` — below the rootdir: a checkout that
+itself lies in a folder so named collects only its own scenario folders —
+are collected; each game named in a file's ``expect`` block becomes one
+test that resolves the scenario under that game and checks every
+expectation (order of resolution, outcome lists, counters, zones, flags,
+stats).  A scenario file without expectations, or one that does not load,
+fails.
+
+A test is named by its game (``scenarios/x.yaml::yugioh/goat``).  An
+``expect`` key that is no game name (``a::b``, an empty one, a line break,
+a bidi control) is named so that ``-k`` and the node id can still select
+it: each run of characters other than letters, digits and ``_ . / + -``
+becomes ``_``, an empty key ``empty``, and a name already taken gets
+``-2``, ``-3``, …; the report quotes the key as written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +38,40 @@ __all__ = ["ScenarioFile", "ScenarioItem", "ScenarioMismatch"]
 SUFFIXES = (".yaml", ".yml", ".json")
 
 
+#: What a test id keeps of an ``expect`` key: what ``-k`` reads as a name, without ``::`` (the node id's separator)
+_UNSELECTABLE = re.compile(r"[^A-Za-z0-9_./+-]+")
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix in SUFFIXES and "scenarios" in file_path.parts:
+    if file_path.suffix in SUFFIXES and is_scenario_file(file_path, parent.config.rootpath):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
+
+
+def is_scenario_file(path: Path, rootdir: Path) -> bool:
+    """Whether ``path`` lies in a folder named ``scenarios`` below ``rootdir``
+    (the folders above it are where the checkout happens to be, not what
+    the files are)."""
+    try:
+        inside = path.relative_to(rootdir).parts[:-1]
+    except ValueError:  # outside the rootdir: named on the command line from elsewhere
+        inside = path.parts[-2:-1]
+    return "scenarios" in inside
+
+
+def selectable_ids(keys: Iterable[str]) -> list[str]:
+    """A selectable test id for each ``expect`` key, in order, all different."""
+    ids: list[str] = []
+    taken: set[str] = set()
+    for key in keys:
+        base = _UNSELECTABLE.sub("_", key) or "empty"
+        name, number = base, 1
+        while name in taken:
+            number += 1
+            name = f"{base}-{number}"
+        taken.add(name)
+        ids.append(name)
+    return ids
 
 
 class ScenarioMismatch(Exception):
@@ -53,8 +93,8 @@ class ScenarioFile(pytest.File):
         if not games:
             yield ScenarioItem.from_parent(self, name="expect", scenario=scenario, game=None,
                                            problem="a scenario file under tests needs an expect block")
-        for game in games:
-            yield ScenarioItem.from_parent(self, name=game, scenario=scenario, game=game)
+        for game, name in zip(games, selectable_ids(games), strict=True):
+            yield ScenarioItem.from_parent(self, name=name, scenario=scenario, game=game)
 
 
 class ScenarioItem(pytest.Item):
@@ -91,4 +131,10 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         title = self.scenario.title if self.scenario else self.path.name
-        return self.path, 0, f"scenario [{self.game}]: {title}"
+        game = self.game if self.game == self.name else repr(self.game)  # the key as written
+        return self.path, 0, _one_line(f"scenario [{game}]: {title}")
+
+
+def _one_line(text: str) -> str:
+    """``text`` with a line break or control character shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

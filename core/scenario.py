@@ -25,6 +25,7 @@ import fastjsonschema
 from attrs import field, frozen
 
 from .errors import PluginError, ScenarioError
+from .guard import NOT_THE_PLUGINS
 from .manager import Ruleset
 from .model import (
     ABILITY_KINDS,
@@ -166,13 +167,24 @@ def _without_const(node: Any) -> Any:
 def _validator(part: str | None) -> jsonschema.Draft202012Validator:
     """A validator for the whole file, or for one of its definitions (built
     once: building one resolves every reference of the schema).  Only an
-    invalid file needs one, so jsonschema is imported only then."""
+    invalid file needs one, so jsonschema is imported only then.
+
+    An "integer" is a whole number written as one: JSON Schema 2019+ counts
+    ``2.0`` as an integer, a card game does not (a stat of ``500.0`` is a
+    typo, and would reach the rules as a float)."""
     import jsonschema
 
     whole = schema()
     if part is not None:
         whole = {"$defs": whole["$defs"], "$ref": f"#/$defs/{part}"}
-    return jsonschema.Draft202012Validator(whole)
+    base = jsonschema.Draft202012Validator
+    checker = base.TYPE_CHECKER.redefine("integer", lambda _checker, value: _is_integer(value))
+    return jsonschema.validators.extend(base, type_checker=checker)(whole)
+
+
+def _is_integer(value: Any) -> bool:
+    """Whether ``value`` is an integer as a scenario means it: not a boolean, not a float."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # ---------------------------------------------------------------------------
@@ -251,7 +263,10 @@ class Scenario:
         the result."""
         if self.game is None or self.game.split("/", 1)[0] not in _installed_games():
             return
-        ruleset = _checking_ruleset(self.game)
+        try:
+            ruleset = _checking_ruleset(self.game)
+        except PluginError:
+            return  # a broken game is reported where it is used (compare still resolves the others)
         self._checked[_ruleset_key(ruleset)] = _Compiler(self, ruleset).compile()
 
 
@@ -310,9 +325,8 @@ def scenario_from_source(source: Source) -> Scenario:
     data = source.data
     if not isinstance(data, dict):
         raise source.error((), "a scenario must be a mapping with format, title, players, …")
-    _check_schema(source)
-    if type(data["format"]) is not int:  # JSON Schema's 1 admits 1.0; the format is the whole number 1
-        raise source.error(("format",), f"expected 1, got {data['format']!r} (the format is the whole number 1)")
+    plain_numbers = _numbers_plain(data)
+    _check_schema(source, plain_numbers=plain_numbers)
     players = tuple(data["players"])
     for index, player in enumerate(players):
         if not player.isprintable():
@@ -327,22 +341,35 @@ def scenario_from_source(source: Source) -> Scenario:
     for player in data.get("counters") or {}:
         if player not in players:
             raise source.error(("counters", player), f"unknown player {player!r}", players)
-    _check_numbers(source)
+    if not plain_numbers:
+        _check_numbers(source)
     _check_cards(source, players)
     _check_games(source)
     return Scenario(title=data["title"], game=data.get("game"), players=players,  # type: ignore[arg-type]
                     turn_player=turn_player, source=source)
 
 
-def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | None = None) -> None:
+def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | None = None, *,
+                  plain_numbers: bool | None = None) -> None:
     """Check the file against the schema — or, with ``part``, the value
     ``data`` found at ``at`` against that definition (an ability a word
-    carries inside an action, which the schema leaves open)."""
+    carries inside an action, which the schema leaves open).
+
+    The compiled check reads "integer" as JSON Schema does (``2.0`` is one);
+    jsonschema, as a scenario does (:func:`_validator`).  So a file passes
+    on the compiled check alone only when its numbers are plain
+    (:func:`_numbers_plain`, or ``plain_numbers`` when the caller knows):
+    one with a decimal anywhere goes to jsonschema, which refuses a decimal
+    where the schema wants an integer.  (A decimal where the schema leaves
+    the value open, in an action, is for the reader of that action.)"""
     if part is None:
         data = source.data
+    if plain_numbers is None:
+        plain_numbers = _numbers_plain(data)
     try:
         _fast_validator(part)(data)
-        return  # valid: the common case, checked by compiled code
+        if plain_numbers:
+            return  # valid: the common case, checked by compiled code
     except fastjsonschema.JsonSchemaException:
         pass  # jsonschema finds and explains every problem
     validator = _validator(part)
@@ -443,8 +470,6 @@ def _describe(value: Any) -> str:
 
 def _check_numbers(source: Source) -> None:
     """No number of a card game is beyond :data:`MAX_NUMBER` either way."""
-    if _numbers_within(source.data):
-        return  # the common case, found without keeping paths
     todo: list[tuple[Path_, Any]] = [((), source.data)]
     while todo:
         path, value = todo.pop()
@@ -452,21 +477,22 @@ def _check_numbers(source: Source) -> None:
             todo.extend((path + (key,), item) for key, item in value.items())
         elif isinstance(value, list):
             todo.extend((path + (index,), item) for index, item in enumerate(value))
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and not -MAX_NUMBER <= value <= MAX_NUMBER:
+        elif isinstance(value, int) and not isinstance(value, bool) and not -MAX_NUMBER <= value <= MAX_NUMBER:
             shown = f"{value:,}" if isinstance(value, int) and abs(value) < 10**30 else "a number that large"
             raise source.error(path, f"{shown} is beyond ±{MAX_NUMBER:,}: no card game counts that far")
 
 
-def _numbers_within(data: Any) -> bool:
-    """Whether every number in ``data`` is within ±:data:`MAX_NUMBER`
-    (booleans are, and so never need telling apart here)."""
+def _numbers_plain(data: Any) -> bool:
+    """Whether every number in ``data`` is an integer within
+    ±:data:`MAX_NUMBER` (booleans are, and so never need telling apart
+    here): the common case, found in one walk without keeping paths."""
     todo: list[Any] = [[data]]  # the collections still to look into
     while todo:
         value = todo.pop()
         for item in value.values() if isinstance(value, dict) else value:
             if isinstance(item, (dict, list)):
                 todo.append(item)
-            elif isinstance(item, (int, float)) and not -MAX_NUMBER <= item <= MAX_NUMBER:
+            elif isinstance(item, float) or isinstance(item, int) and not -MAX_NUMBER <= item <= MAX_NUMBER:
                 return False
     return True
 
@@ -702,7 +728,7 @@ class _Compiler:
         self.need(raw, at, "stat", "by")
         by = raw["by"]
         if isinstance(by, bool) or not isinstance(by, int):
-            raise self.error(at + ("by",), f"expected a number, got {_describe(by)}")
+            raise self.error(at + ("by",), f"expected an integer, got {_describe(by)}")
         return Mod(stat=self.text(raw["stat"], at + ("stat",)), by=by, until=until, player=player)
 
     def ability(self, raw: dict[str, Any], card: dict[str, Any], path: Path_) -> Ability:
@@ -873,7 +899,9 @@ class _Compiler:
             expanded = self.aliases[word](arg)
         except (ValueError, TypeError, KeyError) as exc:
             raise self.error(path + (word,), f"bad argument for {word!r}: {exc}") from None
-        except Exception as exc:  # the word itself is broken, not the file
+        except NOT_THE_PLUGINS:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the word itself is broken, not the file (SystemExit too)
             raise PluginError(self.ruleset._culprit("tcgtrig_action_aliases"),
                               f"the word {word!r} raised {type(exc).__name__}: {exc}",
                               hook="tcgtrig_action_aliases") from exc
@@ -1032,10 +1060,10 @@ class _Compiler:
 
     def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> int | Count | StatOf:
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, f"expected a number, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
+            raise self.error(at, f"expected an integer, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
         if isinstance(raw, int):
             if raw < 0 and not signed:
-                raise self.error(at, f"expected a number of at least 0, got {raw}")
+                raise self.error(at, f"expected an integer of at least 0, got {raw}")
             return raw
         return self.value(raw, at)
 
@@ -1043,7 +1071,7 @@ class _Compiler:
         """A number: ``5``, ``{count: QUERY}`` or ``{card: SEL, stat: NAME}``;
         ``fixed: true`` reads it as it was when the effect triggered."""
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, f"expected a number, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
+            raise self.error(at, f"expected an integer, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
         if isinstance(raw, int):
             return raw
         fixed = self.flag_value(raw["fixed"], at + ("fixed",)) if "fixed" in raw else False
@@ -1104,7 +1132,7 @@ class _Compiler:
                              ["self", "opponent", "any", *self.players])
         pick = raw.get("pick")
         if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or pick < 1):
-            raise self.error(at + ("pick",), f"expected a number of at least 1, got {_describe(pick)}")
+            raise self.error(at + ("pick",), f"expected an integer of at least 1, got {_describe(pick)}")
         chooser = raw.get("chooser")
         if chooser is not None:
             if chooser not in _PLAYER_WORDS:

@@ -76,9 +76,9 @@ STORED: dict[str, Case] = {
     "format-only.yaml": Case(r"missing required key 'title' \(and 4 more problems\)", line=1),
     "format-99.yaml": Case(r"format: expected 1, got 99", line=1),
     # issue 22 item 17: a boolean is an int in Python and 1.0 equals 1 in JSON Schema: neither is format 1
-    "format-true.yaml": Case(r"format: expected 1, got True", line=1),
-    "format-float.yaml": Case(r"format: expected 1, got 1\.0 \(the format is the whole number 1\)", line=1),
-    "format-float.json": Case(r"format: expected 1, got 1\.0 \(the format is the whole number 1\)", line=1),
+    "format-true.yaml": Case(r"format: expected an integer, got True \(a boolean", line=1),
+    "format-float.yaml": Case(r"format: expected an integer, got 1\.0$", line=1),
+    "format-float.json": Case(r"format: expected an integer, got 1\.0$", line=1),
     "deep-1000.json": Case(r"nested more than 100 levels deep", line=None),
     "deep-not.yaml": Case(r"nested more than 100 levels deep", line=13),
     "alias-bomb.yaml": Case(r"aliases repeat values more than 100,000 times over \(an alias bomb\?\)"),
@@ -137,6 +137,13 @@ STORED: dict[str, Case] = {
                              messages={"library": r"cards\[0\]\.stats\.dp\nx: expected an integer, got 'lots'"}),
     "newline-legal.yaml": Case(NEWLINE_PLAYER, line=4),
     "newline-player.yaml": Case(NEWLINE_PLAYER, line=4),
+    # issue 22, item 14: a decimal where a whole number belongs is bad input, wherever it is
+    "stats-float.yaml": Case(r"cards\[0\]\.stats\.atk: expected an integer, got 500\.0", line=7),
+    "counters-float.yaml": Case(r"counters\.A\.memory: expected an integer, got 2\.0", line=6),
+    "amount-float.yaml": Case(r"start\[0\]\.gain\.amount: expected an integer, \{count: …\} or \{card: …, stat: …\}, "
+                              r"got 2\.0", line=8),
+    "per-turn-float.yaml": Case(r"cards\[0\]\.abilities\[0\]\.per_turn: expected an integer, got 1\.0", line=12),
+    "expect-stat-float.yaml": Case(r"expect\.digimon\.stats\.agumon\.dp: expected an integer, got 2000\.0", line=11),
     **{f"reserved-id-{word}.yaml": Case(rf"cards\[1\]\.id: a card cannot be called '{word}': the word already means "
                                         r"something where a card is named", line=8) for word in RESERVED},
     # issue 22 item 13: escape sequences and bidi controls in every string a file can hold are not bad

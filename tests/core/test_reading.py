@@ -181,7 +181,7 @@ def test_the_json_depth_limit_is_where_it_was(text):
 
 def test_the_compiled_ability_schema_agrees_with_jsonschema():
     """The part ``grant`` checks an ability against, on every ability we have."""
-    from tcgtrig.scenario import _fast_validator, _validator
+    from tcgtrig.scenario import _fast_validator, _numbers_plain, _validator
     from tcgtrig.source import load_source
 
     checked = 0
@@ -200,7 +200,8 @@ def test_the_compiled_ability_schema_agrees_with_jsonschema():
                         fast = True
                     except Exception:  # noqa: BLE001 - fastjsonschema's own error type
                         fast = False
-                    assert fast == slow, path.name
+                    # "integer": 2.0 is one to the compiled check only (see test_scenario_errors)
+                    assert fast == slow or (fast and not _numbers_plain(candidate)), path.name
                     checked += 1
     assert checked > 200
 
