@@ -2,7 +2,9 @@
 
 Exit status: 0 success, 1 an expectation did not hold (``check``), 2 bad
 input (a scenario file, an unknown game, an illegal scripted choice, a
-broken plugin) — reported as one clear message, never a traceback.
+broken plugin) — reported as one clear message, never a traceback — 3
+ended early (a loop, the step limit, a budget or the memory bound), 130
+stopped by Ctrl-C (one line, ``<command> stopped (Ctrl-C)``).
 
 Each command imports what it uses when it runs: ``tcgtrig games`` does not
 build the engine, ``tcgtrig run`` does not import the explorer, the HTML
@@ -21,7 +23,7 @@ import click
 
 from . import __version__, jsontext, source
 from .errors import TcgTrigError
-from .explore import DEFAULT_MAX_STATES
+from .explore import DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,8 +36,11 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-#: Exit status of ``run`` and ``resume`` when the resolution ended early.
+#: Exit status of ``run`` and ``resume`` when the resolution ended early,
+#: and of ``explore`` when a budget stopped the search.
 ENDED_EARLY = 3
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 def _console(err: bool = False) -> Console:
@@ -124,6 +129,58 @@ class _Tool(click.Group):
         except click.UsageError as error:
             error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
             raise
+        except KeyboardInterrupt:
+            _stopped_by_ctrl_c(ctx.invoked_subcommand or "tcgtrig")
+
+
+def _stopped_by_ctrl_c(command: str) -> None:
+    """Ctrl-C: one line and exit status 130, for every command (workers of
+    ``explore`` were ended where they were started)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the exit
+    _Progress.clear_shown()
+    newline = "\n" if sys.stderr.isatty() else ""  # the terminal shows ^C where the cursor was
+    click.echo(f"{newline}{command} stopped (Ctrl-C)", err=True)
+    sys.exit(INTERRUPTED)
+
+
+class _Progress:
+    """How far a search has got, on standard error: on a terminal one line
+    redrawn every ``every`` positions (and erased at the end); elsewhere a
+    line every ``coarse`` positions, or nothing (``coarse=None``)."""
+
+    shown: _Progress | None = None  # the one whose line is on the terminal
+
+    def __init__(self, what: str, *, coarse: int | None = None, every: int = 1_000) -> None:
+        self.what = what
+        self.terminal = sys.stderr.isatty()
+        self.step = every if self.terminal else coarse
+        self.next = self.step
+
+    def __call__(self, reached: int) -> None:
+        if self.step is None or self.next is None or reached < self.next:
+            return
+        self.next = (reached // self.step + 1) * self.step
+        if self.terminal:
+            click.echo(f"\r{self.what}… {reached:,} positions", err=True, nl=False)
+            _Progress.shown = self
+        else:
+            click.echo(f"{self.what}… {reached:,} positions", err=True)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if _Progress.shown is self:
+            _Progress.clear_shown()
+
+    @staticmethod
+    def clear_shown() -> None:
+        """Erase the line a progress report left on the terminal."""
+        if _Progress.shown is not None:
+            click.echo("\r\033[K", err=True, nl=False)
+            _Progress.shown = None
 
 
 @click.group(cls=_Tool, context_settings={"help_option_names": ["-h", "--help"]})
@@ -535,33 +592,64 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
         console.print(escape("  " + describe_difference(difference)))
 
 
+def _max_states_option(default: int, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--max-states``: the work budget of a search (:mod:`tcgtrig.explore`)."""
+    return click.option("--max-states", type=click.IntRange(min=1), default=default, show_default=True,
+                        metavar="N", help=f"The work budget {what}: positions reached — the start, and one for "
+                                          "every option tried.")
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
-@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
-              help="Stop after exploring this many positions.")
+@_max_states_option(DEFAULT_MAX_STATES, "of the whole search")
+@click.option("--max-outcomes", type=click.IntRange(min=1), default=DEFAULT_MAX_OUTCOMES, show_default=True,
+              metavar="N", help="Stop once this many distinct outcomes are found.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: every core).  A search of more than 2,000 positions is "
-                   "farmed out: the first decision's options go to the workers.")
+              help="Worker processes (default: every core).  A search of more than 2,000 positions whose branches "
+                   "rarely meet is explored option by option, the first decision's options going to the workers, "
+                   "which share the budget: the answer is the same on any number of cores.")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N}.')
+              help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N, '
+                   '"reached": N, "complete": …, "stopped": …, "decisions": […]}.')
 @_input_limit
 @_bad_input
-def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_json: bool) -> None:
+def explore(file: str, game: str | None, max_states: int, max_outcomes: int, jobs: int | None,
+            as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
-    script that reaches it and how many decision paths lead there."""
+    script that reaches it and how many decision paths lead there.
+
+    Exit status 3 when a budget (--max-states, --max-outcomes, the memory
+    bound) stopped the search: the outcomes listed are those found so far,
+    and standard error says what was cut.
+    """
     from .explore import explore as explore_positions
     from .resolution import pick_game
     from .scenario import load_scenario
 
     scenario = load_scenario(file)
-    found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states, jobs=jobs)
+    with _Progress("exploring") as progress:
+        found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states,
+                                  max_outcomes=max_outcomes, jobs=jobs, progress=progress)
     if not found.complete:
-        click.echo(f"warning: stopped after {found.states} positions (--max-states {max_states}): the outcomes "
-                   "below are those found so far", err=True)
+        click.echo(f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
+                   f"{found.reached:,} reached; the {len(found.outcomes):,} outcomes listed are those found so far",
+                   err=True)
     if as_json:
         _dump(found.to_json())
-        return
+    else:
+        _show_outcomes(found)
+    if not found.complete:
+        sys.exit(ENDED_EARLY)
+
+
+def _why_stopped(found: Any) -> str:
+    """What stopped a search, and the option that raises that budget."""
+    hint = {"work": " (--max-states raises it)", "outcomes": " (--max-outcomes raises it)"}
+    return f"{found.reason}{hint.get(found.stopped_by, '')}"
+
+
+def _show_outcomes(found: Any) -> None:
     matters = sum(1 for d in found.decisions if d["matters"])
     click.echo(f"{len(found.outcomes)} distinct outcome{'s' if len(found.outcomes) != 1 else ''} from "
                f"{found.states} position{'s' if found.states != 1 else ''} asked; the answer changes the "
