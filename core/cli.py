@@ -23,7 +23,7 @@ import click
 
 from . import __version__, jsontext, source
 from .errors import TcgTrigError
-from .explore import DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES
+from .explore import DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -694,17 +694,20 @@ def _read_answer(prompt: str) -> str:
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--skip-irrelevant", is_flag=True,
               help="Do not ask when exploring shows that no answer can change the outcome.")
+@_max_states_option(DEFAULT_QUESTION_BUDGET, "of each question explored (--skip-irrelevant, outcomes)")
 @_input_limit
 @_bad_input
-def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
+def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int) -> None:
     """Resolve a scenario, asking you at the terminal for every decision.
 
     Answer with a number or a label (Enter: the default); ``undo`` takes
     back the last answer, ``outcomes`` shows where each option leads.  At
-    the end, the ``choices:`` block that replays the session.
+    the end, the ``choices:`` block that replays the session.  Exploring
+    (--skip-irrelevant, outcomes) works within --max-states positions a
+    question and shows its progress on standard error; past the budget,
+    the question is asked.
     """
     from .engine import Engine
-    from .explore import cannot_matter
     from .manager import load_ruleset
     from .render import print_tree, step_line
     from .resolution import pick_game
@@ -716,38 +719,30 @@ def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
     shown = 0
-    try:
-        while True:
-            before = engine.copy()
-            decision = engine.advance()
-            names = {c.id: c.name for c in engine.state.cards.values()}
-            for step in engine.trace[shown:]:
-                if step.kind != "choice":
-                    click.echo(f"  · {step_line(step, names)}")
-            shown = len(engine.trace)
-            if decision is None:
-                break
-            label = None
-            if skip_irrelevant and cannot_matter(engine, decision):
-                label = str(decision.default)
-                click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
-                           f"outcome (explored), so {label} is taken")
-            if label is None:
-                label = _ask_decision(decision, engine)
-            if label == "undo":
-                if not history:
-                    click.echo("  nothing to undo")
-                    engine = before
-                    continue
-                engine, undone = history.pop()
-                click.echo(f"  undone: {undone}")
-                shown = min(shown, len(engine.trace))
+    while True:
+        before = engine.copy()
+        decision = engine.advance()
+        names = {c.id: c.name for c in engine.state.cards.values()}
+        for step in engine.trace[shown:]:
+            if step.kind != "choice":
+                click.echo(f"  · {step_line(step, names)}")
+        shown = len(engine.trace)
+        if decision is None:
+            break
+        label = _if_irrelevant(decision, engine, max_states) if skip_irrelevant else None
+        if label is None:
+            label = _ask_decision(decision, engine, max_states)
+        if label == "undo":
+            if not history:
+                click.echo("  nothing to undo")
+                engine = before
                 continue
-            history.append((before, label))
-            engine.answer(label)
-    except KeyboardInterrupt:
-        click.echo("\nplay stopped (Ctrl-C)", err=True)
-        sys.exit(130)
+            engine, undone = history.pop()
+            click.echo(f"  undone: {undone}")
+            shown = min(shown, len(engine.trace))
+            continue
+        history.append((before, label))
+        engine.answer(label)
     engine.title = scenario.title
     print_tree(engine.result(), _console())
     click.echo("\nTo replay this session, put in the file:")
@@ -774,7 +769,55 @@ def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
     return lines
 
 
-def _ask_decision(decision: Any, engine: Engine) -> str:
+#: Positions explored between two progress lines when standard error is not a terminal (``play``).
+QUESTION_PROGRESS_EVERY = 5_000
+
+
+def _if_irrelevant(decision: Any, engine: Engine, max_states: int) -> str | None:
+    """``--skip-irrelevant``: the default answer when exploring (within
+    ``max_states`` positions) shows that every answer leads to the same
+    outcome; ``None``: ask."""
+    from .explore import same_outcome
+
+    with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
+        same = same_outcome(engine, decision, max_states=max_states, progress=progress)
+    if same:
+        click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
+                   f"(explored), so {decision.default} is taken")
+        return str(decision.default)
+    if same is None:
+        click.echo(f"\ncould not tell within the budget (--max-states {max_states:,} positions, or the memory bound) "
+                   "whether the answer changes the outcome: asking")
+    return None
+
+
+def _where_options_lead(options: list[str], engine: Engine, max_states: int) -> None:
+    """``outcomes``: explore each option (the budget shared out equally)
+    and show its outcomes."""
+    from .explore import explore_engine
+
+    share = max(1, max_states // len(options))
+    with _Progress("exploring the outcomes", coarse=QUESTION_PROGRESS_EVERY) as progress:
+        for number, label in enumerate(options, 1):
+            child = engine.copy()
+            child.answer(label)
+            found = explore_engine(child, max_states=share,
+                                   progress=functools.partial(_offset, progress, (number - 1) * share))
+            ends = "; ".join(
+                f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
+                                             for p, c in o.end["counters"].items())
+                for o in found.outcomes[:3]) or "none found"
+            more = "" if found.complete else f" (not all explored: {found.reason})"
+            _Progress.clear_shown()
+            click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
+                       f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
+
+
+def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
+    progress(before + reached)
+
+
+def _ask_decision(decision: Any, engine: Engine, max_states: int = DEFAULT_QUESTION_BUDGET) -> str:
     """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
     options = decision.legal()
     for line in _pending_lines(engine):
@@ -793,19 +836,7 @@ def _ask_decision(decision: Any, engine: Engine) -> str:
         if answer == "undo":
             return "undo"
         if answer == "outcomes":
-            from .explore import explore_engine
-
-            for number, label in enumerate(options, 1):
-                child = engine.copy()
-                child.answer(label)
-                found = explore_engine(child, max_states=10_000)
-                ends = "; ".join(
-                    f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
-                                                 for p, c in o.end["counters"].items())
-                    for o in found.outcomes[:3])
-                more = "" if found.complete else " (not all explored)"
-                click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
-                           f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
+            _where_options_lead(options, engine, max_states)
             continue
         click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
 

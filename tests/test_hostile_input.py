@@ -154,8 +154,9 @@ XFAIL: dict[str, tuple[str, tuple[str, ...]]] = {}
 HANGS = ("loop-counter-read.yaml", "loop-counter-bound.yaml")
 
 # issue 22, items 1-4: sound files whose every decision (explore) or every question (play) blows up without
-# a budget (tests/core/test_explore.py)
-SEARCHES = ("explore-pick-10-of-200.yaml", "explore-fan-out.yaml", "explore-chain-7.yaml")
+# a budget (tests/core/test_explore.py, tests/test_play.py)
+SEARCHES = ("explore-pick-10-of-200.yaml", "explore-fan-out.yaml", "explore-chain-7.yaml",
+            "play-20-independent-triggers.yaml")
 
 
 def _int_digits_limit() -> int:

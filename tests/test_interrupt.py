@@ -24,7 +24,7 @@ def _interrupted(*args: object, **kwargs: object) -> None:
     raise KeyboardInterrupt
 
 
-@pytest.mark.parametrize("command", ["run", "check", "compare", "explore", "resume"])
+@pytest.mark.parametrize("command", ["run", "check", "compare", "explore", "play", "resume"])
 def test_ctrl_c_is_one_line_and_exit_130_for_every_command(tmp_path, monkeypatch, command):
     runner = CliRunner()
     target = T1
