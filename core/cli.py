@@ -17,13 +17,13 @@ import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
 from . import __version__, jsontext, source
 from .errors import TcgTrigError
-from .explore import DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
+from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -599,12 +599,20 @@ def _max_states_option(default: int, what: str) -> Callable[[Callable[..., Any]]
                                           "every option tried.")
 
 
+def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-depth``: the answers on one decision path of a search."""
+    return click.option("--max-depth", type=click.IntRange(min=1), default=DEFAULT_MAX_DEPTH, show_default=True,
+                        metavar="N", help="Stop exploring before a decision path would take more answers "
+                                          "(a resolution that may never end).")(func)
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @_max_states_option(DEFAULT_MAX_STATES, "of the whole search")
 @click.option("--max-outcomes", type=click.IntRange(min=1), default=DEFAULT_MAX_OUTCOMES, show_default=True,
-              metavar="N", help="Stop once this many distinct outcomes are found.")
+              metavar="N", help="The distinct outcomes kept: the search stops when it finds one more.")
+@_max_depth_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Worker processes (default: every core).  A search of more than 2,000 positions whose branches "
                    "rarely meet is explored option by option, the first decision's options going to the workers, "
@@ -614,14 +622,14 @@ def _max_states_option(default: int, what: str) -> Callable[[Callable[..., Any]]
                    '"reached": N, "complete": …, "stopped": …, "decisions": […]}.')
 @_input_limit
 @_bad_input
-def explore(file: str, game: str | None, max_states: int, max_outcomes: int, jobs: int | None,
+def explore(file: str, game: str | None, max_states: int, max_outcomes: int, max_depth: int, jobs: int | None,
             as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
     script that reaches it and how many decision paths lead there.
 
-    Exit status 3 when a budget (--max-states, --max-outcomes, the memory
-    bound) stopped the search: the outcomes listed are those found so far,
-    and standard error says what was cut.
+    Exit status 3 when a budget (--max-states, --max-outcomes, --max-depth,
+    the memory bound) stopped the search: the outcomes listed are those
+    found so far, and standard error says what was cut.
     """
     from .explore import explore as explore_positions
     from .resolution import pick_game
@@ -630,7 +638,7 @@ def explore(file: str, game: str | None, max_states: int, max_outcomes: int, job
     scenario = load_scenario(file)
     with _Progress("exploring") as progress:
         found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states,
-                                  max_outcomes=max_outcomes, jobs=jobs, progress=progress)
+                                  max_outcomes=max_outcomes, max_depth=max_depth, jobs=jobs, progress=progress)
     if not found.complete:
         click.echo(f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
                    f"{found.reached:,} reached; the {len(found.outcomes):,} outcomes listed are those found so far",
@@ -645,7 +653,8 @@ def explore(file: str, game: str | None, max_states: int, max_outcomes: int, job
 
 def _why_stopped(found: Any) -> str:
     """What stopped a search, and the option that raises that budget."""
-    hint = {"work": " (--max-states raises it)", "outcomes": " (--max-outcomes raises it)"}
+    hint = {"work": " (--max-states raises it)", "outcomes": " (--max-outcomes raises it)",
+            "depth": " (--max-depth raises it)"}
     return f"{found.reason}{hint.get(found.stopped_by, '')}"
 
 
@@ -657,7 +666,7 @@ def _show_outcomes(found: Any) -> None:
     first = found.outcomes[0].end if found.outcomes else None
     for number, outcome in enumerate(found.outcomes, 1):
         click.echo(f"\n{number}. {outcome.outcome} — {outcome.paths} path{'s' if outcome.paths != 1 else ''}")
-        click.echo(f"   choices: [{', '.join(outcome.choices)}]")
+        click.echo(f"   choices{_script(outcome.choices)}")
         if first is not None and number > 1:
             for line in _end_differences(first, outcome.end):
                 click.echo(f"   {line}")
@@ -665,6 +674,19 @@ def _show_outcomes(found: Any) -> None:
             click.echo("   counters: " + "; ".join(
                 f"{p}: " + (", ".join(f"{k} {v}" for k, v in values.items()) or "—")
                 for p, values in outcome.end["counters"].items()))
+
+
+#: Answers of a script shown in full; a longer one shows its first and last ones (``--json`` has it all).
+SCRIPT_SHOWN = 40
+
+
+def _script(choices: list[str]) -> str:
+    """``: [a, b]``, or for a long script ``(2,076 answers): [a, …, z]``."""
+    if len(choices) <= SCRIPT_SHOWN:
+        return f": [{', '.join(choices)}]"
+    head, tail = choices[:SCRIPT_SHOWN - 10], choices[-5:]
+    return (f" ({len(choices):,} answers; --json lists them all): [{', '.join(head)}, … "
+            f"{len(choices) - len(head) - len(tail):,} more …, {', '.join(tail)}]")
 
 
 def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
@@ -695,17 +717,18 @@ def _read_answer(prompt: str) -> str:
 @click.option("--skip-irrelevant", is_flag=True,
               help="Do not ask when exploring shows that no answer can change the outcome.")
 @_max_states_option(DEFAULT_QUESTION_BUDGET, "of each question explored (--skip-irrelevant, outcomes)")
+@_max_depth_option
 @_input_limit
 @_bad_input
-def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int) -> None:
+def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, max_depth: int) -> None:
     """Resolve a scenario, asking you at the terminal for every decision.
 
     Answer with a number or a label (Enter: the default); ``undo`` takes
     back the last answer, ``outcomes`` shows where each option leads.  At
     the end, the ``choices:`` block that replays the session.  Exploring
-    (--skip-irrelevant, outcomes) works within --max-states positions a
-    question and shows its progress on standard error; past the budget,
-    the question is asked.
+    (--skip-irrelevant, outcomes) works within --max-states positions and
+    --max-depth answers a question and shows its progress on standard
+    error; past the budget, the question is asked.
     """
     from .engine import Engine
     from .manager import load_ruleset
@@ -717,6 +740,7 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int) ->
     ruleset = load_ruleset(pick_game(scenario, game))
     compiled = scenario.compile(ruleset)
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    budget = QuestionBudget(max_states, max_depth)
     history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
     shown = 0
     while True:
@@ -729,9 +753,9 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int) ->
         shown = len(engine.trace)
         if decision is None:
             break
-        label = _if_irrelevant(decision, engine, max_states) if skip_irrelevant else None
+        label = _if_irrelevant(decision, engine, budget) if skip_irrelevant else None
         if label is None:
-            label = _ask_decision(decision, engine, max_states)
+            label = _ask_decision(decision, engine, budget)
         if label == "undo":
             if not history:
                 click.echo("  nothing to undo")
@@ -773,41 +797,51 @@ def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
 QUESTION_PROGRESS_EVERY = 5_000
 
 
-def _if_irrelevant(decision: Any, engine: Engine, max_states: int) -> str | None:
+class QuestionBudget(NamedTuple):
+    """What ``play`` may spend exploring one question: positions reached
+    (``--max-states``) and the answers on one path (``--max-depth``)."""
+
+    states: int = DEFAULT_QUESTION_BUDGET
+    depth: int = DEFAULT_MAX_DEPTH
+
+
+def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str | None:
     """``--skip-irrelevant``: the default answer when exploring (within
-    ``max_states`` positions) shows that every answer leads to the same
-    outcome; ``None``: ask."""
-    from .explore import same_outcome
+    ``budget``) shows that every answer leads to the same outcome;
+    ``None``: ask."""
+    from .explore import explore_question
 
     with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
-        same = same_outcome(engine, decision, max_states=max_states, progress=progress)
-    if same:
+        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth,
+                                 progress=progress)
+    if found.complete:  # one outcome, whatever the answers
         click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
                    f"(explored), so {decision.default} is taken")
         return str(decision.default)
-    if same is None:
-        click.echo(f"\ncould not tell within the budget (--max-states {max_states:,} positions, or the memory bound) "
-                   "whether the answer changes the outcome: asking")
+    if found.stopped_by != "outcomes":  # a second outcome would have said it matters
+        click.echo(f"\ncould not tell whether the answer changes the outcome ({_why_stopped(found)}): asking")
     return None
 
 
-def _where_options_lead(options: list[str], engine: Engine, max_states: int) -> None:
+def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudget) -> None:
     """``outcomes``: explore each option (the budget shared out equally)
     and show its outcomes."""
     from .explore import explore_engine
 
-    share = max(1, max_states // len(options))
+    share = max(1, budget.states // len(options))
+    done = 0  # positions reached for the options before
     with _Progress("exploring the outcomes", coarse=QUESTION_PROGRESS_EVERY) as progress:
         for number, label in enumerate(options, 1):
             child = engine.copy()
             child.answer(label)
-            found = explore_engine(child, max_states=share,
-                                   progress=functools.partial(_offset, progress, (number - 1) * share))
+            found = explore_engine(child, max_states=share, max_depth=budget.depth,
+                                   progress=functools.partial(_offset, progress, done))
+            done += found.reached
             ends = "; ".join(
                 f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
                                              for p, c in o.end["counters"].items())
                 for o in found.outcomes[:3]) or "none found"
-            more = "" if found.complete else f" (not all explored: {found.reason})"
+            more = "" if found.complete else f" (not all explored: {_why_stopped(found)})"
             _Progress.clear_shown()
             click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
                        f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
@@ -817,7 +851,7 @@ def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
     progress(before + reached)
 
 
-def _ask_decision(decision: Any, engine: Engine, max_states: int = DEFAULT_QUESTION_BUDGET) -> str:
+def _ask_decision(decision: Any, engine: Engine, budget: QuestionBudget) -> str:
     """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
     options = decision.legal()
     for line in _pending_lines(engine):
@@ -836,7 +870,7 @@ def _ask_decision(decision: Any, engine: Engine, max_states: int = DEFAULT_QUEST
         if answer == "undo":
             return "undo"
         if answer == "outcomes":
-            _where_options_lead(options, engine, max_states)
+            _where_options_lead(options, engine, budget)
             continue
         click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
 

@@ -19,6 +19,9 @@ Every search has one budget and ends with a verdict:
   tries 190 options at each; they are counted.
 - outcomes: ``max_outcomes`` distinct outcomes (each keeps an end state):
   the walk stops when it reaches one more, which is left out;
+- depth: ``max_depth`` answers on one decision path: a path that would
+  go deeper stops the walk (the resolution may never end: the cost of a
+  position and the memory a path holds grow with it);
 - memory: the bound of :mod:`tcgtrig.budget`, looked at every
   :data:`CHECK_EVERY` positions reached.
 
@@ -51,13 +54,15 @@ if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAUL
     from .manager import Ruleset
     from .scenario import Scenario
 
-__all__ = ["Exploration", "Outcome", "explore", "explore_engine", "same_outcome", "cannot_matter",
-           "DEFAULT_MAX_STATES", "DEFAULT_MAX_OUTCOMES", "DEFAULT_QUESTION_BUDGET"]
+__all__ = ["Exploration", "Outcome", "explore", "explore_engine", "explore_question", "same_outcome", "cannot_matter",
+           "DEFAULT_MAX_STATES", "DEFAULT_MAX_OUTCOMES", "DEFAULT_MAX_DEPTH", "DEFAULT_QUESTION_BUDGET"]
 
 #: Positions reached (the work budget, ``--max-states``) before the explorer stops.
 DEFAULT_MAX_STATES = 100_000
 #: Distinct outcomes kept before the explorer stops (``--max-outcomes``).
 DEFAULT_MAX_OUTCOMES = 1_000
+#: Answers on one decision path before the explorer stops (``--max-depth``).
+DEFAULT_MAX_DEPTH = 1_000
 #: The work budget of one question in ``play`` (``--skip-irrelevant``, ``outcomes``).
 DEFAULT_QUESTION_BUDGET = 20_000
 #: Positions reached between two looks at the memory in use (and at progress).
@@ -113,8 +118,9 @@ class Exploration:
         (``matters``).
     :param reached: positions reached: the work the budget counts.
     :param stopped_by: what stopped an incomplete walk: ``work`` (the
-        positions reached), ``outcomes`` (the distinct outcomes kept) or
-        ``memory``; ``None`` when complete.
+        positions reached), ``outcomes`` (the distinct outcomes kept),
+        ``depth`` (the answers on one path) or ``memory``; ``None`` when
+        complete.
     :param reason: the same in words, with the numbers.
     """
 
@@ -138,7 +144,21 @@ def _reason(stopped_by: str, *, limit: int = 0, memory: str | None = None) -> st
         return f"the work budget ran out at {limit:,} positions reached"
     if stopped_by == "outcomes":
         return f"more than {limit:,} distinct outcomes: the first {limit:,} found are kept"
+    if stopped_by == "depth":
+        return f"a decision path went past {limit:,} answers: the resolution may never end"
     return memory or "memory limit reached"
+
+
+@define(frozen=True)
+class _Limits:
+    """The budgets of a walk besides the work (which the walk is run with)."""
+
+    outcomes: int = DEFAULT_MAX_OUTCOMES
+    depth: int = DEFAULT_MAX_DEPTH
+
+
+#: The default budgets besides the work.
+_DEFAULT_LIMITS = _Limits()
 
 
 @define
@@ -160,19 +180,23 @@ class _Walker:
 
     :param decision: the question ``root`` waits on, if it is asked already.
     :param known: outcomes found before (by the options before this one):
-        they count towards ``max_outcomes``.
+        they count towards the outcomes kept.
+    :param answered: answers on the path to ``root`` (they count towards
+        the depth).
     :param watch: called every :data:`CHECK_EVERY` positions reached with
         the walker; it may lower :attr:`limit` (workers share one budget).
     """
 
-    def __init__(self, root: Engine, *, decision: Decision | None = None, max_outcomes: int = DEFAULT_MAX_OUTCOMES,
-                 known: frozenset[str] = frozenset(), watch: Callable[[_Walker], None] | None = None) -> None:
+    def __init__(self, root: Engine, limits: _Limits = _DEFAULT_LIMITS, *, decision: Decision | None = None,
+                 known: frozenset[str] = frozenset(), answered: int = 0,
+                 watch: Callable[[_Walker], None] | None = None) -> None:
         self.ends: dict[str, tuple[str, dict[str, Any]]] = {}
         self.known = known
         self.distinct = len(known)  # distinct outcomes, with those known before
         self.memo: dict[Any, dict[str, list[Any]]] = {}
         self.decisions: list[dict[str, Any]] = []
-        self.max_outcomes = max_outcomes
+        self.limits = limits
+        self.answered = answered
         self.watch = watch
         self.limit = 0  # positions reached at which the walk stops (set by run)
         self.reached = 1  # the root
@@ -249,10 +273,11 @@ class _Walker:
         return True
 
     def _try(self, node: _Node) -> None:
-        """Reach the position the node's next option leads to."""
+        """Reach the position the node's next option leads to (its last
+        option takes the node's engine: it needs it no more)."""
         label = node.options[node.index]
         node.index += 1
-        child = node.engine.copy()
+        child = node.engine.copy() if node.index < len(node.options) else node.engine
         child.answer(label)
         self.reached += 1
         self.stack.append(_Node(child, label=label))
@@ -262,17 +287,19 @@ class _Walker:
                 self.watch(self)
 
     def _why_stop(self) -> str | None:
-        """What forbids more work now, if anything."""
+        """What forbids the next option now, if anything."""
         if self.reached >= self.limit:
             return "work"
+        if self.answered + len(self.stack) > self.limits.depth:  # the option would be one answer too deep
+            return "depth"
         if self.memory is not None:
             return "memory"
         return None
 
     def _stop(self, stopped_by: str) -> None:
         self.stopped_by = stopped_by
-        self.reason = _reason(stopped_by, memory=self.memory,
-                              limit=self.max_outcomes if stopped_by == "outcomes" else self.limit)
+        limit = {"outcomes": self.limits.outcomes, "depth": self.limits.depth}.get(stopped_by, self.limit)
+        self.reason = _reason(stopped_by, memory=self.memory, limit=limit)
 
     def _end(self, engine: Engine) -> str | None:
         """The id of the end state ``engine`` reached (registered in
@@ -284,7 +311,7 @@ class _Walker:
         key = json.dumps([outcome, end], sort_keys=True)
         if key not in self.ends:
             if key not in self.known:
-                if self.distinct >= self.max_outcomes:
+                if self.distinct >= self.limits.outcomes:
                     return None
                 self.distinct += 1
             self.ends[key] = (outcome, end)
@@ -329,14 +356,16 @@ def _reporting(progress: Progress | None, offset: int = 0) -> Callable[[_Walker]
 
 
 def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAULT_MAX_STATES,
-            max_outcomes: int = DEFAULT_MAX_OUTCOMES, jobs: int | None = None, serial_first: int = SERIAL_FIRST,
-            progress: Progress | None = None) -> Exploration:
+            max_outcomes: int = DEFAULT_MAX_OUTCOMES, max_depth: int = DEFAULT_MAX_DEPTH, jobs: int | None = None,
+            serial_first: int = SERIAL_FIRST, progress: Progress | None = None) -> Exploration:
     """Try every legal decision of ``scenario`` under ``game``.
 
     :param max_states: the work budget: positions reached (the start, and
         one for every option tried), over every process.
     :param max_outcomes: the distinct outcomes kept: the walk stops when it
         finds one more (left out).
+    :param max_depth: the answers on one decision path: the walk stops
+        before it would go deeper.
     :param jobs: worker processes (default: every core).  A search is
         first tried in one process, up to ``serial_first`` positions
         reached, where equal positions reached by different branches are
@@ -361,8 +390,9 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
     compiled = scenario.compile(ruleset)
     root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     jobs = available_cores() if jobs is None else jobs
+    limits = _Limits(max_outcomes, max_depth)
     if serial_first > 0:
-        walker = _Walker(root.copy(), max_outcomes=max_outcomes, watch=_reporting(progress))
+        walker = _Walker(root.copy(), limits, watch=_reporting(progress))
         over = walker.run(min(serial_first, max_states), pause=True)
         if over or max_states <= serial_first or walker.shared >= walker.states * SHARED_ENOUGH:
             # done, out of budget, or branches that meet: walks option by option would repeat each other
@@ -371,31 +401,41 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
         del walker  # neither needed nor to be copied into the workers
     decision = root.advance()
     if decision is None or len(decision.options) < 2:
-        return _walk(root, max_states, max_outcomes, progress)
+        return _walk(root, max_states, limits, progress)
     options = list(decision.options)
-    farm = _OptionFarm(root, scenario, ruleset.name, options, max_states - 1, max_outcomes, progress)
+    farm = _OptionFarm(root, scenario, ruleset.name, options, max_states - 1, limits, progress)
     return farm.explore(jobs)
 
 
 def explore_engine(engine: Engine, *, max_states: int = DEFAULT_MAX_STATES, max_outcomes: int = DEFAULT_MAX_OUTCOMES,
-                   progress: Progress | None = None) -> Exploration:
+                   max_depth: int = DEFAULT_MAX_DEPTH, progress: Progress | None = None) -> Exploration:
     """Explore from a position an engine is in (``engine`` is not changed):
     what each option of a question leads to."""
-    return _walk(engine.copy(), max_states, max_outcomes, progress)
+    return _walk(engine.copy(), max_states, _Limits(max_outcomes, max_depth), progress)
+
+
+def explore_question(engine: Engine, decision: Decision, *, max_states: int = DEFAULT_QUESTION_BUDGET,
+                     max_depth: int = DEFAULT_MAX_DEPTH, progress: Progress | None = None) -> Exploration:
+    """Explore every answer to ``decision`` (pending in ``engine``) in one
+    walk, the answers sharing what they found, until a second distinct
+    outcome is found (``stopped_by == "outcomes"``), it is over, or a
+    budget ran out (the work: positions reached over every answer; the
+    depth; the memory)."""
+    walker = _Walker(engine.copy(), _Limits(1, max_depth), decision=decision, watch=_reporting(progress))
+    walker.run(max_states)
+    return walker.result()
 
 
 def same_outcome(engine: Engine, decision: Decision, *, max_states: int = DEFAULT_QUESTION_BUDGET,
-                 progress: Progress | None = None) -> bool | None:
+                 max_depth: int = DEFAULT_MAX_DEPTH, progress: Progress | None = None) -> bool | None:
     """Whether every answer to ``decision`` (pending in ``engine``) leads to
     one and the same outcome — decided on the explored outcomes, not on the
     cards' texts: ``True``; ``False`` once two different outcomes are
-    found; ``None`` when the budget (positions reached, over every answer:
-    they share what they found) or the memory bound ran out first."""
-    walker = _Walker(engine.copy(), decision=decision, max_outcomes=1, watch=_reporting(progress))
-    walker.run(max_states)
-    if walker.stopped_by == "outcomes":
+    found; ``None`` when a budget ran out first (:func:`explore_question`)."""
+    found = explore_question(engine, decision, max_states=max_states, max_depth=max_depth, progress=progress)
+    if found.stopped_by == "outcomes":
         return False
-    return True if walker.stopped_by is None else None
+    return True if found.complete else None
 
 
 def cannot_matter(engine: Engine, decision: Decision, *, budget: int = DEFAULT_QUESTION_BUDGET) -> bool:
@@ -405,10 +445,10 @@ def cannot_matter(engine: Engine, decision: Decision, *, budget: int = DEFAULT_Q
     return same_outcome(engine, decision, max_states=budget) is True
 
 
-def _walk(root: Engine, max_states: int, max_outcomes: int = DEFAULT_MAX_OUTCOMES,
+def _walk(root: Engine, max_states: int, limits: _Limits = _DEFAULT_LIMITS,
           progress: Progress | None = None) -> Exploration:
     """Depth first from ``root``, without recursion."""
-    walker = _Walker(root, max_outcomes=max_outcomes, watch=_reporting(progress))
+    walker = _Walker(root, limits, watch=_reporting(progress))
     walker.run(max_states)
     return walker.result()
 
@@ -416,13 +456,13 @@ def _walk(root: Engine, max_states: int, max_outcomes: int = DEFAULT_MAX_OUTCOME
 # -- a search option by option, in one process or several -------------------------------
 
 
-def _explore_option(root: Engine, label: str, limit: int, max_outcomes: int, known: frozenset[str] = frozenset(),
+def _explore_option(root: Engine, label: str, limit: int, limits: _Limits, known: frozenset[str] = frozenset(),
                     watch: Callable[[_Walker], None] | None = None) -> Exploration:
     """Explore what answering ``label`` to the question ``root`` waits on
     leads to (``known``: the outcomes found before, see :class:`_Walker`)."""
     engine = root.copy()
     engine.answer(label)
-    walker = _Walker(engine, max_outcomes=max_outcomes, known=known, watch=watch)
+    walker = _Walker(engine, limits, known=known, answered=1, watch=watch)
     walker.run(limit)
     found = walker.result()
     for outcome in found.outcomes:
@@ -436,9 +476,9 @@ class _OptionFarm:
     (``budget``: positions reached, the first question's excluded)."""
 
     def __init__(self, root: Engine, scenario: Scenario, game: str, options: list[str], budget: int,
-                 max_outcomes: int, progress: Progress | None) -> None:
+                 limits: _Limits, progress: Progress | None) -> None:
         self.root, self.scenario, self.game, self.options = root, scenario, game, options
-        self.budget, self.max_outcomes, self.progress = budget, max_outcomes, progress
+        self.budget, self.limits, self.progress = budget, limits, progress
         self.done = 0  # positions reached by the options taken so far
 
     def explore(self, jobs: int) -> Exploration:
@@ -449,11 +489,11 @@ class _OptionFarm:
 
     def _tasks(self) -> list[tuple[Any, ...]]:
         data, file = dict(self.scenario.data), self.scenario.file
-        return [(data, file, self.game, label, index, self.budget, self.max_outcomes)
+        return [(data, file, self.game, label, index, self.budget, self.limits)
                 for index, label in enumerate(self.options)]
 
     def _run(self, label: str, limit: int, merged: dict[str, Outcome], done: int) -> Exploration:
-        return _explore_option(self.root, label, limit, self.max_outcomes, frozenset(merged),
+        return _explore_option(self.root, label, limit, self.limits, frozenset(merged),
                                _reporting(self.progress, done))
 
     def _take(self, ahead: Sequence[Exploration | None]) -> Exploration:
@@ -502,16 +542,16 @@ class _OptionFarm:
 
     def _fits(self, found: Exploration, left: int, merged: dict[str, Outcome]) -> bool:
         """Whether a worker's walk is the one ``left`` positions and the
-        outcomes found before allow: over within them, or stopped by the
-        work exactly there, or by the memory bound (the machine's, not a
-        budget's)."""
+        outcomes found before allow: over (or too deep) within them, or
+        stopped by the work exactly there, or by the memory bound (the
+        machine's, not a budget's)."""
         if found.stopped_by == "memory":
             return True
         if found.stopped_by == "outcomes":  # one too many of its own: as many with those before only if none
             return not merged and found.reached <= left
-        if len(merged.keys() | {o.key() for o in found.outcomes}) > self.max_outcomes:
+        if len(merged.keys() | {o.key() for o in found.outcomes}) > self.limits.outcomes:
             return False  # with those before, it found one too many on the way
-        if found.stopped_by is None:
+        if found.stopped_by in (None, "depth"):  # neither depends on the work left
             return found.reached <= left
         return found.reached == left
 
@@ -619,7 +659,7 @@ def _option_task(task: tuple[Any, ...], reached: Any) -> Exploration | None:
     """One option, in a worker: replay the first answer, explore from
     there while the options before it leave budget (they may still be
     running: what they have reached counts)."""
-    data, file, game, label, index, total, max_outcomes = task
+    data, file, game, label, index, total, limits = task
 
     def left() -> int:
         return total - sum(reached[:index])
@@ -639,6 +679,6 @@ def _option_task(task: tuple[Any, ...], reached: Any) -> Exploration | None:
         reached[index] = walker.reached
         walker.limit = min(walker.limit, left())
 
-    found = _explore_option(root, label, left(), max_outcomes, watch=watch)
+    found = _explore_option(root, label, left(), limits, watch=watch)
     reached[index] = found.reached
     return found

@@ -133,8 +133,8 @@ TWENTY = Path(__file__).parent / "hostile" / "play-20-independent-triggers.yaml"
 def test_skip_irrelevant_explores_within_its_budget_then_asks():
     # every order ends alike, but showing it takes 2^19 positions: silent for 55 s and 525 MB before
     result = CliRunner().invoke(main, ["play", str(TWENTY), "--skip-irrelevant", "--max-states", "6000"], input="\n")
-    assert "could not tell within the budget (--max-states 6,000 positions, or the memory bound) whether the " \
-           "answer changes the outcome: asking" in result.stdout
+    assert "could not tell whether the answer changes the outcome (the work budget ran out at 6,000 positions " \
+           "reached (--max-states raises it)): asking" in result.stdout
     assert "A decides (order): which pending effect activates next" in result.stdout  # then it asks
     progress = re.findall(r"^exploring whether the answer matters… ([\d,]+) positions$", result.stderr, re.M)
     assert progress and all(5_000 <= int(n.replace(",", "")) <= 6_000 for n in progress)
@@ -145,5 +145,5 @@ def test_outcomes_explores_each_option_within_a_share_of_the_budget():
     result = CliRunner().invoke(main, ["play", str(TWENTY), "--max-states", "2000"], input="outcomes\n")
     lines = [line for line in result.stdout.splitlines() if " → " in line]
     assert len(lines) == 20
-    assert all("→ 1 outcome (not all explored: the work budget ran out at 100 positions reached): complete" in line
-               for line in lines), lines[0]
+    assert all("→ 1 outcome (not all explored: the work budget ran out at 100 positions reached (--max-states "
+               "raises it)): complete" in line for line in lines), lines[0]

@@ -145,7 +145,7 @@ def test_a_search_cut_by_a_budget_gives_the_same_answer_on_any_number_of_cores()
 def test_an_option_a_worker_explored_too_far_is_explored_again_within_what_is_left():
     # workers start before they know what the options before theirs leave: the parent takes what fits
     from tcgtrig.engine import Engine
-    from tcgtrig.explore import _explore_option, _OptionFarm
+    from tcgtrig.explore import _explore_option, _Limits, _OptionFarm
     from tcgtrig.manager import load_ruleset
 
     scene = tcgtrig.load_scenario(CHAIN)
@@ -154,10 +154,10 @@ def test_an_option_a_worker_explored_too_far_is_explored_again_within_what_is_le
     root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
     options = list(root.advance().options)
     for budget, cap in ((2_500, 1_000), (2_500, 35)):
-        farm = _OptionFarm(root, scene, "yugioh", options, budget, cap, None)
+        farm = _OptionFarm(root, scene, "yugioh", options, budget, _Limits(outcomes=cap), None)
         alone = farm._take([None] * len(options))
         # the first two options, each with more budget than is left for it and no outcomes before
-        greedy = [_explore_option(root, label, limit, cap) for label, limit in zip(options[:2], (budget, 1_000), strict=True)]
+        greedy = [_explore_option(root, label, limit, _Limits(outcomes=cap)) for label, limit in zip(options[:2], (budget, 1_000), strict=True)]
         assert greedy[1].reached > budget - greedy[0].reached or len(greedy[1].outcomes) + 33 > cap
         _same(farm._take(greedy + [None] * (len(options) - 2)), alone)
         assert not alone.complete and alone.reached <= budget + 1
@@ -185,11 +185,24 @@ def test_a_branch_ended_by_the_memory_bound_is_no_outcome(monkeypatch):
 
     resident, _ = budget.usage()
     monkeypatch.setattr(budget, "_max_memory", resident + 64 * 1024**2)
-    found = explore(tcgtrig.load_scenario(FAN), "digimon", max_states=1_000_000, jobs=1)
+    found = explore(tcgtrig.load_scenario(FAN), "digimon", max_states=1_000_000, max_depth=1_000_000, jobs=1)
     assert (found.complete, found.stopped_by) == (False, "memory")
     assert found.reason.startswith("memory limit reached: ")
     assert not any("memory" in json.dumps(o.end) for o in found.outcomes)
     assert found.reached < 1_000_000
+
+
+def test_a_path_too_deep_stops_the_search():
+    # item 1: every path of the fan-out piles up pending effects; each position costs more than the one before
+    scene = tcgtrig.load_scenario(FAN)
+    found = explore(scene, "digimon", max_depth=50, jobs=1)
+    assert (found.complete, found.stopped_by) == (False, "depth")
+    assert found.reason == "a decision path went past 50 answers: the resolution may never end"
+    assert found.states <= 51 and found.reached < 100
+    # option by option, the first answer counts as one on the path: the same cut on any number of cores
+    one, two = (explore(scene, "digimon", max_depth=50, jobs=jobs, serial_first=0) for jobs in (1, 2))
+    _same(one, two)
+    assert one.stopped_by == "depth" and one.states <= 51
 
 
 def test_same_outcome_says_when_it_cannot_tell():
@@ -225,3 +238,21 @@ def test_explore_jobs_on_the_command_line_share_one_budget(tmp_path):
     found = json.loads(runs[1].stdout)
     assert found["reached"] == 2_500 and found["states"] < 2_500 and found["stopped"]["by"] == "work"
     assert runs[1].stderr.startswith("warning: stopped early: the work budget ran out at 2,500 positions reached")
+
+
+def test_a_long_script_is_shown_in_part_and_in_full_in_json(tmp_path):
+    from click.testing import CliRunner
+    from tcgtrig.cli import main
+
+    many = scenario("    cards:\n" + "\n".join(
+        f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n}}}}]}}]}}"
+        for i in range(60)) + "\n    start: [{emit: {event: ping}}]\n")
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(many.data), encoding="utf-8")
+    shown = CliRunner().invoke(main, ["explore", str(path), "-g", "digimon", "--max-states", "100"])
+    full = CliRunner().invoke(main, ["explore", str(path), "-g", "digimon", "--max-states", "100", "--json"])
+    assert shown.exit_code == full.exit_code == 3
+    line = next(line for line in shown.stdout.splitlines() if line.startswith("   choices"))
+    assert line.startswith("   choices (59 answers; --json lists them all): [c0.x, c1.x, ")
+    assert ", c29.x, … 24 more …, c54.x, c55.x, c56.x, c57.x, c58.x]" in line
+    assert len(json.loads(full.stdout)["outcomes"][0]["choices"]) == 59
