@@ -119,7 +119,7 @@ class Exploration:
     :param reached: positions reached: the work the budget counts.
     :param stopped_by: what stopped an incomplete walk: ``work`` (the
         positions reached), ``outcomes`` (the distinct outcomes kept),
-        ``depth`` (the answers on one path) or ``memory``; ``None`` when
+        ``depth`` (the answers on one path) or ``memory limit``; ``None`` when
         complete.
     :param reason: the same in words, with the numbers.
     """
@@ -252,7 +252,7 @@ class _Walker:
             if node.engine.outcome is not None and (memory := budget.exceeded()) is not None:
                 stack.pop()  # ended by the memory bound, not by the game: no outcome
                 self.memory = memory
-                self._stop("memory")
+                self._stop("memory limit")
                 return False
             end = self._end(node.engine)
             if end is None:  # one outcome too many: left out
@@ -293,7 +293,7 @@ class _Walker:
         if self.answered + len(self.stack) > self.limits.depth:  # the option would be one answer too deep
             return "depth"
         if self.memory is not None:
-            return "memory"
+            return "memory limit"
         return None
 
     def _stop(self, stopped_by: str) -> None:
@@ -545,7 +545,7 @@ class _OptionFarm:
         outcomes found before allow: over (or too deep) within them, or
         stopped by the work exactly there, or by the memory bound (the
         machine's, not a budget's)."""
-        if found.stopped_by == "memory":
+        if found.stopped_by == "memory limit":
             return True
         if found.stopped_by == "outcomes":  # one too many of its own: as many with those before only if none
             return not merged and found.reached <= left

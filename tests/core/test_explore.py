@@ -186,10 +186,20 @@ def test_a_branch_ended_by_the_memory_bound_is_no_outcome(monkeypatch):
     resident, _ = budget.usage()
     monkeypatch.setattr(budget, "_max_memory", resident + 64 * 1024**2)
     found = explore(tcgtrig.load_scenario(FAN), "digimon", max_states=1_000_000, max_depth=1_000_000, jobs=1)
-    assert (found.complete, found.stopped_by) == (False, "memory")
+    assert (found.complete, found.stopped_by) == (False, "memory limit")
     assert found.reason.startswith("memory limit reached: ")
-    assert not any("memory" in json.dumps(o.end) for o in found.outcomes)
     assert found.reached < 1_000_000
+
+
+def test_a_resolution_the_memory_bound_ended_is_no_outcome(monkeypatch):
+    # over the bound, the machine ends a resolution with a verdict (a draw): not one of the game's outcomes
+    from tcgtrig import budget
+
+    monkeypatch.setattr(budget, "exceeded", lambda: "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB")
+    loop = tcgtrig.load_scenario(HOSTILE / "loop-counter-read.yaml")  # a loop the machine ends early
+    found = explore(loop, "yugioh", jobs=1)
+    assert (found.outcomes, found.stopped_by) == ([], "memory limit")
+    assert found.reason == "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB"
 
 
 def test_a_path_too_deep_stops_the_search():
