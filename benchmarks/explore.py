@@ -6,9 +6,11 @@
 N independent simultaneous triggers (each gains its own counter, so every
 order ends alike): without sharing equal positions the explorer would face
 N! orders; with it, about 2^N positions.  Up to ``SERIAL_FIRST`` positions
-the default (every core) explores in one process; above it the first
-decision's options are farmed out to worker processes, which do not share
-the positions they found.
+reached a search runs in one process; above it, unless its branches keep
+meeting (they do here), it is explored option by option, the first
+decision's options going to worker processes, which do not share the
+positions they found ("farmed out at once" forces that).  "positions" are
+the positions asked.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 Exit status: 0 success, 1 an expectation did not hold (``check``), 2 bad
 input (a scenario file, an unknown game, an illegal scripted choice, a
-broken plugin) — reported as one clear message, never a traceback.
+broken plugin) — reported as one clear message, never a traceback — 3
+ended early (a loop, the step limit, a budget or the memory bound), 130
+stopped by Ctrl-C (one line, ``<command> stopped (Ctrl-C)``).
 
 Each command imports what it uses when it runs: ``tcgtrig games`` does not
 build the engine, ``tcgtrig run`` does not import the explorer, the HTML
@@ -17,13 +19,13 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
 
 from . import __version__, jsontext, source
 from .errors import TcgTrigError
-from .explore import DEFAULT_MAX_STATES
+from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 from .safe_text import SafeStream, escape_controls
 
 if TYPE_CHECKING:
@@ -37,8 +39,11 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 
-#: Exit status of ``run`` and ``resume`` when the resolution ended early.
+#: Exit status of ``run`` and ``resume`` when the resolution ended early,
+#: and of ``explore`` when a budget stopped the search.
 ENDED_EARLY = 3
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
 
 
 #: Columns ``compare`` wraps its table and lines to off a terminal (COLUMNS overrides it).
@@ -159,6 +164,58 @@ class _Tool(click.Group):
         except click.UsageError as error:
             error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
             raise
+        except KeyboardInterrupt:
+            _stopped_by_ctrl_c(ctx.invoked_subcommand or "tcgtrig")
+
+
+def _stopped_by_ctrl_c(command: str) -> None:
+    """Ctrl-C: one line and exit status 130, for every command (workers of
+    ``explore`` were ended where they were started)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the exit
+    _Progress.clear_shown()
+    newline = "\n" if sys.stderr.isatty() else ""  # the terminal shows ^C where the cursor was
+    click.echo(f"{newline}{command} stopped (Ctrl-C)", err=True)
+    sys.exit(INTERRUPTED)
+
+
+class _Progress:
+    """How far a search has got, on standard error: on a terminal one line
+    redrawn every ``every`` positions (and erased at the end); elsewhere a
+    line every ``coarse`` positions, or nothing (``coarse=None``)."""
+
+    shown: _Progress | None = None  # the one whose line is on the terminal
+
+    def __init__(self, what: str, *, coarse: int | None = None, every: int = 1_000) -> None:
+        self.what = what
+        self.terminal = sys.stderr.isatty()
+        self.step = every if self.terminal else coarse
+        self.next = self.step
+
+    def __call__(self, reached: int) -> None:
+        if self.step is None or self.next is None or reached < self.next:
+            return
+        self.next = (reached // self.step + 1) * self.step
+        if self.terminal:
+            click.echo(f"\r{self.what}… {reached:,} positions", err=True, nl=False)
+            _Progress.shown = self
+        else:
+            click.echo(f"{self.what}… {reached:,} positions", err=True)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if _Progress.shown is self:
+            _Progress.clear_shown()
+
+    @staticmethod
+    def clear_shown() -> None:
+        """Erase the line a progress report left on the terminal."""
+        if _Progress.shown is not None:
+            click.echo("\r\033[K", err=True, nl=False)
+            _Progress.shown = None
 
 
 @click.group(cls=_Tool, context_settings={"help_option_names": ["-h", "--help"]})
@@ -670,33 +727,73 @@ def _write_atomically(path: str, text: str, what: str) -> None:
         raise
 
 
+def _max_states_option(default: int, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--max-states``: the work budget of a search (:mod:`tcgtrig.explore`)."""
+    return click.option("--max-states", type=click.IntRange(min=1), default=default, show_default=True,
+                        metavar="N", help=f"The work budget {what}: positions reached — the start, and one for "
+                                          "every option tried.")
+
+
+def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-depth``: the answers on one decision path of a search."""
+    return click.option("--max-depth", type=click.IntRange(min=1), default=DEFAULT_MAX_DEPTH, show_default=True,
+                        metavar="N", help="Stop exploring before a decision path would take more answers "
+                                          "(a resolution that may never end).")(func)
+
+
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
-@click.option("--max-states", type=click.IntRange(min=1), default=DEFAULT_MAX_STATES, show_default=True,
-              help="Stop after exploring this many positions.")
+@_max_states_option(DEFAULT_MAX_STATES, "of the whole search")
+@click.option("--max-outcomes", type=click.IntRange(min=1), default=DEFAULT_MAX_OUTCOMES, show_default=True,
+              metavar="N", help="The distinct outcomes kept: the search stops when it finds one more.")
+@_max_depth_option
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: every core).  A search of more than 2,000 positions is "
-                   "farmed out: the first decision's options go to the workers.")
+              help="Worker processes (default: every core).  A search of more than 2,000 positions whose branches "
+                   "rarely meet is explored option by option, the first decision's options going to the workers, "
+                   "which share the budget: the answer is the same on any number of cores.")
 @click.option("--json", "as_json", is_flag=True,
-              help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N}.')
+              help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N, '
+                   '"reached": N, "complete": …, "stopped": …, "decisions": […]}.')
 @_input_limit
 @_bad_input
-def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_json: bool) -> None:
+def explore(file: str, game: str | None, max_states: int, max_outcomes: int, max_depth: int, jobs: int | None,
+            as_json: bool) -> None:
     """Try every legal decision; list each distinct outcome with a choices
-    script that reaches it and how many decision paths lead there."""
+    script that reaches it and how many decision paths lead there.
+
+    Exit status 3 when a budget (--max-states, --max-outcomes, --max-depth,
+    the memory bound) stopped the search: the outcomes listed are those
+    found so far, and standard error says what was cut.
+    """
     from .explore import explore as explore_positions
     from .resolution import pick_game
     from .scenario import load_scenario
 
     scenario = load_scenario(file)
-    found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states, jobs=jobs)
+    with _Progress("exploring") as progress:
+        found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states,
+                                  max_outcomes=max_outcomes, max_depth=max_depth, jobs=jobs, progress=progress)
     if not found.complete:
-        click.echo(f"warning: stopped after {found.states} positions (--max-states {max_states}): the outcomes "
-                   "below are those found so far", err=True)
+        click.echo(f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
+                   f"{found.reached:,} reached; the {len(found.outcomes):,} outcomes listed are those found so far",
+                   err=True)
     if as_json:
         _dump(found.to_json())
-        return
+    else:
+        _show_outcomes(found)
+    if not found.complete:
+        sys.exit(ENDED_EARLY)
+
+
+def _why_stopped(found: Any) -> str:
+    """What stopped a search, and the option that raises that budget."""
+    hint = {"work": " (--max-states raises it)", "outcomes": " (--max-outcomes raises it)",
+            "depth": " (--max-depth raises it)"}
+    return f"{found.reason}{hint.get(found.stopped_by, '')}"
+
+
+def _show_outcomes(found: Any) -> None:
     matters = sum(1 for d in found.decisions if d["matters"])
     click.echo(f"{len(found.outcomes)} distinct outcome{'s' if len(found.outcomes) != 1 else ''} from "
                f"{found.states} position{'s' if found.states != 1 else ''} asked; the answer changes the "
@@ -704,7 +801,7 @@ def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_j
     first = found.outcomes[0].end if found.outcomes else None
     for number, outcome in enumerate(found.outcomes, 1):
         click.echo(f"\n{number}. {outcome.outcome} — {outcome.paths} path{'s' if outcome.paths != 1 else ''}")
-        click.echo(f"   choices: [{', '.join(outcome.choices)}]")
+        click.echo(f"   choices{_script(outcome.choices)}")
         if first is not None and number > 1:
             for line in _end_differences(first, outcome.end):
                 click.echo(f"   {line}")
@@ -712,6 +809,19 @@ def explore(file: str, game: str | None, max_states: int, jobs: int | None, as_j
             click.echo("   counters: " + "; ".join(
                 f"{p}: " + (", ".join(f"{k} {v}" for k, v in values.items()) or "—")
                 for p, values in outcome.end["counters"].items()))
+
+
+#: Answers of a script shown in full; a longer one shows its first and last ones (``--json`` has it all).
+SCRIPT_SHOWN = 40
+
+
+def _script(choices: list[str]) -> str:
+    """``: [a, b]``, or for a long script ``(2,076 answers): [a, …, z]``."""
+    if len(choices) <= SCRIPT_SHOWN:
+        return f": [{', '.join(choices)}]"
+    head, tail = choices[:SCRIPT_SHOWN - 10], choices[-5:]
+    return (f" ({len(choices):,} answers; --json lists them all): [{', '.join(head)}, … "
+            f"{len(choices) - len(head) - len(tail):,} more …, {', '.join(tail)}]")
 
 
 def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
@@ -741,17 +851,21 @@ def _read_answer(prompt: str) -> str:
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--skip-irrelevant", is_flag=True,
               help="Do not ask when exploring shows that no answer can change the outcome.")
+@_max_states_option(DEFAULT_QUESTION_BUDGET, "of each question explored (--skip-irrelevant, outcomes)")
+@_max_depth_option
 @_input_limit
 @_bad_input
-def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
+def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, max_depth: int) -> None:
     """Resolve a scenario, asking you at the terminal for every decision.
 
     Answer with a number or a label (Enter: the default); ``undo`` takes
     back the last answer, ``outcomes`` shows where each option leads.  At
-    the end, the ``choices:`` block that replays the session.
+    the end, the ``choices:`` block that replays the session.  Exploring
+    (--skip-irrelevant, outcomes) works within --max-states positions and
+    --max-depth answers a question and shows its progress on standard
+    error; past the budget, the question is asked.
     """
     from .engine import Engine
-    from .explore import cannot_matter
     from .manager import load_ruleset
     from .render import print_tree, step_line
     from .resolution import pick_game
@@ -761,40 +875,33 @@ def play(file: str, game: str | None, skip_irrelevant: bool) -> None:
     ruleset = load_ruleset(pick_game(scenario, game))
     compiled = scenario.compile(ruleset)
     engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    budget = QuestionBudget(max_states, max_depth)
     history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
     shown = 0
-    try:
-        while True:
-            before = engine.copy()
-            decision = engine.advance()
-            names = {c.id: c.name for c in engine.state.cards.values()}
-            for step in engine.trace[shown:]:
-                if step.kind != "choice":
-                    click.echo(f"  · {step_line(step, names)}")
-            shown = len(engine.trace)
-            if decision is None:
-                break
-            label = None
-            if skip_irrelevant and cannot_matter(engine, decision):
-                label = str(decision.default)
-                click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
-                           f"outcome (explored), so {label} is taken")
-            if label is None:
-                label = _ask_decision(decision, engine)
-            if label == "undo":
-                if not history:
-                    click.echo("  nothing to undo")
-                    engine = before
-                    continue
-                engine, undone = history.pop()
-                click.echo(f"  undone: {undone}")
-                shown = min(shown, len(engine.trace))
+    while True:
+        before = engine.copy()
+        decision = engine.advance()
+        names = {c.id: c.name for c in engine.state.cards.values()}
+        for step in engine.trace[shown:]:
+            if step.kind != "choice":
+                click.echo(f"  · {step_line(step, names)}")
+        shown = len(engine.trace)
+        if decision is None:
+            break
+        label = _if_irrelevant(decision, engine, budget) if skip_irrelevant else None
+        if label is None:
+            label = _ask_decision(decision, engine, budget)
+        if label == "undo":
+            if not history:
+                click.echo("  nothing to undo")
+                engine = before
                 continue
-            history.append((before, label))
-            engine.answer(label)
-    except KeyboardInterrupt:
-        click.echo("\nplay stopped (Ctrl-C)", err=True)
-        sys.exit(130)
+            engine, undone = history.pop()
+            click.echo(f"  undone: {undone}")
+            shown = min(shown, len(engine.trace))
+            continue
+        history.append((before, label))
+        engine.answer(label)
     engine.title = scenario.title
     print_tree(engine.result(), _console())
     click.echo("\nTo replay this session, put in the file:")
@@ -821,7 +928,65 @@ def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
     return lines
 
 
-def _ask_decision(decision: Any, engine: Engine) -> str:
+#: Positions explored between two progress lines when standard error is not a terminal (``play``).
+QUESTION_PROGRESS_EVERY = 5_000
+
+
+class QuestionBudget(NamedTuple):
+    """What ``play`` may spend exploring one question: positions reached
+    (``--max-states``) and the answers on one path (``--max-depth``)."""
+
+    states: int = DEFAULT_QUESTION_BUDGET
+    depth: int = DEFAULT_MAX_DEPTH
+
+
+def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str | None:
+    """``--skip-irrelevant``: the default answer when exploring (within
+    ``budget``) shows that every answer leads to the same outcome;
+    ``None``: ask."""
+    from .explore import explore_question
+
+    with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
+        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth,
+                                 progress=progress)
+    if found.complete:  # one outcome, whatever the answers
+        click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
+                   f"(explored), so {decision.default} is taken")
+        return str(decision.default)
+    if found.stopped_by != "outcomes":  # a second outcome would have said it matters
+        click.echo(f"\ncould not tell whether the answer changes the outcome ({_why_stopped(found)}): asking")
+    return None
+
+
+def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudget) -> None:
+    """``outcomes``: explore each option (the budget shared out equally)
+    and show its outcomes."""
+    from .explore import explore_engine
+
+    share = max(1, budget.states // len(options))
+    done = 0  # positions reached for the options before
+    with _Progress("exploring the outcomes", coarse=QUESTION_PROGRESS_EVERY) as progress:
+        for number, label in enumerate(options, 1):
+            child = engine.copy()
+            child.answer(label)
+            found = explore_engine(child, max_states=share, max_depth=budget.depth,
+                                   progress=functools.partial(_offset, progress, done))
+            done += found.reached
+            ends = "; ".join(
+                f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
+                                             for p, c in o.end["counters"].items())
+                for o in found.outcomes[:3]) or "none found"
+            more = "" if found.complete else f" (not all explored: {_why_stopped(found)})"
+            _Progress.clear_shown()
+            click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
+                       f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
+
+
+def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
+    progress(before + reached)
+
+
+def _ask_decision(decision: Any, engine: Engine, budget: QuestionBudget) -> str:
     """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
     options = decision.legal()
     for line in _pending_lines(engine):
@@ -840,19 +1005,7 @@ def _ask_decision(decision: Any, engine: Engine) -> str:
         if answer == "undo":
             return "undo"
         if answer == "outcomes":
-            from .explore import explore_engine
-
-            for number, label in enumerate(options, 1):
-                child = engine.copy()
-                child.answer(label)
-                found = explore_engine(child, max_states=10_000)
-                ends = "; ".join(
-                    f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
-                                                 for p, c in o.end["counters"].items())
-                    for o in found.outcomes[:3])
-                more = "" if found.complete else " (not all explored)"
-                click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
-                           f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
+            _where_options_lead(options, engine, budget)
             continue
         click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
 

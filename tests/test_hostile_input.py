@@ -172,6 +172,12 @@ XFAIL: dict[str, tuple[str, tuple[str, ...]]] = {}
 # in the corpus, but they would run for minutes if a detector failed: only processes with a deadline run them
 HANGS = ("loop-counter-read.yaml", "loop-counter-bound.yaml")
 
+# issue 22, items 1-4: sound files whose every decision (explore) or every question (play) blows up without
+# a budget (tests/core/test_explore.py, tests/test_play.py); here, processes under a memory limit (prlimit
+# --as=2G) with a deadline run them (BUDGETED below)
+SEARCHES = ("explore-pick-10-of-200.yaml", "explore-fan-out.yaml", "explore-chain-7.yaml",
+            "play-20-independent-triggers.yaml")
+
 
 def _int_digits_limit() -> int:
     return sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
@@ -255,7 +261,7 @@ def assert_where(case: Case, message: str, path: Path) -> None:
 
 def test_the_stored_corpus_is_the_table():
     stored = sorted(p.name for p in HOSTILE.iterdir() if p.suffix in (".yaml", ".json"))
-    assert stored == sorted([*STORED, *HANGS])
+    assert stored == sorted([*STORED, *HANGS, *SEARCHES])
     assert (HOSTILE / "empty.yaml").read_bytes() == b""
     assert len((HOSTILE / "deep-1000.json").read_bytes()) <= 2048
     assert (HOSTILE / "deep-1000.json").read_text().count("[") == 1000
@@ -513,3 +519,118 @@ def test_the_pile_is_a_valid_file():
     scenario = tcgtrig.scenario_from_text(_pile(30), "pile.yaml")
     assert [c["under"] for c in scenario.data["cards"][1:4]] == ["c0", "c1", "c2"]
     assert tcgtrig.resolve(scenario, "digimon").state.cards["c29"].zone == "trash"
+
+
+# -- searches that blow up without a budget: processes under a memory limit (issue 22) ----------------------
+
+
+@dataclass(frozen=True)
+class Search:
+    """A command on a :data:`SEARCHES` file, what it must end with and
+    what it reads from standard input."""
+
+    args: tuple[str, ...]
+    status: int
+    stderr: str  # a regex (re.search) standard error must match
+    stdout: str = ""  # a regex standard output must match
+    input: str = ""
+
+
+#: The commands of issue 22 (a name of :data:`SEARCHES` stands for that file); each must end with a clear
+#: verdict, and no traceback.
+BUDGETED: dict[str, Search] = {
+    # item 2: 50 positions asked tried 7,000 options (52 s, 580 MB, 65 MB of output); none ended at the default
+    "pick-50": Search(("explore", "explore-pick-10-of-200.yaml", "--max-states", "50"), 3,
+                      r"\Awarning: stopped early: the work budget ran out at 50 positions reached \(--max-states "
+                      r"raises it\); \d+ positions asked, 50 reached; the \d+ outcomes listed are those found so far\n\Z",
+                      r"\A\d\d? distinct outcomes from \d+ positions asked"),
+    "pick-default": Search(("explore", "explore-pick-10-of-200.yaml", "--json"), 3,
+                           r"\Awarning: stopped early: more than 1,000 distinct outcomes: the first 1,000 found are kept "
+                           r"\(--max-outcomes raises it\);", r'"by": "outcomes"'),
+    # item 1: a MemoryError at 12 GB (explore), 6 GB (play, then outcomes); every path of the fan-out is deep:
+    # the depth stops it (or the memory, the work or the outcomes: whichever the engine lets come first)
+    "fan-explore": Search(("explore", "explore-fan-out.yaml", "--max-states", "10000"), 3,
+                          r"\Awarning: stopped early: (a decision path went past 1,000 answers: the resolution may "
+                          r"never end \(--max-depth raises it\)|memory limit reached: |the work budget ran out |more than )"),
+    "fan-memory": Search(("explore", "explore-fan-out.yaml", "--max-depth", "1000000", "--max-memory", "256M"), 3,
+                         r"\Awarning: stopped early: (memory limit reached: |the work budget ran out |more than )"),
+    "fan-outcomes": Search(("play", "explore-fan-out.yaml"), 2,
+                           r"error: play stopped: no answer \(end of input\)\n\Z",
+                           r"  1\. c0\.go → \d+ outcomes?.*\n(.*\n)?  2\. c1\.go → ",
+                           input="outcomes\n"),
+    # item 4: 55 s and 525 MB before the first question; outcomes: 100 s an option
+    "skip-irrelevant": Search(("play", "play-20-independent-triggers.yaml", "--skip-irrelevant",
+                               "--max-states", "10000"), 2,
+                              r"\Aexploring whether the answer matters… 5,\d{3} positions\n"
+                              r"error: play stopped: no answer \(end of input\)\n\Z",
+                              r"could not tell whether the answer changes the outcome \(the work budget ran out at "
+                              r"10,000 positions reached \(--max-states raises it\)\): asking"),
+    "outcomes-20": Search(("play", "play-20-independent-triggers.yaml", "--max-states", "2000"), 2,
+                          r"error: play stopped: no answer \(end of input\)\n\Z",
+                          r"(  \d+\. c\d\d\.x → 1 outcome \(not all explored: the work budget ran out at 100 positions "
+                          r"reached \(--max-states raises it\)\): complete, .*\n){20}", input="outcomes\n"),
+}
+#: Seconds the searches get, all at once (each takes 1-3 s alone).
+SEARCH_DEADLINE = 60
+#: The address-space limit they run under, as the issue's check does (``prlimit --as=2G``).
+ADDRESS_SPACE = 2 * 1024**3
+
+
+@pytest.fixture(scope="module")
+def searches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, int | None, str, str]]:
+    """Every :data:`BUDGETED` command, side by side, under the address-space
+    limit: whether it finished within the deadline, its exit status, stdout
+    and stderr."""
+    import resource
+
+    where = tmp_path_factory.mktemp("searches")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+    running = {}
+    for name, search in BUDGETED.items():
+        args = [str(HOSTILE / arg) if arg in SEARCHES else arg for arg in search.args]
+        out, err = (where / f"{name}.out").open("wb"), (where / f"{name}.err").open("wb")
+        process = subprocess.Popen([sys.executable, "-m", "tcgtrig", *args], stdin=subprocess.PIPE, stdout=out,
+                                   stderr=err, cwd=where, preexec_fn=limited,
+                                   env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"})
+        process.stdin.write(search.input.encode())  # type: ignore[union-attr]
+        process.stdin.close()  # type: ignore[union-attr]
+        running[name] = (process, out, err)
+    deadline = time.monotonic() + SEARCH_DEADLINE
+    found = {}
+    for name, (process, out, err) in running.items():
+        try:
+            process.wait(timeout=max(deadline - time.monotonic(), 0.1))
+            finished = True
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            finished = False
+        out.close()
+        err.close()
+        found[name] = (finished, process.returncode if finished else None,
+                       (where / f"{name}.out").read_text(encoding="utf-8", errors="replace"),
+                       (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"))
+    return found
+
+
+@pytest.mark.parametrize("name", list(BUDGETED))
+def test_a_search_ends_with_a_verdict_within_its_budget(searches, name):
+    search = BUDGETED[name]
+    finished, status, stdout, stderr = searches[name]
+    assert finished, f"tcgtrig {' '.join(search.args)} did not finish in {SEARCH_DEADLINE} s"
+    assert "Traceback" not in stderr + stdout and "MemoryError" not in stderr
+    assert status == search.status, (status, stderr[-2000:])
+    assert re.search(search.stderr, stderr), stderr[-2000:]
+    assert re.search(search.stdout, stdout), stdout[-2000:]
+
+
+def test_a_search_cut_by_a_budget_prints_what_it_kept(searches):
+    # item 2: 65 MB of output at N=50; the outcomes listed are bounded by the budgets
+    _, _, stdout, _ = searches["pick-50"]
+    assert stdout.count("\n   choices: [") < 50
+    _, _, text, _ = searches["pick-default"]
+    found = json.loads(text)
+    assert len(found["outcomes"]) == 1_000 and found["complete"] is False and found["reached"] <= 100_000

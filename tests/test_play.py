@@ -11,6 +11,7 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import tcgtrig
 from click.testing import CliRunner
@@ -122,3 +123,27 @@ def test_play_still_asks_when_the_answer_matters():
     result = CliRunner().invoke(main, ["play", q4285, "--skip-irrelevant"], input="\n\n\n\n")
     assert result.exit_code == 0, result.output
     assert "decides (order): which pending effect activates next" in result.stdout
+
+
+# -- issue 22, item 4: exploring for a question has a budget and shows its progress -------------------------
+
+TWENTY = Path(__file__).parent / "hostile" / "play-20-independent-triggers.yaml"
+
+
+def test_skip_irrelevant_explores_within_its_budget_then_asks():
+    # every order ends alike, but showing it takes 2^19 positions: silent for 55 s and 525 MB before
+    result = CliRunner().invoke(main, ["play", str(TWENTY), "--skip-irrelevant", "--max-states", "6000"], input="\n")
+    assert "could not tell whether the answer changes the outcome (the work budget ran out at 6,000 positions " \
+           "reached (--max-states raises it)): asking" in result.stdout
+    assert "A decides (order): which pending effect activates next" in result.stdout  # then it asks
+    progress = re.findall(r"^exploring whether the answer matters… ([\d,]+) positions$", result.stderr, re.M)
+    assert progress and all(5_000 <= int(n.replace(",", "")) <= 6_000 for n in progress)
+
+
+def test_outcomes_explores_each_option_within_a_share_of_the_budget():
+    # 100 s an option before
+    result = CliRunner().invoke(main, ["play", str(TWENTY), "--max-states", "2000"], input="outcomes\n")
+    lines = [line for line in result.stdout.splitlines() if " → " in line]
+    assert len(lines) == 20
+    assert all("→ 1 outcome (not all explored: the work budget ran out at 100 positions reached (--max-states "
+               "raises it)): complete" in line for line in lines), lines[0]

@@ -23,7 +23,7 @@ T1 = ROOT / "tests" / "scenarios" / "digimon" / "triggered-01.yaml"
 
 #: Modules no command needs unless it uses them: the explanation of an
 #: invalid file, the comparison page, state (de)serialization, worker processes.
-RARELY_NEEDED = ("jsonschema", "tcgtrig.compare_html", "tcgtrig.serialization", "cattrs", "concurrent.futures")
+RARELY_NEEDED = ("jsonschema", "tcgtrig.compare_html", "tcgtrig.serialization", "cattrs", "multiprocessing")
 ENGINE = ("tcgtrig.engine", "tcgtrig.frames", "tcgtrig.scenario", "tcgtrig.resolution", "tcgtrig.render")
 
 
