@@ -615,6 +615,8 @@ class ResolveChain(Frame):
             engine.resolving_link = 0
             engine.pop()
             return
+        if engine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
+            return
         engine.resolving_link = len(engine.chain_links)
         effect = engine.take_link()
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
