@@ -97,7 +97,11 @@ def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str)
 
 
 def _dump(data: Any) -> None:
-    click.echo(jsontext.dumps(data))
+    """Print JSON text of ``data``, streamed in chunks (a list in it may be
+    a :class:`~tcgtrig.jsontext.Items`, made as it is written): a long
+    trace is never held whole as text."""
+    jsontext.dump(data, functools.partial(click.echo, nl=False))
+    click.echo("")
 
 
 def _show_one_line(error: click.UsageError, file: Any = None) -> None:
@@ -282,7 +286,7 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
 def _show_resolution(result: Resolution, as_json: bool) -> None:
     """The JSON trace, or the tree (rich is imported only for the tree)."""
     if as_json:
-        _dump(result.to_json())
+        _dump(result.to_json(lazy=True))
         return
     from .render import print_tree
 
@@ -506,7 +510,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
         except OSError as exc:
             raise TcgTrigError(f"{html_out}: cannot write the page: {exc.strerror}") from None
     if as_json:
-        _dump(comparison_json(results))
+        _dump(comparison_json(results, lazy=True))
         return
     table = Table("#", *(escape(n) for n in results), title=escape(scenario.title), show_lines=False)
     columns = {n: (r.keys("resolved") if not isinstance(r, str) else [f"cannot resolve: {r}"])
