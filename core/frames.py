@@ -636,7 +636,7 @@ class ResolveChain(Frame):
 def ask_order(engine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
     """Ask ``player`` which of ``bucket`` (more than one effect) activates
     next; the labels the answer is one of."""
-    labels = EffectLabels(bucket)
+    labels = EffectLabels(bucket, engine.labels_made)
     engine.ask(Decision(
         kind="order", player=player, prompt=f"which {what} activates next ({len(bucket)} candidates)",
         options=labels, default=labels.first(), effect=None,

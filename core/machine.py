@@ -106,6 +106,8 @@ class Machine(Activating, Performing):
     chains: int = 0
     resolving_link: int = 0
     links_resolved: int = 0
+    #: the ``KEY#n`` labels of ordering decisions made so far, shared (:class:`~tcgtrig.choices.EffectLabels`)
+    labels_made: dict[tuple[str, int], str] = field(factory=dict)
     #: the memory bound's verdict, found where the resolution cannot end at once
     over_budget: str | None = None
     answered_moment: int = -1
@@ -432,7 +434,7 @@ class Machine(Activating, Performing):
                 self.over_budget = why  # the rest is lost: the next step ends the resolution
                 break
             effect = PendingEffect(
-                id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
+                id=self.new_id(), key=match.key, card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=match.events, moment=match.moment, timing=self.timing, granted=match.granted,
                 grant=match.grant,
