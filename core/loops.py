@@ -98,17 +98,17 @@ class Look(Protocol):
     def shape(self) -> Any:
         """The whole position, leaving out the counters' values."""
 
-    def pile(self) -> Any:
-        """:meth:`shape`, leaving out also the pending effects (compared
-        by :meth:`pool_has`)."""
+    def pile(self, shape: Any) -> Any:
+        """A :meth:`shape` (this one or one seen before), leaving out the
+        pending effects too (compared by :meth:`pool_has`)."""
 
-    def pool_shape(self) -> tuple:
-        """The pending effects, leaving out how many of each kind wait
-        (:meth:`tcgtrig.pending.PendingPool.shape`)."""
+    def pool_shape(self, shape: Any) -> tuple:
+        """The pending effects of a :meth:`shape`, leaving out how many of
+        each kind wait (:meth:`tcgtrig.pending.PendingPool.shape_of`)."""
 
-    def pool_has(self, shape: tuple) -> tuple[bool, int]:
-        """Whether :meth:`pool_shape` would be ``shape``, and how many
-        pending effects were looked at to tell."""
+    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+        """Whether the pending effects now have ``pool_shape``, and how many
+        of them were looked at to tell."""
 
     def counters(self) -> dict[str, dict[str, int]]:
         """Every player's counters now (live: not kept)."""
@@ -157,8 +157,8 @@ class GrowthGuard:
     lam: int = 0
     saved_quick: Any = None
     saved_full: Any = None
-    saved_pile: Any = None
-    saved_pool: tuple = ()
+    #: the saved position's pending effects as :meth:`Look.pool_shape`, once needed
+    saved_pool: tuple | None = None
     saved_counters: Any = None
     #: the pending effects when saved: multiset hash, number, count by kind
     saved_pending: tuple[int, int, dict[int, int]] = (0, 0, {})
@@ -194,8 +194,7 @@ class GrowthGuard:
         if self.lam >= self.power:
             self.saved_quick = quick
             self.saved_full = look.shape()
-            self.saved_pile = look.pile()
-            self.saved_pool = look.pool_shape()
+            self.saved_pool = None
             self.saved_counters = {player: dict(values) for player, values in look.counters().items()}
             multiset, waiting, kinds = look.pending()
             self.saved_pending = (multiset, waiting, dict(kinds))
@@ -253,9 +252,12 @@ class GrowthGuard:
             return bool(look.shape() == self.saved_full)
         if self.pile_work > PILE_WORK_PER_STEP * self.ticks + PILE_WORK_FREE:
             return False
+        if self.saved_pool is None:
+            self.saved_pool = look.pool_shape(self.saved_full)
+            self.pile_work += sum(map(len, self.saved_pool))
         same, looked = look.pool_has(self.saved_pool)
         self.pile_work += looked + 1
-        return same and bool(look.pile() == self.saved_pile)
+        return same and bool(look.pile(look.shape()) == look.pile(self.saved_full))
 
 
 def settled(read: CounterIs, changes: Sequence[Change], one_way: frozenset[str]) -> bool:

@@ -72,6 +72,9 @@ MEMORY_EVERY = 2047
 #: a long chain resolves without a step being counted, and each link may
 #: trigger many effects.
 MEMORY_EVERY_LINKS = 63
+#: where :meth:`Machine.position` holds the pool's fingerprint and the due declarations
+_POOL_AT = 6
+_DUE_AT = 10
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -137,6 +140,7 @@ class Machine(Activating, Performing):
     #: the growth guard shown only the positions with more pending than ever before
     _records: GrowthGuard = field(factory=GrowthGuard)
     _most_pending: int = 0
+    _last_record: int = -1
     #: counters the game's rules read (``None``: any may matter)
     _rule_counters: frozenset[str] | None = None
     chain_keys: ChainKeys = field(factory=ChainKeys)
@@ -294,19 +298,14 @@ class Machine(Activating, Performing):
 
     # -- loops ----------------------------------------------------------------
 
-    def position(self, piled: bool = False) -> Any:
+    def position(self) -> Any:
         """What makes the position what it is, apart from how it was reached:
         the cards, counters, per-turn uses, turn and marks, what is pending (the
         pool, interrupt windows, the chain, offers, due declarations), and
         where each frame is — its phase, how far its action list has got
         (two step boundaries in a row are two places), whose effect it runs
         and what that effect did.  Equal positions play out alike (loop
-        detection, ``explore``).
-
-        ``piled``: leave out the pool (compared by its
-        :meth:`~tcgtrig.pending.PendingPool.shape`) and how many
-        declarations are due (whether any are, instead): for
-        :class:`~tcgtrig.loops.GrowthGuard`, which judges effects piling up."""
+        detection, ``explore``)."""
         state = self.state
         frames = tuple(
             (type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None),
@@ -317,10 +316,10 @@ class Machine(Activating, Performing):
             state.dynamic(),
             self.counters_now(),
             tuple(sorted(state.used.items())), state.turn, state.turn_player, tuple(sorted(state.marks)),
-            None if piled else self.pool.fingerprint(),
+            self.pool.fingerprint(),  # at _POOL_AT
             tuple(w.pool.fingerprint() for w in self.windows),
             tuple(e.signature() for e in self.chain_links), tuple(e.signature() for e in self.offers),
-            tuple(sorted((p, min(len(ids), 1) if piled else len(ids)) for p, ids in self.due.items())),
+            tuple(sorted((p, len(ids)) for p, ids in self.due.items())),  # at _DUE_AT
             tuple(sorted(self.series)) if self.series is not None else None,
             frames,
         )
@@ -359,10 +358,12 @@ class Machine(Activating, Performing):
                                     self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
         if growing is None and len(self.pool) > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
-            # only in these positions
+            # only in these positions; records on consecutive steps the guard above sees already
             self._most_pending = len(self.pool)
-            growing = self._records.tick(shape_quick, look, guard.steps, len(self.trace), self.asked, rules,
-                                         self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
+            last, self._last_record = self._last_record, guard.steps
+            if guard.steps - last > 1:
+                growing = self._records.tick(shape_quick, look, guard.steps, len(self.trace), self.asked, rules,
+                                             self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
         if growing is None:
             return False
         self.end(*self._growth_verdict(growing))
@@ -505,17 +506,21 @@ class _Look:
         whole = self.position()
         return (self.where, whole[:1] + whole[2:], self.chooser)
 
-    def pile(self) -> Any:
-        """:meth:`shape`, leaving out also the pool and how many
-        declarations are due."""
-        whole = self.machine.position(piled=True)
-        return (self.where, whole[:1] + whole[2:], self.chooser)
+    @staticmethod
+    def pile(shape: Any) -> Any:
+        """A :meth:`shape`, leaving out the pool (compared by
+        :meth:`pool_has`) and how many declarations are due (whether any
+        are, instead): for judging effects that piled up."""
+        where, whole, chooser = shape  # the counters, at 1 in the position, are left out
+        due = tuple((player, min(count, 1)) for player, count in whole[_DUE_AT - 1])
+        return (where, whole[:_POOL_AT - 1] + whole[_POOL_AT:_DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
 
-    def pool_shape(self) -> tuple:
-        return self.machine.pool.shape()
+    @staticmethod
+    def pool_shape(shape: Any) -> tuple:
+        return PendingPool.shape_of(shape[1][_POOL_AT - 1])
 
-    def pool_has(self, shape: tuple) -> tuple[bool, int]:
-        return self.machine.pool.has_shape(shape)
+    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+        return self.machine.pool.has_shape(pool_shape)
 
     def counters(self) -> dict[str, dict[str, int]]:
         return self.machine.state.counters

@@ -212,26 +212,29 @@ class PendingPool:
         self._by_card.setdefault(effect.card, {})[effect.id] = None
         if effect.self_card != effect.card:
             self._by_card.setdefault(effect.self_card, {})[effect.id] = None
-        self._count(effect.signature_hash())
+        self._count(effect)
 
-    def _count(self, kind: int) -> None:
-        """One more pending effect of ``kind`` (a signature hash)."""
+    # counting kinds in and out: written out here, as they run for every pending effect
+
+    def _count(self, effect: PendingEffect) -> None:
+        """One more pending effect of ``effect``'s kind."""
+        kind = effect._signature_hash
+        if kind is None:
+            kind = effect.signature_hash()
         self._hash = (self._hash + kind) & _MASK
         kinds = self._kinds
-        count = kinds.get(kind)
-        if count is None:
-            kinds[kind] = 1
+        count = kinds.get(kind, 0)
+        kinds[kind] = count + 1
+        if not count:
             self._kinds_hash = (self._kinds_hash + kind) & _MASK
-        else:
-            kinds[kind] = count + 1
 
-    def _uncount(self, kind: int) -> None:
-        """One fewer pending effect of ``kind``."""
+    def _uncount(self, effect: PendingEffect) -> None:
+        """One fewer pending effect of ``effect``'s kind (counted in, so its hash is known)."""
+        kind: int = effect._signature_hash  # type: ignore[assignment]
         self._hash = (self._hash - kind) & _MASK
         kinds = self._kinds
-        count = kinds[kind]
+        count = kinds.pop(kind)
         if count == 1:
-            del kinds[kind]
             self._kinds_hash = (self._kinds_hash - kind) & _MASK
         else:
             kinds[kind] = count - 1
@@ -255,16 +258,16 @@ class PendingPool:
             owned.pop(effect_id)
             if not owned:
                 del self._by_card[card]
-        self._uncount(effect.signature_hash())
+        self._uncount(effect)
         return effect
 
     def replace(self, effect: PendingEffect) -> None:
         """Put a changed copy of a pending effect in its place (same rank,
         same place among its bucket)."""
         bucket = self._buckets[self._rank_of[effect.id]]
-        self._uncount(bucket[effect.id].signature_hash())
+        self._uncount(bucket[effect.id])
         bucket[effect.id] = effect
-        self._count(effect.signature_hash())
+        self._count(effect)
 
     def get(self, effect_id: int) -> PendingEffect:
         return self._buckets[self._rank_of[effect_id]][effect_id]
@@ -315,22 +318,23 @@ class PendingPool:
 
     def shape(self) -> tuple:
         """O(n): :meth:`fingerprint` leaving out how many of each kind of
-        effect wait: bucket by bucket in rank order, the kinds in the order
-        they first come in it, and a run of buckets with the same kinds once
-        (a game that layers its batches makes one bucket per batch).
+        effect wait (:meth:`shape_of`)."""
+        return self.shape_of(self.fingerprint())
+
+    @staticmethod
+    def shape_of(fingerprint: tuple) -> tuple:
+        """A :meth:`fingerprint` leaving out how many of each kind of effect
+        wait: bucket by bucket in rank order, the kinds in the order they
+        first come in it, and a run of buckets with the same kinds once (a
+        game that layers its batches makes one bucket per batch).
 
         Two pools of the same shape differ at most in how many times each
         effect waits: where one holds more of every kind, effects piled up
         (:class:`tcgtrig.loops.GrowthGuard`)."""
         shape: list[tuple] = []
         last: tuple | None = None
-        for rank in sorted(self._buckets):
-            kinds: dict[int, tuple] = {}
-            for effect in self._buckets[rank].values():
-                kind = effect.signature_hash()
-                if kind not in kinds:
-                    kinds[kind] = effect.signature()
-            these = tuple(kinds.values())
+        for bucket in fingerprint:
+            these = tuple(dict.fromkeys(bucket))
             if these != last:
                 shape.append(these)
                 last = these

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 import tcgtrig
-from helpers import info_only_ruleset, plain_ruleset, run
+from helpers import ability, info_only_ruleset, pending, plain_ruleset, run
 from tcgtrig import budget
+from tcgtrig.pending import PendingPool
 
 GAMES = ["digimon", "duelmasters", "yugioh"]
 ZONE = {"digimon": "battle", "duelmasters": "battle", "yugioh": "field", "plain": "battle"}
@@ -192,3 +193,53 @@ def test_the_library_api_is_unchanged_for_a_pile_up():
     result = tcgtrig.resolve(tcgtrig.scenario_from_text("format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\n"
                                                         + fan_out(2), "fan.yaml"), "digimon")
     assert result.to_dict()["outcome"] == "loop"
+
+
+# -- the pool's shape ------------------------------------------------------------------------------------------
+
+
+def pool_of(*buckets: str) -> PendingPool:
+    """A pool with one bucket per string, each letter an effect of that key, in order."""
+    pool = PendingPool()
+    number = 0
+    for rank, keys in enumerate(buckets):
+        for key in keys:
+            number += 1
+            effect = pending(ability(), id=number, key=key)
+            effect._place((rank,), ())
+            pool.add(effect)
+    return pool
+
+
+def test_a_pools_shape_leaves_out_how_many_of_each_kind_wait():
+    small, big = pool_of("xy", "y", "xy"), pool_of("xyx", "y", "y", "y", "xxy")
+    assert small.shape() == big.shape() and small.has_shape(big.shape())[0] and big.has_shape(small.shape())[0]
+    assert small.shape_fingerprint() == big.shape_fingerprint()
+    assert small.quick_fingerprint() != big.quick_fingerprint()
+    assert len(big.shape()) == 3  # the run of "y" buckets counts once
+    assert big.kinds() == {pending(ability(), key="x").signature_hash(): 4,
+                           pending(ability(), key="y").signature_hash(): 5}
+
+
+def test_a_pools_shape_keeps_the_order_kinds_first_come_in():
+    assert pool_of("xy").shape() != pool_of("yx").shape()
+    assert not pool_of("yx").has_shape(pool_of("xy").shape())[0]
+    assert not pool_of("x", "y").has_shape(pool_of("y", "x").shape())[0]
+    assert not pool_of("x", "y").has_shape(pool_of("x").shape())[0]
+    assert not pool_of("x").has_shape(pool_of("x", "y").shape())[0]
+
+
+def test_comparing_a_pools_shape_stops_at_the_first_difference():
+    big = pool_of("y" + "x" * 10_000)
+    same, looked = big.has_shape(pool_of("xy").shape())
+    assert not same and looked == 1
+
+
+def test_the_kinds_follow_every_change():
+    pool = pool_of("xxy")
+    pool.remove(1)
+    pool.remove(3)
+    assert list(pool.kinds().values()) == [1] and pool.shape_fingerprint() == pool_of("x").shape_fingerprint()
+    copy = pool.copy()
+    copy.remove(2)
+    assert not copy.kinds() and copy.shape_fingerprint() == 0 and pool.kinds()
