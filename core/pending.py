@@ -212,9 +212,16 @@ class PendingPool:
         self._by_card.setdefault(effect.card, {})[effect.id] = None
         if effect.self_card != effect.card:
             self._by_card.setdefault(effect.self_card, {})[effect.id] = None
-        self._count(effect)
-
-    # counting kinds in and out: written out here, as they run for every pending effect
+        # self._count(effect), written out: it runs for every pending effect
+        kind = effect._signature_hash
+        if kind is None:
+            kind = effect.signature_hash()
+        self._hash = (self._hash + kind) & _MASK
+        kinds = self._kinds
+        count = kinds.get(kind, 0)
+        kinds[kind] = count + 1
+        if not count:
+            self._kinds_hash = (self._kinds_hash + kind) & _MASK
 
     def _count(self, effect: PendingEffect) -> None:
         """One more pending effect of ``effect``'s kind."""
@@ -233,8 +240,9 @@ class PendingPool:
         kind: int = effect._signature_hash  # type: ignore[assignment]
         self._hash = (self._hash - kind) & _MASK
         kinds = self._kinds
-        count = kinds.pop(kind)
+        count = kinds[kind]
         if count == 1:
+            del kinds[kind]
             self._kinds_hash = (self._kinds_hash - kind) & _MASK
         else:
             kinds[kind] = count - 1
@@ -258,7 +266,16 @@ class PendingPool:
             owned.pop(effect_id)
             if not owned:
                 del self._by_card[card]
-        self._uncount(effect)
+        # self._uncount(effect), written out
+        kind: int = effect._signature_hash  # type: ignore[assignment]
+        self._hash = (self._hash - kind) & _MASK
+        kinds = self._kinds
+        count = kinds[kind]
+        if count == 1:
+            del kinds[kind]
+            self._kinds_hash = (self._kinds_hash - kind) & _MASK
+        else:
+            kinds[kind] = count - 1
         return effect
 
     def replace(self, effect: PendingEffect) -> None:
