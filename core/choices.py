@@ -97,8 +97,12 @@ class EffectLabels(Sequence[str]):
     effects stays cheap.
     """
 
-    def __init__(self, effects: dict[int, PendingEffect]) -> None:
+    def __init__(self, effects: dict[int, PendingEffect], made: dict[tuple[str, int], str] | None = None) -> None:
+        """``made``: the ``KEY#n`` labels made for earlier decisions, to be
+        reused (one string per label, however often it is offered: a
+        trace keeps the labels offered)."""
         self._effects = effects
+        self._made = made if made is not None else {}
         self._labels: list[str] | None = None
         self._resolved: tuple[str, PendingEffect | None] | None = None
 
@@ -130,8 +134,11 @@ class EffectLabels(Sequence[str]):
                 if counts[effect.key] == 1:
                     labels.append(effect.key)
                 else:
-                    seen[effect.key] = seen.get(effect.key, 0) + 1
-                    labels.append(f"{effect.key}#{seen[effect.key]}")
+                    number = seen[effect.key] = seen.get(effect.key, 0) + 1
+                    label = self._made.get((effect.key, number))
+                    if label is None:
+                        label = self._made[effect.key, number] = f"{effect.key}#{number}"
+                    labels.append(label)
             self._labels = labels
         return self._labels
 

@@ -133,11 +133,14 @@ def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str)
 
 
 def _dump(data: Any) -> None:
-    """JSON on standard output.  Its text escapes every character a terminal
-    acts on (:mod:`tcgtrig.jsontext`), so it skips :class:`SafeStream`'s
-    check: a trace can be hundreds of MB."""
+    """JSON on standard output, streamed in chunks (a list in it may be a
+    :class:`~tcgtrig.jsontext.Items`, made as it is written): a long trace
+    is never held whole as text.  Its text escapes every character a
+    terminal acts on (:mod:`tcgtrig.jsontext`), so it skips
+    :class:`SafeStream`'s check: a trace can be hundreds of MB."""
     stream = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout
-    click.echo(jsontext.dumps(data), file=stream)
+    jsontext.dump(data, functools.partial(click.echo, nl=False, file=stream))
+    click.echo("", file=stream)
 
 
 def _show_one_line(error: click.UsageError, file: Any = None) -> None:
@@ -404,7 +407,7 @@ def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save
 def _show_resolution(result: Resolution, as_json: bool) -> None:
     """The JSON trace, or the tree (rich is imported only for the tree)."""
     if as_json:
-        _dump(result.to_json())
+        _dump(result.to_json(lazy=True))
         return
     from .render import print_tree
 
@@ -640,7 +643,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
 
         _write_atomically(html_out, comparison_html(scenario.title, results), "the page")
     if as_json:
-        _dump(comparison_json(results))
+        _dump(comparison_json(results, lazy=True))
         return
     _print_comparison(scenario.title, results)
 

@@ -615,6 +615,8 @@ class ResolveChain(Frame):
             engine.resolving_link = 0
             engine.pop()
             return
+        if engine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
+            return
         engine.resolving_link = len(engine.chain_links)
         effect = engine.take_link()
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
@@ -634,7 +636,7 @@ class ResolveChain(Frame):
 def ask_order(engine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
     """Ask ``player`` which of ``bucket`` (more than one effect) activates
     next; the labels the answer is one of."""
-    labels = EffectLabels(bucket)
+    labels = EffectLabels(bucket, engine.labels_made)
     engine.ask(Decision(
         kind="order", player=player, prompt=f"which {what} activates next ({len(bucket)} candidates)",
         options=labels, default=labels.first(), effect=None,

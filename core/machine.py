@@ -46,7 +46,7 @@ from .frames import (
     flatten,
 )
 from .info import ActivationContext, ChainKeys, Drop, GameEnd
-from .loops import GrowthGuard, LoopGuard
+from .loops import Growth, GrowthGuard, LoopGuard
 from .manager import Ruleset
 from .model import (
     Action,
@@ -68,6 +68,13 @@ MAX_FRAMES = 50_000
 #: Steps between two readings of the memory in use (:mod:`tcgtrig.budget`):
 #: a mask, so the test is one ``&``.
 MEMORY_EVERY = 2047
+#: Chain links resolved between two readings of the memory in use (a mask):
+#: a long chain resolves without a step being counted, and each link may
+#: trigger many effects.
+MEMORY_EVERY_LINKS = 63
+#: where :meth:`Machine.position` holds the pool's fingerprint and the due declarations
+_POOL_AT = 6
+_DUE_AT = 10
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -101,6 +108,11 @@ class Machine(Activating, Performing):
     last_events: tuple[Event, ...] = ()
     chains: int = 0
     resolving_link: int = 0
+    links_resolved: int = 0
+    #: the ``KEY#n`` labels of ordering decisions made so far, shared (:class:`~tcgtrig.choices.EffectLabels`)
+    labels_made: dict[tuple[str, int], str] = field(factory=dict)
+    #: the memory bound's verdict, found where the resolution cannot end at once
+    over_budget: str | None = None
     answered_moment: int = -1
     series: set[str] | None = None
     decision: Decision | None = None
@@ -125,6 +137,10 @@ class Machine(Activating, Performing):
     _interruptible: bool = field(init=False, default=True)
     _guard: LoopGuard = field(default=None)
     _growth: GrowthGuard = field(factory=GrowthGuard)
+    #: the growth guard shown only the positions with more pending than ever before
+    _records: GrowthGuard = field(factory=GrowthGuard)
+    _most_pending: int = 0
+    _last_record: int = -1
     #: counters the game's rules read (``None``: any may matter)
     _rule_counters: frozenset[str] | None = None
     chain_keys: ChainKeys = field(factory=ChainKeys)
@@ -201,6 +217,7 @@ class Machine(Activating, Performing):
         clone.series = set(self.series) if self.series is not None else None
         clone._guard = _copy.copy(self._guard)
         clone._growth = _copy.copy(self._growth)
+        clone._records = _copy.copy(self._records)
         clone.view = Evaluator(new_state, self.index.continuous)
         clone._contexts = {}
         return clone
@@ -266,6 +283,16 @@ class Machine(Activating, Performing):
         self.frames.clear()
         self.decision = None
 
+    def out_of_memory(self) -> bool:
+        """End the resolution if the memory bound is reached (read every
+        few chain links: :data:`MEMORY_EVERY_LINKS`); whether it ended."""
+        self.links_resolved += 1
+        why = self.over_budget
+        if why is None and (self.links_resolved & MEMORY_EVERY_LINKS or (why := budget.exceeded()) is None):
+            return False
+        self.end(why)
+        return True
+
     def finish(self) -> None:
         self.frames.clear()
 
@@ -291,10 +318,10 @@ class Machine(Activating, Performing):
             state.dynamic(),
             self.counters_now(),
             tuple(sorted(state.used.items())), state.turn, state.turn_player, tuple(sorted(state.marks)),
-            self.pool.fingerprint(),
+            self.pool.fingerprint(),  # at _POOL_AT
             tuple(w.pool.fingerprint() for w in self.windows),
             tuple(e.signature() for e in self.chain_links), tuple(e.signature() for e in self.offers),
-            tuple(sorted((p, len(ids)) for p, ids in self.due.items())),
+            tuple(sorted((p, len(ids)) for p, ids in self.due.items())),  # at _DUE_AT
             tuple(sorted(self.series)) if self.series is not None else None,
             frames,
             self.last_events if self.chain else (), self.answered_moment == self.last_moment,
@@ -305,13 +332,18 @@ class Machine(Activating, Performing):
         return tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
 
     def check_loop(self, where: str) -> bool:
-        """Count a step; end the resolution if the position repeats."""
+        """Count a step; end the resolution if the position repeats, or
+        repeats but for counters nothing reads and effects piling up."""
+        if self.over_budget is not None:
+            self.end(self.over_budget)
+            return True
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
         top = self.chain_links[-1].signature() if self.chain_links else None
-        # what the quick look at the position shares with the look that leaves out the counters
-        rest = (self.pool.quick_fingerprint(), len(self.frames), chooser, len(self.chain_links), top,
-                len(self.offers), self.state.turn, self.state.turn_player, self.answered_moment == self.last_moment)
-        quick = (where, self.state.fingerprint(), rest)
+        # what the quick looks at the position share
+        rest = (len(self.frames), chooser, len(self.chain_links), top, len(self.offers), self.state.turn,
+                self.state.turn_player, self.answered_moment == self.last_moment)
+        state = self.state
+        quick = (where, state.fingerprint(), self.pool.quick_fingerprint(), rest)
         look = _Look(self, where, chooser)
         verdict = self._guard.tick(quick, look.full, self.asked)
         if verdict is None and not self._guard.steps & MEMORY_EVERY and (why := budget.exceeded()) is not None:
@@ -320,28 +352,51 @@ class Machine(Activating, Performing):
             reason, stoppable = verdict
             self.end(reason, stoppable)
             return True
-        if self._rule_counters is None:
-            return False
-        shape_quick = (where, self.state.shape_fingerprint(), rest)
-
-        growing = self._growth.tick(shape_quick, look.shape, lambda: self.state.counters, len(self.trace), self.asked,
-                                    self._rule_counters, self.index.counter_reads, self.index.one_way,
-                                    self._guard.limit - self._guard.steps)
+        rules = self._rule_counters
+        # leaving out how many of each pending effect wait, and the counters' values unless any may matter
+        shape_quick = (where, state.fingerprint() if rules is None else state.shape_fingerprint(),
+                       self.pool.shape_fingerprint(), rest)
+        guard = self._guard
+        growing = self._growth.tick(shape_quick, look, guard.steps, len(self.trace), self.asked, rules,
+                                    self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
+        if growing is None and len(self.pool) > self._most_pending:
+            # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
+            # only in these positions; records on consecutive steps the guard above sees already
+            self._most_pending = len(self.pool)
+            last, self._last_record = self._last_record, guard.steps
+            if guard.steps - last > 1:
+                growing = self._records.tick(shape_quick, look, guard.steps, len(self.trace), self.asked, rules,
+                                             self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
         if growing is None:
             return False
+        self.end(*self._growth_verdict(growing))
+        return True
+
+    def _growth_verdict(self, growing: Growth) -> tuple[str, bool | None]:
+        """The reason a cycle the growth guard found ends the resolution,
+        naming the effects that kept recurring."""
         members = list(dict.fromkeys(step.get("effect") for step in self.trace[growing.since:]
                                      if step.kind == "activated" and step.get("effect")))
         shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
         grown = ", ".join(growing.grown)
+        them = "them" if len(growing.grown) > 1 else "it"
+        if growing.piled:
+            every = f"{growing.steps} steps" if growing.steps != 1 else "step"
+            piling = (f"kept recurring while the pending effects only piled up: {growing.waiting:,} waiting, "
+                      f"{growing.piled:,} more every {every}")
+            if growing.steady is None:
+                ending = (f"; only {grown} changed besides, and nothing that reads {them} can stop it" if grown
+                          else "; nothing drains them")
+                return f"endless loop: {shown} {piling}{ending}", growing.stoppable
+            return (f"step limit reached: {shown} {piling}; only {grown} changed besides, and what reads {them} "
+                    f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
+                    "comes first (max_steps or --max-steps raises it)", None)
         if growing.steady is None:
-            self.end(f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
-                     "them can stop it", growing.stoppable)
-        else:
-            self.end(f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads "
-                     f"{'them' if len(growing.grown) > 1 else 'it'} cannot change for another {growing.steady:,} "
-                     f"steps: the limit of {self._guard.limit} steps comes first (max_steps or --max-steps "
-                     "raises it)", None)
-        return True
+            return (f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
+                    "them can stop it", growing.stoppable)
+        return (f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads {them} "
+                f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
+                "comes first (max_steps or --max-steps raises it)", None)
 
     # -- starting and settling ------------------------------------------------------
 
@@ -377,9 +432,13 @@ class Machine(Activating, Performing):
             return
         self.timing += 1
         matched, self.matched = self.matched, []
-        for match in matched:
+        huge = len(matched) > MEMORY_EVERY  # a batch this big may not fit: read the memory as it comes in
+        for number, match in enumerate(matched):
+            if huge and not number & MEMORY_EVERY and (why := budget.exceeded()) is not None:
+                self.over_budget = why  # the rest is lost: the next step ends the resolution
+                break
             effect = PendingEffect(
-                id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
+                id=self.new_id(), key=match.key, card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=match.events, moment=match.moment, timing=self.timing, granted=match.granted,
                 grant=match.grant,
@@ -450,3 +509,26 @@ class _Look:
         whole = self.position()
         return (self.where, whole[:1] + whole[2:], self.chooser)
 
+    @staticmethod
+    def pile(shape: Any) -> Any:
+        """A :meth:`shape`, leaving out the pool (compared by
+        :meth:`pool_has`) and how many declarations are due (whether any
+        are, instead): for judging effects that piled up."""
+        where, whole, chooser = shape  # the counters, at 1 in the position, are left out
+        due = tuple((player, min(count, 1)) for player, count in whole[_DUE_AT - 1])
+        return (where, whole[:_POOL_AT - 1] + whole[_POOL_AT:_DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
+
+    @staticmethod
+    def pool_shape(shape: Any) -> tuple:
+        return PendingPool.shape_of(shape[1][_POOL_AT - 1])
+
+    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+        return self.machine.pool.has_shape(pool_shape)
+
+    def counters(self) -> dict[str, dict[str, int]]:
+        return self.machine.state.counters
+
+    def pending(self) -> tuple[int, int, dict[int, int]]:
+        pool = self.machine.pool
+        multiset, waiting = pool.quick_fingerprint()
+        return multiset, waiting, pool.kinds()

@@ -6,6 +6,10 @@ ruleset lets it activate.  The :class:`PendingPool` keeps them bucketed by the
 that may activate next are exactly the bucket with the lowest rank.  Adding,
 removing and finding the next bucket are O(log n), so a cascade with
 thousands of pending effects never goes quadratic.
+
+The pool also keeps, in O(1) per change, how many of each kind of effect
+(equal :meth:`PendingEffect.signature`) wait in it: the loop guards use
+that to recognise effects that only pile up (:mod:`tcgtrig.loops`).
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ class PendingEffect:
     _head: tuple | None = field(default=None, init=False, eq=False, repr=False)
     #: :meth:`signature`, once worked out
     _signature: tuple | None = field(default=None, init=False, eq=False, repr=False)
+    #: :meth:`signature_hash`, once worked out
+    _signature_hash: int | None = field(default=None, init=False, eq=False, repr=False)
 
     def __deepcopy__(self, memo: dict) -> object:
         return self
@@ -100,6 +106,15 @@ class PendingEffect:
                 for e in self.events))
             _set_signature(self, signature)
         return signature
+
+    def signature_hash(self) -> int:
+        """A hash of :meth:`signature` (64 bits), worked out once: the pool
+        adds and takes it away on every change."""
+        value = self._signature_hash
+        if value is None:
+            value = hash(self.signature()) & _MASK
+            _set_signature_hash(self, value)
+        return value
 
     def _place(self, rank: tuple, details: tuple[tuple[str, Any], ...]) -> None:
         """Give a new effect its rank and trace details, in place.
@@ -147,22 +162,28 @@ _set_rank = PendingEffect.__dict__["rank"].__set__
 _set_details = PendingEffect.__dict__["details"].__set__
 _set_head = PendingEffect.__dict__["_head"].__set__
 _set_signature = PendingEffect.__dict__["_signature"].__set__
-
-
-def _h(value: object) -> int:
-    return hash(value) & _MASK
+_set_signature_hash = PendingEffect.__dict__["_signature_hash"].__set__
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class PendingPool:
-    """Pending effects bucketed by rank; the lowest rank goes next."""
+    """Pending effects bucketed by rank; the lowest rank goes next.
+
+    Besides the buckets it keeps, in O(1) per change, a hash of the
+    multiset of pending effects (by signature), how many of each kind
+    wait (:meth:`kinds`, keyed by :meth:`PendingEffect.signature_hash`) and
+    a hash of the *set* of kinds (:meth:`shape_fingerprint`).
+    """
 
     _buckets: dict[tuple, dict[int, PendingEffect]] = field(factory=dict)
     _heap: list[tuple] = field(factory=list)
     _rank_of: dict[int, tuple] = field(factory=dict)
     _by_card: dict[str, dict[int, None]] = field(factory=dict)
-    _signature: dict[int, tuple] = field(factory=dict)
     _hash: int = 0
+    #: how many pending effects of each kind, by signature hash
+    _kinds: dict[int, int] = field(factory=dict)
+    #: the hash of the set of kinds: the sum of their signature hashes
+    _kinds_hash: int = 0
     #: per bucket, how many effects left it since it was last compacted
     _holes: dict[tuple, int] = field(factory=dict)
 
@@ -191,8 +212,40 @@ class PendingPool:
         self._by_card.setdefault(effect.card, {})[effect.id] = None
         if effect.self_card != effect.card:
             self._by_card.setdefault(effect.self_card, {})[effect.id] = None
-        signature = self._signature[effect.id] = effect.signature()
-        self._hash = (self._hash + _h(signature)) & _MASK
+        # self._count(effect), written out: it runs for every pending effect
+        kind = effect._signature_hash
+        if kind is None:
+            kind = effect.signature_hash()
+        self._hash = (self._hash + kind) & _MASK
+        kinds = self._kinds
+        count = kinds.get(kind, 0)
+        kinds[kind] = count + 1
+        if not count:
+            self._kinds_hash = (self._kinds_hash + kind) & _MASK
+
+    def _count(self, effect: PendingEffect) -> None:
+        """One more pending effect of ``effect``'s kind."""
+        kind = effect._signature_hash
+        if kind is None:
+            kind = effect.signature_hash()
+        self._hash = (self._hash + kind) & _MASK
+        kinds = self._kinds
+        count = kinds.get(kind, 0)
+        kinds[kind] = count + 1
+        if not count:
+            self._kinds_hash = (self._kinds_hash + kind) & _MASK
+
+    def _uncount(self, effect: PendingEffect) -> None:
+        """One fewer pending effect of ``effect``'s kind (counted in, so its hash is known)."""
+        kind: int = effect._signature_hash  # type: ignore[assignment]
+        self._hash = (self._hash - kind) & _MASK
+        kinds = self._kinds
+        count = kinds[kind]
+        if count == 1:
+            del kinds[kind]
+            self._kinds_hash = (self._kinds_hash - kind) & _MASK
+        else:
+            kinds[kind] = count - 1
 
     def remove(self, effect_id: int) -> PendingEffect:
         rank = self._rank_of.pop(effect_id)
@@ -213,17 +266,25 @@ class PendingPool:
             owned.pop(effect_id)
             if not owned:
                 del self._by_card[card]
-        self._hash = (self._hash - _h(self._signature.pop(effect_id))) & _MASK
+        # self._uncount(effect), written out
+        kind: int = effect._signature_hash  # type: ignore[assignment]
+        self._hash = (self._hash - kind) & _MASK
+        kinds = self._kinds
+        count = kinds[kind]
+        if count == 1:
+            del kinds[kind]
+            self._kinds_hash = (self._kinds_hash - kind) & _MASK
+        else:
+            kinds[kind] = count - 1
         return effect
 
     def replace(self, effect: PendingEffect) -> None:
         """Put a changed copy of a pending effect in its place (same rank,
         same place among its bucket)."""
-        rank = self._rank_of[effect.id]
-        self._buckets[rank][effect.id] = effect
-        self._hash = (self._hash - _h(self._signature[effect.id])) & _MASK
-        signature = self._signature[effect.id] = effect.signature()
-        self._hash = (self._hash + _h(signature)) & _MASK
+        bucket = self._buckets[self._rank_of[effect.id]]
+        self._uncount(bucket[effect.id])
+        bucket[effect.id] = effect
+        self._count(effect)
 
     def get(self, effect_id: int) -> PendingEffect:
         return self._buckets[self._rank_of[effect_id]][effect_id]
@@ -249,6 +310,16 @@ class PendingPool:
         """O(1): a hash of the multiset of pending effects, and their number."""
         return (self._hash, len(self._rank_of))
 
+    def shape_fingerprint(self) -> int:
+        """O(1): a hash of the *set* of kinds of pending effects — how many
+        of each kind wait left out (see :meth:`shape`)."""
+        return self._kinds_hash
+
+    def kinds(self) -> dict[int, int]:
+        """How many pending effects of each kind (by signature hash) wait.
+        The dict is live: copy it to keep it."""
+        return self._kinds
+
     def fingerprint(self) -> tuple:
         """O(n): every pending effect's signature, bucket by bucket in rank
         order and in trigger order within a bucket.
@@ -258,9 +329,65 @@ class PendingPool:
         this).
         """
         return tuple(
-            tuple(self._signature[i] for i in self._buckets[rank])
+            tuple(effect.signature() for effect in self._buckets[rank].values())
             for rank in sorted(self._buckets)
         )
+
+    def shape(self) -> tuple:
+        """O(n): :meth:`fingerprint` leaving out how many of each kind of
+        effect wait (:meth:`shape_of`)."""
+        return self.shape_of(self.fingerprint())
+
+    @staticmethod
+    def shape_of(fingerprint: tuple) -> tuple:
+        """A :meth:`fingerprint` leaving out how many of each kind of effect
+        wait: bucket by bucket in rank order, the kinds in the order they
+        first come in it, and a run of buckets with the same kinds once (a
+        game that layers its batches makes one bucket per batch).
+
+        Two pools of the same shape differ at most in how many times each
+        effect waits: where one holds more of every kind, effects piled up
+        (:class:`tcgtrig.loops.GrowthGuard`)."""
+        shape: list[tuple] = []
+        last: tuple | None = None
+        for bucket in fingerprint:
+            these = tuple(dict.fromkeys(bucket))
+            if these != last:
+                shape.append(these)
+                last = these
+        return tuple(shape)
+
+    def has_shape(self, shape: tuple) -> tuple[bool, int]:
+        """Whether :meth:`shape` would be ``shape``, and how many pending
+        effects were looked at to tell: it stops at the first difference,
+        so a pool whose order differs early costs little to compare."""
+        looked = 0
+        place = 0  # the next bucket of ``shape`` to match
+        last: tuple | None = None  # the bucket of ``shape`` matched last
+        for rank in sorted(self._buckets):
+            ahead = shape[place] if place < len(shape) else None
+            as_last, as_ahead = last is not None, ahead is not None  # what this bucket may still equal
+            seen: set[int] = set()
+            for effect in self._buckets[rank].values():
+                looked += 1
+                kind = effect.signature_hash()
+                if kind in seen:
+                    continue
+                nth = len(seen)
+                seen.add(kind)
+                signature = effect.signature()
+                as_last = as_last and nth < len(last) and last[nth] == signature  # type: ignore[arg-type]
+                as_ahead = as_ahead and nth < len(ahead) and ahead[nth] == signature  # type: ignore[arg-type]
+                if not (as_last or as_ahead):
+                    return False, looked
+            if as_last and len(seen) == len(last):  # type: ignore[arg-type]
+                continue  # one more bucket of the run ``last`` began
+            if as_ahead and len(seen) == len(ahead):  # type: ignore[arg-type]
+                last = ahead
+                place += 1
+                continue
+            return False, looked
+        return place == len(shape), looked
 
     def copy(self) -> PendingPool:
         return PendingPool(
@@ -268,6 +395,7 @@ class PendingPool:
             heap=list(self._heap),
             rank_of=dict(self._rank_of),
             by_card={c: dict(i) for c, i in self._by_card.items()},
-            signature=dict(self._signature),
             hash=self._hash,
+            kinds=dict(self._kinds),
+            kinds_hash=self._kinds_hash,
         )

@@ -210,7 +210,7 @@ class Performing:
         what = ", ".join(f"{op.event.name} {op.subject or op.event.player}" for op in target.ops[:6])
         for match in found:
             effect = PendingEffect(
-                id=self.new_id(), key=match.key or f"{match.card}.{match.ability.id}", card=match.card,
+                id=self.new_id(), key=match.key, card=match.card,
                 ability=match.ability, controller=match.controller, self_card=match.self_card,
                 events=tuple(match.events), moment=self.moment, timing=self.timing, granted=match.granted,
                 grant=match.grant,
@@ -294,7 +294,7 @@ class Performing:
     @staticmethod
     def _match_scope(match: Match) -> Scope:
         """What an ability's words mean as it triggers."""
-        return Scope(key=match.key or f"{match.card}.{match.ability.id}", controller=match.controller,
+        return Scope(key=match.key, controller=match.controller,
                      card=match.card, self_card=match.self_card, events=tuple(match.events))
 
     def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:

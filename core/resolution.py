@@ -77,16 +77,22 @@ class Resolution:
         """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
         if indent is None:
             return jsontext.escape_unsafe(json.dumps(self.to_dict(), ensure_ascii=False))
-        return jsontext.dumps(self.to_dict(), indent)
+        return jsontext.dumps(self.to_json(lazy=True), indent)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, lazy: bool = False) -> dict[str, Any]:
         """The JSON trace of the contract as a dict (kept for callers of the
-        first releases; :meth:`to_dict` says what it returns)."""
+        first releases; :meth:`to_dict` says what it returns).
+
+        ``lazy``: the steps are a :class:`tcgtrig.jsontext.Items`, each made
+        as it is written (:func:`tcgtrig.jsontext.dump`): printing a long
+        trace then takes no more memory than the trace itself."""
         out: dict[str, Any] = {"format": 1, "game": self.game, "title": self.title,
                                "outcome": self.outcome}
         if self.reason:
             out["reason"] = self.reason
-        out["steps"] = [step.to_dict() for step in self.trace]
+        trace = self.trace
+        out["steps"] = (jsontext.Items(lambda: (step.to_dict() for step in trace)) if lazy
+                        else [step.to_dict() for step in trace])
         out.update(summary(self.state, self.engine.view))
         if self.unused_choices:
             out["unused_choices"] = list(self.unused_choices)

@@ -37,18 +37,19 @@ class Listeners:
     about it, not at every ability listening for its name.
     """
 
-    every: tuple[tuple[int, str, Ability], ...] = ()
-    by_card: dict[str, tuple[tuple[int, str, Ability], ...]] = {}
-    by_self: dict[str, tuple[tuple[int, str, Ability], ...]] = {}
+    every: tuple[tuple[int, str, Ability, str], ...] = ()
+    by_card: dict[str, tuple[tuple[int, str, Ability, str], ...]] = {}
+    by_self: dict[str, tuple[tuple[int, str, Ability, str], ...]] = {}
 
     @classmethod
-    def build(cls, entries: Sequence[tuple[str, Ability]]) -> Listeners:
+    def build(cls, entries: Sequence[tuple[str, Ability, str]]) -> Listeners:
+        """From ``(card id, ability, effect key)`` in file order."""
         every: list = []
         by_card: dict[str, list] = {}
         by_self: dict[str, list] = {}
-        for place, (card_id, ability) in enumerate(entries):
+        for place, (card_id, ability, key) in enumerate(entries):
             want = ability.when.card if ability.when is not None else None
-            entry = (place, card_id, ability)
+            entry = (place, card_id, ability, key)
             if want in _ANY_CARD:
                 every.append(entry)
             elif want == "self":
@@ -80,7 +81,7 @@ class Listeners:
         return found
 
 
-def _place(entry: tuple[int, str, Ability]) -> int:
+def _place(entry: tuple[int, str, Ability, str]) -> int:
     return entry[0]
 
 
@@ -92,9 +93,15 @@ class AbilityIndex:
     card may gain (``grant``) are all written in the file, so the index is
     built once and shared by every copy of an engine; who holds a gained
     ability is looked up in the state when an event happens.
+
+    Each ability's effect key (``<card id>.<ability id>``) is made here,
+    once: every effect, trace step and event about it shares that one
+    string, so the memory a long resolution takes does not grow with the
+    length of the names in it.
     """
 
-    interrupts: dict[str, tuple[tuple[str, Ability], ...]]
+    #: interrupts and replacements by event name: (card id, ability, effect key)
+    interrupts: dict[str, tuple[tuple[str, Ability, str], ...]]
     continuous: tuple[tuple[str, Ability], ...]
     by_key: dict[str, tuple[str, Ability]]
     activated: tuple[tuple[str, str, Ability], ...] = ()
@@ -135,9 +142,9 @@ class AbilityIndex:
                 elif ability.kind == "continuous":
                     continuous.append((card.id, ability))
                 elif ability.when is not None and ability.kind == "triggered":
-                    triggers.setdefault(ability.when.event, []).append((card.id, ability))
+                    triggers.setdefault(ability.when.event, []).append((card.id, ability, key))
                 elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
-                    interrupts.setdefault(ability.when.event, []).append((card.id, ability))
+                    interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
         granted: dict[str, list] = {}
         granted_interrupts: dict[str, list] = {}
         grants, counter_words, fixed = _read_words(cards, start)
@@ -157,7 +164,7 @@ class AbilityIndex:
             fixed=fixed,
             counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
             one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
-            self_listeners=frozenset(card_id for entries in triggers.values() for card_id, ability in entries
+            self_listeners=frozenset(card_id for entries in triggers.values() for card_id, ability, _ in entries
                                      if ability.when.card == "self"),
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
@@ -186,6 +193,7 @@ class Match:
     self_incarnation: int = 0
     looked_back: bool = False
     fixed: tuple = ()
+    #: the effect key, the one string the index made for the ability
     key: str = ""
     granted: bool = False
     grant: Any = None
@@ -217,7 +225,7 @@ def match_triggers(
     for event in events:
         for name in event.names():
             heard = listeners.get(name)
-            for _, card_id, ability in heard.about(event.card, state, moved_roots) if heard is not None else ():
+            for _, card_id, ability, key in heard.about(event.card, state, moved_roots) if heard is not None else ():
                 now = state.cards[card_id]
                 hit = None
                 if now.zone in ability.active_in:
@@ -236,7 +244,7 @@ def match_triggers(
                 if hit is not None:
                     _note(found, event, Match(card_id, ability, hit[0], hit[1], [], moment, now.incarnation,
                                               cause, depth, self_incarnation=state.cards[hit[0]].incarnation,
-                                              looked_back=hit[2]))
+                                              looked_back=hit[2], key=key))
             for key, ability in index.granted.get(name, ()):
                 for holder, looked_back, grant in _holders(state, ability, before):
                     controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
@@ -262,7 +270,7 @@ def match_interrupts(
     found: dict[tuple[str, str], Match] = {}
     for event in events:
         for name in event.names():
-            for card_id, ability in index.interrupts.get(name, ()):
+            for card_id, ability, key in index.interrupts.get(name, ()):
                 card = state.cards[card_id]
                 if card.zone not in ability.active_in:
                     continue
@@ -271,7 +279,7 @@ def match_interrupts(
                 if not view.matches(ability.when, event, controller, self_card, card_id):
                     continue
                 _note(found, event, Match(card_id, ability, self_card, controller, [], moment, card.incarnation,
-                                          cause, depth, self_incarnation=state.cards[self_card].incarnation))
+                                          cause, depth, self_incarnation=state.cards[self_card].incarnation, key=key))
             for key, ability in index.granted_interrupts.get(name, ()):
                 for holder, _, grant in _holders(state, ability, {}):
                     controller = state.controller(holder)
@@ -340,6 +348,6 @@ def _read_words(cards: Sequence[Card], start: Sequence[Any]
 
 def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
     """Add ``event`` to the ability's match (one per ability per moment)."""
-    match = found.setdefault((fresh.card, fresh.key or fresh.ability.id, id(fresh.grant)), fresh)
+    match = found.setdefault((fresh.card, fresh.key, id(fresh.grant)), fresh)
     if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
         match.events.append(event)

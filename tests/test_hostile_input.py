@@ -170,7 +170,9 @@ CLI = ("run", "check", "compare", "play", "explore", "stdin")
 XFAIL: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 # in the corpus, but they would run for minutes if a detector failed: only processes with a deadline run them
-HANGS = ("loop-counter-read.yaml", "loop-counter-bound.yaml")
+HANGS = ("loop-counter-read.yaml", "loop-counter-bound.yaml",
+         # issue 22, item 1: every activation triggers 2 (50) more; tests/test_blowups.py runs them under prlimit
+         "fan-out-2.yaml", "fan-out-50.yaml")
 
 # issue 22, items 1-4: sound files whose every decision (explore) or every question (play) blows up without
 # a budget (tests/core/test_explore.py, tests/test_play.py); here, processes under a memory limit (prlimit
@@ -503,6 +505,17 @@ def test_a_loop_bounded_only_far_away_gets_the_step_limits_verdict_at_once(hangs
     trace = json.loads(stdout)
     assert trace["outcome"] == "draw" and trace["reason"].startswith("step limit reached: a.again kept recurring")
     assert "the limit of 250000 steps comes first" in trace["reason"]
+
+
+@pytest.mark.parametrize("name", ["fan-out-2.yaml", "fan-out-50.yaml"])
+def test_effects_that_only_pile_up_end_at_once(hangs, name):
+    # issue 22: 250,000 steps with the pending effects piling up (fan-out-50: tens of GB at the step limit)
+    finished, status, stdout, stderr = hangs[name]
+    assert finished, f"tcgtrig run {name} did not finish in {DEADLINE} s"
+    assert (status, stderr) == (3, "")
+    trace = json.loads(stdout)
+    assert trace["reason"].startswith("endless loop: c0.go")
+    assert "kept recurring while the pending effects only piled up" in trace["reason"]
 
 
 def test_a_tall_pile_loads_and_resolves(hangs):

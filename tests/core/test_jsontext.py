@@ -8,7 +8,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tcgtrig.jsontext import dumps, escape_unsafe
+from tcgtrig.jsontext import CHUNK, Items, dump, dumps, escape_unsafe
 
 PLAIN = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 VALUES = st.recursive(PLAIN, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
@@ -62,3 +62,63 @@ def test_edge_cases(value):
             dumps(value)
         return
     assert dumps(value) == expected
+
+
+# -- streaming (issue 22): the same text, written in chunks -------------------------------------------------
+
+
+def streamed(value, chunks=None):
+    parts: list[str] = []
+    dump(value, parts.append)
+    if chunks is not None:
+        chunks.extend(parts)
+    return "".join(parts)
+
+
+class Word(str):
+    """A str subclass: JSON text for json, not for the direct writer."""
+
+
+@given(VALUES)
+def test_any_value_is_streamed_as_json_writes_it(value):
+    assert streamed(value) == as_json_writes_it(value)
+
+
+@given(STEPS)
+def test_steps_are_streamed_as_json_writes_them(steps):
+    value = {"format": 1, "steps": steps, "zones": {"a": "hand"}}
+    assert streamed(value) == as_json_writes_it(value)
+
+
+@pytest.mark.parametrize("value", [
+    [{"a": "},\n      {"}, {"b": 1}],
+    [{"a": float("nan"), "b": float("inf")}, {"c": -0.0}],
+    {"tuple": (1, (2, 3)), 1: "one", None: "none"},
+    [{"a": 1}, {}, {"b": [1]}, {"c": 2}],
+    {"steps": [{"a": 1}] * 600 + [{"b": Word("x")}] + [{"a": [Word("y"), 2]}] * 3, Word("k"): {"n": [Word("z")]}},
+    [Word("top")],
+    Word("alone"),
+])
+def test_streamed_edge_cases(value):
+    assert streamed(value) == as_json_writes_it(value)
+
+
+def test_a_value_not_json_at_all_is_jsons_error():
+    with pytest.raises(TypeError):
+        streamed([{"a": object()}])
+
+
+def test_a_long_list_goes_out_in_chunks_and_items_are_made_as_written():
+    made = []
+
+    def steps():
+        for number in range(20_000):
+            made.append(number)
+            yield {"kind": "event", "id": number, "effect": "card.ability"}
+
+    chunks: list[str] = []
+    text = streamed({"format": 1, "steps": Items(steps), "after": [1]}, chunks)
+    assert text == json.dumps({"format": 1, "steps": list(steps()), "after": [1]}, indent=2, ensure_ascii=False)
+    assert len(chunks) > 10 and max(map(len, chunks)) < 4 * CHUNK
+    assert dumps({"steps": Items(lambda: iter([{"a": 1}]))}) == json.dumps({"steps": [{"a": 1}]}, indent=2)
+    assert dumps({"steps": Items(lambda: iter([]))}) == '{\n  "steps": []\n}'
