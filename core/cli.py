@@ -866,7 +866,8 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     the end, the ``choices:`` block that replays the session.  Exploring
     (--skip-irrelevant, outcomes) works within --max-states positions and
     --max-depth answers a question and shows its progress on standard
-    error; past the budget, the question is asked.
+    error; past the budget, the question is asked.  Exit status: as
+    ``run`` (3 when the resolution ended early: an endless loop, a limit).
     """
     from .engine import Engine
     from .manager import load_ruleset
@@ -906,9 +907,11 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
         history.append((before, label))
         engine.answer(label)
     engine.title = scenario.title
-    print_tree(engine.result(), _console())
+    result = engine.result()
+    print_tree(result, _console())
     click.echo("\nTo replay this session, put in the file:")
     click.echo(f"choices: [{', '.join(label for _, label in history)}]")
+    _exit_for(result)  # as run: 3 when the resolution ended early
 
 
 def _pending_lines(engine: Engine, most: int = 12) -> list[str]:

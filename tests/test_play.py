@@ -147,3 +147,12 @@ def test_outcomes_explores_each_option_within_a_share_of_the_budget():
     assert len(lines) == 20
     assert all("→ 1 outcome (not all explored: the work budget ran out at 100 positions reached (--max-states "
                "raises it)): complete" in line for line in lines), lines[0]
+
+
+def test_play_exits_3_when_the_resolution_ended_early():
+    # issue 22: every command ends a cut-off resolution with exit 3, as run does (play exited 0)
+    fan = Path(__file__).parent / "hostile" / "fan-out-2.yaml"
+    result = CliRunner().invoke(main, ["play", str(fan)], input="1\n" * 20)
+    assert result.exit_code == 3, result.output
+    assert "kept recurring while the pending effects only piled up" in result.stdout
+    assert "Traceback" not in result.output
