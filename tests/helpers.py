@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
 import textwrap
+import time
+from pathlib import Path
 from typing import Any
 
 import tcgtrig
+from attrs import define
 from tcgtrig import GameInfo, Resolution, Scenario, hookimpl
 
 HEADER = """\
@@ -65,3 +69,43 @@ def info_only_ruleset(name: str, **info: Any) -> tcgtrig.Ruleset:
             return GameInfo(name=name, title=f"{name} (core defaults and {', '.join(info)})", version="0", **info)
 
     return tcgtrig.load_ruleset(name, plugins=(InfoOnly(),), autoload=False)
+
+
+@define(frozen=True)
+class Finished:
+    """How a command run as a process ended: ``status`` is ``None`` when it
+    was still running at the deadline (it was then killed)."""
+
+    status: int | None
+    stdout: str
+    stderr: str
+
+
+def run_processes(commands: dict[str, tuple[list[str], bytes]], where: Path, deadline: float,
+                  **popen: Any) -> dict[str, Finished]:
+    """Run every command at once (name → argv, what goes to its standard
+    input), its output in files under ``where``; wait for all of them
+    together for at most ``deadline`` seconds, kill what is left.
+    ``popen``: more arguments for :class:`subprocess.Popen` (env, preexec_fn)."""
+    running = {}
+    for name, (argv, stdin) in commands.items():
+        out, err = (where / f"{name}.out").open("wb"), (where / f"{name}.err").open("wb")
+        process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=where, **popen)
+        process.stdin.write(stdin)  # type: ignore[union-attr]
+        process.stdin.close()  # type: ignore[union-attr]
+        running[name] = (process, out, err)
+    ends = time.monotonic() + deadline
+    found = {}
+    for name, (process, out, err) in running.items():
+        try:
+            process.wait(timeout=max(ends - time.monotonic(), 0.1))
+            status: int | None = process.returncode
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            status = None
+        out.close()
+        err.close()
+        found[name] = Finished(status, (where / f"{name}.out").read_text(encoding="utf-8", errors="replace"),
+                               (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"))
+    return found

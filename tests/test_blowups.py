@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from helpers import run_processes
+from test_long_names import LOOP
 
 HOSTILE = Path(__file__).parent / "hostile"
 #: the address-space limit the processes run under
@@ -35,23 +35,7 @@ PILED = "kept recurring while the pending effects only piled up"
 
 pytestmark = pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed")
 
-LONG_LOOP = """\
-format: 1
-title: long names in a loop that runs to the step limit (issue 22, item 5)
-game: digimon
-players: [A, B]
-turn_player: A
-cards:
-  - id: {a}
-    owner: A
-    zone: battle
-    abilities: [{{id: go, when: {{event: ping_a}}, do: [{{gain: {{counter: n, amount: 2}}}}, {{lose: {{counter: n}}}},
-                {{if: {{player: self, counter: n, gte: 0}}, then: [{{emit: {{event: ping_b}}}}]}}]}}]
-  - id: {b}
-    owner: A
-    zone: battle
-    abilities: [{{id: go, when: {{event: ping_b}}, do: [{{emit: {{event: ping_a}}}}]}}]
-start: [{{emit: {{event: ping_a}}}}]
+LONG_LOOP = LOOP + """\
 expect:
   digimon:
     outcome: draw
@@ -88,31 +72,11 @@ def blowups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int | N
         (where / name).write_text(LONG_LOOP.format(a="a" * length, b="b" * length), encoding="utf-8")
     environ = {**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}
     environ.pop("TCGTRIG_MAX_MEMORY", None)  # the default bound, under the address-space limit
-    running = {}
-    for run_id, (args, name, stdin) in RUNS.items():
-        path = HOSTILE / name if (HOSTILE / name).exists() else where / name
-        out, err = (where / f"{run_id}.out").open("wb"), (where / f"{run_id}.err").open("wb")
-        process = subprocess.Popen(["prlimit", LIMIT, sys.executable, "-m", "tcgtrig", *args, str(path)],
-                                   stdin=subprocess.PIPE, stdout=out, stderr=err, cwd=where, env=environ)
-        process.stdin.write(stdin)  # type: ignore[union-attr]
-        process.stdin.close()  # type: ignore[union-attr]
-        running[run_id] = (process, out, err)
-    deadline = time.monotonic() + DEADLINE
-    found = {}
-    for run_id, (process, out, err) in running.items():
-        try:
-            process.wait(timeout=max(deadline - time.monotonic(), 0.1))
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-            found[run_id] = (None, "", "")
-            continue
-        finally:
-            out.close()
-            err.close()
-        found[run_id] = (process.returncode, (where / f"{run_id}.out").read_text(encoding="utf-8", errors="replace"),
-                         (where / f"{run_id}.err").read_text(encoding="utf-8", errors="replace"))
-    return found
+    commands = {run_id: (["prlimit", LIMIT, sys.executable, "-m", "tcgtrig", *args,
+                          str(HOSTILE / name if (HOSTILE / name).exists() else where / name)], stdin)
+                for run_id, (args, name, stdin) in RUNS.items()}
+    return {run_id: (done.status, done.stdout if done.status is not None else "", done.stderr if done.status is not None
+                     else "") for run_id, done in run_processes(commands, where, DEADLINE, env=environ).items()}
 
 
 def result_of(blowups, run_id: str) -> tuple[int, str, str]:

@@ -22,13 +22,13 @@ import re
 import subprocess
 import sys
 import tarfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import tcgtrig
 from click.testing import CliRunner, Result
+from helpers import run_processes
 from tcgtrig.cli import main
 from tcgtrig.resolution import pick_game
 
@@ -464,27 +464,10 @@ def hangs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, int
     where = tmp_path_factory.mktemp("hangs")
     (where / "deep-pile.yaml").write_text(_pile(PILE), encoding="utf-8")
     files = {name: HOSTILE / name for name in HANGS} | {"deep-pile.yaml": where / "deep-pile.yaml"}
-    running = {}
-    for name, path in files.items():
-        out, err = (where / f"{name}.out").open("wb"), (where / f"{name}.err").open("wb")
-        running[name] = (subprocess.Popen([sys.executable, "-m", "tcgtrig", "run", str(path), "--json"],
-                                          stdout=out, stderr=err, cwd=where), out, err)
-    deadline = time.monotonic() + DEADLINE
-    found = {}
-    for name, (process, out, err) in running.items():
-        try:
-            process.wait(timeout=max(deadline - time.monotonic(), 0.1))
-            finished = True
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-            finished = False
-        out.close()
-        err.close()
-        found[name] = (finished, process.returncode if finished else None,
-                       (where / f"{name}.out").read_text(encoding="utf-8", errors="replace") if finished else "",
-                       (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"))
-    return found
+    commands = {name: ([sys.executable, "-m", "tcgtrig", "run", str(path), "--json"], b"")
+                for name, path in files.items()}
+    return {name: (done.status is not None, done.status, done.stdout if done.status is not None else "", done.stderr)
+            for name, done in run_processes(commands, where, DEADLINE).items()}
 
 
 def test_a_loop_that_no_threshold_can_stop_ends_at_once(hangs):
@@ -601,32 +584,12 @@ def searches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, 
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
-    running = {}
-    for name, search in BUDGETED.items():
-        args = [str(HOSTILE / arg) if arg in SEARCHES else arg for arg in search.args]
-        out, err = (where / f"{name}.out").open("wb"), (where / f"{name}.err").open("wb")
-        process = subprocess.Popen([sys.executable, "-m", "tcgtrig", *args], stdin=subprocess.PIPE, stdout=out,
-                                   stderr=err, cwd=where, preexec_fn=limited,
-                                   env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"})
-        process.stdin.write(search.input.encode())  # type: ignore[union-attr]
-        process.stdin.close()  # type: ignore[union-attr]
-        running[name] = (process, out, err)
-    deadline = time.monotonic() + SEARCH_DEADLINE
-    found = {}
-    for name, (process, out, err) in running.items():
-        try:
-            process.wait(timeout=max(deadline - time.monotonic(), 0.1))
-            finished = True
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-            finished = False
-        out.close()
-        err.close()
-        found[name] = (finished, process.returncode if finished else None,
-                       (where / f"{name}.out").read_text(encoding="utf-8", errors="replace"),
-                       (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"))
-    return found
+    commands = {name: ([sys.executable, "-m", "tcgtrig",
+                        *(str(HOSTILE / arg) if arg in SEARCHES else arg for arg in search.args)],
+                       search.input.encode()) for name, search in BUDGETED.items()}
+    ran = run_processes(commands, where, SEARCH_DEADLINE, preexec_fn=limited,
+                        env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"})
+    return {name: (done.status is not None, done.status, done.stdout, done.stderr) for name, done in ran.items()}
 
 
 @pytest.mark.parametrize("name", list(BUDGETED))
