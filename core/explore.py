@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import define, field
 
 from . import budget
+from .info import STOPPED
 
 if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAULT_MAX_STATES without them
     from multiprocessing.connection import Connection
@@ -249,9 +250,9 @@ class _Walker:
         stack = self.stack
         decision = node.engine.advance()
         if decision is None:
-            if node.engine.outcome is not None and (memory := budget.exceeded()) is not None:
-                stack.pop()  # ended by the memory bound, not by the game: no outcome
-                self.memory = memory
+            if node.engine.outcome is not None and node.engine.outcome.outcome == STOPPED:
+                stack.pop()  # stopped by the memory bound, not ended by the game: no outcome
+                self.memory = node.engine.outcome.reason
                 self._stop("memory limit")
                 return False
             end = self._end(node.engine)

@@ -6,7 +6,12 @@ from collections.abc import Iterator, Sequence
 
 from attrs import field, frozen
 
-__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS"]
+__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS", "STOPPED"]
+
+#: The outcome of a resolution the memory bound stopped
+#: (:meth:`~tcgtrig.machine.Machine.stop`): the tool's limit, not a game's
+#: verdict, so no game scores it.
+STOPPED = "stopped"
 
 #: ``immediate``: an activated effect resolves at once (Digimon, Duel Masters).
 #: ``chain``: activated effects form a chain that resolves last in, first out

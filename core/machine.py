@@ -45,7 +45,7 @@ from .frames import (
     RunActions,
     flatten,
 )
-from .info import ActivationContext, ChainKeys, Drop, GameEnd
+from .info import STOPPED, ActivationContext, ChainKeys, Drop, GameEnd
 from .loops import Growth, GrowthGuard, LoopGuard
 from .manager import Ruleset
 from .model import (
@@ -273,8 +273,18 @@ class Machine(Activating, Performing):
             self.record(drop.kind, effect, reason=drop.reason or None)
 
     def end(self, reason: str, stoppable: bool | None = None) -> None:
-        """End the resolution early (an endless loop); what is still pending is lost."""
-        self.outcome = self.ruleset.endless_loop(self.state, reason, stoppable)
+        """End the resolution early (an endless loop, the step limit), as the
+        game scores it; what is still pending is lost."""
+        self._close(self.ruleset.endless_loop(self.state, reason, stoppable))
+
+    def stop(self, reason: str) -> None:
+        """End the resolution because the tool's memory bound was reached:
+        not a rule of the game, so no game scores it — the outcome is
+        :data:`STOPPED`, whatever the game.  What is pending is lost."""
+        self._close(GameEnd(STOPPED, reason))
+
+    def _close(self, outcome: GameEnd) -> None:
+        self.outcome = outcome
         for pool in [w.pool for w in reversed(self.windows)] + [self.pool]:
             for effect in list(pool):
                 pool.remove(effect.id)
@@ -290,7 +300,7 @@ class Machine(Activating, Performing):
         why = self.over_budget
         if why is None and (self.links_resolved & MEMORY_EVERY_LINKS or (why := budget.exceeded()) is None):
             return False
-        self.end(why)
+        self.stop(why)
         return True
 
     def finish(self) -> None:
@@ -335,7 +345,7 @@ class Machine(Activating, Performing):
         """Count a step; end the resolution if the position repeats, or
         repeats but for counters nothing reads and effects piling up."""
         if self.over_budget is not None:
-            self.end(self.over_budget)
+            self.stop(self.over_budget)
             return True
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
         top = self.chain_links[-1].signature() if self.chain_links else None
@@ -347,7 +357,8 @@ class Machine(Activating, Performing):
         look = _Look(self, where, chooser)
         verdict = self._guard.tick(quick, look.full, self.asked)
         if verdict is None and not self._guard.steps & MEMORY_EVERY and (why := budget.exceeded()) is not None:
-            verdict = (why, None)
+            self.stop(why)
+            return True
         if verdict is not None:
             reason, stoppable = verdict
             self.end(reason, stoppable)
@@ -435,7 +446,9 @@ class Machine(Activating, Performing):
         huge = len(matched) > MEMORY_EVERY  # a batch this big may not fit: read the memory as it comes in
         for number, match in enumerate(matched):
             if huge and not number & MEMORY_EVERY and (why := budget.exceeded()) is not None:
-                self.over_budget = why  # the rest is lost: the next step ends the resolution
+                left = len(matched) - number
+                # the rest never becomes pending: the next step ends the resolution
+                self.over_budget = f"{why} ({left:,} effects that triggered at one moment were not taken in)"
                 break
             effect = PendingEffect(
                 id=self.new_id(), key=match.key, card=match.card,

@@ -137,3 +137,16 @@ def test_a_counter_that_goes_both_ways_is_never_taken_as_settled():
                              "{if: {player: self, counter: n, gte: 0}, then: [{emit: {event: ping_a}}]}]")
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "both.yaml"), "digimon", max_steps=1_000)
     assert "step limit reached" in result.reason
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+def test_the_memory_bound_stops_a_resolution_and_no_game_scores_it(game, monkeypatch):
+    # a machine's memory is not a rule of the game: the outcome is 'stopped', never a draw an expect block could match
+    from tcgtrig import budget
+    from test_long_names import LOOP  # runs to the step limit: the memory is read on the way
+
+    why = "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB (--max-memory or TCGTRIG_MAX_MEMORY raises it)"
+    monkeypatch.setattr(budget, "exceeded", lambda: why)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(LOOP.format(a="a", b="b"), "loop.yaml"), game)
+    assert (result.outcome, result.reason) == ("stopped", why)
+    assert result.trace[-1].kind == "ended" and len(result.keys("activated")) < 4_096

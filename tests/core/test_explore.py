@@ -193,14 +193,24 @@ def test_a_branch_ended_by_the_memory_bound_is_no_outcome(monkeypatch):
 
 
 def test_a_resolution_the_memory_bound_ended_is_no_outcome(monkeypatch):
-    # over the bound, the machine ends a resolution with a verdict (a draw): not one of the game's outcomes
+    # over the bound, the machine stops a resolution (outcome 'stopped'): not one of the game's outcomes
     from tcgtrig import budget
+    from test_long_names import LOOP  # runs to the step limit: the machine reads the memory on the way
 
     monkeypatch.setattr(budget, "exceeded", lambda: "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB")
-    loop = tcgtrig.load_scenario(HOSTILE / "loop-counter-read.yaml")  # a loop the machine ends early
-    found = explore(loop, "yugioh", jobs=1)
+    found = explore(tcgtrig.scenario_from_text(LOOP.format(a="a", b="b"), "loop.yaml"), "yugioh", jobs=1)
     assert (found.outcomes, found.stopped_by) == ([], "memory limit")
     assert found.reason == "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB"
+
+
+def test_a_resolution_that_ended_by_itself_is_an_outcome_even_over_the_bound(monkeypatch):
+    # the leaf is judged by how the resolution ended, not by reading the memory again once it has
+    from tcgtrig import budget
+
+    loop = tcgtrig.load_scenario(HOSTILE / "loop-counter-read.yaml")  # the game ends it early: a draw
+    monkeypatch.setattr(budget, "exceeded", lambda: "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB")
+    found = explore(loop, "yugioh", jobs=1)
+    assert [o.outcome for o in found.outcomes] == ["draw"] and found.stopped_by is None
 
 
 def test_a_path_too_deep_stops_the_search():
