@@ -661,12 +661,12 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
     from rich.table import Table
 
     from .compare import describe_difference, differences, no_differences
-    from .safe_text import SENTENCE_LIMIT, SHORTENED_NOTE, Shown
+    from .safe_text import SHORTENED_NOTE, Shown
 
     shown = Shown()
     # each game's order (or, in its first row, why it cannot resolve the file)
     columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
-    table = Table("#", title=_markup(shown(title, SENTENCE_LIMIT)))
+    table = Table("#", title=_markup(shown.sentence(title)))
     for name in results:
         table.add_column(_markup(shown(name)), overflow="fold")  # a long word is folded, not cut
     rows = max((len(c) for c in columns.values()), default=0)

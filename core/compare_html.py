@@ -24,7 +24,7 @@ from typing import Any
 from .compare import describe_difference, differences, no_differences
 from .render import SKIP_KEYS
 from .resolution import Resolution
-from .safe_text import NAME_LIMIT, SENTENCE_LIMIT, SHORTENED_NOTE, Shown
+from .safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
 
 __all__ = ["comparison_html", "MAX_PAGE_EFFECTS"]
 
@@ -64,7 +64,7 @@ class _Page:
         return html.escape(self.shown(value, limit))
 
     def sentence(self, value: Any) -> str:
-        return self(value, SENTENCE_LIMIT)
+        return html.escape(self.shown.sentence(value))
 
 
 def comparison_html(title: str, results: dict[str, Resolution | str]) -> str:

@@ -32,10 +32,11 @@ from collections.abc import Callable, Iterable, Iterator
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
+from .safe_text import UNSAFE_IN_JSON
+
 __all__ = ["dumps", "dump", "escape_unsafe", "Items", "CHUNK"]
 
-#: What JSON may hold raw but a terminal acts on (JSON escapes C0 itself).
-_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_UNSAFE = re.compile(f"[{UNSAFE_IN_JSON}]")
 
 #: About how many characters :func:`dump` gathers before it writes them.
 CHUNK = 1 << 16

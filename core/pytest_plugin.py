@@ -31,6 +31,7 @@ from .errors import TcgTrigError
 from .expect import Mismatch, check_expectation
 from .manager import available_games
 from .resolution import resolve
+from .safe_text import escape_controls
 from .scenario import Scenario, load_scenario
 
 __all__ = ["ScenarioFile", "ScenarioItem", "ScenarioMismatch"]
@@ -132,9 +133,6 @@ class ScenarioItem(pytest.Item):
     def reportinfo(self) -> tuple[Path, int, str]:
         title = self.scenario.title if self.scenario else self.path.name
         game = self.game if self.game == self.name else repr(self.game)  # the key as written
-        return self.path, 0, _one_line(f"scenario [{game}]: {title}")
+        return self.path, 0, escape_controls(f"scenario [{game}]: {title}")
 
 
-def _one_line(text: str) -> str:
-    """``text`` with a line break or control character shown escaped."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.text import Text
 
 from .resolution import Resolution
-from .safe_text import SENTENCE_LIMIT, SHORTENED_NOTE, Shown
+from .safe_text import SHORTENED_NOTE, Shown
 from .trace import Step
 
 __all__ = ["Node", "build_tree", "tree_lines", "render_text", "print_tree", "describe_event", "step_line",
@@ -101,19 +101,19 @@ def step_line(step: Step, names: Mapping[str, str], shown: Shown = _SHOWN) -> st
     if step.kind == "rules":
         return "rules processing: " + ", ".join(shown(names.get(c, c)) for c in step.get("cards", ()))
     if step.kind == "ended":
-        return f"ended: {shown(step.get('outcome'))} — {shown(step.get('reason'), SENTENCE_LIMIT)}"
+        return f"ended: {shown(step.get('outcome'))} — {shown.sentence(step.get('reason'))}"
     if step.kind == "turn":
         return turn_text(step, names, shown)
     if step.kind == "start":
         return f"start: {shown(step.get('player'))} performs the start actions"
     if step.kind == "turn_end":
-        return f"the turn ends: {shown(step.get('reason'), SENTENCE_LIMIT)}"
+        return f"the turn ends: {shown.sentence(step.get('reason'))}"
     if step.kind == "turn_continues":
         return f"the turn goes on: {shown(step.get('player'))}'s turn does not end after all"
     extras = [f"{shown(k)} {shown(v)}" for k, v in step.data if k not in SKIP_KEYS]
     line = f"{step.kind} {shown(step.get('effect', ''))} ({shown(step.get('player'))})"
     if step.get("reason"):
-        line += f": {shown(step.get('reason'), SENTENCE_LIMIT)}"
+        line += f": {shown.sentence(step.get('reason'))}"
     return line + (f" [{', '.join(extras)}]" if extras else "")
 
 
@@ -153,7 +153,7 @@ class _Builder:
         self.depth_word = info.term("depth")
         ruleset = result.engine.ruleset
         variant = f", variant {ruleset.variant}" if ruleset.name != ruleset.game else ""
-        self.root = Node([(self.shown(result.title, SENTENCE_LIMIT), "bold"), (f"  ({info.title}{variant})", "dim")])
+        self.root = Node([(self.shown.sentence(result.title), "bold"), (f"  ({info.title}{variant})", "dim")])
         #: the open lines: the root, its last line, that line's last line, … down to the last line drawn
         self.path: list[Node] = [self.root]
         self.depth: dict[int, int] = {id(self.root): 0}
@@ -226,7 +226,7 @@ class _Builder:
 
     def extras(self, step: Step) -> list[str]:
         shown = self.shown
-        extras = [f"{shown(k)} {shown(v, SENTENCE_LIMIT)}" for k, v in step.data if k not in SKIP_KEYS]
+        extras = [f"{shown(k)} {shown.sentence(v)}" for k, v in step.data if k not in SKIP_KEYS]
         if self.depth_word != "depth":
             extras = [e.replace("priority", self.depth_word, 1) if e.startswith("priority") else e for e in extras]
         return extras
@@ -386,7 +386,7 @@ class _Builder:
         kind = step.kind
         self.waiting.pop(step.get("id"), None)
         mark, style = _OUTCOME_STYLE[kind]
-        reason = f": {self.shown(step.get('reason'), SENTENCE_LIMIT)}" if step.get("reason") else ""
+        reason = f": {self.shown.sentence(step.get('reason'))}" if step.get("reason") else ""
         self.child(self.parent(step.get("cause")),
                    [(f"{mark} {kind} ", style), *self.effect_label(step), (reason, style)], "triggered during")
 
@@ -410,7 +410,7 @@ class _Builder:
 
     def on_ended(self, step: Step) -> None:
         self.child(self.root, [(f"■ ended: {self.shown(step.get('outcome', ''))}", "bold red"),
-                               (f" — {self.shown(step.get('reason', ''), SENTENCE_LIMIT)}", None)])
+                               (f" — {self.shown.sentence(step.get('reason', ''))}", None)])
 
     def triggered(self, step: Step) -> None:
         cause = step.get("cause")
@@ -425,7 +425,7 @@ class _Builder:
                 if about:  # (event, card or player) pairs: the names, as everywhere else
                     interrupting = ", ".join(f"{self.shown(event)} {self.card(what)}" for event, what in about)
                 else:
-                    interrupting = self.shown(interrupting, SENTENCE_LIMIT)
+                    interrupting = self.shown.sentence(interrupting)
                 head: list[Segment] = [(f"⚡ about to happen: {interrupting} — interrupts triggered: ", "yellow")]
             else:
                 extras = self.extras(step)
@@ -544,7 +544,7 @@ def end_state_lines(result: Resolution, shown: Shown | None = None) -> list[str]
             values = ", ".join(f"{shown(k)} {v}" for k, v in sorted(result.state.counters.get(player, {}).items()))
             counters.append(f"{shown(player)}: {values or 'none'}")
     else:
-        counters = [shown(text, SENTENCE_LIMIT) for text in counters]
+        counters = [shown.sentence(text) for text in counters]
     lines.append("Counters: " + " · ".join(counters))
     start = result.compiled.state
     moved = [f"{shown(c.id)} {shown(start.cards[c.id].zone)} → {shown(c.zone)}" for c in result.state.cards.values()
@@ -554,7 +554,7 @@ def end_state_lines(result: Resolution, shown: Shown | None = None) -> list[str]
     if result.state.marks:
         lines.append("Marks: " + ", ".join(map(shown, sorted(result.state.marks))))
     if result.outcome != "complete":
-        lines.append(f"Outcome: {shown(result.outcome)} — {shown(result.reason, SENTENCE_LIMIT)}")
+        lines.append(f"Outcome: {shown(result.outcome)} — {shown.sentence(result.reason)}")
     if result.unused_choices:
         lines.append("Unused scripted choices: " + ", ".join(map(shown, result.unused_choices)))
     return lines

@@ -18,20 +18,25 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
-__all__ = ["UNSAFE", "NAME_LIMIT", "SENTENCE_LIMIT", "escape_controls", "clip", "Shown", "SafeStream",
+__all__ = ["UNSAFE", "UNSAFE_IN_JSON", "NAME_LIMIT", "SENTENCE_LIMIT", "escape_controls", "Shown", "SafeStream",
            "SHORTENED_NOTE"]
 
 #: C0 and C1 control characters, DEL, line and paragraph separators, and the
 #: bidi controls (embeddings, overrides, isolates, marks).
 _OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
 UNSAFE = "\x00-\x1f" + _OTHERS
+#: What JSON text may hold raw but a terminal acts on (JSON escapes C0 itself).
+UNSAFE_IN_JSON = _OTHERS
 _UNSAFE = re.compile(f"[{UNSAFE}]")
 _UNSAFE_BUT_LINES = re.compile(f"[\x00-\x09\x0b-\x1f{_OTHERS}]")  # a line break stays one
 #: Characters of a name (a card id, a card's name, a zone) shown at most.
 NAME_LIMIT = 80
-#: Characters of a sentence (a title, a reason, a game's details) shown at most.
-SENTENCE_LIMIT = 300
-SHORTENED_NOTE = (f"names longer than {NAME_LIMIT} characters are shortened with … (--json gives them whole)")
+#: Characters of a sentence (a title, a reason, a game's details) shown at most,
+#: once each name in it is shortened: the engine's own reasons are far shorter.
+SENTENCE_LIMIT = 2_000
+SHORTENED_NOTE = (f"names longer than {NAME_LIMIT} characters (and texts longer than {SENTENCE_LIMIT:,}) are "
+                  "shortened with … (--json gives them whole)")
+_LONG_WORD = re.compile(rf"\S{{{NAME_LIMIT + 1},}}")
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -48,11 +53,6 @@ def escape_controls(text: str, lines: bool = False) -> str:
     return unsafe.sub(_escaped, text)
 
 
-def clip(text: str, limit: int = NAME_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters, the last one an ellipsis."""
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 class Shown:
     """Turns values into text safe to print: shortened, then escaped; and
     remembers whether it shortened any (for a note saying so)."""
@@ -66,6 +66,17 @@ class Shown:
             self.shortened = True
             text = text[:limit - 1] + "…"
         return escape_controls(text)
+
+    def sentence(self, value: Any) -> str:
+        """A sentence (a reason, a title) safe to print: every name in it
+        (a run of characters without a space) longer than
+        :data:`NAME_LIMIT` shortened, the sentence itself kept whole up to
+        :data:`SENTENCE_LIMIT` characters, then escaped."""
+        text = value if type(value) is str else str(value)
+        if len(text) > NAME_LIMIT and _LONG_WORD.search(text) is not None:
+            self.shortened = True
+            text = _LONG_WORD.sub(lambda word: word.group()[:NAME_LIMIT - 1] + "…", text)
+        return self(text, SENTENCE_LIMIT)
 
 
 class SafeStream:

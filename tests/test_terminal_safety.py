@@ -232,3 +232,20 @@ def test_a_usage_error_shows_them_escaped(runner):
     result = runner.invoke(main, ["run", "a.yaml", "\x1b]0;PWNED\x07x"])
     assert result.exit_code == 2
     assert result.stderr == "error: got unexpected extra argument (\\x1b]0;PWNED\\x07x) (see: main run --help)\n"
+
+
+def test_a_reason_is_printed_whole_and_only_its_long_names_are_shortened():
+    # the engine's reasons were cut at 300 characters (Digimon's CR 18-3 instruction lost its end), with a note
+    # blaming long names where there were none
+    fan = Path(__file__).parent / "hostile" / "fan-out-2.yaml"
+    result = tcgtrig.resolve(tcgtrig.load_scenario(fan))
+    assert len(result.reason) > 300
+    shown = CliRunner().invoke(main, ["run", str(fan)])
+    assert f"Outcome: {result.outcome} — {result.reason}" in shown.stdout
+    assert "shortened" not in shown.stdout
+    long_id = "c" * 500
+    text = fan.read_text(encoding="utf-8").replace("c0", long_id)
+    shown = CliRunner().invoke(main, ["run", "-"], input=text)
+    outcome = next(line for line in shown.stdout.splitlines() if line.startswith("Outcome:"))
+    assert long_id not in outcome and long_id[:79] + "…" in outcome and outcome.endswith(result.reason[-60:])
+    assert "names longer than 80 characters" in shown.stdout
