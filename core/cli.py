@@ -550,10 +550,7 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
                     compiled=compiled)
     run_until(engine, chooser, stop_after)
     data = save_position(scenario, engine, chooser)
-    try:
-        Path(save_to).write_text(jsontext.dumps(data), encoding="utf-8")
-    except OSError as exc:
-        raise TcgTrigError(f"{save_to}: cannot write the saved position: {exc.strerror}") from None
+    _write_atomically(save_to, jsontext.dumps(data), "the saved position")
     done = "finished" if engine.finished else f"stopped after {stop_after} activation{'s' if stop_after != 1 else ''}"
     click.echo(f"{done}, {len(data['pending'])} effect{'s' if len(data['pending']) != 1 else ''} pending; "
                f"saved to {save_to} (finish it with: tcgtrig resume {save_to})")
@@ -701,9 +698,9 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
 
 def _write_atomically(path: str, text: str, what: str) -> None:
     """Write ``text`` to ``path`` all at once: to a temporary file beside it,
-    then renamed over it.  If anything fails, ``path`` is as it was and the
-    temporary file is removed."""
-    target = os.path.abspath(path)
+    then renamed over it (a symbolic link: over the file it leads to).  If
+    anything fails, ``path`` is as it was and the temporary file is removed."""
+    target = os.path.realpath(path)
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
                                                  dir=os.path.dirname(target))
@@ -727,6 +724,9 @@ def _write_atomically(path: str, text: str, what: str) -> None:
             pass
         if isinstance(exc, OSError):
             raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+        if isinstance(exc, UnicodeEncodeError):  # text that is not text (half a character from a plugin)
+            raise TcgTrigError(f"{path}: cannot write {what}: {exc.reason} ({exc.object[exc.start:exc.end]!r})") \
+                from None
         raise
 
 

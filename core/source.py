@@ -444,6 +444,40 @@ def _json_depth(data: Any, file: str) -> None:
         depth += 1
 
 
+#: a JSON escape that may stand for half a character (U+D800-U+DFFF)
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_lone_surrogates(source: Source, text: str) -> None:
+    """Refuse a string (or key) holding half of a character: JSON's
+    ``"\\ud800"`` escape reads as a lone surrogate, which is no text and
+    cannot be written out again.  Looked for only where the text has such
+    an escape (a pair, ``"\\ud83d\\ude00"``, is one character)."""
+    if _SURROGATE_ESCAPE.search(text) is None:
+        return
+    todo: list[tuple[Any, Path_]] = [(source.data, ())]
+    while todo:
+        value, path = todo.pop()
+        found = None
+        if isinstance(value, str):
+            found = _SURROGATE.search(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and (found := _SURROGATE.search(key)) is not None:
+                    path = (*path, key)
+                    break
+                todo.append((item, (*path, key)))
+        elif isinstance(value, list):
+            todo.extend((item, (*path, number)) for number, item in enumerate(value))
+        if found is not None:
+            escape = re.search(rf"\\u{ord(found.group()):04x}", text, re.IGNORECASE)
+            line = text.count("\n", 0, escape.start()) + 1 if escape is not None else None
+            raise ScenarioError(f"half a character: the escape \\u{ord(found.group()):04x} (a lone surrogate) is "
+                                "not text; write the character itself or its pair of escapes", file=source.file,
+                                line=line, path=format_path(path) or None)
+
+
 def parse_source(text: str, file: str = "<scenario>", *, kind: str | None = None) -> Source:
     """Read scenario text.  ``kind`` is ``json`` or ``yaml`` (default: by name)."""
     kind = kind or ("json" if file.endswith(".json") else "yaml")
@@ -466,7 +500,9 @@ def parse_source(text: str, file: str = "<scenario>", *, kind: str | None = None
             raise ScenarioError("a number with thousands of digits: no card game counts that far",
                                 file=file) from None
         _json_depth(data, file)
-        return Source(data, file, _careful_lines(text, file))  # JSON is YAML: the YAML reader finds lines
+        source = Source(data, file, _careful_lines(text, file))  # JSON is YAML: the YAML reader finds lines
+        _no_lone_surrogates(source, text)
+        return source
     return _yaml(text, file)
 
 

@@ -144,6 +144,9 @@ STORED: dict[str, Case] = {
                               r"got 2\.0", line=8),
     "per-turn-float.yaml": Case(r"cards\[0\]\.abilities\[0\]\.per_turn: expected an integer, got 1\.0", line=12),
     "expect-stat-float.yaml": Case(r"expect\.digimon\.stats\.agumon\.dp: expected an integer, got 2000\.0", line=11),
+    # issue 22 (review): JSON's "\udc00" reads as half a character, which no output can write
+    "lone-surrogate.json": Case(r"cards\[0\]\.name: half a character: the escape \\udc00 \(a lone surrogate\) is "
+                                r"not text", line=3),
     **{f"reserved-id-{word}.yaml": Case(rf"cards\[1\]\.id: a card cannot be called '{word}': the word already means "
                                         r"something where a card is named", line=8) for word in RESERVED},
     # issue 22 item 13: escape sequences and bidi controls in every string a file can hold are not bad

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from tcgtrig.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
+T1 = ROOT / "tests" / "scenarios" / "digimon" / "triggered-01.yaml"
 FILES = [
     ("tests/scenarios/digimon/triggered-01.yaml", "digimon"),
     ("tests/scenarios/digimon/interrupt-05.yaml", "digimon"),
@@ -265,3 +266,28 @@ def test_answers_that_the_replay_does_not_give_are_refused(tmp_path):
     saved.write_text(json.dumps(data), encoding="utf-8")
     result = CliRunner().invoke(main, ["resume", str(saved)])
     assert result.exit_code == 2 and "not where its scenario and answers lead" in result.stderr
+
+
+def test_a_save_that_cannot_be_written_leaves_the_old_file_and_says_why(tmp_path, monkeypatch):
+    # issue 22 (review): text that is no text (half a character, from a plugin) gave a traceback and an empty file
+    import tcgtrig.saving
+
+    saved = tmp_path / "s.json"
+    saved.write_text("the old save", encoding="utf-8")
+    real = tcgtrig.saving.save_position
+    monkeypatch.setattr(tcgtrig.saving, "save_position",
+                        lambda *args: {**real(*args), "note": "half \ud800"})
+    result = CliRunner().invoke(main, ["run", str(T1), "--stop-after", "1", "--save", str(saved)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "cannot write the saved position: surrogates not allowed" in result.stderr
+    assert saved.read_text(encoding="utf-8") == "the old save" and list(tmp_path.iterdir()) == [saved]
+
+
+def test_a_save_through_a_symbolic_link_writes_the_file_it_leads_to(tmp_path):
+    target = tmp_path / "real.json"
+    target.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    result = CliRunner().invoke(main, ["run", str(T1), "--stop-after", "1", "--save", str(link)])
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and json.loads(target.read_text(encoding="utf-8"))["save_format"] == 2
