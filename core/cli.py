@@ -145,7 +145,8 @@ def _dump(data: Any) -> None:
 
 def _show_one_line(error: click.UsageError, file: Any = None) -> None:
     message = error.format_message().strip().rstrip(".")
-    message = message[:1].lower() + message[1:]  # the style of the tool's other errors
+    if message[1:2].islower():  # the style of the tool's other errors (a name in capitals stays)
+        message = message[:1].lower() + message[1:]
     hint = f" (see: {error.ctx.command_path} --help)" if error.ctx is not None else ""
     click.echo(f"error: {message}{hint}", err=True)
 
@@ -291,8 +292,14 @@ MEMORY_GIVEN = "tcgtrig.max_memory_given"
 def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     from . import budget
 
-    if value is None:
-        return  # the default, or TCGTRIG_MAX_MEMORY
+    if value is None:  # the default, or TCGTRIG_MAX_MEMORY: a bad setting is said, not silently ignored
+        setting = os.environ.get("TCGTRIG_MAX_MEMORY", "").strip()
+        try:
+            if setting:
+                budget.parse_size(setting)
+        except ValueError as exc:
+            raise click.UsageError(f"TCGTRIG_MAX_MEMORY: {exc}") from None
+        return
     try:
         budget.set_max_memory(budget.parse_size(value))
     except ValueError as exc:

@@ -93,6 +93,8 @@ class _Kept(io.TextIOBase):
 
 #: The threads left behind (by ident), still running
 _left_behind: set[int] = set()
+#: held while a worker finishes and while the caller decides it was left behind
+_leaving = threading.Lock()
 
 
 class _Silenced:
@@ -136,7 +138,9 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
         except BaseException as exc:  # noqa: BLE001 - whatever plugin code raises is its failure
             outcome["error"] = exc
         finally:
-            _left_behind.discard(threading.get_ident())  # the ident may be given to another thread
+            with _leaving:
+                outcome["done"] = True
+                _left_behind.discard(threading.get_ident())  # the ident may be given to another thread
 
     kept = _Kept()
     thread = threading.Thread(target=run, name=f"tcgtrig: {what} {name}", daemon=True)
@@ -146,13 +150,16 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
         thread.start()
         thread.join(limit)
     finally:
-        if thread.is_alive() and thread.ident is not None:  # left behind: what it prints from now on is dropped
-            _left_behind.add(thread.ident)
+        with _leaving:  # the worker may be finishing now: it is left behind only if it has not
+            left = "done" not in outcome and thread.ident is not None
+            if left:  # what it prints from now on is dropped
+                _left_behind.add(thread.ident)  # type: ignore[arg-type]
+        if left:
             streams = _silenced(streams[0]), _silenced(streams[1])
         sys.stdout, sys.stderr = streams
     if kept.size:
         _printed[name] = (_printed.get(name, "") + kept.text())[:MAX_PRINTED]
-    if thread.is_alive():
+    if left:
         raise PluginError(name, f"did not finish {what} in {limit:g} s (a plugin that never returns?); "
                           f"{TIMEOUT_VARIABLE} sets the limit")
     error = outcome.get("error")

@@ -72,7 +72,9 @@ MEMORY_EVERY = 2047
 #: a long chain resolves without a step being counted, and each link may
 #: trigger many effects.
 MEMORY_EVERY_LINKS = 63
-#: where :meth:`Machine.position` holds the pool's fingerprint and the due declarations
+#: where :meth:`Machine.position` holds the counters, the pool's fingerprint and
+#: the due declarations (the loop guards leave them out by place)
+_COUNTERS_AT = 1
 _POOL_AT = 6
 _DUE_AT = 10
 
@@ -520,14 +522,14 @@ class _Look:
     def shape(self) -> Any:
         """:meth:`full`, leaving out the counters' values."""
         whole = self.position()
-        return (self.where, whole[:1] + whole[2:], self.chooser)
+        return (self.where, whole[:_COUNTERS_AT] + whole[_COUNTERS_AT + 1:], self.chooser)
 
     @staticmethod
     def pile(shape: Any) -> Any:
         """A :meth:`shape`, leaving out the pool (compared by
         :meth:`pool_has`) and how many declarations are due (whether any
         are, instead): for judging effects that piled up."""
-        where, whole, chooser = shape  # the counters, at 1 in the position, are left out
+        where, whole, chooser = shape  # the counters, at _COUNTERS_AT in the position, are left out
         due = tuple((player, min(count, 1)) for player, count in whole[_DUE_AT - 1])
         return (where, whole[:_POOL_AT - 1] + whole[_POOL_AT:_DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
 

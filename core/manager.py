@@ -554,7 +554,9 @@ class Ruleset:
         if not known:
             if any(_detail_problem(name, value) for name, value in shape):
                 raise self._bad_details(details)
-            if len(self._sound_details) < 4096:  # games repeat a few answers; others are checked each time
+            # games repeat a few answers; others are checked each time (and any with a float: 1e10 == 10**10,
+            # but only the float is sound)
+            if len(self._sound_details) < 4096 and not any(type(value) is float for _, value in shape):
                 self._sound_details.add(shape)
         return tuple(details.items())
 

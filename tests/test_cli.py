@@ -747,3 +747,13 @@ def test_an_output_naming_the_input_file_is_refused(runner, tmp_path, command):
         assert scenario.read_text(encoding="utf-8") == T1_TEXT
     other = tmp_path / "out.any"
     assert invoke(runner, *command, other, scenario).exit_code == 0 and other.stat().st_size > 0
+
+
+def test_a_bad_memory_setting_in_the_environment_is_said_not_ignored(monkeypatch):
+    # issue 22 (review): TCGTRIG_MAX_MEMORY=lots silently fell back to the default bound
+    monkeypatch.setenv("TCGTRIG_MAX_MEMORY", "lots")
+    result = CliRunner().invoke(main, ["run", str(T1)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: TCGTRIG_MAX_MEMORY: 'lots' is not a size: expected a number of bytes")
+    monkeypatch.setenv("TCGTRIG_MAX_MEMORY", "1G")
+    assert CliRunner().invoke(main, ["run", str(T1)]).exit_code == 0

@@ -678,3 +678,17 @@ def test_an_engine_built_from_a_bare_state_notes_where_its_cards_started():
     result = engine.run(tcgtrig.DefaultChooser()).result()
     assert result.compiled.state.cards["garurumon"].zone == "sources"
     assert result.state.cards["garurumon"].zone == "battle"
+
+
+def test_the_pile_up_guard_reads_the_pool_and_the_declarations_where_the_position_holds_them():
+    # the guards leave parts of Machine.position() out by their place in it: a new part must move the places
+    from tcgtrig.machine import _COUNTERS_AT, _DUE_AT, _POOL_AT
+
+    engine = tcgtrig.Engine.for_scenario(tcgtrig.load_scenario(
+        Path(__file__).parents[1] / "scenarios" / "digimon" / "triggered-01.yaml"))
+    assert engine.advance() is not None and len(engine.pending) > 1
+    machine = engine.machine
+    position = machine.position()
+    assert position[_COUNTERS_AT] == machine.counters_now()
+    assert position[_POOL_AT] == machine.pool.fingerprint()
+    assert position[_DUE_AT] == tuple(sorted((p, len(ids)) for p, ids in machine.due.items()))

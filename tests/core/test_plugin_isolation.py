@@ -379,6 +379,20 @@ def test_reasons_built_from_the_files_own_words_are_not_the_plugins_failure():
     assert step.get("reason") == f"{long_id}.go is in \x1b]0;zone\x07"
 
 
+def test_a_sound_float_does_not_let_an_equal_whole_number_out_of_range_through():
+    # 1e10 == 10**10: the float is a sound detail, the whole number is beyond ±10**9
+    answers = iter([{"note": 1e10}, {"note": 10**10}])
+
+    class Details(PlainGame):
+        @hookimpl
+        def tcgtrig_pending_details(self, effect):
+            return next(answers)
+
+    with pytest.raises(PluginError) as caught:
+        run(SCENARIO, tcgtrig.load_ruleset("plain", plugins=(Details(),), autoload=False))
+    assert "10000000000" in str(caught.value)
+
+
 def test_sound_details_pass_and_reach_the_trace():
     result = run(SCENARIO, _details_game({"layer": 1, "note": "ok", "share": 0.5, "flagged": True, "none": None},
                                          depth_word="layer"))
