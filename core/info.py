@@ -62,6 +62,10 @@ class GameInfo:
         A loop whose effects keep recurring while only counters nothing
         reads change is ended as endless at once; with ``None``, only the
         step limit ends it.
+    :param turn_marks: marks (the ``mark`` action) that last no longer than
+        a turn: the core clears them as the turn passes (Digimon's
+        ``attack_in_progress``: an attack left open does not outlive its
+        turn).  By default a mark lasts until an action clears it.
     """
 
     name: str
@@ -79,6 +83,7 @@ class GameInfo:
     events: tuple[str, ...] = field(default=(), converter=tuple)
     zones: tuple[str, ...] = field(default=(), converter=tuple)
     rule_counters: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
+    turn_marks: tuple[str, ...] = field(default=(), converter=tuple)
 
     @property
     def default_variant(self) -> str | None:

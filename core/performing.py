@@ -162,6 +162,8 @@ class Performing:
             state.replace(evolve(card, mods=keep, flags=card.flags - gone))
             ended.append(card.id)
         state.reset_used()
+        for mark in self.ruleset.info.turn_marks:
+            state.set_mark(mark, False)
         state.turn_player = state.opponent(ending)
         state.turn += 1
         self.trace.append(Step.make("turn", player=state.turn_player, turn=state.turn, cards=tuple(ended),

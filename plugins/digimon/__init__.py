@@ -56,4 +56,5 @@ GAME_INFO = GameInfo(
     events=("deleted", "trashed"),  # rules processing: DP 0 or less, a Tamer/Option where it cannot stay
     zones=("trash",),
     rule_counters=("memory",),  # the memory gauge ends the turn (CR 6-6-4)
+    turn_marks=("attack_in_progress", "attack_ended"),  # an attack is part of its turn (CR 11-1)
 )

@@ -16,7 +16,8 @@ attack's state in flags on the cards:
 
 The attack itself is the game's mark ``attack_in_progress``: set by the
 declaration, cleared once all processing of the end of the attack is done
-(11-6-2).  While it is set, a new attack declaration can't be made (11-2-4,
+(11-6-2), by the next declaration after an effect ended the attack, or as
+the turn passes (``GameInfo.turn_marks``).  While it is set, a new attack declaration can't be made (11-2-4,
 Q&A Q4594, Q4728): the word ``attack`` then does nothing — nothing is
 suspended, nothing is marked, no [When Attacking] effect triggers — but for
 the rule event ``attack_not_declared`` on the Digimon, whose trace step cites
@@ -65,15 +66,24 @@ def _attack_argument(arg: Any) -> tuple[Any, Any]:
     return arg, None
 
 
-def attack(arg: Any) -> dict[str, Any]:
+def attack(arg: Any) -> list[dict[str, Any]]:
     """The attack declaration (11-2-8): the game is marked
     ``attack_in_progress``, and together: suspend the Digimon, mark it
     attacking (and its target), and the event ``attacking``.  During an
     attack the declaration can't be made (11-2-4): only the rule event
     ``attack_not_declared``, citing it."""
     card, target = _attack_argument(arg)
-    return {"if": DURING_AN_ATTACK, "then": _refused(card),
-            "else": [{"mark": {"set": IN_ATTACK}}, _declaration(card, target)]}
+    return _declare(card, [{"mark": {"set": IN_ATTACK}}, _declaration(card, target)])
+
+
+def _declare(card: Any, declaration: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """An attack declaration, by ``attack`` or ``full_attack``: an attack an
+    effect ended (``end_attack``) is over by now — its end of attack timing
+    came at once (15-15-1-1) and a declaration waits for all processing
+    (11-1-3) — so what it left is cleared first; an attack still going on
+    refuses this one (11-2-4)."""
+    return [{"if": {"mark": ENDED}, "then": _attack_over()},
+            {"if": DURING_AN_ATTACK, "then": _refused(card), "else": declaration}]
 
 
 def _declaration(card: Any, target: Any) -> dict[str, Any]:
@@ -160,14 +170,8 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
     goes on and the attacker is in the battle area — the actions listed in
     ``success`` (the battle or the security check), then the end of the
     attack.  Only in the start actions (each timing waits for all
-    processing).
-
-    An attack an effect ended earlier in the file (``end_attack``, without
-    ``end_of_attack`` after it) is over by now: its end of attack timing
-    came at once (15-15-1-1) and all its processing is done, as it is before
-    every start action.  What it left is cleared first.  An attack still
-    going on (declared by ``attack`` and not ended) refuses this one
-    (11-2-4): none of its timings come."""
+    processing).  Declared as ``attack`` is (:func:`_declare`): an attack
+    still going on refuses it, and none of its timings come."""
     if isinstance(arg, dict) and "card" in arg:
         success = arg.get("success", [])
         if not isinstance(success, list):
@@ -183,8 +187,7 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
         timings.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})
         timings.append({"resolve_pending": {}})
     timings += end_of_attack({})
-    return [{"if": {"mark": ENDED}, "then": _attack_over()},
-            {"if": DURING_AN_ATTACK, "then": _refused(card), "else": timings}]
+    return _declare(card, timings)
 
 
 def _no_argument(arg: Any, word: str) -> None:

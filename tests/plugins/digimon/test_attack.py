@@ -208,3 +208,23 @@ def test_the_words_refuse_arguments_they_do_not_take():
                 abilities: [{id: x, when: ping, do: [{full_attack: a}]}]
             start: []
             """)
+
+
+def test_a_new_attack_is_declared_once_an_effect_ended_the_attack():
+    # 15-15-1-1: the end of attack timing came at once; once its processing
+    # is done the attack is over (11-6-2), so a bare `attack` is declared
+    ended = TWO_ATTACKERS.replace("do: [{gain: {counter: one}}]", "do: [{end_attack: {}}]")
+    result = run(ended.rstrip(" ") + "      - attack: two\n      - resolve_pending: {}\n")
+    assert _refusals(result) == []
+    assert result.keys("resolved") == ["one.wa", "two.wa"]
+    assert result.state.cards["two"].flags == {"suspended", "attacking"}
+    assert result.state.marks == frozenset({"attack_in_progress"})  # the second attack goes on
+
+
+def test_a_new_turn_ends_an_attack_left_open():
+    # an attack's marks last no longer than its turn: the next turn's
+    # declaration is made
+    result = run(TWO_ATTACKERS.rstrip(" ") + "      - pass_turn: {}\n      - pass_turn: {}\n      - attack: two\n"
+                                             "      - resolve_pending: {}\n")
+    assert _refusals(result) == []
+    assert "attacking" in result.state.cards["two"].flags
