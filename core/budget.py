@@ -13,6 +13,14 @@ What is measured is the whole process (its resident size, and its
 address space where that is limited), read from ``/proc/self/statm``:
 about 10 µs a reading, so the loops read it every few thousand steps.
 Where ``/proc`` is missing, the peak resident size stands in.
+
+A worker process of ``explore --jobs N`` is measured by what it grew since
+it started (:func:`count_from_here`): a forked process's resident size
+counts the pages it still shares with its parent, so measuring it whole
+would charge each worker for the parent again.  Where exactly a memory cut
+falls therefore depends on the machine (its page size, its allocator, what
+the parent held when the workers started); that it falls, with a verdict,
+does not.
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ import resource
 import sys
 
 __all__ = ["DEFAULT_MAX_MEMORY", "parse_size", "describe_size", "set_max_memory", "max_memory", "limit",
-           "usage", "exceeded"]
+           "usage", "exceeded", "count_from_here"]
 
 #: The default bound on the memory a command uses.
 DEFAULT_MAX_MEMORY = 2 * 1024**3
@@ -73,6 +81,8 @@ def _from_environment() -> int | None:
 
 
 _max_memory: int | None = _from_environment()
+#: the resident size not counted against the bound (see :func:`count_from_here`)
+_baseline = 0
 
 
 def set_max_memory(size: int | None) -> None:
@@ -80,6 +90,15 @@ def set_max_memory(size: int | None) -> None:
     an address-space limit still counts)."""
     global _max_memory
     _max_memory = size
+
+
+def count_from_here() -> None:
+    """From now on, count only the resident memory this process gains
+    against the bound: what it holds now (pages a forked worker shares with
+    its parent) is the parent's, already counted there.  An address-space
+    limit is per process and still counts whole."""
+    global _baseline
+    _baseline = usage()[0]
 
 
 def max_memory() -> int | None:
@@ -122,7 +141,11 @@ def exceeded() -> str | None:
     if resident_limit is None and space_limit is None:
         return None
     resident, space = usage()
-    if resident_limit is not None and resident >= resident_limit:
+    if resident_limit is not None and resident - _baseline >= resident_limit:
+        if _baseline:
+            return (f"memory limit reached: a worker process grew by {describe_size(resident - _baseline)}, "
+                    f"its share of the bound is {describe_size(resident_limit)} "
+                    "(--max-memory or TCGTRIG_MAX_MEMORY raises it)")
         return (f"memory limit reached: {describe_size(resident)} in use, the bound is "
                 f"{describe_size(resident_limit)} (--max-memory or TCGTRIG_MAX_MEMORY raises it)")
     if space_limit is not None and space is not None and space >= space_limit:

@@ -566,8 +566,9 @@ def _farm_out(tasks: list[tuple[Any, ...]], workers: int, progress: Progress | N
 
     The processes ignore Ctrl-C: the parent stops them (a
     ``KeyboardInterrupt`` here kills every worker before it goes on up),
-    so none outlives the command.  Each gets an equal share of the memory
-    bound.
+    so none outlives the command.  Each gets an equal share of what the
+    memory bound leaves beside the parent's own use, measured as what the
+    worker grows (:func:`tcgtrig.budget.count_from_here`).
     """
     from multiprocessing import connection, get_all_start_methods, get_context
 
@@ -576,7 +577,7 @@ def _farm_out(tasks: list[tuple[Any, ...]], workers: int, progress: Progress | N
     reached = context.Array("q", len(tasks), lock=False)  # each task's positions reached so far
     taken = context.Value("i", 0)  # the next task to take
     resident, _ = budget.limit()
-    memory = resident // workers if resident is not None else None
+    memory = max(resident - budget.usage()[0], 1) // workers if resident is not None else None
     found: list[Exploration | None] = [None] * len(tasks)
     running: dict[Connection, Any] = {}
     try:
@@ -639,6 +640,7 @@ def _worker(tasks: list[tuple[Any, ...]], taken: SynchronizedBase, reached: Any,
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
     budget.set_max_memory(memory)
+    budget.count_from_here()
     try:
         while True:
             with taken.get_lock():  # type: ignore[attr-defined]

@@ -277,3 +277,35 @@ def test_a_long_script_is_shown_in_part_and_in_full_in_json(tmp_path):
     assert line.startswith("   choices (59 answers; --json lists them all): [c0.x, c1.x, ")
     assert ", c29.x, … 24 more …, c54.x, c55.x, c56.x, c57.x, c58.x]" in line
     assert len(json.loads(full.stdout)["outcomes"][0]["choices"]) == 59
+
+
+def test_workers_are_charged_for_what_they_grow_not_for_the_pages_they_share_with_the_parent():
+    # a forked worker's resident size counts the parent's pages: measured whole, two workers each with a
+    # half of a bound just above the parent's own use stopped at once ("memory limit reached")
+    from tcgtrig import budget
+
+    scene = tcgtrig.load_scenario(CHAIN)
+    alone = explore(scene, "yugioh", jobs=1, serial_first=0, max_states=4_000)
+    before = budget.max_memory()
+    held = budget.usage()[0]
+    budget.set_max_memory(held * 3 // 2)  # half of it is well under what the parent holds
+    try:
+        four = explore(scene, "yugioh", jobs=2, serial_first=0, max_states=4_000)
+    finally:
+        budget.set_max_memory(before)
+    assert alone.stopped_by == "work" and alone.outcomes
+    _same(four, alone)
+
+
+def test_a_process_counting_from_here_is_charged_only_for_its_growth(monkeypatch):
+    from tcgtrig import budget
+
+    held = budget.usage()[0]
+    monkeypatch.setattr(budget, "_max_memory", held // 2)
+    monkeypatch.setattr(budget, "_baseline", 0)
+    assert budget.exceeded().startswith("memory limit reached: ")
+    budget.count_from_here()
+    assert budget.exceeded() is None
+    grown = bytearray(held // 2 + 32 * 1024**2)  # resident once written
+    grown[::4096] = b"x" * len(grown[::4096])
+    assert "a worker process grew by" in budget.exceeded()
