@@ -13,6 +13,7 @@ page or jsonschema (which only explains an invalid file).
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
@@ -44,6 +45,9 @@ __all__ = ["main"]
 ENDED_EARLY = 3
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
 INTERRUPTED = 130
+#: the exit status when the reader of standard output went away (``| head``):
+#: 128 + SIGPIPE, as a shell reports a tool the signal ended
+READER_GONE = 141
 
 
 #: Columns ``compare`` wraps its table and lines to off a terminal (COLUMNS overrides it).
@@ -62,7 +66,13 @@ def _console(err: bool = False, piped_width: int = 1000) -> Console:
         stream = stream.stream
     # piped output is not wrapped at 80 columns, so it can be searched line by line
     width = None if stream.isatty() else piped_width
-    return Console(file=stream, highlight=False, emoji=False, width=width)
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:  # rich exits 1: be the tool every other command is
+            self.quiet = True
+            _reader_gone()
+
+    return _Console(file=stream, highlight=False, emoji=False, width=width)
 
 
 def _safe_streams() -> None:
@@ -164,12 +174,32 @@ class _Tool(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            done = super().invoke(ctx)
+            sys.stdout.flush()  # a reader gone is found here, not in the interpreter's last flush
+            return done
         except click.UsageError as error:
             error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
             raise
         except KeyboardInterrupt:
             _stopped_by_ctrl_c(ctx.invoked_subcommand or "tcgtrig")
+        except OSError as error:
+            if error.errno != errno.EPIPE:
+                raise
+            _reader_gone()
+
+
+def _reader_gone() -> None:
+    """Standard output's reader went away (``tcgtrig run --json F | head``):
+    stop quietly, exit status 141, as a command the pipe's signal ended.
+    What is still buffered for standard output goes nowhere, so that
+    flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - standard output is not a file
+        pass
+    sys.exit(READER_GONE)
 
 
 def _stopped_by_ctrl_c(command: str) -> None:
@@ -187,7 +217,8 @@ def _stopped_by_ctrl_c(command: str) -> None:
 class _Progress:
     """How far a search has got, on standard error: on a terminal one line
     redrawn every ``every`` positions (and erased at the end); elsewhere a
-    line every ``coarse`` positions, or nothing (``coarse=None``)."""
+    line every ``coarse`` positions, or nothing (``coarse=None``).  The count
+    shown never goes back."""
 
     shown: _Progress | None = None  # the one whose line is on the terminal
 
@@ -202,7 +233,8 @@ class _Progress:
             return
         self.next = (reached // self.step + 1) * self.step
         if self.terminal:
-            click.echo(f"\r{self.what}… {reached:,} positions", err=True, nl=False)
+            _terminal_control("\r")
+            click.echo(f"{self.what}… {reached:,} positions", err=True, nl=False)
             _Progress.shown = self
         else:
             click.echo(f"{self.what}… {reached:,} positions", err=True)
@@ -218,8 +250,19 @@ class _Progress:
     def clear_shown() -> None:
         """Erase the line a progress report left on the terminal."""
         if _Progress.shown is not None:
-            click.echo("\r\033[K", err=True, nl=False)
+            _terminal_control("\r\033[K")
             _Progress.shown = None
+
+
+def _terminal_control(codes: str) -> None:
+    """Write the tool's own terminal control codes (a carriage return, an
+    erase) to standard error as they are: the safe stream around it shows
+    every control character escaped, which is right for text a file put
+    there, not for these."""
+    stream = sys.stderr
+    raw = stream.stream if isinstance(stream, SafeStream) else stream
+    raw.write(codes)
+    raw.flush()
 
 
 @click.group(cls=_Tool, context_settings={"help_option_names": ["-h", "--help"]})

@@ -757,3 +757,21 @@ def test_a_bad_memory_setting_in_the_environment_is_said_not_ignored(monkeypatch
     assert result.stderr.startswith("error: TCGTRIG_MAX_MEMORY: 'lots' is not a size: expected a number of bytes")
     monkeypatch.setenv("TCGTRIG_MAX_MEMORY", "1G")
     assert CliRunner().invoke(main, ["run", str(T1)]).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "--json", "tests/scenarios/digimon/triggered-09.yaml"],
+    ["run", "tests/scenarios/digimon/triggered-09.yaml"],
+    ["compare", "tests/scenarios/digimon/triggered-09.yaml"],
+    ["explore", "--json", "tests/scenarios/digimon/qa-13-bt20-068-q4285.yaml"],
+    ["games", "--json"],
+], ids=lambda args: " ".join(args[:2]))
+def test_a_reader_gone_ends_the_command_quietly_with_status_141(args):
+    # `tcgtrig run --json F | head`: exit 1 and nothing said (click's and rich's handling of a broken pipe)
+    root = Path(__file__).resolve().parent.parent
+    process = subprocess.Popen([sys.executable, "-m", "tcgtrig", *args], cwd=root, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    process.stdout.close()  # the reader is gone before the first line
+    stderr = process.stderr.read()
+    process.stderr.close()
+    assert (process.wait(timeout=60), stderr) == (141, b"")

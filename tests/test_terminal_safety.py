@@ -249,3 +249,21 @@ def test_a_reason_is_printed_whole_and_only_its_long_names_are_shortened():
     outcome = next(line for line in shown.stdout.splitlines() if line.startswith("Outcome:"))
     assert long_id not in outcome and long_id[:79] + "…" in outcome and outcome.endswith(result.reason[-60:])
     assert "names longer than 80 characters" in shown.stdout
+
+
+def test_the_progress_line_redraws_with_real_control_codes_and_shows_its_text_escaped(monkeypatch):
+    # through the safe stream, "\r" and the erase code reached a terminal as the text "\r" and "\x1b[K"
+    import io
+
+    from tcgtrig.cli import _Progress
+    from tcgtrig.safe_text import SafeStream
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    raw = Terminal()
+    monkeypatch.setattr("sys.stderr", SafeStream(raw))
+    with _Progress("exploring \x1b]0;title\x07", every=10) as progress:
+        progress(25)
+    assert raw.getvalue() == "\rexploring \\x1b]0;title\\x07… 25 positions\r\x1b[K"
