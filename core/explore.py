@@ -36,6 +36,7 @@ it stops the search.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -346,6 +347,11 @@ def _position(engine: Engine, decision: Decision) -> Any:
     return (engine.machine.position(), (decision.kind, decision.player, decision.prompt, tuple(decision.options)))
 
 
+def _counted_after(progress: Progress, before: int, reached: int) -> None:
+    """Report ``reached`` positions after the ``before`` already reported."""
+    progress(before + reached)
+
+
 def _reporting(progress: Progress | None, offset: int = 0) -> Callable[[_Walker], None] | None:
     """A walker's watch that reports its positions reached (after ``offset``)."""
     if progress is None:
@@ -399,6 +405,8 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
             # done, out of budget, or branches that meet: walks option by option would repeat each other
             walker.run(max_states)
             return walker.result()
+        if progress is not None:  # the count goes on from the positions the probe reached: it never goes back
+            progress = functools.partial(_counted_after, progress, walker.reached)
         del walker  # neither needed nor to be copied into the workers
     decision = root.advance()
     if decision is None or len(decision.options) < 2:

@@ -309,3 +309,13 @@ def test_a_process_counting_from_here_is_charged_only_for_its_growth(monkeypatch
     grown = bytearray(held // 2 + 32 * 1024**2)  # resident once written
     grown[::4096] = b"x" * len(grown[::4096])
     assert "a worker process grew by" in budget.exceeded()
+
+
+def test_the_progress_count_never_goes_back_when_the_one_process_probe_is_abandoned():
+    # the probe reached 200 positions, then the option-by-option search began to count from 1 again
+    reports: list[int] = []
+    found = explore(tcgtrig.load_scenario(PICK), "digimon", jobs=1, serial_first=200, max_states=6_000,
+                    progress=reports.append)
+    assert found.stopped_by == "outcomes"
+    assert reports and reports == sorted(reports)
+    assert reports[0] <= 200 < reports[-1]
