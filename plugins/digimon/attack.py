@@ -81,7 +81,10 @@ def _declare(card: Any, declaration: list[dict[str, Any]]) -> list[dict[str, Any
     effect ended (``end_attack``) is over by now — its end of attack timing
     came at once (15-15-1-1) and a declaration waits for all processing
     (11-1-3) — so what it left is cleared first; an attack still going on
-    refuses this one (11-2-4)."""
+    refuses this one (11-2-4).  An ``attack`` inside an effect that resolves
+    during the ended attack's own end processing is taken as after it: the
+    words cannot see that effects are still pending (no card is known to
+    need it)."""
     return [{"if": {"mark": ENDED}, "then": _attack_over()},
             {"if": DURING_AN_ATTACK, "then": _refused(card), "else": declaration}]
 
