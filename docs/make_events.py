@@ -13,6 +13,9 @@ from pathlib import Path
 import tcgtrig
 from tcgtrig.lint import CORE_EVENTS, game_events, game_zones
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repository_games import repository_games  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -24,7 +27,7 @@ def page() -> str:
              "name that nothing emits or uses (`--strict` makes it an error).", "",
              "## The core", "", "Emitted by the core's actions and turn steps whatever the game:", "",
              ", ".join(f"`{name}`" for name in sorted(CORE_EVENTS)), ""]
-    for name in tcgtrig.available_games():
+    for name in repository_games():
         ruleset = tcgtrig.load_ruleset(name)
         own = sorted(game_events(ruleset) - set(CORE_EVENTS))
         lines += [f"## {ruleset.info.title} (`{name}`)", "",
