@@ -4,9 +4,8 @@ docs/comparison.md + docs/gallery/*.html generated from them, up to date."""
 from __future__ import annotations
 
 import importlib.util
-from pathlib import Path
-
 import sys
+from pathlib import Path
 
 import tcgtrig
 import yaml
