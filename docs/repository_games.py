@@ -29,3 +29,26 @@ def repository_games(root: Path = ROOT) -> list[str]:
         if origin is not None and origin.is_relative_to(root.resolve()):
             names.append(listing.name)
     return sorted(set(names) & set(tcgtrig.available_games()))
+
+
+def example_packages(root: Path = ROOT) -> dict[str, Path]:
+    """The example game packages under ``examples/games/``: game name → folder
+    (the name its pyproject registers under ``tcgtrig.games``)."""
+    import re
+
+    found = {}
+    for pyproject in sorted((root / "examples" / "games").glob("*/pyproject.toml")):
+        text = pyproject.read_text(encoding="utf-8")
+        section = text.split('[project.entry-points."tcgtrig.games"]', 1)
+        if len(section) == 2:
+            for name in re.findall(r'^\s*([A-Za-z0-9_-]+)\s*=', section[1].split("\n[", 1)[0], re.M):
+                found[name] = pyproject.parent
+    return found
+
+
+def missing_example_games(root: Path = ROOT) -> list[str]:
+    """The example games not installed: the generated pages show them, so
+    the checks of those pages need them (the README's first command
+    installs them)."""
+    installed = set(tcgtrig.available_games())
+    return sorted(name for name in example_packages(root) if name not in installed)

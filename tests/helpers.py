@@ -109,3 +109,26 @@ def run_processes(commands: dict[str, tuple[list[str], bytes]], where: Path, dea
         found[name] = Finished(status, (where / f"{name}.out").read_text(encoding="utf-8", errors="replace"),
                                (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"))
     return found
+
+
+def require_example_games() -> None:
+    """Skip the calling test when an example game package of
+    ``examples/games/`` is not installed (the pages it checks show those
+    games), saying how to install it; with ``TCGTRIG_REQUIRE_EXAMPLE_GAMES``
+    set (as CI sets it), fail instead."""
+    import os
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+    from repository_games import missing_example_games
+
+    missing = missing_example_games()
+    if missing:
+        why = (f"example game(s) not installed: {', '.join(missing)} "
+               f"(pip install -e examples/games/{missing[0]}, as the README's first command does)")
+        if os.environ.get("TCGTRIG_REQUIRE_EXAMPLE_GAMES"):
+            pytest.fail(why)
+        pytest.skip(why)

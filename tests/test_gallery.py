@@ -7,8 +7,10 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
 import tcgtrig
 import yaml
+from helpers import require_example_games
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
@@ -17,6 +19,11 @@ from repository_games import repository_games  # noqa: E402
 
 #: the games the gallery shows: this repository's, not one installed from elsewhere
 GAMES = repository_games()
+
+
+@pytest.fixture(autouse=True)
+def _example_games_installed() -> None:
+    require_example_games()
 
 
 def test_there_are_at_least_ten_positions_each_expected_under_every_game():
