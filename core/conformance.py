@@ -10,6 +10,11 @@ A game plugin runs it on itself from its own test suite::
 :func:`random_position` builds a position in core words only — cards with
 triggered, optional, once-per-turn, conditional, interrupt and replacement
 abilities whose actions set one another off — so it loads under any game.
+:func:`world_position` builds one in the game's own world, from what the
+game declares: its zones and events (``GameInfo`` and its words), its
+words (each tried with an argument it accepts, see :func:`check_words`)
+and cards carrying its stats (``GameInfo.stats``, at values that set its
+rules processing off).
 :func:`check_position` resolves it with a seeded random player and checks:
 
 - every triggered effect ends exactly once (resolved, declined, failed,
@@ -42,8 +47,8 @@ from .manager import Ruleset, load_ruleset
 from .scenario import Scenario, scenario_from_data, schema
 from .trace import OUTCOME_KINDS, Step
 
-__all__ = ["ConformanceError", "Report", "check_endings", "check_causes", "random_position", "check_position",
-           "check_ruleset", "ENDINGS"]
+__all__ = ["ConformanceError", "Report", "check_endings", "check_causes", "random_position", "world_position",
+           "check_position", "check_ruleset", "check_words", "ENDINGS"]
 
 #: Steps that end an effect instance.
 ENDINGS = frozenset(OUTCOME_KINDS) | {"applied"}
@@ -126,6 +131,118 @@ def random_position(seed: int, *, cards: int | None = None, tags: Sequence[str] 
     start = [_action(rng, ids) for _ in range(rng.randint(1, 3))]
     return {"format": 1, "title": f"random position {seed}", "players": ["A", "B"],
             "turn_player": rng.choice(["A", "B"]), "cards": out, "start": start}
+
+
+#: Sample arguments a game's word is tried with, ``x`` standing for a card
+#: and ``z`` for a zone: the first it accepts is how the kit writes it.
+_WORD_SAMPLES: tuple[Any, ...] = ("x", {"card": "x"}, 1, {}, {"card": "x", "amount": 1}, {"card": "x", "by": 1},
+                                  {"card": "x", "to": "z"}, {"count": 1}, None)
+
+
+def _filled(sample: Any, card: str, zone: str) -> Any:
+    if sample == "x":
+        return card
+    if isinstance(sample, dict):
+        return {k: card if v == "x" else zone if v == "z" else v for k, v in sample.items()}
+    return sample
+
+
+def check_words(ruleset: Ruleset) -> dict[str, tuple[Any, bool]]:
+    """Each of the game's words with the first sample argument it accepts
+    (``x`` for a card), and whether it may stand in an ability's actions as
+    well as in the start (an attack's timing words are start steps):
+    ``{word: (sample, in_abilities)}``.  A word that accepts a sample but
+    does not compile to core actions fails the kit, naming it.
+
+    :raises ConformanceError: a word expands to something that is not core
+        actions.
+    """
+    words: dict[str, tuple[Any, bool]] = {}
+    for word, expand in sorted(ruleset.aliases.items()):
+        for sample in _WORD_SAMPLES:
+            try:
+                expand(_filled(sample, "c0", "hand"))
+            except Exception:  # noqa: BLE001 - a word may refuse a sample: then it is not written that way
+                continue
+            written = {word: _filled(sample, "c0", "hand")}
+            try:
+                _scenario(_one_card([written], [])).compile(ruleset)
+            except Exception as exc:  # noqa: BLE001 - the word's fault, whatever was raised
+                raise ConformanceError(f"{ruleset.name}: the word {word!r} with {sample!r} does not expand to "
+                                       f"core actions: {exc}") from exc
+            try:
+                _scenario(_one_card([], [written])).compile(ruleset)
+                in_abilities = True
+            except Exception:  # noqa: BLE001 - a start step only
+                in_abilities = False
+            words[word] = (sample, in_abilities)
+            break
+    return words
+
+
+def _one_card(start: list[Any], do: list[Any]) -> dict[str, Any]:
+    card: dict[str, Any] = {"id": "c0", "owner": "A", "zone": "hand"}
+    if do:
+        card["abilities"] = [{"id": "a0", "when": {"event": "ping"}, "do": do}]
+    return {"format": 1, "title": "a word", "players": ["A", "B"], "turn_player": "A", "cards": [card],
+            "start": start or [{"emit": {"event": "ping"}}]}
+
+
+def world_position(seed: int, ruleset: Ruleset, *, cards: int | None = None) -> dict[str, Any]:
+    """A random position in ``ruleset``'s own world (scenario data), the
+    same for a seed: its zones, events, words and stats."""
+    from .lint import game_events, game_zones
+
+    rng = random.Random(seed)
+    zones = sorted(game_zones(ruleset) | {"hand"})
+    events = sorted(game_events(ruleset))
+    words = _words_of(ruleset)
+    stats = ruleset.info.stats
+    count = cards if cards is not None else rng.randint(2, 6)
+    ids = [f"c{i}" for i in range(count)]
+
+    def action(start: bool = False) -> dict[str, Any]:
+        roll = rng.random()
+        usable = sorted(word for word, (_, in_abilities) in words.items() if start or in_abilities)
+        if usable and roll < 0.4:
+            word = rng.choice(usable)
+            return {word: _filled(words[word][0], rng.choice(ids), rng.choice(zones))}
+        if stats and roll < 0.6:
+            return {"change": {"card": rng.choice(ids), "stat": rng.choice(stats), "by": rng.choice([-3000, -1, 1])}}
+        if roll < 0.8:
+            return {"move": {"card": rng.choice(ids), "to": rng.choice(zones)}}
+        return {"emit": {"event": rng.choice(events)}}
+
+    out = []
+    for card_id in ids:
+        card: dict[str, Any] = {"id": card_id, "owner": rng.choice(["A", "B"]), "zone": rng.choice(zones)}
+        if stats:
+            card["stats"] = {stat: rng.choice([0, 1, 2, 3000]) for stat in stats}
+        abilities = []
+        for number in range(rng.randint(0, 2)):
+            ability: dict[str, Any] = {"id": f"a{number}", "when": {"event": rng.choice(events)},
+                                       "do": [action() for _ in range(rng.randint(1, 2))]}
+            if rng.random() < 0.3:
+                ability["optional"] = True
+            if rng.random() < 0.2:
+                ability["once_per_turn"] = True
+            abilities.append(ability)
+        if abilities:
+            card["abilities"] = abilities
+        out.append(card)
+    start = [action(start=True) for _ in range(rng.randint(1, 3))]
+    return {"format": 1, "title": f"{ruleset.name} position {seed}", "players": ["A", "B"],
+            "turn_player": rng.choice(["A", "B"]), "cards": out, "start": start}
+
+
+_WORDS: dict[int, dict[str, tuple[Any, bool]]] = {}
+
+
+def _words_of(ruleset: Ruleset) -> dict[str, tuple[Any, bool]]:
+    if id(ruleset) not in _WORDS:
+        _WORDS.clear()  # one ruleset at a time: the kit checks one game
+        _WORDS[id(ruleset)] = check_words(ruleset)
+    return _WORDS[id(ruleset)]
 
 
 def _ability(rng: random.Random, ids: list[str], number: int) -> dict[str, Any]:
@@ -255,9 +372,12 @@ def check_ruleset(game: str | Ruleset, *, positions: int = 100, seed: int = 0,
     :class:`Ruleset`).  Raises :class:`ConformanceError` on the first broken
     invariant; returns what was looked at."""
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game, plugins=plugins)
+    check_words(ruleset)
     activations = decisions = 0
     for number in range(seed, seed + positions):
-        done, asked = check_position(random_position(number), ruleset, seed=number)
+        # every other position in the game's own world: its zones, words, stats and rules processing
+        data = world_position(number, ruleset) if number % 2 else random_position(number)
+        done, asked = check_position(data, ruleset, seed=number)
         activations += done
         decisions += asked
     return Report(ruleset.name, positions, activations, decisions)

@@ -62,6 +62,9 @@ class GameInfo:
         A loop whose effects keep recurring while only counters nothing
         reads change is ended as endless at once; with ``None``, only the
         step limit ends it.
+    :param stats: the card stats the game's rules read (Digimon's ``dp``
+        and ``level``): the conformance kit gives its cards such stats, so
+        that the game's rules processing is exercised.
     :param turn_marks: marks (the ``mark`` action) that last no longer than
         a turn: the core clears them as the turn passes (Digimon's
         ``attack_in_progress``: an attack left open does not outlive its
@@ -84,6 +87,7 @@ class GameInfo:
     zones: tuple[str, ...] = field(default=(), converter=tuple)
     rule_counters: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
     turn_marks: tuple[str, ...] = field(default=(), converter=tuple)
+    stats: tuple[str, ...] = field(default=(), converter=tuple)
 
     @property
     def default_variant(self) -> str | None:

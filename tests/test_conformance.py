@@ -350,3 +350,64 @@ def test_a_replacement_is_not_a_triggered_effect():
     assert not [s for s in result.trace if s.kind == "triggered"]
     assert result.keys("applied") == ["wall.block"] and result.keys("prevented") == ["wall.block"]
     assert result.state.counter("A", "memory") == 0
+
+
+# -- the kit exercises the game's own world (issue 23, item 4) ------------------------------------------
+
+
+def test_the_kit_fails_a_game_whose_rules_processing_raises():
+    # before, random positions in core words carried no stats: a state-based-actions hook that raised passed
+    from tcgtrig import hookimpl
+    from tcgtrig.conformance import ConformanceError, check_ruleset
+
+    class Broken:
+        @hookimpl(tryfirst=True)
+        def tcgtrig_rules_processing(self, state, view, changed):
+            if any(view.stat(card, "dp") == 0 for card in changed):
+                raise RuntimeError("rules processing broke")
+            return None
+
+    with pytest.raises(ConformanceError, match="rules processing broke"):
+        check_ruleset("digimon", positions=20, plugins=[Broken()])
+
+
+def test_the_kit_fails_a_game_whose_word_expands_to_garbage_naming_the_word():
+    from tcgtrig import hookimpl
+    from tcgtrig.conformance import ConformanceError, check_ruleset
+
+    class Garbled:
+        @hookimpl
+        def tcgtrig_action_aliases(self):
+            return {"smash": lambda arg: {"no_such_action": arg}}
+
+    with pytest.raises(ConformanceError, match="the word 'smash' with 'x' does not expand to core actions"):
+        check_ruleset("duelmasters", positions=2, plugins=[Garbled()])
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+def test_world_positions_use_the_games_own_zones_words_and_stats(game):
+    from tcgtrig.conformance import check_position, check_words, world_position
+    from tcgtrig.lint import game_zones
+
+    ruleset = tcgtrig.load_ruleset(game)
+    words = set(check_words(ruleset))
+    positions = [world_position(seed, ruleset) for seed in range(40)]
+    used = {key for data in positions for action in data["start"] for key in action}
+    zones = {card["zone"] for data in positions for card in data["cards"]}
+    assert used & words and zones & game_zones(ruleset)
+    assert all(set(card["stats"]) == set(ruleset.info.stats) for data in positions for card in data["cards"])
+    for seed, data in enumerate(positions[:10]):
+        check_position(data, ruleset, seed=seed)
+
+
+def test_world_positions_set_the_games_rules_processing_off():
+    from tcgtrig.conformance import world_position
+
+    ruleset = tcgtrig.load_ruleset("digimon")
+    by_rule = 0
+    for seed in range(60):
+        scenario = tcgtrig.scenario.scenario_from_data(world_position(seed, ruleset), file="<w>", check_game=False)
+        result = Engine.for_scenario(scenario, ruleset, max_steps=400).run(RandomChooser(seed)).result()
+        by_rule += sum(1 for step in result.trace if step.kind == "event" and step.get("by") == "rule"
+                       and step.get("event") in ("deleted", "trashed"))
+    assert by_rule > 0

@@ -57,4 +57,5 @@ GAME_INFO = GameInfo(
     zones=("trash",),
     rule_counters=("memory",),  # the memory gauge ends the turn (CR 6-6-4)
     turn_marks=("attack_in_progress", "attack_ended"),  # an attack is part of its turn (CR 11-1)
+    stats=("dp", "level"),  # what its rules read
 )

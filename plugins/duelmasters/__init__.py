@@ -59,4 +59,5 @@ GAME_INFO = GameInfo(
     events=("destroyed",),  # state-based: power 0 or less (rule 2)
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter
+    stats=("power",),  # what its rules read
 )

@@ -54,4 +54,5 @@ GAME_INFO = GameInfo(
         "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
     },
     rule_counters=(),  # no rule here reads a counter
+    stats=("atk", "def", "level"),  # what its rules read
 )

@@ -45,6 +45,7 @@ GAME_INFO = GameInfo(
     resolution="immediate",
     events=("banished",),  # the game state check banishes characters
     zones=("play", "discard", "inkwell", "deck", "hand"),
+    stats=("willpower", "damage"),  # the game state check reads them
 )
 
 
@@ -59,9 +60,10 @@ def _deal_damage(arg: Any) -> dict[str, Any]:
 
 def _gain_lore(arg: Any) -> dict[str, Any]:
     """``gain_lore: N`` (the ability's controller) or ``{player: P, amount: N}``."""
-    if isinstance(arg, dict):
-        return {"gain": {"player": arg.get("player", "self"), "counter": "lore", "amount": arg.get("amount", 1)}}
-    return {"gain": {"player": "self", "counter": "lore", "amount": arg}}
+    player, amount = (arg.get("player", "self"), arg.get("amount", 1)) if isinstance(arg, dict) else ("self", arg)
+    if type(amount) is not int:
+        raise ValueError("gain_lore takes a whole number, or {player: P, amount: N}")
+    return {"gain": {"player": player, "counter": "lore", "amount": amount}}
 
 
 WORDS = {
