@@ -309,6 +309,33 @@ def games(as_json: bool) -> None:
     _console().print(table)
 
 
+@main.command()
+@click.option("--game", "-g", "game", default=None, help="Only this game's words.", shell_complete=_complete_games)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_bad_input
+def words(game: str | None, as_json: bool) -> None:
+    """List each game's words beside what they mean in core words."""
+    from rich.table import Table
+
+    from .manager import available_games, load_ruleset
+    from .meanings import word_meanings
+
+    names = [game] if game else available_games()
+    for name in names:
+        load_ruleset(name)  # an unknown game is bad input, naming the installed ones
+    listing = {name: word_meanings(name) for name in names}
+    if as_json:
+        _dump({name: [{"word": w, "sample": sample, "meaning": meaning} for w, sample, meaning in rows]
+               for name, rows in listing.items()})
+        return
+    table = Table("game", "word", "means, in core words", box=None, pad_edge=False)
+    for name, rows in listing.items():
+        for word, sample, meaning in rows:
+            shown = f"{word}: {sample}  →  {meaning}" if meaning else "(takes a richer argument: see the game's docs)"
+            table.add_row(_markup(name), _markup(word), _markup(shown))
+    _console().print(table)
+
+
 def _shortened(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 

@@ -889,6 +889,12 @@ class _Compiler:
                 raise self.error(at, "expected {} or {card: …}")
             return [Prevent(card=card, label=label)]
         if word not in CORE_ACTIONS:
+            from .meanings import meaning_elsewhere
+
+            elsewhere = meaning_elsewhere(word, self.game) if isinstance(word, str) else None
+            if elsewhere is not None:
+                raise self.error(path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}",
+                                 self.legal_actions())
             raise self.error(path, f"unknown action {word!r} for game {self.game!r}", self.legal_actions())
         return [self.primitive(word, arg, at, label=label, by=by, as_=as_)]
 
