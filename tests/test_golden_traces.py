@@ -26,7 +26,10 @@ def test_trace_is_byte_identical_to_the_stored_one(path, game):
 
 
 def test_every_stored_trace_belongs_to_a_bundled_file():
+    import tcgtrig
+
     expected = {stored_path(path, game) for path, game in PAIRS}
-    stored = set(HERE.rglob("*.json"))
+    installed = set(tcgtrig.available_games())
+    stored = {path for path in HERE.rglob("*.json") if path.relative_to(HERE).parts[0] in installed}
     assert stored - expected == set(), "stored traces without a scenario: delete them or run make.py"
     assert len(expected) == len(PAIRS) >= 150
