@@ -6,7 +6,8 @@ from collections.abc import Iterator, Sequence
 
 from attrs import field, frozen
 
-__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS", "STOPPED"]
+__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS", "STOPPED",
+           "ZONE_ROLES", "EVENT_ROLES", "FLAG_ROLES"]
 
 #: The outcome of a resolution the memory bound stopped
 #: (:meth:`~tcgtrig.machine.Machine.stop`): the tool's limit, not a game's
@@ -17,6 +18,14 @@ STOPPED = "stopped"
 #: ``chain``: activated effects form a chain that resolves last in, first out
 #: once both players pass (Yu-Gi-Oh!).
 RESOLUTION_MODELS = ("immediate", "chain")
+
+#: What a zone is, whatever a game calls it (``GameInfo.zone_roles``).
+ZONE_ROLES = ("deck", "hand", "field", "discard", "exile", "life", "resource")
+#: What an event is, whatever a game calls it (``GameInfo.event_roles``).
+EVENT_ROLES = ("destroyed", "discarded", "returned_to_hand", "put_into_play", "exiled", "resourced", "tapped",
+               "untapped", "life_lost")
+#: What a flag is, whatever a game calls it (``GameInfo.flag_roles``).
+FLAG_ROLES = ("tapped",)
 
 
 @frozen(kw_only=True)
@@ -65,6 +74,14 @@ class GameInfo:
     :param stats: the card stats the game's rules read (Digimon's ``dp``
         and ``level``): the conformance kit gives its cards such stats, so
         that the game's rules processing is exercised.
+    :param zone_roles: what each of the game's zones is, in the core's
+        words (:data:`ZONE_ROLES`): Digimon's ``trash`` is ``discard``.  A
+        word of another game is read through them: its ``trash`` means
+        the zone whose role is ``discard`` wherever the file is resolved.
+    :param event_roles: the same for the game's events
+        (:data:`EVENT_ROLES`): Digimon's ``deleted`` is ``destroyed``.
+    :param flag_roles: the same for its flags (:data:`FLAG_ROLES`):
+        Digimon's ``suspended`` is ``tapped``.
     :param turn_marks: marks (the ``mark`` action) that last no longer than
         a turn: the core clears them as the turn passes (Digimon's
         ``attack_in_progress``: an attack left open does not outlive its
@@ -88,6 +105,9 @@ class GameInfo:
     rule_counters: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
     turn_marks: tuple[str, ...] = field(default=(), converter=tuple)
     stats: tuple[str, ...] = field(default=(), converter=tuple)
+    zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
 
     @property
     def default_variant(self) -> str | None:

@@ -1,5 +1,5 @@
-"""What each game's words mean in core words, for ``tcgtrig words`` and
-for the error a word of another game gets.
+"""What each game's words mean in core words: ``tcgtrig words``, and a
+word of another game read in this one (:func:`translate`).
 
 A game's word is a function that expands its argument into core actions
 (``tcgtrig_action_aliases``).  Its meaning is that expansion, written with
@@ -74,3 +74,56 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
         return None
     return ("it is " + "; ".join(found) + f", not one of {own}'s: write its meaning in core words, "
             f"with {own}'s zones and events, or use one of {own}'s words")
+
+
+class NoMeaning(Exception):
+    """A word of another game names something the game reading it has no
+    counterpart for (a zone, event or flag whose role it lacks)."""
+
+
+def _role_map(source: tuple[tuple[str, str], ...], target: tuple[tuple[str, str], ...]) -> dict[str, str | None]:
+    """Source name → the target's name for the same role (``None``: the
+    target has none)."""
+    by_role: dict[str, str] = {}
+    for name, role in target:
+        by_role.setdefault(role, name)
+    return {name: by_role.get(role) for name, role in source}
+
+
+def translate(data: Any, source: Any, target: Any) -> Any:
+    """Core actions one game's word expanded to (``data``), read in another
+    game (``source``/``target``: their ``GameInfo``): each zone, event and
+    flag with a role becomes the target's name for that role.
+
+    :raises NoMeaning: the target has no zone or flag of that role, saying
+        which (an event of a role it lacks keeps its name).
+    """
+    maps = {"zone": _role_map(source.zone_roles, target.zone_roles),
+            "event": _role_map(source.event_roles, target.event_roles),
+            "flag": _role_map(source.flag_roles, target.flag_roles)}
+    kinds = {"to": "zone", "from": "zone", "zone": "zone", "in": "zone", "as": "event", "event": "event",
+             "set": "flag", "clear": "flag", "flag": "flag", "no_flag": "flag", "has": "flag"}
+    roles = {"zone": dict(source.zone_roles), "event": dict(source.event_roles), "flag": dict(source.flag_roles)}
+
+    def name(kind: str, value: str) -> str:
+        mapping = maps[kind]
+        if value not in mapping:
+            return value  # no role: the same name in every game
+        mapped = mapping[value]
+        if mapped is None and kind == "event":
+            return value  # an event is a name: the file's triggers in the same words still see it
+        if mapped is None:
+            raise NoMeaning(f"{target.title} has no {kind} in the role {roles[kind][value]!r} "
+                            f"({source.title}'s {value!r})")
+        return mapped
+
+    def walk(value: Any, key: str | None = None) -> Any:
+        if isinstance(value, dict):
+            return {k: walk(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, key) for v in value]
+        if isinstance(value, str) and key in kinds:
+            return name(kinds[key], value)
+        return value
+
+    return walk(data)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 import fastjsonschema
 from attrs import field, frozen
 
-from .errors import PluginError, ScenarioError
+from .errors import PluginError, ScenarioError, TcgTrigError
 from .guard import NOT_THE_PLUGINS
 from .manager import Ruleset
 from .model import (
@@ -891,12 +891,59 @@ class _Compiler:
         if word not in CORE_ACTIONS:
             from .meanings import meaning_elsewhere
 
+            portable = self.portable_word(word, arg, raw, path, depth) if isinstance(word, str) else None
+            if portable is not None:
+                return portable
             elsewhere = meaning_elsewhere(word, self.game) if isinstance(word, str) else None
             if elsewhere is not None:
                 raise self.error(path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}",
                                  self.legal_actions())
             raise self.error(path, f"unknown action {word!r} for game {self.game!r}", self.legal_actions())
         return [self.primitive(word, arg, at, label=label, by=by, as_=as_)]
+
+    def portable_word(self, word: str, arg: Any, raw: dict[str, Any], path: Path_, depth: int) -> list[Action] | None:
+        """Another installed game's word, read in this game: expanded as that
+        game says, its zones, events and flags read by their roles (the
+        file's own game first, else the first game by name that has the
+        word).  ``None`` where no game has it, or its expansion uses words
+        of its own game (not portable: the caller names the word)."""
+        from .manager import available_games, load_ruleset, split_game
+        from .meanings import NoMeaning, translate
+
+        own = split_game(self.game)[0]
+        named = self.data.get("game")
+        preferred = [split_game(named)[0]] if isinstance(named, str) else []
+        for other in [*preferred, *available_games()]:
+            if other == own or other not in available_games():
+                continue
+            try:
+                source = load_ruleset(other)
+            except TcgTrigError:
+                continue
+            if word not in source.aliases:
+                continue
+            try:
+                expanded = source.aliases[word](arg)
+            except Exception as exc:  # noqa: BLE001 - its argument, as its own game reads it
+                raise self.error(path + (word,), f"bad argument for {word!r} ({source.info.title}'s word): {exc}") \
+                    from None
+            items = expanded if isinstance(expanded, list) else [expanded]
+            try:
+                items = [translate(item, source.info, self.ruleset.info) for item in items]
+            except NoMeaning as why:
+                raise self.error(path, f"{word!r} ({source.info.title}'s word) has no meaning in "
+                                 f"{self.ruleset.info.title}: {why}") from None
+            modifiers = {k: raw[k] for k in _MODIFIERS if k in raw}
+            out: list[Action] = []
+            for item in items:
+                if modifiers and isinstance(item, dict) and len(items) == 1:
+                    item = _with_modifiers(item, modifiers)
+                try:
+                    out.extend(self.action(item, path, depth + 1))
+                except ScenarioError:
+                    return None  # it expands into more of its own game's words: not portable
+            return out
+        return None
 
     def alias(self, word: str, arg: Any, raw: dict[str, Any], path: Path_, depth: int) -> list[Action]:
         if depth >= _MAX_ALIAS_DEPTH:

@@ -58,4 +58,8 @@ GAME_INFO = GameInfo(
     rule_counters=("memory",),  # the memory gauge ends the turn (CR 6-6-4)
     turn_marks=("attack_in_progress", "attack_ended"),  # an attack is part of its turn (CR 11-1)
     stats=("dp", "level"),  # what its rules read
+    zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "trash": "discard", "security": "life"},
+    event_roles={"deleted": "destroyed", "returned": "returned_to_hand", "played": "put_into_play",
+                 "trashed": "discarded", "suspended": "tapped", "unsuspended": "untapped"},
+    flag_roles={"suspended": "tapped"},
 )

@@ -60,4 +60,10 @@ GAME_INFO = GameInfo(
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter
     stats=("power",),  # what its rules read
+    zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "graveyard": "discard", "shields": "life",
+                "mana": "resource"},
+    event_roles={"destroyed": "destroyed", "discarded": "discarded", "returned": "returned_to_hand",
+                 "summoned": "put_into_play", "put_into_battle": "put_into_play", "put_into_mana": "resourced",
+                 "tapped": "tapped", "untapped": "untapped", "broken": "life_lost"},
+    flag_roles={"tapped": "tapped"},
 )

@@ -117,7 +117,9 @@ def test_game_word_is_unknown_to_another_game(plain):
     scenario = tcgtrig.scenario_from_text(GOOD_TOP + "cards: [{id: x, owner: A, zone: battle}]\nstart:\n  - delete: x\n")
     with pytest.raises(ScenarioError) as info:
         scenario.compile(plain)
-    assert "unknown action 'delete' for game 'plain'" in str(info.value)
+    # a game that declares no zone roles reads no other game's zones
+    assert "'delete' (Digimon Card Game's word) has no meaning in Plain (core defaults): Plain (core defaults) " \
+           "has no zone in the role 'discard' (Digimon Card Game's 'trash')" in str(info.value)
 
 
 def test_unknown_effect_key_in_activate():

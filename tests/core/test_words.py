@@ -28,15 +28,27 @@ def test_move_and_flag_words():
 # -- another game's word names its game and its meaning in core words (issue 23, item 1, in part) ----------
 
 
-def test_another_games_word_says_whose_it_is_and_what_it_means_in_core_words():
+def test_another_games_word_is_read_by_the_roles_of_its_zones_and_events():
+    # Duel Masters' destroy under Digimon: the Digimon way of being deleted, to the trash (it was "unknown action")
     text = ("format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
-            "cards: [{id: c, owner: A, zone: battle}]\nstart: [{destroy: c}]\n")
+            "cards:\n  - {id: c, owner: A, zone: battle}\n"
+            "  - {id: w, owner: A, zone: battle, abilities: [{id: a, when: {event: deleted}, do: [{memory: 1}]}]}\n"
+            "start: [{destroy: c}]\n")
+    scenario = tcgtrig.scenario_from_text(text, "w.yaml")
+    result = tcgtrig.resolve(scenario, "digimon")
+    assert result.state.cards["c"].zone == "trash" and result.keys("resolved") == ["w.a"]
+    assert tcgtrig.resolve(scenario, "lorcana").state.cards["c"].zone == "discard"
+    assert tcgtrig.resolve(scenario, "yugioh").state.cards["c"].zone == "graveyard"
+
+
+def test_another_games_word_with_no_meaning_here_says_so_in_one_line():
+    text = ("format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+            "cards: [{id: c, owner: A, zone: hand}]\nstart: [{put_into_mana: c}]\n")
     with pytest.raises(tcgtrig.ScenarioError) as caught:
-        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "w.yaml"), "digimon")
-    message = str(caught.value)
-    assert "w.yaml:7: start[0]: unknown action 'destroy' for game 'digimon': it is Duel Masters's word " \
-           "(destroy: X means {move: {card: X, to: graveyard, as: destroyed}})" in message
-    assert "delete" in message  # the legal options list Digimon's own words
+        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "w.yaml"), "yugioh")
+    assert str(caught.value) == ("w.yaml:7: start[0]: 'put_into_mana' (Duel Masters's word) has no meaning in "
+                                 "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
+                                 "'resource' (Duel Masters's 'mana')")
 
 
 def test_tcgtrig_words_lists_each_games_words_beside_their_core_meaning():

@@ -46,6 +46,10 @@ GAME_INFO = GameInfo(
     events=("banished",),  # the game state check banishes characters
     zones=("play", "discard", "inkwell", "deck", "hand"),
     stats=("willpower", "damage"),  # the game state check reads them
+    zone_roles={"deck": "deck", "hand": "hand", "play": "field", "discard": "discard", "inkwell": "resource"},
+    event_roles={"played": "put_into_play", "banished": "destroyed", "discarded": "discarded",
+                 "inked": "resourced", "exerted": "tapped", "readied": "untapped"},
+    flag_roles={"exerted": "tapped"},
 )
 
 
