@@ -586,6 +586,8 @@ class _Compiler:
         self.data = scenario.data
         self.ruleset = ruleset
         self.game = ruleset.name
+        if isinstance(self.data.get("words"), str):
+            self.data = self.in_own_words(self.data)
         self.aliases: dict[str, Callable[[Any], Any]] = dict(ruleset.aliases)
         self.players = scenario.players
         self.card_ids = [c["id"] for c in self.data["cards"]]  # in file order, for messages
@@ -599,6 +601,28 @@ class _Compiler:
 
     def error(self, path: Path_, message: str, options: Sequence[str] | None = None) -> ScenarioError:
         return self.source.error(path, message, options)
+
+    def in_own_words(self, data: dict[str, Any]) -> dict[str, Any]:
+        """A file written in another game's words (``words: GAME``): its
+        cards and start actions with every zone, event and flag read by its
+        role in this game (the expectations stay as written: each game's
+        are in its own words)."""
+        from .manager import available_games, load_ruleset, split_game
+        from .meanings import NoMeaning, translate
+
+        written = split_game(data["words"])[0]
+        if written == split_game(self.game)[0]:
+            return data
+        if written not in available_games():
+            raise self.source.error(("words",), f"the file is written in the words of {written!r}, which is not "
+                                    "installed", available_games())
+        source = load_ruleset(written).info
+        try:
+            return {**data, "cards": translate(data["cards"], source, self.ruleset.info),
+                    "start": translate(data["start"], source, self.ruleset.info)}
+        except NoMeaning as why:
+            raise self.source.error(("words",), f"written in {source.title}'s words, the file has no meaning in "
+                                    f"{self.ruleset.info.title}: {why}") from None
 
     # -- top level ------------------------------------------------------------
 
@@ -911,8 +935,8 @@ class _Compiler:
         from .meanings import NoMeaning, translate
 
         own = split_game(self.game)[0]
-        named = self.data.get("game")
-        preferred = [split_game(named)[0]] if isinstance(named, str) else []
+        preferred = [split_game(named)[0] for named in (self.data.get("words"), self.data.get("game"))
+                     if isinstance(named, str)]
         for other in [*preferred, *available_games()]:
             if other == own or other not in available_games():
                 continue

@@ -64,3 +64,21 @@ def test_tcgtrig_words_lists_each_games_words_beside_their_core_meaning():
     text = CliRunner().invoke(main, ["words", "--game", "duelmasters"])
     assert "destroy: X  →  {move: {card: X, to: graveyard, as: destroyed}}" in text.stdout
     assert CliRunner().invoke(main, ["words", "--game", "nosuch"]).exit_code == 2
+
+
+def test_a_file_written_in_one_games_words_is_read_by_roles_in_every_other():
+    # `words: duelmasters`: its zones and trigger events too, not only its words
+    path = "examples/11-duel-masters-words.yaml"
+    scenario = tcgtrig.load_scenario(path)
+    digimon = tcgtrig.resolve(scenario, "digimon")
+    assert digimon.state.cards["bolshack"].zone == "battle" and digimon.state.cards["hulcus"].zone == "trash"
+    assert digimon.keys("resolved") == ["hulcus.back", "watcher.see", "tribe.score"]  # it sees "deleted", "played"
+    lorcana = tcgtrig.resolve(scenario, "lorcana")
+    assert lorcana.state.cards["bolshack"].zone == "play" and lorcana.keys("resolved")[0] == "hulcus.back"
+    text = ("format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+            "cards: [{id: s, owner: B, zone: shields}]\nstart: [{break_shield: s}]\n")
+    with pytest.raises(tcgtrig.ScenarioError) as caught:
+        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "s.yaml"), "yugioh")
+    assert str(caught.value) == ("s.yaml:3: words: written in Duel Masters's words, the file has no meaning in "
+                                 "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
+                                 "'life' (Duel Masters's 'shields')")
