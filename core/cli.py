@@ -715,7 +715,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -
     if html_out is not None:
         from .compare_html import comparison_html
 
-        _write_atomically(html_out, comparison_html(scenario.title, results), "the page")
+        _write_atomically(html_out, comparison_html(scenario.title, results, scenario), "the page")
     if as_json:
         _dump(comparison_json(results, lazy=True))
         return

@@ -1,11 +1,14 @@
 """One self-contained HTML page for ``tcgtrig compare --html``.
 
-The games are columns.  Each resolved effect is a box coloured by its card;
+First the position, as a player would share it: the file's source and
+notes, whose turn it is, and each player's cards zone by zone with their
+texts.  Then the games, as columns.  Each resolved effect is a box coloured by its card;
 the game's own structure is drawn as nested boxes: chains and their links
 for a chain game, derivation depth (Digimon's priority layers) otherwise,
 with the game's class of each effect (the Duel Masters waiting pool's
 classes) written on it.  Then what was lost, missed, failed or declined and
-why, the end, and where the games part ways.  Inline CSS only: no script,
+why, every decision (who chose what, out of which options), the end, and
+where the games part ways.  Inline CSS only: no script,
 no network, readable in any browser.
 
 Names are shown as the terminal shows them (:mod:`tcgtrig.safe_text`):
@@ -51,6 +54,15 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .differences { margin-top: 20px; }
 .differences li { margin-bottom: 4px; }
 .note { color: #666; font-size: 13px; }
+.position { margin: 0 0 20px; }
+.position .about { white-space: pre-line; font-size: 14px; color: #333; }
+.board { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
+.player { border: 1px solid #c8c8d0; border-radius: 8px; padding: 8px 12px; }
+.player h3 { font-size: 15px; margin: 0 0 4px; }
+.zone { font-size: 13px; color: #555; margin: 6px 0 2px; }
+.card { font-size: 14px; margin: 0 0 4px; }
+.card .text { display: block; font-size: 13px; color: #333; padding-left: 12px; }
+.decisions { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 """
 
 
@@ -67,9 +79,12 @@ class _Page:
         return html.escape(self.shown.sentence(value))
 
 
-def comparison_html(title: str, results: dict[str, Resolution | str]) -> str:
-    """The page for ``results`` (game name → its resolution, or its error)."""
+def comparison_html(title: str, results: dict[str, Resolution | str], scenario: Any = None) -> str:
+    """The page for ``results`` (game name → its resolution, or its error);
+    with the ``scenario``, the position first: its source and notes, whose
+    turn it is, and each player's cards zone by zone with their texts."""
     text = _Page()
+    position = _position(scenario, text) if scenario is not None else ""
     columns = "".join(_column(name, result, text) for name, result in results.items())
     found = differences(results)
     parts = "".join(f"<li>{html.escape(describe_difference(d, text.shown))}</li>" for d in found)
@@ -79,7 +94,7 @@ def comparison_html(title: str, results: dict[str, Resolution | str]) -> str:
     return (
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{text.sentence(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
-        f"<h1>{text.sentence(title)}</h1>\n"
+        f"<h1>{text.sentence(title)}</h1>\n{position}"
         f"<div class=\"games\" style=\"--n: {max(len(results), 1)}\">{columns}</div>\n"
         f"<section class=\"differences\"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n"
         f"{note}</body></html>\n"
@@ -108,11 +123,13 @@ def _column(name: str, result: Resolution | str, text: _Page) -> str:
     moved = [f"{text(names.get(c.id, c.id))} {text(start.cards[c.id].zone)} → {text(c.zone)}"
              for c in result.state.cards.values() if start.cards[c.id].zone != c.zone]
     end = f"<b>{text(result.outcome)}</b> · {' · '.join(counters)}"
+    decisions = _decisions(result, text)
     if moved:
         end += "<br>moved: " + ", ".join(moved)
     return (f"<section class=\"game\" data-game=\"{text(name)}\"><h2>{text(info.title)} "
             f"<small>{text(name)}</small></h2>{body}"
-            f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}<div class=\"end\">{end}</div></section>")
+            f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}"
+            f"{decisions}<div class=\"end\">{end}</div></section>")
 
 
 def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
@@ -175,3 +192,63 @@ def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page
     return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{text(key)}\">"
             f"<span class=\"n\">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · "
             f"{text(step.get('player'))}</small></div>")
+
+
+def _position(scenario: Any, text: _Page) -> str:
+    """The file's source and notes, whose turn it is, and the starting
+    board: each player's cards, zone by zone, with their abilities' texts
+    (the file's ``text``, else the ability as the file writes it)."""
+    from .meanings import flow
+
+    data = scenario.data
+    about = "".join(f"<p class=\"about\"><b>{label}</b> {text.sentence(data[key])}</p>"
+                    for key, label in (("source", "Source:"), ("notes", "Notes:"), ("description", "About:"))
+                    if isinstance(data.get(key), str))
+    players = []
+    for player in data["players"]:
+        zones: dict[str, list[str]] = {}
+        for card in itertools.islice((c for c in data["cards"] if c.get("owner") == player), MAX_PAGE_EFFECTS):
+            stats = ", ".join(f"{k} {v}" for k, v in (card.get("stats") or {}).items())
+            texts = "".join(f"<span class=\"text\">{text.sentence(_ability_text(a, flow))}</span>"
+                            for a in card.get("abilities") or [])
+            zones.setdefault(str(card.get("zone")), []).append(
+                f"<div class=\"card\" data-card=\"{text(card['id'])}\"><b>{text(card.get('name', card['id']))}</b>"
+                f"{' · ' + text(stats) if stats else ''}{texts}</div>")
+        counted = sum(1 for c in data["cards"] if c.get("owner") == player)
+        more = (f"<p class=\"note\">… and {counted - MAX_PAGE_EFFECTS:,} more cards</p>"
+                if counted > MAX_PAGE_EFFECTS else "")
+        counters = ", ".join(f"{k} {v}" for k, v in ((data.get("counters") or {}).get(player) or {}).items())
+        body = "".join(f"<div class=\"zone\">{text(zone)}</div>{''.join(cards)}" for zone, cards in zones.items())
+        turn = " — whose turn it is" if player == data.get("turn_player") else ""
+        players.append(f"<div class=\"player\" data-player=\"{text(player)}\"><h3>{text(player)}{turn}</h3>"
+                       f"{'<p class=note>' + text(counters) + '</p>' if counters else ''}{body or '<p>no cards</p>'}"
+                       f"{more}</div>")
+    return (f"<section class=\"position\"><h2>The position</h2>{about}"
+            f"<p>Turn player: <b>{text(data.get('turn_player'))}</b></p>"
+            f"<div class=\"board\">{''.join(players)}</div></section>\n")
+
+
+def _ability_text(ability: Any, flow: Any) -> str:
+    """An ability's printed ``text``, else the ability as the file writes it."""
+    if isinstance(ability, dict) and isinstance(ability.get("text"), str):
+        return ability["text"]
+    return flow({k: v for k, v in ability.items() if k != "id"}) if isinstance(ability, dict) else flow(ability)
+
+
+def _decisions(result: Resolution, text: _Page) -> str:
+    """Every decision taken: who chose what, out of which options (the
+    first :data:`MAX_PAGE_EFFECTS`, then how many more)."""
+    every = [step for step in result.trace if step.kind == "choice"]
+    if not every:
+        return ""
+    items = []
+    for step in every[:MAX_PAGE_EFFECTS]:
+        options = [str(o) for o in step.get("options") or ()]
+        shown = ", ".join(options[:20]) + (f", … {len(options) - 20:,} more" if len(options) > 20 else "")
+        about = f" for {text(step.get('effect'))}" if step.get("effect") else ""
+        items.append(f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
+                     f"({text(step.get('decision'))}{about}; options: {text.sentence(shown)})</li>")
+    if len(every) > MAX_PAGE_EFFECTS:
+        items.append(f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every "
+                     "one)</li>")
+    return f"<div class=\"note\">Decisions</div><ul class=\"decisions\">{''.join(items)}</ul>"

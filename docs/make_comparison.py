@@ -31,7 +31,7 @@ def pages(root: Path = ROOT) -> dict[str, str]:
         scenario = tcgtrig.load_scenario(path)
         results = compare_games(scenario, games)
         name = path.stem
-        out[f"docs/gallery/{name}.html"] = comparison_html(scenario.title, results)
+        out[f"docs/gallery/{name}.html"] = comparison_html(scenario.title, results, scenario)
         lines += [f"## {scenario.title}", "",
                   f"[`examples/{path.name}`](../examples/{path.name}) · [page](gallery/{name}.html)", "",
                   "| # | " + " | ".join(results) + " |", "|---|" + "---|" * len(results)]

@@ -123,3 +123,71 @@ def test_the_page_does_not_say_the_games_agree_when_only_one_could_resolve_the_f
     assert "Only digimon could resolve the file: nothing to compare with the others." in differences
     assert "The games agree." not in shown.stdout
     assert "cannot resolve:" in shown.stdout.split('data-game="yugioh"', 1)[1]
+
+
+# -- the page a player would share (issue 23, item 6, in part) -------------------------------------------
+
+NINE = "tests/scenarios/digimon/triggered-09.yaml"
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> str:
+    out = tmp_path_factory.mktemp("shared") / "nine.html"
+    result = CliRunner().invoke(main, ["compare", NINE, "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+def _plain(html_text: str) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html_text)))
+
+
+def test_the_page_shows_the_position_its_source_notes_turn_and_each_cards_text(shared):
+    scenario = tcgtrig.load_scenario(NINE)
+    position = _plain(shared.split('<section class="position">', 1)[1].split("</section>", 1)[0])
+    assert "Source: seeds/digimon-triggered-effects.txt" in position
+    assert "Notes: Player A attacks with UlforceVeedramon" in position
+    assert "Turn player: A" in position and "A — whose turn it is" in position
+    for card in scenario.data["cards"]:
+        assert card.get("name", card["id"]) in position
+        for ability in card.get("abilities") or []:
+            if ability.get("text"):
+                assert " ".join(ability["text"].split()) in position
+
+
+def test_each_column_lists_every_decision_who_chose_what(shared):
+    column = _plain(shared.split('data-game="digimon"', 1)[1].split("</section>", 1)[0])
+    assert "A chose sora_joe.trash (order; options: majiramon.unsuspend, sora_joe.trash)" in column
+    assert "A chose use (use for joe_kido.memory; options: use, decline)" in column
+
+
+def test_the_position_is_escaped_and_the_page_the_same_twice(tmp_path):
+    import yaml
+
+    data = yaml.safe_load(Path(FOUR).read_text(encoding="utf-8"))
+    data["notes"] = "<script>alert(1)</script>"
+    data["cards"][0]["name"] = "<img src=x onerror=alert(2)>"
+    hostile = tmp_path / "hostile.yaml"
+    hostile.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    pages = []
+    for number in range(2):
+        out = tmp_path / f"p{number}.html"
+        assert CliRunner().invoke(main, ["compare", str(hostile), "--html", str(out)]).exit_code in (0, 1)
+        pages.append(out.read_bytes())
+    assert pages[0] == pages[1]
+    assert b"<script>" not in pages[0] and b"&lt;script&gt;alert(1)&lt;/script&gt;" in pages[0]
+    assert b"<img" not in pages[0] and b"&lt;img src=x onerror=alert(2)&gt;" in pages[0]
+
+
+@needs_browser
+def test_the_browser_shows_the_position_and_the_decisions(tmp_path):
+    out = tmp_path / "nine.html"
+    assert CliRunner().invoke(main, ["compare", NINE, "--html", str(out)]).exit_code in (0, 1)
+    shown = browser("--dump-dom", out.as_uri())
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    dom = _plain(shown.stdout)
+    assert "Turn player: A" in dom and "Source: seeds/digimon-triggered-effects.txt" in dom
+    assert "A chose sora_joe.trash" in dom
