@@ -194,7 +194,8 @@ class Settle(Frame):
 
     @staticmethod
     def admit(engine: Machine) -> None:
-        if not engine.chain_links:  # what triggers while a chain is built waits for the whole chain
+        # what triggers while a chain is built waits for the whole chain, unless the game puts it on top
+        if not engine.chain_links or engine.on_top:
             engine.admit()
 
 
@@ -610,11 +611,19 @@ class ChainWindow(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class ResolveChain(Frame):
+    """The chain resolves, last link first.  In a game whose new triggers
+    go on top (``GameInfo.chain_triggers``), one link at a time: after it,
+    the main loop settles, puts what triggered on the chain and opens a
+    window again before the next link."""
+
+    resolved_one: bool = False
+
     def step(self, engine: Machine) -> None:
-        if not engine.chain_links:
+        if not engine.chain_links or (engine.on_top and self.resolved_one):
             engine.resolving_link = 0
             engine.pop()
             return
+        self.resolved_one = True
         if engine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
             return
         engine.resolving_link = len(engine.chain_links)

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 from attrs import field, frozen
 
 __all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS", "STOPPED",
-           "ZONE_ROLES", "EVENT_ROLES", "FLAG_ROLES"]
+           "ZONE_ROLES", "EVENT_ROLES", "FLAG_ROLES", "CHAIN_TRIGGERS"]
 
 #: The outcome of a resolution the memory bound stopped
 #: (:meth:`~tcgtrig.machine.Machine.stop`): the tool's limit, not a game's
@@ -18,6 +18,8 @@ STOPPED = "stopped"
 #: ``chain``: activated effects form a chain that resolves last in, first out
 #: once both players pass (Yu-Gi-Oh!).
 RESOLUTION_MODELS = ("immediate", "chain")
+#: When what triggers while a chain resolves goes on (``GameInfo.chain_triggers``).
+CHAIN_TRIGGERS = ("after_chain", "on_top")
 
 #: What a zone is, whatever a game calls it (``GameInfo.zone_roles``).
 ZONE_ROLES = ("deck", "hand", "field", "discard", "exile", "life", "resource")
@@ -39,6 +41,12 @@ class GameInfo:
     :param summary: one line on what it implements.
     :param rules: the rules document it follows (``Comprehensive Rules 4.2``).
     :param resolution: one of :data:`RESOLUTION_MODELS`.
+    :param chain_triggers: in a chain game, when what triggers while a
+        chain resolves goes on: ``after_chain`` (Yu-Gi-Oh!'s SEGOC: once the
+        whole chain has resolved; the default) or ``on_top`` (Magic: The
+        Gathering, CR 603.3 and 117.5: after each link resolves, state
+        checks, then the new triggers go on top of what is left of the
+        chain and players may respond again before the next link).
     :param terms: the game's words for the core's notions, for display, e.g.
         ``{"depth": "priority"}``.
     :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
@@ -94,6 +102,7 @@ class GameInfo:
     summary: str = ""
     rules: str = ""
     resolution: str = "immediate"
+    chain_triggers: str = field(default="after_chain")
     terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     draw_one_at_a_time: bool = False
     spent_abilities_trigger: bool = True

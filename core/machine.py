@@ -150,9 +150,12 @@ class Machine(Activating, Performing):
     turns_ended: int = 0
     #: whether the game builds chains (the ruleset's, read on every activation)
     chain: bool = field(init=False, default=False)
+    #: whether what triggers while a chain resolves goes on top after each link (the ruleset's)
+    on_top: bool = field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
         self.chain = self.ruleset.chain
+        self.on_top = self.ruleset.triggers_on_top
         if self.index is None:
             self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)

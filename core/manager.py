@@ -27,7 +27,7 @@ from attrs import frozen
 from . import hookspecs
 from .errors import PluginError, TcgTrigError, UnknownGameError
 from .guard import NOT_THE_PLUGINS, guarded, printed
-from .info import RESOLUTION_MODELS, ActivationContext, Drop, GameEnd, GameInfo
+from .info import CHAIN_TRIGGERS, RESOLUTION_MODELS, ActivationContext, Drop, GameEnd, GameInfo
 from .model import ACTION_TYPES
 from .pending import PendingEffect
 from .state import GameState
@@ -242,6 +242,8 @@ def _info_problem(info: GameInfo) -> str | None:
             return f"{field} {getattr(info, field)!r}: expected one line of text"
     if info.resolution not in RESOLUTION_MODELS:
         return f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
+    if info.chain_triggers not in CHAIN_TRIGGERS:
+        return f"unknown chain_triggers {info.chain_triggers!r} (legal: {', '.join(CHAIN_TRIGGERS)})"
     for field in ("draw_one_at_a_time", "spent_abilities_trigger", "recheck_trigger_condition"):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
@@ -308,6 +310,8 @@ class Ruleset:
         self._depth_key = depth if depth != "depth" else None
         #: whether the game builds chains (read on every activation)
         self.chain = info.resolution == "chain"
+        #: a chain game whose new triggers go on top after each link (``GameInfo.chain_triggers``)
+        self.triggers_on_top = self.chain and info.chain_triggers == "on_top"
         #: the game's name; ``name`` adds the variant unless it is the default
         self.game = info.name
         self.variant = variant or info.default_variant

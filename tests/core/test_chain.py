@@ -9,6 +9,7 @@ wait for the whole chain.
 
 from __future__ import annotations
 
+import pytest
 import tcgtrig
 from helpers import run, scenario
 from tcgtrig import Drop, GameInfo, hookimpl
@@ -204,3 +205,53 @@ def test_whether_the_open_window_was_offered_and_what_may_answer_are_part_of_the
     offered = machine.position()
     machine.last_events = (tcgtrig.Event(name="drawn", player="A"),)
     assert len({before, offered, machine.position()}) == 3
+
+
+# -- when what triggers while a chain resolves goes on (GameInfo.chain_triggers; issue 23, item 2) ----------
+
+ON_TOP = """format: 1
+title: a trigger raised while a chain resolves
+players: [A, B]
+turn_player: A
+cards:
+  - {id: p, owner: A, zone: field, abilities: [{id: go, when: {event: ping}, do: [{gain: {counter: p}}]}]}
+  - {id: q, owner: B, zone: field, abilities: [{id: go, when: {event: ping}, do: [{emit: {event: pong}}]}]}
+  - {id: r, owner: A, zone: field, abilities: [{id: go, when: {event: pong}, do: [{gain: {counter: r}}]}]}
+start:
+  - emit: {event: ping}
+"""
+
+
+def test_a_trigger_raised_mid_chain_waits_for_the_chain_or_goes_on_top():
+    import attrs
+    from tcgtrig import hookimpl
+    from tcgtrig.plugins.yugioh import GAME_INFO
+    from tcgtrig.scenario import scenario_from_text
+
+    class OnTop:  # Magic's rule (CR 603.3): on top of what is left, before the next link
+        @hookimpl(tryfirst=True)
+        def tcgtrig_game_info(self):
+            return attrs.evolve(GAME_INFO, chain_triggers="on_top")
+
+    scene = scenario_from_text(ON_TOP, "on-top.yaml")
+    segoc = tcgtrig.resolve(scene, "yugioh")
+    assert segoc.keys("resolved") == ["q.go", "p.go", "r.go"]  # r waits for the whole chain: a chain of its own
+    assert [s.get("chain") for s in segoc.trace if s.kind == "activated"] == [1, 1, 2]
+    stack = tcgtrig.resolve(scene, tcgtrig.load_ruleset("yugioh", plugins=[OnTop()]))
+    assert stack.keys("resolved") == ["q.go", "r.go", "p.go"]  # r goes on top of p, on the same chain
+    assert [s.get("chain") for s in stack.trace if s.kind == "activated"] == [1, 1, 1]
+
+
+def test_an_unknown_chain_triggers_value_names_the_legal_ones():
+    import attrs
+    from tcgtrig import hookimpl
+    from tcgtrig.errors import PluginError
+    from tcgtrig.plugins.yugioh import GAME_INFO
+
+    class Odd:
+        @hookimpl(tryfirst=True)
+        def tcgtrig_game_info(self):
+            return attrs.evolve(GAME_INFO, chain_triggers="sideways")
+
+    with pytest.raises(PluginError, match="unknown chain_triggers 'sideways' \\(legal: after_chain, on_top\\)"):
+        tcgtrig.load_ruleset("yugioh", plugins=[Odd()])
