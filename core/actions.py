@@ -23,8 +23,6 @@ from attrs import evolve, frozen
 
 from .evaluate import Scope, relative_player
 from .model import (
-    DECK,
-    HAND,
     SOURCES,
     Card,
     Change,
@@ -298,10 +296,10 @@ def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Ca
                     events.append(event if moved == event.amount else evolve(event, amount=moved))
             elif event.name == "drawn" or event.base == "drawn":
                 player = event.player or ""
-                deck = [c for c in state.in_zone(DECK) if c.owner == player][: event.amount]
+                deck = [c for c in state.in_zone(engine.ruleset.deck_zone) if c.owner == player][: event.amount]
                 for card in deck:
                     before.setdefault(card.id, card)
-                    state.replace(evolve(card, zone=HAND, under=None, flags=frozenset(), mods=(),
+                    state.replace(evolve(card, zone=engine.ruleset.hand_zone, under=None, flags=frozenset(), mods=(),
                                          incarnation=card.incarnation + 1))
                 events.append(evolve(event, cards=tuple(c.id for c in deck)))
             else:

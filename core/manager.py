@@ -310,6 +310,9 @@ class Ruleset:
         self._depth_key = depth if depth != "depth" else None
         #: whether the game builds chains (read on every activation)
         self.chain = info.resolution == "chain"
+        #: the zones a draw takes from and puts into: those of the roles ``deck`` and ``hand``
+        roles = {role: zone for zone, role in reversed(info.zone_roles)}
+        self.deck_zone, self.hand_zone = roles.get("deck", "deck"), roles.get("hand", "hand")
         #: a chain game whose new triggers go on top after each link (``GameInfo.chain_triggers``)
         self.triggers_on_top = self.chain and info.chain_triggers == "on_top"
         #: the game's name; ``name`` adds the variant unless it is the default

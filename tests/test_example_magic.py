@@ -1,0 +1,54 @@
+"""The Magic: The Gathering example package (examples/games/magic): an
+out-of-tree chain game whose triggers raised mid-resolution go on top of
+the stack.  Its scenario files resolve as they expect, it passes the
+conformance kit, and the stack tells it apart from every other game."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import tcgtrig
+from tcgtrig.compare import compare_games
+from tcgtrig.conformance import check_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = sorted((ROOT / "examples" / "games" / "magic" / "scenarios").glob("*.yaml"))
+
+if "magic" not in tcgtrig.available_games():
+    if os.environ.get("TCGTRIG_REQUIRE_EXAMPLE_GAMES"):
+        raise RuntimeError("the magic example game is not installed: pip install -e examples/games/magic")
+    pytest.skip("the magic example game is not installed (pip install -e examples/games/magic)",
+                allow_module_level=True)
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_each_scenario_resolves_as_it_expects(path):
+    scenario = tcgtrig.load_scenario(path)
+    result = tcgtrig.resolve(scenario, "magic")
+    expectation = scenario.compile(tcgtrig.load_ruleset("magic")).expect
+    assert expectation is not None and tcgtrig.check_expectation(result, expectation) == []
+
+
+def test_it_passes_the_conformance_kit():
+    report = check_ruleset("magic", positions=40)
+    assert report.positions == 40 and report.activations > 0
+
+
+def test_a_trigger_raised_mid_resolution_goes_on_top_of_the_stack():
+    path = ROOT / "examples/games/magic/scenarios/cr-603-3-trigger-during-resolution-goes-on-top.yaml"
+    results = compare_games(tcgtrig.load_scenario(path), ["yugioh", "magic"])
+    assert results["magic"].keys("resolved") == ["trap.upkeep", "artist.dies", "pulse.upkeep"]
+    assert results["magic"].state.cards["elf"].zone == "graveyard"  # state-based actions: damage >= toughness
+    assert results["yugioh"].keys("resolved")[:2] == ["trap.upkeep", "pulse.upkeep"]  # the whole chain first
+
+
+def test_a_draw_takes_from_the_library():
+    from tcgtrig.scenario import scenario_from_text
+
+    text = ("format: 1\ntitle: draw\ngame: magic\nplayers: [A, B]\nturn_player: A\n"
+            "cards: [{id: top, owner: A, zone: library}, {id: next, owner: A, zone: library}]\n"
+            "start: [{draw: {count: 1}}]\n")
+    result = tcgtrig.resolve(scenario_from_text(text, "draw.yaml"), "magic")
+    assert (result.state.cards["top"].zone, result.state.cards["next"].zone) == ("hand", "library")
