@@ -957,17 +957,22 @@ class _Compiler:
             except NoMeaning as why:
                 raise self.error(path, f"{word!r} ({source.info.title}'s word) has no meaning in "
                                  f"{self.ruleset.info.title}: {why}") from None
-            modifiers = {k: raw[k] for k in _MODIFIERS if k in raw}
-            out: list[Action] = []
-            for item in items:
-                if modifiers and isinstance(item, dict) and len(items) == 1:
-                    item = _with_modifiers(item, modifiers)
-                try:
-                    out.extend(self.action(item, path, depth + 1))
-                except ScenarioError:
-                    return None  # it expands into more of its own game's words: not portable
-            return out
+            try:
+                return self.expansion(items, raw, path, depth)
+            except ScenarioError:
+                return None  # it expands into more of its own game's words: not portable
         return None
+
+    def expansion(self, items: list[Any], raw: dict[str, Any], path: Path_, depth: int) -> list[Action]:
+        """A word's expansion read as actions, the modifiers written beside
+        the word (``by``, ``label``) on a single action."""
+        modifiers = {k: raw[k] for k in _MODIFIERS if k in raw}
+        if modifiers and len(items) == 1 and isinstance(items[0], dict):
+            items = [_with_modifiers(items[0], modifiers)]
+        out: list[Action] = []
+        for item in items:
+            out.extend(self.action(item, path, depth + 1))
+        return out
 
     def alias(self, word: str, arg: Any, raw: dict[str, Any], path: Path_, depth: int) -> list[Action]:
         if depth >= _MAX_ALIAS_DEPTH:
@@ -982,17 +987,10 @@ class _Compiler:
             raise PluginError(self.ruleset._culprit("tcgtrig_action_aliases"),
                               f"the word {word!r} raised {type(exc).__name__}: {exc}",
                               hook="tcgtrig_action_aliases") from exc
-        items = expanded if isinstance(expanded, list) else [expanded]
-        modifiers = {k: raw[k] for k in _MODIFIERS if k in raw}
-        out: list[Action] = []
-        for item in items:
-            if modifiers and isinstance(item, dict) and len(items) == 1:
-                item = _with_modifiers(item, modifiers)
-            try:
-                out.extend(self.action(item, path, depth + 1))
-            except ScenarioError as exc:  # point at the word the user wrote
-                raise self.error(path + (word,), exc.message, exc.options) from None
-        return out
+        try:
+            return self.expansion(expanded if isinstance(expanded, list) else [expanded], raw, path, depth)
+        except ScenarioError as exc:  # point at the word the user wrote
+            raise self.error(path + (word,), exc.message, exc.options) from None
 
     def primitive(self, word: str, arg: Any, at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
         args = dict(arg) if isinstance(arg, dict) else None
