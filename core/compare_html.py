@@ -6,7 +6,8 @@ texts.  Then the games, as columns.  Each resolved effect is a box coloured by i
 the game's own structure is drawn as nested boxes: chains and their links
 for a chain game, derivation depth (Digimon's priority layers) otherwise,
 with the game's class of each effect (the Duel Masters waiting pool's
-classes) written on it.  Then what was lost, missed, failed or declined and
+classes) written on it, and what each did (the events it caused).  Then
+what was lost, missed, failed or declined and
 why, every decision (who chose what, out of which options), the end, and
 where the games part ways.  Inline CSS only: no script,
 no network, readable in any browser.
@@ -63,6 +64,7 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .card { font-size: 14px; margin: 0 0 4px; }
 .card .text { display: block; font-size: 13px; color: #333; padding-left: 12px; }
 .decisions { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
+.effect .did { color: #444; }
 """
 
 
@@ -139,6 +141,7 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
     if not every:
         return "<p>(nothing resolved)</p>"
     resolved = every[:MAX_PAGE_EFFECTS]
+    names = _WithDeeds(names, _deeds(result, {step.get("id") for step in resolved}, names))
     more = (f"<p class=\"note\">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists "
             "every one)</p>") if len(every) > len(resolved) else ""
     if any(step.get("chain") for step in resolved):
@@ -189,9 +192,50 @@ def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page
     card = key.split(".")[0]
     hue = int(hashlib.sha256(card.encode()).hexdigest()[:4], 16) % 360
     label = f" <span class=\"tag\">{text.sentence(tag)}</span>" if tag else ""
+    deeds = names.deeds.get(step.get("id"), []) if isinstance(names, _WithDeeds) else []
+    did = (f"<br><small class=\"did\">did: {text.sentence('; '.join(deeds))}</small>" if deeds
+           else "<br><small class=\"did\">did: nothing that changed the game</small>")
     return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{text(key)}\">"
             f"<span class=\"n\">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · "
-            f"{text(step.get('player'))}</small></div>")
+            f"{text(step.get('player'))}</small>{did}</div>")
+
+
+#: What an effect did, listed at most this many events, then "… N more".
+MAX_DEEDS = 12
+
+
+class _WithDeeds(dict):  # type: ignore[type-arg]
+    """The card names, with what each resolved effect did beside them."""
+
+    def __init__(self, names: dict[str, str], deeds: dict[Any, list[str]]) -> None:
+        super().__init__(names)
+        self.deeds = deeds
+
+
+def _deeds(result: Resolution, ids: set[Any], names: dict[str, str]) -> dict[Any, list[str]]:
+    """For each resolved effect instance in ``ids``: the events it caused,
+    one short line each (a move, a counter, a flag), at most
+    :data:`MAX_DEEDS` and then how many more."""
+    out: dict[Any, list[str]] = {}
+    counts: dict[Any, int] = {}
+    for step in result.trace:
+        cause = step.get("cause")
+        if step.kind != "event" or cause not in ids:
+            continue
+        counts[cause] = counts.get(cause, 0) + 1
+        if counts[cause] > MAX_DEEDS:
+            continue
+        card = step.get("card")
+        what = f"{step.get('event')} {names.get(card, card)}" if card else str(step.get("event"))
+        if step.get("to"):
+            what += f" ({step.get('from') or '?'} → {step.get('to')})"
+        elif step.get("counter"):
+            what += f" {step.get('player')} {step.get('counter')} {step.get('amount')}"
+        out.setdefault(cause, []).append(what)
+    for cause, count in counts.items():
+        if count > MAX_DEEDS:
+            out[cause].append(f"… and {count - MAX_DEEDS:,} more")
+    return out
 
 
 def _position(scenario: Any, text: _Page) -> str:

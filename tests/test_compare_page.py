@@ -191,3 +191,11 @@ def test_the_browser_shows_the_position_and_the_decisions(tmp_path):
     dom = _plain(shown.stdout)
     assert "Turn player: A" in dom and "Source: seeds/digimon-triggered-effects.txt" in dom
     assert "A chose sora_joe.trash" in dom
+
+
+def test_each_effect_says_what_it_did(shared):
+    column = shared.split('data-game="digimon"', 1)[1].split("</section>", 1)[0]
+    joe = _plain(column.split('data-effect="joe_kido.memory"', 1)[1].split("</div>", 1)[0])
+    assert "did: suspended BT2-085 Joe Kido; gained A memory 1" in joe
+    majiramon = _plain(column.split('data-effect="majiramon.unsuspend"', 1)[1].split("</div>", 1)[0])
+    assert "did: nothing that changed the game" in majiramon
