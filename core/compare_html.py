@@ -141,7 +141,7 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
     if not every:
         return "<p>(nothing resolved)</p>"
     resolved = every[:MAX_PAGE_EFFECTS]
-    names = _WithDeeds(names, _deeds(result, {step.get("id") for step in resolved}, names))
+    deeds = _deeds(result, {step.get("id") for step in resolved}, names)
     more = (f"<p class=\"note\">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists "
             "every one)</p>") if len(every) > len(resolved) else ""
     if any(step.get("chain") for step in resolved):
@@ -156,13 +156,13 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
                                "first out</div>")
                 current = chain
             link = f"CL{step.get('chain_link')}" if step.get("chain_link") else ""
-            out.append(_effect(number, step, names, link, text))
+            out.append(_effect(number, step, names, link, text, deeds))
         if current is not None:
             out.append("</div>")
         return "".join(out) + more
     term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
     if term == "depth" or not any(step.get(term) is not None for step in resolved):
-        inner = "".join(_effect(n, step, names, _tag(step), text) for n, step in enumerate(resolved, 1))
+        inner = "".join(_effect(n, step, names, _tag(step), text, deeds) for n, step in enumerate(resolved, 1))
         return f"<div class=\"box\"><div class=\"label\">in the order they resolved</div>{inner}</div>{more}"
     out, depth = [], 0
     for number, step in enumerate(resolved, 1):
@@ -173,7 +173,7 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         while depth > want:
             out.append("</div>")
             depth -= 1
-        out.append(_effect(number, step, names, _tag(step), text))
+        out.append(_effect(number, step, names, _tag(step), text, deeds))
     out.append("</div>" * depth)
     return "".join(out) + more
 
@@ -187,13 +187,16 @@ def _tag(step: Any) -> str:
     return " · ".join(f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS and v is not None)
 
 
-def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page) -> str:
+def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page,
+            deeds: dict[Any, list[str]]) -> str:
+    """One resolved effect's box: its key, the game's words about it, its
+    card and controller, and what it did (``deeds``, by instance id)."""
     key = str(step.get("effect"))
     card = key.split(".")[0]
     hue = int(hashlib.sha256(card.encode()).hexdigest()[:4], 16) % 360
     label = f" <span class=\"tag\">{text.sentence(tag)}</span>" if tag else ""
-    deeds = names.deeds.get(step.get("id"), []) if isinstance(names, _WithDeeds) else []
-    did = (f"<br><small class=\"did\">did: {text.sentence('; '.join(deeds))}</small>" if deeds
+    done = deeds.get(step.get("id"), [])
+    did = (f"<br><small class=\"did\">did: {text.sentence('; '.join(done))}</small>" if done
            else "<br><small class=\"did\">did: nothing that changed the game</small>")
     return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{text(key)}\">"
             f"<span class=\"n\">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · "
@@ -202,14 +205,6 @@ def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page
 
 #: What an effect did, listed at most this many events, then "… N more".
 MAX_DEEDS = 12
-
-
-class _WithDeeds(dict):  # type: ignore[type-arg]
-    """The card names, with what each resolved effect did beside them."""
-
-    def __init__(self, names: dict[str, str], deeds: dict[Any, list[str]]) -> None:
-        super().__init__(names)
-        self.deeds = deeds
 
 
 def _deeds(result: Resolution, ids: set[Any], names: dict[str, str]) -> dict[Any, list[str]]:
