@@ -52,3 +52,13 @@ def test_a_draw_takes_from_the_library():
             "start: [{draw: {count: 1}}]\n")
     result = tcgtrig.resolve(scenario_from_text(text, "draw.yaml"), "magic")
     assert (result.state.cards["top"].zone, result.state.cards["next"].zone) == ("hand", "library")
+
+
+def test_an_instant_answering_the_trigger_resolves_first_and_passing_lets_the_creature_die():
+    path = ROOT / "examples/games/magic/scenarios/cr-405-instant-answers-a-trigger-on-the-stack.yaml"
+    scenario = tcgtrig.load_scenario(path)
+    answered = tcgtrig.resolve(scenario, "magic")
+    assert answered.keys("resolved") == ["growth.cast", "pyre.upkeep"]
+    assert answered.state.cards["bear"].zone == "battlefield"
+    passed = tcgtrig.resolve(scenario, "magic", choices=["pass"])
+    assert passed.keys("resolved") == ["pyre.upkeep"] and passed.state.cards["bear"].zone == "graveyard"
