@@ -23,7 +23,9 @@ from attrs import evolve, frozen
 
 from .evaluate import Scope, relative_player
 from .model import (
+    NOWHERE,
     SOURCES,
+    TOKEN,
     Card,
     Change,
     Draw,
@@ -89,9 +91,11 @@ def describe(action: Any) -> str:
 
 
 def plan(
-    engine: Machine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str
+    engine: Machine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str,
+    did: dict[str, int] | None = None,
 ) -> list[Op]:
-    """The ops of one primitive action, with its cards already chosen."""
+    """The ops of one primitive action, with its cards already chosen
+    (``did``: what the effect's earlier actions affected, for its numbers)."""
     state = engine.state
     view = engine.view
     by = getattr(action, "by", None) or by
@@ -134,14 +138,14 @@ def plan(
                           data=(("onto", below.id), ("onto_incarnation", below.incarnation))))
     elif isinstance(action, Draw):
         player = relative_player(state, action.player, scope.controller)
-        count = view.amount(action.count, scope)
+        count = view.amount(action.count, scope, did)
         if count > 0:
             event = Event(name=action.as_ or "drawn", base="drawn" if action.as_ else None,
                           player=player, amount=count, by=by, actor=actor)
             ops.append(Op(part=part, event=event))
     elif isinstance(action, Gain):
         player = relative_player(state, action.player, scope.controller)
-        amount = view.amount(action.amount, scope)
+        amount = view.amount(action.amount, scope, did)
         if amount > 0:
             base = "gained" if action.sign > 0 else "lost"
             event = Event(name=action.as_ or base, base=base if action.as_ else None, player=player,
@@ -171,7 +175,7 @@ def plan(
                 data = (("mod", Mod(flag=flag, until=action.until, effect=scope.key, player=scope.controller)),)
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=data))
     elif isinstance(action, Change):
-        amount = view.amount(action.by_amount, scope)
+        amount = view.amount(action.by_amount, scope, did)
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
             event = card_event(action.as_ or "stat_changed", "stat_changed" if action.as_ else None,
@@ -234,11 +238,17 @@ class _Moment:
             stack = []
         else:
             stack = state.stack_below(card.id) if to != SOURCES else []
+        ruleset = self.engine.ruleset
+        arrived = to
+        if TOKEN in card.types and card.zone in ruleset.field_zones and to not in ruleset.field_zones:
+            # a token leaving the field ceases to exist, having got there or not as the game says
+            arrived = to if ruleset.info.tokens_arrive else NOWHERE
+            to = NOWHERE
         moved = evolve(card, zone=to, under=under if to == SOURCES else None,
                        flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
         state.replace(moved)
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                            from_=card.zone, to=to, by=by, actor=actor))
+                            from_=card.zone, to=arrived, by=by, actor=actor))
         if stack:
             zone = self.engine.ruleset.under_cards_zone(state, card, to)
             for child in stack:

@@ -29,7 +29,10 @@ from .model import (
     CounterIs,
     CountIs,
     Did,
+    DidCount,
     Event,
+    Happened,
+    HappenedCount,
     HasFlag,
     InZone,
     Marked,
@@ -237,7 +240,19 @@ class Evaluator:
             ):
                 continue
             result.append(card.id)
+        if (query.highest or query.lowest) and result:
+            result = self._extreme(result, query.highest or query.lowest or "", bool(query.highest))
         return result
+
+    def _extreme(self, cards: list[str], stat: str, highest: bool) -> list[str]:
+        """The cards with the highest (lowest) value of ``stat``, all of them
+        when tied; cards without it are left out."""
+        values = {card_id: self.stat(card_id, stat) for card_id in cards}
+        known = [v for v in values.values() if v is not None]
+        if not known:
+            return []
+        best = max(known) if highest else min(known)
+        return [card_id for card_id in cards if values[card_id] == best]
 
     def _is_under(self, card: Card, tops: set[str]) -> bool:
         """Whether ``card`` is stacked, at any depth, under one of ``tops``."""
@@ -253,34 +268,44 @@ class Evaluator:
     def _compare(number: int | None, op: str, value: int | None) -> bool:
         return number is not None and value is not None and Compare(op, value).test(number)
 
-    def value(self, value: Value, scope: Scope) -> int | None:
+    def value(self, value: Value, scope: Scope, did: dict[str, int] | None = None) -> int | None:
         """A number: plain, counted, or read from a card — now, or as it was
         when the effect triggered (``fixed``; read now when it was not
-        triggered).  ``None`` when there is no card to read it from."""
+        triggered); or how many things an earlier action of the effect
+        affected (``did``: the effect's counts).  ``None`` when there is no
+        card to read it from."""
         if isinstance(value, int):
             return value
+        if isinstance(value, DidCount):
+            return (did or {}).get(value.label, 0)
+        if isinstance(value, HappenedCount):
+            return self.happened(value.pattern, scope)
         if value.fixed and scope.fixed:
             for ref, number in scope.fixed:
                 if ref == value:
                     return number
         return self.read(value, scope)
 
-    def read(self, value: Count | StatOf, scope: Scope) -> int | None:
+    def read(self, value: Count | StatOf | DidCount | HappenedCount, scope: Scope) -> int | None:
         """A counted or card-read number as it is now."""
+        if isinstance(value, DidCount):
+            return None
+        if isinstance(value, HappenedCount):
+            return self.happened(value.pattern, scope)
         if isinstance(value, Count):
             return len(self.select(value.of, scope))
         cards = self.select(value.card, scope)
         return self.stat(cards[0], value.stat) if cards else None
 
-    def amount(self, amount: Amount, scope: Scope) -> int:
+    def amount(self, amount: Amount, scope: Scope, did: dict[str, int] | None = None) -> int:
         if isinstance(amount, int):
             return amount
-        return self.value(amount, scope) or 0
+        return self.value(amount, scope, did) or 0
 
-    def test(self, compare: Compare, number: int, scope: Scope) -> bool:
+    def test(self, compare: Compare, number: int, scope: Scope, did: dict[str, int] | None = None) -> bool:
         if isinstance(compare.value, int):
             return compare.test(number)
-        value = self.value(compare.value, scope)
+        value = self.value(compare.value, scope, did)
         return value is not None and compare.test(number, value)
 
     # -- conditions ---------------------------------------------------------
@@ -307,11 +332,13 @@ class Evaluator:
             return state.turn_player == relative_player(state, condition.player, scope.controller)
         if isinstance(condition, CounterIs):
             player = relative_player(state, condition.player, scope.controller)
-            return self.test(condition.compare, state.counter(player, condition.counter), scope)
+            return self.test(condition.compare, state.counter(player, condition.counter), scope, did)
         if isinstance(condition, CountIs):
-            return self.test(condition.compare, len(self.select(condition.of, scope)), scope)
+            return self.test(condition.compare, len(self.select(condition.of, scope)), scope, did)
         if isinstance(condition, Marked):
             return condition.name in state.marks
+        if isinstance(condition, Happened):
+            return self.test(condition.compare, self.happened(condition.pattern, scope), scope, did)
         cards = self.select(condition.card, scope)
         if not cards:
             return False
@@ -322,10 +349,18 @@ class Evaluator:
         if isinstance(condition, StatIs):
             for card_id in cards:
                 value = self.stat(card_id, condition.stat)
-                if value is None or not self.test(condition.compare, value, scope):
+                if value is None or not self.test(condition.compare, value, scope, did):
                     return False
             return True
         raise TypeError(f"unknown condition {condition!r}")
+
+    def happened(self, pattern: Pattern, scope: Scope) -> int:
+        """How many events of this turn so far fit ``pattern``, read for the
+        effect ``scope`` speaks for."""
+        self_card = scope.self_card or scope.card or ""
+        card = scope.card or ""
+        return sum(1 for event in self.state.history
+                   if self.matches(pattern, event, scope.controller, self_card, card))
 
     # -- stats ----------------------------------------------------------------
 

@@ -380,7 +380,8 @@ class Perform(Frame):
         if self.phase == "plan":
             for number, part in enumerate(self.parts):
                 run = self.run_of(number)
-                self.ops.extend(_actions.plan(engine, number, part, self.chosen[number], run.scope, run.by))
+                self.ops.extend(_actions.plan(engine, number, part, self.chosen[number], run.scope, run.by,
+                                                      run.did))
             self.phase = "apply"
             if self.ops:
                 engine.open_window(self)

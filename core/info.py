@@ -94,6 +94,14 @@ class GameInfo:
         a turn: the core clears them as the turn passes (Digimon's
         ``attack_in_progress``: an attack left open does not outlive its
         turn).  By default a mark lasts until an action clears it.
+    :param tokens_arrive: what becomes of a token (a card whose ``types``
+        include ``token``) that leaves a zone of the role ``field``: it
+        ceases to exist either way (it ends in the zone ``nowhere``).
+        ``True``: it counts as put where it was going, so "is put into the
+        trash" sees it go there (Digimon CR 4-21-5, Magic 111.7/704.5d);
+        ``False`` (the default): it never gets there, and its event says
+        ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
+        so Fatal Abacus does not see it).
     """
 
     name: str
@@ -117,6 +125,7 @@ class GameInfo:
     zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    tokens_arrive: bool = False
 
     @property
     def default_variant(self) -> str | None:

@@ -313,6 +313,8 @@ class Ruleset:
         #: the zones a draw takes from and puts into: those of the roles ``deck`` and ``hand``
         roles = {role: zone for zone, role in reversed(info.zone_roles)}
         self.deck_zone, self.hand_zone = roles.get("deck", "deck"), roles.get("hand", "hand")
+        #: the zones a token ceases to exist on leaving: those of the role ``field``
+        self.field_zones = frozenset(zone for zone, role in info.zone_roles if role == "field")
         #: a chain game whose new triggers go on top after each link (``GameInfo.chain_triggers``)
         self.triggers_on_top = self.chain and info.chain_triggers == "on_top"
         #: the game's name; ``name`` adds the variant unless it is the default

@@ -20,6 +20,8 @@ from attrs import has as attrs_has
 
 __all__ = [
     "SOURCES",
+    "NOWHERE",
+    "TOKEN",
     "DECK",
     "HAND",
     "COMPARISONS",
@@ -33,6 +35,9 @@ __all__ = [
     "Selector",
     "Count",
     "StatOf",
+    "DidCount",
+    "HappenedCount",
+    "Happened",
     "Amount",
     "Value",
     "Compare",
@@ -74,6 +79,10 @@ __all__ = [
 #: Zones the scenario contract itself names: stacked cards (``under``) are
 #: in ``sources``; ``draw`` takes the top of the ``deck`` into the ``hand``.
 SOURCES = "sources"
+#: where a token is once it has left the field: it has ceased to exist
+NOWHERE = "nowhere"
+#: the type word that makes a card a token
+TOKEN = "token"
 DECK = "deck"
 HAND = "hand"
 
@@ -160,6 +169,10 @@ class Query:
     With ``upto`` the player may pick fewer (the label ``none`` stops).
     ``chooser`` is who picks: ``self`` (the acting player, the default) or
     ``opponent`` ("your opponent chooses one of their creatures").
+    ``highest``/``lowest`` name a stat: only the matches with the highest
+    (lowest) value of it are kept, every one of them when tied (Hammer
+    Shot's "the monster with the highest ATK"; ``pick`` chooses among the
+    tied); a match without that stat is left out.
     ``types`` keeps cards with any of the words; ``all_types`` cards with
     every one ("a red Tamer": ``all_types: [red, tamer]``); ``has`` cards
     that carry the word as a type or as a flag (a printed keyword, or one
@@ -180,6 +193,8 @@ class Query:
     pick: int | None = None
     upto: bool = False
     chooser: str | None = None
+    highest: str | None = None
+    lowest: str | None = None
 
 
 Selector = Union[Ref, CardIds, Query]
@@ -207,8 +222,29 @@ class StatOf:
     fixed: bool = False
 
 
-Amount = Union[int, Count, StatOf]
-Value = Union[int, Count, StatOf]
+@frozen
+class DidCount:
+    """How many things an earlier action of the same effect affected (its
+    events): ``previous`` or a ``label`` — "draw as many cards as you
+    discarded".  Replacements included: what was done instead counts, what
+    was prevented does not."""
+
+    label: str
+    fixed: bool = False
+
+
+@frozen
+class HappenedCount:
+    """How many events of this turn so far fit ``pattern`` (read with the
+    asking effect's ``self`` and controller): "for each card sent to your
+    GY this turn".  ``fixed`` is never set: the turn's history only grows."""
+
+    pattern: Pattern
+    fixed: bool = False
+
+
+Amount = Union[int, Count, StatOf, DidCount, HappenedCount]
+Value = Union[int, Count, StatOf, DidCount, HappenedCount]
 
 
 # --------------------------------------------------------------------------
@@ -321,7 +357,21 @@ class Marked:
     name: str
 
 
-Condition = Union[InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Marked]
+@frozen
+class Happened:
+    """True when the number of events of this turn that fit ``pattern``
+    passes ``compare`` (``gte: 1`` by default): "if you used an Option card
+    this turn", "if a monster was sent to the GY this turn".  The turn's
+    history starts empty each turn; a position in progress lists what
+    already happened with the top-level ``history``."""
+
+    pattern: Pattern
+    compare: Compare
+
+
+Condition = Union[
+    Happened, InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Marked,
+]
 
 
 # --------------------------------------------------------------------------
@@ -712,6 +762,7 @@ class Event:
 
 _share_on_copy(
     Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
-    AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag, Change, Emit, Activate,
+    DidCount, HappenedCount, Happened, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag,
+    Change, Emit, Activate,
     Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event,
 )

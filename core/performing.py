@@ -74,7 +74,7 @@ class Performing:
             # a replacement applying together with others: its actions wait for theirs
             for part in flatten(action) if isinstance(action, Together) else [action]:
                 if isinstance(part, Draw) and self.ruleset.info.draw_one_at_a_time:
-                    count = self.view.amount(part.count, run.scope)
+                    count = self.view.amount(part.count, run.scope, run.did)
                     run.collect.extend((evolve(part, count=1), run) for _ in range(count))
                 else:
                     run.collect.append((part, run))
@@ -99,7 +99,7 @@ class Performing:
             changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
             run.note(int(changed), action.label)
         elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
-                count := self.view.amount(action.count, run.scope)) > 1:
+                count := self.view.amount(action.count, run.scope, run.did)) > 1:
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
@@ -118,7 +118,7 @@ class Performing:
             if type(selector) is Query and selector.pick is not None:
                 return False  # selecting has changed nothing: the Perform frame starts afresh
             chosen[name] = self.view.select(selector, scope)
-        events, before = apply(self, plan(self, 0, action, chosen, scope, run.by))
+        events, before = apply(self, plan(self, 0, action, chosen, scope, run.by, run.did))
         self.happened(events, before, run)
         run.note(len(events), getattr(action, "label", None))
         return True
@@ -162,6 +162,7 @@ class Performing:
             state.replace(evolve(card, mods=keep, flags=card.flags - gone))
             ended.append(card.id)
         state.reset_used()
+        state.forget_history()
         for mark in self.ruleset.info.turn_marks:
             state.set_mark(mark, False)
         state.turn_player = state.opponent(ending)
@@ -254,6 +255,8 @@ class Performing:
         trace = self.trace
         for event in events:
             trace.add("event", _event_flat(event, run.instance))
+        if self.state.keep_history:
+            self.state.record(events)
         look_back = None
         if self.ruleset.has_look_back:
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:

@@ -47,11 +47,15 @@ from .model import (
     CounterIs,
     CountIs,
     Did,
+    DidCount,
     Draw,
     Emit,
+    Event,
     Flag,
     Gain,
     Grant,
+    Happened,
+    HappenedCount,
     HasFlag,
     If,
     InZone,
@@ -73,6 +77,7 @@ from .model import (
     StatOf,
     Together,
     TurnOf,
+    Value,
 )
 from .source import Source, load_source, parse_source
 from .state import GameState
@@ -115,7 +120,9 @@ RESERVED_CARD_IDS = frozenset({
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
-               "exclude", "pick", "upto", "chooser")
+               "exclude", "pick", "upto", "chooser", "highest", "lowest")
+_PATTERN_KEYS = ("event", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat")
+_HISTORY_KEYS = ("event", "base", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat", "amount")
 _EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
                  "prevented", "used")
 _MAX_ALIAS_DEPTH = 16
@@ -598,6 +605,7 @@ class _Compiler:
         self.effect_keys += [k for k in _granted_keys(self.data) if k not in self.printed_keys]
         self.writer = "start"
         self.context = "start"  # where actions are being read: "start" or an ability kind
+        self.reads_history = False  # some word reads the turn's history: the state keeps it
 
     def error(self, path: Path_, message: str, options: Sequence[str] | None = None) -> ScenarioError:
         return self.source.error(path, message, options)
@@ -636,8 +644,36 @@ class _Compiler:
             self.context = "start"
             self.writer = "start"
             start = self.actions(self.data["start"], ("start",))
+            history = self.history(self.data.get("history") or [])
+            if self.reads_history or history:
+                state.keep_history = True
+                state.record(history)
             return Compiled(game=self.game, state=state, start=start, choices=self.choices(),
                             expect=self.expectation())
+
+    def history(self, raw: list[Any]) -> list[Event]:
+        """What already happened this turn (a position in progress), as events."""
+        events = []
+        for index, item in enumerate(raw):
+            at: Path_ = ("history", index)
+            if not isinstance(item, dict) or "event" not in item:
+                raise self.error(at, f"expected an event such as {{event: used, card: ID}}, got {_describe(item)}",
+                                 list(_HISTORY_KEYS))
+            self.only(item, at, _HISTORY_KEYS)
+            card = item.get("card")
+            if card is not None and card not in self.known_cards:
+                raise self.error(at + ("card",), f"unknown card {card!r}", self.card_ids)
+            for key in ("player", "actor"):
+                if item.get(key) is not None and item[key] not in self.players:
+                    raise self.error(at + (key,), f"unknown player {item[key]!r}", list(self.players))
+            owner = self.data["cards"][self.card_ids.index(card)]["owner"] if card is not None else None
+            events.append(Event(
+                name=self.text(item["event"], at + ("event",)), base=item.get("base"), card=card,
+                player=item.get("player", owner), from_=item.get("from"), to=item.get("to"),
+                by=item.get("by", "effect"), actor=item.get("actor", item.get("player", owner)),
+                counter=item.get("counter"), flag=item.get("flag"), stat=item.get("stat"),
+                amount=item.get("amount")))
+        return events
 
     def choices(self) -> tuple[str, ...]:
         raw = self.data.get("choices")
@@ -815,6 +851,17 @@ class _Compiler:
         return Pattern(event=raw["event"], card=card, player=player, from_=raw.get("from"), to=raw.get("to"),
                        by=raw.get("by"), counter=raw.get("counter"), flag=raw.get("flag"), stat=raw.get("stat"),
                        actor=actor, card_is=card_is)
+
+    def history_pattern(self, raw: Any, at: Path_) -> Pattern:
+        """A pattern the turn's history is searched with (``happened``)."""
+        if isinstance(raw, dict):
+            self.only(raw, at, _PATTERN_KEYS)
+            self.need(raw, at, "event")
+        elif not isinstance(raw, str):
+            raise self.error(at, f"expected an event pattern such as {{event: used, player: self}}, got "
+                             f"{_describe(raw)}", list(_PATTERN_KEYS))
+        self.reads_history = True
+        return self.pattern(raw, at)
 
     # -- actions ----------------------------------------------------------------
 
@@ -1133,33 +1180,42 @@ class _Compiler:
             raise self.error(at, f"unknown player {raw!r}", legal)
         return str(raw)
 
-    def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> int | Count | StatOf:
+    def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> Value:
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, f"expected an integer, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
+            raise self.error(at, "expected an integer, {count: …}, {card: …, stat: …}, {did: …} or {happened: …}, got "
+                             f"{_describe(raw)}")
         if isinstance(raw, int):
             if raw < 0 and not signed:
                 raise self.error(at, f"expected an integer of at least 0, got {raw}")
             return raw
         return self.value(raw, at)
 
-    def value(self, raw: Any, at: Path_) -> int | Count | StatOf:
+    def value(self, raw: Any, at: Path_) -> Value:
         """A number: ``5``, ``{count: QUERY}`` or ``{card: SEL, stat: NAME}``;
         ``fixed: true`` reads it as it was when the effect triggered."""
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, f"expected an integer, {{count: …}} or {{card: …, stat: …}}, got {_describe(raw)}")
+            raise self.error(at, "expected an integer, {count: …}, {card: …, stat: …}, {did: …} or {happened: …}, got "
+                             f"{_describe(raw)}")
         if isinstance(raw, int):
             return raw
         fixed = self.flag_value(raw["fixed"], at + ("fixed",)) if "fixed" in raw else False
         if "count" in raw:
             self.only(raw, at, ("count", "fixed"))
             return Count(self.selector(raw["count"], at + ("count",)), fixed=fixed)
+        if "did" in raw:
+            self.only(raw, at, ("did",))
+            return DidCount(self.text(raw["did"], at + ("did",)))
+        if "happened" in raw:
+            self.only(raw, at, ("happened",))
+            return HappenedCount(self.history_pattern(raw["happened"], at + ("happened",)))
         if "card" in raw or "stat" in raw:
             self.only(raw, at, ("card", "stat", "fixed"))
             self.need(raw, at, "card")
             self.need(raw, at, "stat")
             return StatOf(self.selector(raw["card"], at + ("card",)), self.text(raw["stat"], at + ("stat",)),
                           fixed=fixed)
-        raise self.error(at, "expected {count: QUERY} or {card: SEL, stat: NAME}", ["count", "card", "stat", "fixed"])
+        raise self.error(at, "expected {count: QUERY}, {card: SEL, stat: NAME}, {did: LABEL} or {happened: PATTERN}",
+                         ["count", "card", "stat", "fixed", "did", "happened"])
 
     # -- selectors and conditions --------------------------------------------------
 
@@ -1185,7 +1241,7 @@ class _Compiler:
         type_key = "types" if "types" in raw else "type"
         types = self.words(raw[type_key], at + (type_key,)) if type_key in raw else ()
         all_types = self.words(raw["all_types"], at + ("all_types",)) if "all_types" in raw else ()
-        for key in ("name", "flag", "no_flag", "has"):
+        for key in ("name", "flag", "no_flag", "has", "highest", "lowest"):
             if key in raw:
                 self.text(raw[key], at + (key,))
         if "upto" in raw:
@@ -1220,6 +1276,7 @@ class _Compiler:
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
             pick=pick, upto=bool(raw.get("upto", False)), chooser=chooser,
+            highest=raw.get("highest"), lowest=raw.get("lowest"),
         )
 
     def compare(self, raw: dict[str, Any], at: Path_) -> Compare:
@@ -1229,7 +1286,8 @@ class _Compiler:
         return Compare(ops[0], self.value(raw[ops[0]], at + (ops[0],)))
 
     def condition(self, raw: Any, at: Path_) -> Condition:
-        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger, mark"
+        forms = ("card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger, mark, "
+                 "happened")
         if not isinstance(raw, dict) or not raw:
             raise self.error(at, f"expected a condition ({forms}), got {_describe(raw)}")
         if "all" in raw or "any" in raw:
@@ -1246,6 +1304,10 @@ class _Compiler:
         if "did" in raw:
             self.only(raw, at, ("did",))
             return Did(self.text(raw["did"], at + ("did",)))
+        if "happened" in raw:
+            self.only(raw, at, ("happened",) + COMPARISONS)
+            compare = self.compare(raw, at) if any(k in raw for k in COMPARISONS) else Compare("gte", 1)
+            return Happened(self.history_pattern(raw["happened"], at + ("happened",)), compare)
         if "at_trigger" in raw:
             self.only(raw, at, ("at_trigger",))
             return AtTrigger(self.condition(raw["at_trigger"], at + ("at_trigger",)))

@@ -14,7 +14,7 @@ import cattrs
 from attrs import evolve
 
 from .manager import Ruleset
-from .model import Ability, Card, Mod
+from .model import Ability, Card, Event, Mod
 from .state import GameState
 from .unparse import ability_to_data
 
@@ -72,8 +72,24 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "counters": {p: dict(sorted(v.items())) for p, v in state.counters.items()},
         "used": sorted(k for k, n in state.used.items() for _ in range(n)),
         **({"marks": sorted(state.marks)} if state.marks else {}),
+        **({"history": [_event_to_dict(e) for e in state.history]} if state.keep_history else {}),
         "cards": [converter.unstructure(card) for card in state.cards.values()],
     }
+
+
+_EVENT_KEYS = ("name", "base", "card", "player", "from_", "to", "by", "counter", "amount", "flag", "stat", "actor")
+
+
+def _event_to_dict(event: Event) -> dict[str, Any]:
+    """An event of the turn's history, its keys that are set."""
+    data = {key.rstrip("_"): getattr(event, key) for key in _EVENT_KEYS if getattr(event, key) is not None}
+    if event.cards:
+        data["cards"] = list(event.cards)
+    return data
+
+
+def _event_from_dict(raw: dict[str, Any]) -> Event:
+    return Event(**{("from_" if key == "from" else key): value for key, value in raw.items()})
 
 
 def _mod_from_dict(raw: dict[str, Any], converter: cattrs.Converter, data: dict[str, Any], ruleset: Ruleset) -> Mod:
@@ -121,5 +137,9 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
         state.mark_used(key)
     for name in data.get("marks") or ():
         state.set_mark(name, True)
+    if "history" in data:
+        state.keep_history = True
+        state.forget_history()
+        state.record(_event_from_dict(raw) for raw in data["history"])
     state.turn = data.get("turn", 1)
     return state

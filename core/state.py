@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from attrs import define, field, setters
 
-from .model import Card
+from .model import Card, Event
 
 __all__ = ["GameState"]
 
@@ -36,6 +36,9 @@ class GameState:
         turn (``[Once Per Turn]``, ``[Twice Per Turn]``).
     :param marks: the marks the game carries, on no card (the ``mark``
         action: rules bookkeeping that outlives cards moving).
+    :param history: what happened this turn, in order — kept only when
+        ``keep_history`` is set (some words read it: ``happened``), since a
+        long cascade would otherwise hold every event it made.
     """
 
     players: tuple[str, ...]
@@ -45,6 +48,8 @@ class GameState:
     used: dict[str, int] = field(factory=dict)
     turn: int = 1
     marks: frozenset[str] = frozenset()
+    history: list[Event] = field(factory=list)
+    keep_history: bool = False
     _order: dict[str, int] = field(factory=dict, repr=False)
     _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
     _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
@@ -210,6 +215,18 @@ class GameState:
         self._hash = (self._hash + (delta if on else -delta)) & _MASK
         return True
 
+    def record(self, events: Iterable[Event]) -> None:
+        """Events that just happened, for the turn's history (when kept)."""
+        for event in events:
+            self._hash = (self._hash + _h(("history", len(self.history), event))) & _MASK
+            self.history.append(event)
+
+    def forget_history(self) -> None:
+        """A new turn: nothing has happened in it yet."""
+        for index, event in enumerate(self.history):
+            self._hash = (self._hash - _h(("history", index, event))) & _MASK
+        self.history = []
+
     def reset_used(self) -> None:
         """A new turn: no per-turn ability has been used."""
         for key, count in self.used.items():
@@ -226,6 +243,8 @@ class GameState:
             used=dict(self.used),
             turn=self.turn,
             marks=self.marks,
+            history=list(self.history),
+            keep_history=self.keep_history,
             order=self._order,  # never changes after build: shared
             zones={z: dict(ids) for z, ids in self._zones.items()},
             children={c: dict(ids) for c, ids in self._children.items()},

@@ -23,11 +23,14 @@ from .model import (
     CounterIs,
     CountIs,
     Did,
+    DidCount,
     Draw,
     Emit,
     Flag,
     Gain,
     Grant,
+    Happened,
+    HappenedCount,
     HasFlag,
     If,
     InZone,
@@ -80,7 +83,8 @@ def selector_to_data(selector: Any) -> Any:
             flag=selector.flag, no_flag=selector.no_flag, stat=stats,
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,
-            pick=selector.pick, upto=selector.upto, chooser=selector.chooser)
+            pick=selector.pick, upto=selector.upto, chooser=selector.chooser, highest=selector.highest,
+            lowest=selector.lowest)
     raise TypeError(f"not a selector: {selector!r}")
 
 
@@ -90,6 +94,10 @@ def _amount(amount: Any) -> Any:
         return {"count": selector_to_data(amount.of), **fixed}
     if isinstance(amount, StatOf):
         return {"card": selector_to_data(amount.card), "stat": amount.stat, **fixed}
+    if isinstance(amount, DidCount):
+        return {"did": amount.label}
+    if isinstance(amount, HappenedCount):
+        return {"happened": pattern_to_data(amount.pattern)}
     return amount
 
 
@@ -98,6 +106,8 @@ def _compare(compare: Compare) -> dict[str, Any]:
 
 
 def condition_to_data(condition: Any) -> dict[str, Any]:
+    if isinstance(condition, Happened):
+        return {"happened": pattern_to_data(condition.pattern), **_compare(condition.compare)}
     if isinstance(condition, AtTrigger):
         return {"at_trigger": condition_to_data(condition.condition)}
     if isinstance(condition, AllOf):

@@ -140,7 +140,8 @@ STORED: dict[str, Case] = {
     # issue 22, item 14: a decimal where a whole number belongs is bad input, wherever it is
     "stats-float.yaml": Case(r"cards\[0\]\.stats\.atk: expected an integer, got 500\.0", line=7),
     "counters-float.yaml": Case(r"counters\.A\.memory: expected an integer, got 2\.0", line=6),
-    "amount-float.yaml": Case(r"start\[0\]\.gain\.amount: expected an integer, \{count: …\} or \{card: …, stat: …\}, "
+    "amount-float.yaml": Case(r"start\[0\]\.gain\.amount: expected an integer, \{count: …\}, \{card: …, stat: …\}, "
+                              r"\{did: …\} or \{happened: …\}, "
                               r"got 2\.0", line=8),
     "per-turn-float.yaml": Case(r"cards\[0\]\.abilities\[0\]\.per_turn: expected an integer, got 1\.0", line=12),
     "expect-stat-float.yaml": Case(r"expect\.digimon\.stats\.agumon\.dp: expected an integer, got 2000\.0", line=11),

@@ -59,6 +59,7 @@ GAME_INFO = GameInfo(
     turn_marks=("attack_in_progress", "attack_ended"),  # an attack is part of its turn (CR 11-1)
     stats=("dp", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "trash": "discard", "security": "life"},
+    tokens_arrive=True,  # CR 4-21-5: removed from the game, "considered to be placed in that area"
     event_roles={"deleted": "destroyed", "returned": "returned_to_hand", "played": "put_into_play",
                  "trashed": "discarded", "suspended": "tapped", "unsuspended": "untapped"},
     flag_roles={"suspended": "tapped"},

@@ -49,6 +49,7 @@ GAME_INFO = GameInfo(
     stats=("toughness", "damage"),
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard",
                 "exile": "exile"},
+    tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
 )
