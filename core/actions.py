@@ -281,9 +281,12 @@ class _Moment:
                                  from_=SOURCES, to=card.zone, by=by, actor=actor))
 
 
-def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Card]]:
+def apply(engine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = None
+          ) -> tuple[list[Event], dict[str, Card]]:
     """Carry out ``ops`` at one moment.
 
+    :param counts: if given, filled with how many events each part (an
+        op's ``part``) made: what ``did: LABEL`` reads of a ``together``.
     :return: the events, in order, and every card that moved as it was just
         before the moment.
     """
@@ -291,7 +294,11 @@ def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Ca
     events: list[Event] = []
     before: dict[str, Card] = {}
     actor: str | None = None
+    made, last = 0, -1  # events counted so far, and the part of the op before
     for op in ops:
+        if counts is not None:
+            counts[last] = counts.get(last, 0) + len(events) - made
+            made, last = len(events), op.part
         event = op.event
         actor = event.actor
         if op.subject is None:
@@ -374,4 +381,6 @@ def apply(engine: Machine, ops: Sequence[Op]) -> tuple[list[Event], dict[str, Ca
             events.append(event)
         else:  # a declaration about a card
             events.append(event)
+    if counts is not None:
+        counts[last] = counts.get(last, 0) + len(events) - made
     return events, before

@@ -16,6 +16,7 @@ from attrs import evolve
 from .actions import card_fields, plan
 from .evaluate import Scope, relative_player
 from .frames import (
+    ChooseTargets,
     EffectRun,
     ResolveEffect,
     RunActions,
@@ -29,7 +30,9 @@ from .model import (
     Event,
     Gain,
     If,
+    Mark,
     May,
+    Negate,
     PassTurn,
     Prevent,
     Query,
@@ -37,6 +40,7 @@ from .model import (
     Together,
 )
 from .pending import PendingEffect
+from .trace import Step
 
 
 class Activating:
@@ -52,7 +56,7 @@ class Activating:
             # a gained ability goes with its pile: its card is the one that holds it now
             holder = self.state.holder_of(effect.grant) or self.state.top(card.id)
             return Scope(key=effect.key, controller=effect.controller, card=holder.id, self_card=holder.id,
-                         events=effect.events, fixed=effect.fixed)
+                         events=effect.events, fixed=effect.fixed, targets=effect.targets)
         if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
             self_card = self.view.self_of(card, effect.ability)
         # the card's own "this card" is the card as it was when the effect began
@@ -60,7 +64,8 @@ class Activating:
         if effect.looked_back and self_card == effect.self_card:
             incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
         return Scope(key=effect.key, controller=effect.controller, card=effect.card,
-                     self_card=self_card, events=effect.events, self_incarnation=incarnation, fixed=effect.fixed)
+                     self_card=self_card, events=effect.events, self_incarnation=incarnation, fixed=effect.fixed,
+                     targets=effect.targets)
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
         ability = effect.ability
@@ -75,6 +80,12 @@ class Activating:
                 return self.cite("condition", "its condition is not met")
             if ability.cost and not self.can_pay(ability.cost, scope):
                 return self.cite("cost", "its cost cannot be paid in full")
+        if ability.targets:
+            scope = self.scope_of(effect)
+            for name, query in ability.targets:
+                need = query.pick if query.pick is not None and not query.upto else 1
+                if len(self.view.select(query, scope)) < need:
+                    return self.cite("target", f"nothing it could target as '{name}'")
         if not self.ruleset.may_block:
             return None
         if target is None and not self.series:
@@ -117,7 +128,7 @@ class Activating:
         state = self.state
         for action in cost:
             for part in flatten(action) if isinstance(action, Together) else [action]:
-                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn)):
+                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)):
                     continue
                 if isinstance(part, Gain) and part.sign < 0:
                     player = relative_player(state, part.player, scope.controller)
@@ -169,10 +180,13 @@ class Activating:
             self.trace.add("activated", effect.trace_head() + ("chain", self.chains,
                                                                "chain_link", len(self.chain_links) + 1))
             self.add_link(effect)
-            if ability.cost:  # its scope is worked out again as the link resolves
+            if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
                 run = EffectRun(scope=scope if scope is not None else self.scope_of(effect), instance=effect.id,
                                 trigger_cause=effect.id, depth=effect.depth)
-                self.push(RunActions(ability.cost, self.cost_run(run)))
+                if ability.targets:  # chosen once the cost is paid
+                    self.push(ChooseTargets(effect, run))
+                if ability.cost:
+                    self.push(RunActions(ability.cost, self.cost_run(run)))
             return
         if scope is None:
             scope = self.scope_of(effect)
@@ -191,9 +205,12 @@ class Activating:
                             target=parent.target, ops=parent.ops)
         else:
             run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
-        if ability.cost:  # paid first; the effect resolves once it is paid
+        if ability.cost or ability.targets:  # paid first, then targets; the effect resolves once they are
             self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
-            self.push(RunActions(ability.cost, self.cost_run(run)))
+            if ability.targets:
+                self.push(ChooseTargets(effect, run))
+            if ability.cost:
+                self.push(RunActions(ability.cost, self.cost_run(run)))
             return
         self.resolve(effect, run, record=ability.kind != "replacement")
 
@@ -209,6 +226,39 @@ class Activating:
             self.begin_action(do[0], run)
         elif do:
             self.push(RunActions(do, run))
+
+    def targets_chosen(self, effect: PendingEffect, run: EffectRun,
+                       chosen: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...]) -> None:
+        """An effect's targets are chosen: it keeps them while it waits (a
+        chain link), and each target is ``targeted`` (an event)."""
+        run.scope = evolve(run.scope, targets=chosen)
+        for index, link in enumerate(self.chain_links):
+            if link.id == effect.id:
+                self.chain_links[index] = evolve(link, targets=chosen)
+        state = self.state
+        events = [Event(name="targeted", card=card_id, player=state.cards[card_id].owner, by=run.by,
+                        actor=run.scope.controller)
+                  for _, _, cards in chosen for card_id, _ in cards]
+        self.happened(events, {}, run)
+
+    def negate(self, action: Negate, run: EffectRun) -> None:
+        """Negate the newest link of each card the action finds (see
+        :class:`~tcgtrig.model.Negate`)."""
+        cards = set(self.view.select(action.card, run.scope))
+        events = []
+        for index in range(len(self.chain_links) - 1, -1, -1):
+            link = self.chain_links[index]
+            if link.card not in cards or link.negated or link.id == run.instance:
+                continue
+            cards.discard(link.card)
+            self.chain_links[index] = evolve(link, negated=action.what, negated_by=run.scope.key)
+            self.trace.append(Step.make(
+                "negated", effect=link.key, player=link.controller, id=link.id, cause=run.instance,
+                chain=self.chains, chain_link=index + 1, what=action.what, negated_by=run.scope.key))
+            events.append(Event(name="negated", card=link.card, player=link.controller, by=run.by,
+                                actor=run.scope.controller))
+        self.happened(events, {}, run)
+        run.note(len(events), action.label)
 
     def responses(self, player: str) -> dict[str, PendingEffect]:
         """Chain games: what ``player`` may respond with: activated abilities

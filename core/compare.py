@@ -26,7 +26,7 @@ from .scenario import Scenario
 
 __all__ = ["compare_games", "differences", "comparison_json", "describe_difference", "no_differences"]
 
-ENDINGS = ("lost", "missed", "failed", "declined")
+ENDINGS = ("lost", "missed", "failed", "declined", "negated")
 
 
 def compare_games(scenario: Scenario, games: Sequence[str] | None = None) -> dict[str, Resolution | str]:

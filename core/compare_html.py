@@ -32,7 +32,7 @@ from .safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
 
 __all__ = ["comparison_html", "MAX_PAGE_EFFECTS"]
 
-ENDINGS = ("lost", "missed", "failed", "declined")
+ENDINGS = ("lost", "missed", "failed", "declined", "negated")
 #: Effects a column draws at most (resolved, and lost, missed, … each).
 MAX_PAGE_EFFECTS = 2_000
 

@@ -43,6 +43,7 @@ from .model import (
     Selector,
     StatIs,
     StatOf,
+    TargetRef,
     TurnOf,
     Value,
     walk,
@@ -79,6 +80,8 @@ class Scope:
         the top of its pile.  ``None``: ``self`` is found wherever it is.
     :param fixed: the ``fixed`` values of the effect's words, as read when
         it triggered.
+    :param targets: what it targeted as it was activated: ``(name, query,
+        ((card id, incarnation), …))`` for each of its ``targets``.
     """
 
     key: str
@@ -88,6 +91,7 @@ class Scope:
     events: tuple[Event, ...] = field(default=(), converter=tuple)
     self_incarnation: int | None = None
     fixed: tuple[tuple[Any, int | None], ...] = ()
+    targets: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...] = ()
 
     def __deepcopy__(self, memo: dict) -> Scope:
         return self
@@ -175,7 +179,18 @@ class Evaluator:
             return [c for c in found if c in state.cards]
         if isinstance(selector, CardIds):
             return [c for c in selector.ids if c in state.cards]
+        if isinstance(selector, TargetRef):
+            return self.targets(selector.name, scope)
         return self._query(selector, scope)
+
+    def targets(self, name: str, scope: Scope) -> list[str]:
+        """An effect's targets that still count: the same objects as when
+        they were targeted, still fitting the targeting query."""
+        for target_name, query, chosen in scope.targets:
+            if target_name == name:
+                return [card_id for card_id, incarnation in chosen
+                        if self.state.cards[card_id].incarnation == incarnation and self.fits(card_id, query, scope)]
+        return []
 
     def as_before(self, before: dict[str, Card]) -> Evaluator:
         """An evaluator of the position just before the cards in ``before``

@@ -394,8 +394,14 @@ class Perform(Frame):
             self.merge_into.merged.extend(todo)
             return
         todo.extend(self.merged)
-        events, before = _actions.apply(engine, todo)
+        labelled = len(self.parts) > 1 and any(getattr(part, "label", None) for part in self.parts)
+        counts: dict[int, int] | None = {} if labelled else None
+        events, before = _actions.apply(engine, todo, counts)
         engine.happened(events, before, self.run)
+        if counts is not None:  # a together whose parts are labelled: each part's count under its label
+            for number, part in enumerate(self.parts):
+                if getattr(part, "label", None) and not self.merged:
+                    self.run_of(number).note(counts.get(number, 0), part.label)
         self.run.note(len(events), self.label)
 
     def run_of(self, number: int) -> EffectRun:
@@ -414,32 +420,79 @@ class Perform(Frame):
                     self.slot += 1
                     continue
                 self.picking = [candidates, [], need, selector.upto]
-            candidates, picked, need, upto = self.picking
-            if engine.has_answer():
-                label = engine.take_answer()
-                if label == NONE:
-                    need = len(picked)
-                else:
-                    picked.append(label)
-                    candidates.remove(label)
-                self.picking = [candidates, picked, need, upto]
-            if len(picked) >= need or not candidates:
-                self.chosen[number][name] = picked
-                self.picking = None
-                self.slot += 1
-                continue
-            options = tuple(candidates) + ((NONE,) if upto else ())
-            what = _actions.describe(self.parts[number])
-            chooser = scope.controller
-            if getattr(selector, "chooser", None) == "opponent":
-                chooser = engine.state.opponent(chooser)
-            engine.ask(Decision(
-                kind="target", player=chooser,
-                prompt=f"{scope.key}: pick a card for '{what}' ({len(picked) + 1} of {need})",
-                options=options, default=options[0], effect=scope.key,
-            ))
-            return True
+            what = f"'{_actions.describe(self.parts[number])}'"
+            picked = pick_step(engine, self.picking, selector, scope, what)
+            if picked is None:
+                return True
+            self.chosen[number][name] = picked
+            self.picking = None
+            self.slot += 1
         return False
+
+
+def pick_step(engine: Machine, picking: list, selector: Any, scope: Scope, what: str) -> list[str] | None:
+    """One step of a player picking cards (``picking``: the candidates left,
+    the cards picked, how many are needed, whether fewer may do — updated in
+    place): take the answer if one came, then either the cards picked (all
+    needed are, or no candidate is left) or ``None`` after asking for the
+    next one."""
+    candidates, picked, need, upto = picking
+    if engine.has_answer():
+        label = engine.take_answer()
+        if label == NONE:
+            picking[2] = need = len(picked)
+        else:
+            picked.append(label)
+            candidates.remove(label)
+    if len(picked) >= need or not candidates:
+        return picked
+    options = tuple(candidates) + ((NONE,) if upto else ())
+    chooser = scope.controller
+    if getattr(selector, "chooser", None) == "opponent":
+        chooser = engine.state.opponent(chooser)
+    engine.ask(Decision(
+        kind="target", player=chooser,
+        prompt=f"{scope.key}: pick a card for {what} ({len(picked) + 1} of {need})",
+        options=options, default=options[0], effect=scope.key,
+    ))
+    return None
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ChooseTargets(Frame):
+    """An effect's targets are chosen as it activates (after its cost), one
+    ``targets`` entry after another; the machine keeps them on the effect."""
+
+    effect: PendingEffect
+    run: EffectRun
+    index: int = 0
+    chosen: list = field(factory=list)
+    picking: list | None = None
+
+    def step(self, engine: Machine) -> None:
+        targets = self.effect.ability.targets
+        while self.index < len(targets):
+            name, query = targets[self.index]
+            scope = self.run.scope
+            if self.picking is None:
+                candidates = engine.view.select(query, scope)
+                need = query.pick
+                if need is None or (len(candidates) <= need and not query.upto):
+                    self.keep(engine, name, query, candidates)
+                    continue
+                self.picking = [candidates, [], need, query.upto]
+            picked = pick_step(engine, self.picking, query, scope, f"the target '{name}'")
+            if picked is None:
+                return
+            self.picking = None
+            self.keep(engine, name, query, picked)
+        engine.pop()
+        engine.targets_chosen(self.effect, self.run, tuple(self.chosen))
+
+    def keep(self, engine: Machine, name: str, query: Query, cards: list[str]) -> None:
+        cards_now = engine.state.cards
+        self.chosen.append((name, query, tuple((card_id, cards_now[card_id].incarnation) for card_id in cards)))
+        self.index += 1
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -632,6 +685,8 @@ class ResolveChain(Frame):
         engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
         engine.last_moment = engine.moment
         engine.last_events = ()
+        if effect.negated:
+            return  # negated: nothing it says happens
         engine.resolve(effect, EffectRun(
             scope=engine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
             depth=effect.depth,

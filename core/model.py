@@ -32,6 +32,8 @@ __all__ = [
     "Ref",
     "CardIds",
     "Query",
+    "TargetRef",
+    "Negate",
     "Selector",
     "Count",
     "StatOf",
@@ -197,7 +199,18 @@ class Query:
     lowest: str | None = None
 
 
-Selector = Union[Ref, CardIds, Query]
+@frozen
+class TargetRef:
+    """The cards an effect targeted as it was activated (the ability's
+    ``target``/``targets``): ``target``, or ``target.NAME`` for one of
+    several.  Read when the effect resolves, a target counts only if it is
+    still the same object (it has not moved) and still fits its query: a
+    target that left or changed is not affected."""
+
+    name: str = "target"
+
+
+Selector = Union[Ref, CardIds, Query, TargetRef]
 
 
 @frozen
@@ -564,8 +577,22 @@ class Mark:
     label: str | None = None
 
 
+@frozen(kw_only=True)
+class Negate:
+    """Negate the activation (``what: activation``) or the effect (``what:
+    effect``) of the chain link of each card ``card`` finds — the newest
+    link of that card not negated yet (Yu-Gi-Oh!'s Counter Traps: "negate
+    the activation, and if you do, destroy it").  A negated link is not
+    resolved when its turn comes: nothing it says happens.  ``did`` counts
+    the links negated.  Outside a chain nothing is negated."""
+
+    card: Selector
+    what: str = "activation"
+    label: str | None = None
+
+
 Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
-               PassTurn, Grant, Mark]
+               PassTurn, Grant, Mark, Negate]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
 
@@ -594,6 +621,9 @@ class Ability:
     cost: tuple[Action, ...] = field(default=(), converter=_tuple)
     do: tuple[Action, ...] = field(default=(), converter=_tuple)
     text: str | None = None
+    #: what it targets as it activates, by name (``target`` for the one
+    #: ``target:`` query): chosen after its cost, kept while it waits
+    targets: tuple[tuple[str, Query], ...] = field(default=(), converter=_tuple)
 
     @property
     def uses_per_turn(self) -> int:
@@ -764,5 +794,5 @@ _share_on_copy(
     Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
     DidCount, HappenedCount, Happened, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag,
     Change, Emit, Activate,
-    Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event,
+    Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event, TargetRef, Negate,
 )

@@ -57,6 +57,11 @@ class PendingEffect:
     :param details: game-specific keys copied into its trace steps.
     :param link: chain games: the chain link that was resolving when it
         triggered (0: none was).
+    :param targets: what it targeted as it was activated (see
+        :class:`~tcgtrig.evaluate.Scope`).
+    :param negated: chain games: ``activation`` or ``effect`` once a
+        ``negate`` negated this link (it is then not resolved), with
+        ``negated_by`` the key of the effect that did.
     :param declaration: for an effect whose use is declared
         (``tcgtrig_declared_use``): ``due`` until its controller declares,
         ``made`` once declared (it then activates without asking again);
@@ -85,6 +90,9 @@ class PendingEffect:
     details: tuple[tuple[str, Any], ...] = ()
     link: int = 0
     declaration: str = ""
+    targets: tuple = field(default=(), eq=False, repr=False)
+    negated: str = ""
+    negated_by: str = ""
     #: the first keys of its trace steps, worked out by :meth:`trace_head`
     #: (a copy made with ``evolve`` works them out afresh)
     _head: tuple | None = field(default=None, init=False, eq=False, repr=False)
@@ -101,7 +109,8 @@ class PendingEffect:
         equal signatures behave alike (used to recognise a repeated position)."""
         signature = self._signature
         if signature is None:
-            signature = (self.key, self.controller, self.self_card, self.declaration, tuple(
+            signature = (self.key, self.controller, self.self_card, self.declaration, self.negated,
+                         tuple((name, chosen) for name, _, chosen in self.targets), tuple(
                 (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
                 for e in self.events))
             _set_signature(self, signature)

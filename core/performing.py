@@ -41,6 +41,7 @@ from .model import (
     Mark,
     May,
     Move,
+    Negate,
     PassTurn,
     Prevent,
     Query,
@@ -56,7 +57,7 @@ from .triggers import Match, match_interrupts, match_triggers
 _AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant})
 #: what a replacement applying together with others does at once: the rest
 #: of its actions wait for the others'
-_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark)
+_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)
 
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
@@ -89,6 +90,8 @@ class Performing:
             self.push(InlineActivation(action.key, run))
         elif isinstance(action, Prevent):
             self.prevent(action, run)
+        elif isinstance(action, Negate):
+            self.negate(action, run)
         elif isinstance(action, Together):
             self.push(Perform(tuple(flatten(action)), run, label=action.label))
         elif isinstance(action, ResolvePending):

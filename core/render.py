@@ -395,6 +395,12 @@ class _Builder:
         what = f"{self.shown(step.get('event', ''))} {self.card(card or '')}"
         self.child(self.parent(step.get("id")), [("✋ prevents ", "yellow"), (what, None)])
 
+    def on_negated(self, step: Step) -> None:
+        link = f"CL{step.get('chain_link')} {self.shown(step.get('effect', ''))}"
+        what = f"the {step.get('what', 'activation')} of {link}"
+        self.child(self.parent(step.get("cause")), [("⊘ negates ", "red"), (what, None),
+                                                     (" — it will not resolve", "dim")])
+
     def on_rules(self, step: Step) -> None:
         cards = ", ".join(self.card(c) for c in step.get("cards", ()))
         node = self.child(self.parent(step.get("cause")), [("rules processing ", "blue"), (cards, None)])

@@ -64,6 +64,7 @@ from .model import (
     May,
     Mod,
     Move,
+    Negate,
     Not,
     PassTurn,
     Pattern,
@@ -75,6 +76,7 @@ from .model import (
     Stack,
     StatIs,
     StatOf,
+    TargetRef,
     Together,
     TurnOf,
     Value,
@@ -100,6 +102,7 @@ __all__ = [
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
     "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant", "mark",
+    "negate",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -121,10 +124,12 @@ _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "an
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
                "exclude", "pick", "upto", "chooser", "highest", "lowest")
+#: what ``negate`` negates
+NEGATIONS = ("activation", "effect")
 _PATTERN_KEYS = ("event", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat")
 _HISTORY_KEYS = ("event", "base", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat", "amount")
 _EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
-                 "prevented", "used")
+                 "prevented", "used", "negated")
 _MAX_ALIAS_DEPTH = 16
 
 Path_ = tuple[Any, ...]
@@ -606,6 +611,7 @@ class _Compiler:
         self.writer = "start"
         self.context = "start"  # where actions are being read: "start" or an ability kind
         self.reads_history = False  # some word reads the turn's history: the state keeps it
+        self.target_names: frozenset[str] = frozenset()  # the targets the ability being read names
 
     def error(self, path: Path_, message: str, options: Sequence[str] | None = None) -> ScenarioError:
         return self.source.error(path, message, options)
@@ -803,6 +809,15 @@ class _Compiler:
             raise self.error(path + ("trigger_condition",), f"{_article(kind)} ability does not trigger: a "
                              "trigger_condition belongs to a triggered, interrupt or replacement ability "
                              "(use 'condition')")
+        targets = self.targets(raw, kind, path)
+        outer_targets, self.target_names = self.target_names, frozenset(name for name, _ in targets)
+        try:
+            return self._ability(raw, card, path, kind, pattern, targets)
+        finally:
+            self.target_names = outer_targets
+
+    def _ability(self, raw: dict[str, Any], card: dict[str, Any], path: Path_, kind: str, pattern: Pattern | None,
+                 targets: tuple[tuple[str, Query], ...]) -> Ability:
         self.context = "cost"
         cost = self.actions(raw.get("cost") or [], path + ("cost",))
         if cost and kind == "continuous":
@@ -827,8 +842,36 @@ class _Compiler:
             condition=self.condition(raw["condition"], path + ("condition",)) if "condition" in raw else None,
             trigger_condition=(self.condition(raw["trigger_condition"], path + ("trigger_condition",))
                                if "trigger_condition" in raw else None),
-            cost=cost, do=do, text=raw.get("text"),
+            cost=cost, do=do, text=raw.get("text"), targets=targets,
         )
+
+    def targets(self, raw: dict[str, Any], kind: str, path: Path_) -> tuple[tuple[str, Query], ...]:
+        """An ability's ``target: QUERY`` or ``targets: {NAME: QUERY, …}``:
+        chosen as it activates."""
+        if "target" in raw and "targets" in raw:
+            raise self.error(path + ("targets",), "write 'target' (one) or 'targets' (named), not both")
+        if "target" in raw:
+            named = {"target": raw["target"]}
+            at: Path_ = path + ("target",)
+        elif "targets" in raw:
+            named, at = raw["targets"], path + ("targets",)
+            if not isinstance(named, dict) or not named:
+                raise self.error(at, f"expected named queries such as {{first: {{zone: …, pick: 1}}}}, got "
+                                 f"{_describe(named)}")
+        else:
+            return ()
+        if kind not in ("triggered", "activated"):
+            raise self.error(at, f"{_article(kind)} ability does not activate: only a triggered or activated one "
+                             "targets")
+        out = []
+        for name, query in named.items():
+            where = at if "target" in raw else at + (name,)
+            found = self.selector(query, where)
+            if not isinstance(found, Query):
+                raise self.error(where, "a target is a query of what may be targeted, such as "
+                                 "{zone: field, owner: opponent, pick: 1}")
+            out.append((str(name) if "targets" in raw else "target", found))
+        return tuple(out)
 
     def pattern(self, raw: Any, path: Path_) -> Pattern:
         if isinstance(raw, str):
@@ -910,7 +953,7 @@ class _Compiler:
         if word == "together":
             members = self.actions(arg, at, depth)
             for index, member in enumerate(members):
-                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark)):
+                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)):
                     raise self.error(at + (index,), "'together' holds actions that happen at once "
                                      "(move, stack, draw, gain, lose, flag, change, emit, together); "
                                      "write the others one after another")
@@ -947,6 +990,15 @@ class _Compiler:
             if not isinstance(arg, str) or arg not in self.printed_keys:
                 raise self.error(at, f"unknown effect key {arg!r} (a printed ability)", sorted(self.printed_keys))
             return [Activate(key=arg, label=label)]
+        if word == "negate":
+            if by is not None or as_ is not None:
+                raise self.error(path, "'negate' takes no 'by' or 'as'")
+            if isinstance(arg, dict) and ("card" in arg or "what" in arg):
+                self.only(arg, at, ("card", "what"))
+                self.need(arg, at, "card")
+                what = self.text(arg.get("what", "activation"), at + ("what",), choices=NEGATIONS)
+                return [Negate(card=self.selector(arg["card"], at + ("card",)), what=what, label=label)]
+            return [Negate(card=self.selector(arg, at), label=label)]
         if word == "prevent":
             if self.context not in ("interrupt", "replacement", "activated"):
                 raise self.error(at, "'prevent' works only in an interrupt or replacement ability "
@@ -1225,6 +1277,12 @@ class _Compiler:
                 return Ref(raw)
             if raw in ("event.card", "event"):
                 return Ref("event")
+            if (raw == "target" or raw.startswith("target.")) and (self.target_names or raw not in self.known_cards):
+                name = raw.partition(".")[2] or "target"
+                if name not in self.target_names:
+                    raise self.error(at, f"{raw!r}: the ability has no such target (its 'target' or 'targets')",
+                                     [f"target.{n}" if n != "target" else "target" for n in sorted(self.target_names)])
+                return TargetRef(name)
             if raw in self.known_cards:
                 return CardIds((raw,))
             raise self.error(at, f"unknown card {raw!r}", ["self", "source", "event.card"] + self.card_ids)

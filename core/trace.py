@@ -18,6 +18,8 @@ Step kinds written by the core:
 ``missed``     it missed the timing (chain games)
 ``lost``       it left the pending set without an attempt (``reason``)
 ``prevented``  an interrupt or replacement stopped an action for a card
+``negated``    a chain link was negated (``what``, ``negated_by``): it will
+               not resolve
 ``applied``    a replacement ability applied (no activation)
 ``rules``      the game's rules processing acted (``cards``)
 ``choice``     a player answered a decision (``decision``, ``label``)
@@ -32,7 +34,7 @@ from typing import Any, overload
 __all__ = ["Step", "Trace", "OUTCOME_KINDS"]
 
 #: Every triggered effect ends in exactly one of these.
-OUTCOME_KINDS = ("resolved", "declined", "failed", "missed", "lost")
+OUTCOME_KINDS = ("resolved", "declined", "failed", "missed", "lost", "negated")
 
 
 class Step:

@@ -38,6 +38,7 @@ from .model import (
     Marked,
     May,
     Move,
+    Negate,
     Not,
     PassTurn,
     Pattern,
@@ -48,6 +49,7 @@ from .model import (
     Stack,
     StatIs,
     StatOf,
+    TargetRef,
     Together,
     TurnOf,
 )
@@ -73,6 +75,8 @@ def selector_to_data(selector: Any) -> Any:
         return "event.card" if selector.role == "event" else selector.role
     if isinstance(selector, CardIds):
         return list(selector.ids)
+    if isinstance(selector, TargetRef):
+        return "target" if selector.name == "target" else f"target.{selector.name}"
     if isinstance(selector, Query):
         stats: dict[str, dict[str, Any]] = {}
         for stat, op, value in selector.stat:
@@ -171,6 +175,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
             player=action.player, by=action.by, reason=action.reason), **label}}
     if isinstance(action, Activate):
         return {"activate": action.key, **label}
+    if isinstance(action, Negate):
+        return {"negate": {"card": selector_to_data(action.card), "what": action.what}, **label}
     if isinstance(action, Prevent):
         return {"prevent": {"card": selector_to_data(action.card)} if action.card is not None else {}, **label}
     if isinstance(action, If):
@@ -210,6 +216,11 @@ def ability_to_data(ability: Ability) -> dict[str, Any]:
         data["condition"] = condition_to_data(ability.condition)
     if ability.trigger_condition is not None:
         data["trigger_condition"] = condition_to_data(ability.trigger_condition)
+    if ability.targets:
+        if len(ability.targets) == 1 and ability.targets[0][0] == "target":
+            data["target"] = selector_to_data(ability.targets[0][1])
+        else:
+            data["targets"] = {name: selector_to_data(query) for name, query in ability.targets}
     if ability.cost:
         data["cost"] = _actions(ability.cost)
     data["do"] = _actions(ability.do)

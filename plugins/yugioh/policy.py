@@ -140,6 +140,13 @@ def _lp(arg: Any) -> dict[str, Any]:
     return {("gain" if amount >= 0 else "lose"): {"counter": "lp", "amount": abs(amount)}}
 
 
+def _negate(what: str) -> Any:
+    def word(arg: Any) -> dict[str, Any]:
+        card, modifiers = card_argument(arg)
+        return {"negate": {"card": card, "what": what}, **{k: v for k, v in modifiers.items() if k == "label"}}
+    return word
+
+
 def _damage(arg: Any) -> dict[str, Any]:
     return {"lose": {"player": "opponent", "counter": "lp", "amount": abs(_number(arg))}}
 
@@ -156,4 +163,6 @@ ALIASES = {
     "set": _set,
     "lp": _lp,
     "damage": _damage,
+    "negate_activation": _negate("activation"),
+    "negate_effect": _negate("effect"),
 }
