@@ -33,7 +33,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "evaluate": ("Evaluator", "Scope"),
     "expect": ("Mismatch", "check_expectation"),
     "hookspecs": ("hookimpl", "hookspec"),
-    "info": ("ActivationContext", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
+    "info": ("ActivationContext", "BattleResult", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
     "manager": ("Ruleset", "available_games", "list_games", "load_ruleset", "make_plugin_manager"),
     "model": (
         "Ability", "Activate", "AllOf", "AnyOf", "Card", "CardIds", "Change", "Compare", "Count", "CounterIs",
@@ -69,7 +69,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
     from .evaluate import Evaluator, Scope
     from .expect import Mismatch, check_expectation
     from .hookspecs import hookimpl, hookspec
-    from .info import ActivationContext, ChainKeys, Drop, GameEnd, GameInfo
+    from .info import ActivationContext, BattleResult, ChainKeys, Drop, GameEnd, GameInfo
     from .manager import (
         Ruleset,
         available_games,
@@ -179,6 +179,7 @@ __all__ = [
     "GameInfo",
     "Drop",
     "GameEnd",
+    "BattleResult",
     "ActivationContext",
     "ChainKeys",
     "GameState",

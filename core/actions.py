@@ -26,6 +26,7 @@ from .model import (
     NOWHERE,
     SOURCES,
     TOKEN,
+    Battle,
     Card,
     Change,
     Draw,
@@ -56,6 +57,7 @@ _CARD_FIELDS: dict[type, tuple[str, ...]] = {
     Grant: ("card",),
     Draw: (),
     Gain: (),
+    Battle: ("card", "against"),
 }
 
 
@@ -117,6 +119,8 @@ def plan(
                 continue  # not where the action takes cards from
             if action.to == SOURCES and _would_circle(state, card_id, parent):
                 continue
+            if by == "effect" and card.unaffected_by(actor, state.controller(card_id)):
+                continue  # effects do not move it (Digimon CR 15-15-5-1)
             event = card_event(
                 action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
             )
@@ -154,6 +158,8 @@ def plan(
     elif isinstance(action, Flag):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
+            if by == "effect" and card.unaffected_by(actor, state.controller(card_id)):
+                continue  # it is not suspended, not tapped (Digimon CR 15-15-5-1)
             if action.set_ is not None and action.set_ in card.flags and any(
                     mod.flag == action.set_ for mod in card.mods):
                 # set for a while already: this setting keeps it longer (or for good), with no event
@@ -186,11 +192,15 @@ def plan(
     elif isinstance(action, Grant):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
+            if by == "effect" and card.unaffected_by(actor, state.controller(card_id)):
+                continue  # it is not considered to have the effect (Digimon CR 15-15-5-4)
             event = card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card)
             mod = Mod(ability=action.ability, key=action.key, until=action.until, effect=scope.key,
                       player=scope.controller)
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
                           data=(("grant", mod),)))
+    elif isinstance(action, Battle):
+        ops.extend(_battle_ops(engine, part, chosen, by if by != "effect" else "battle", actor))
     elif isinstance(action, Emit):
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
@@ -205,6 +215,37 @@ def plan(
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
     else:  # pragma: no cover - the parser only builds the classes above
         raise TypeError(f"not a primitive action: {action!r}")
+    return ops
+
+
+def _battle_ops(engine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None) -> list[Op]:
+    """A battle's ops: what the game says it comes to, as it is now."""
+    state = engine.state
+    card = (chosen.get("card") or [None])[0]
+    against = (chosen.get("against") or [None])[0]
+    if card is None or (against is not None and against == card):
+        return []
+    result = engine.ruleset.battle(state, card, against, engine.view.stat)
+    ruleset = engine.ruleset
+    ops = []
+    # who won and lost first: a loser's event is about it as it was, before it is destroyed
+    outcomes = [(result.winner, "won_battle")] if result.winner is not None else []
+    outcomes += [(card_id, "lost_battle")
+                 for card_id in (result.destroyed if result.losers is None else result.losers)]
+    for card_id, name in outcomes:
+        who = state.cards[card_id]
+        event = Event(name=name, card=card_id, player=who.owner, by=by, actor=actor)
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=who.incarnation))
+    for card_id in result.destroyed:
+        loser = state.cards[card_id]
+        event = Event(name=ruleset.destroyed_event, base="moved", card=card_id, player=loser.owner, by=by,
+                      actor=actor, from_=loser.zone, to=ruleset.discard_zone)
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation,
+                      data=(("under", None), ("alone", False))))
+    for player, amount in result.damage:
+        if amount > 0:
+            event = Event(name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=actor)
+            ops.append(Op(part=part, event=event, data=(("delta", -amount),)))
     return ops
 
 

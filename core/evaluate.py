@@ -15,6 +15,8 @@ from attrs import field, frozen
 
 from .model import (
     SOURCES,
+    UNAFFECTED,
+    UNAFFECTED_BY_OPPONENT,
     Ability,
     AllOf,
     Amount,
@@ -51,6 +53,9 @@ from .model import (
 from .state import GameState
 
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
+
+#: the words that keep effects off a card
+_UNAFFECTED = frozenset({UNAFFECTED, UNAFFECTED_BY_OPPONENT})
 
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
     """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
@@ -257,6 +262,8 @@ class Evaluator:
             result.append(card.id)
         if (query.highest or query.lowest) and result:
             result = self._extreme(result, query.highest or query.lowest or "", bool(query.highest))
+        if query.top is not None and only is None:
+            result = result[:query.top]
         return result
 
     def _extreme(self, cards: list[str], stat: str, highest: bool) -> list[str]:
@@ -388,11 +395,17 @@ class Evaluator:
         value = card.base_stat(name)
         total = value or 0
         touched = value is not None
+        guarded = not _UNAFFECTED.isdisjoint(card.flags) or not _UNAFFECTED.isdisjoint(card.types)
+        controller = self.state.controller(card_id) if guarded else card.owner
         for mod in card.mods:
             if mod.stat == name:
+                if guarded and mod.effect is not None and card.unaffected_by(mod.player, controller):
+                    continue  # applied, but dormant while effects do not affect it (Digimon CR 15-15-5-2)
                 total += mod.by
                 touched = True
         for source_id, ability in self.continuous:
+            if guarded and card.unaffected_by(self.state.controller(source_id), controller):
+                continue
             bonus = self._continuous_bonus(source_id, ability, card_id, name)
             if bonus is not None:
                 total += bonus

@@ -101,7 +101,7 @@ import pluggy
 
 if TYPE_CHECKING:
     from .evaluate import Evaluator
-    from .info import ActivationContext, Drop, GameEnd, GameInfo
+    from .info import ActivationContext, BattleResult, Drop, GameEnd, GameInfo
     from .model import Ability, Action, Card, Event
     from .pending import PendingEffect
     from .state import GameState
@@ -658,4 +658,32 @@ def tcgtrig_can_respond(
     :return: ``True`` if it may respond.
 
     Use in game plugins: Yu-Gi-Oh! spell speeds and OCG/TCG variants.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_battle_result(
+    state: GameState, card: str, against: str | None, stat: Callable[[str, str], int | None]
+) -> BattleResult | None:
+    """Say what a battle between two cards comes to.
+
+    Called when a ``battle`` action is about to happen (before the
+    interrupts and replacements it sets off), with the stats as they are
+    then.
+
+    Stops at first non-None result.  Default: the cards'
+    ``GameInfo.battle_stat`` values are compared; the lower loses and is
+    destroyed, both when they are equal; the higher wins; no damage.  With
+    ``against`` ``None`` (a direct attack) nothing happens.
+
+    :param state: the game state.
+    :param card: the card that battles (the attacker).
+    :param against: the card it battles, or ``None``.
+    :param stat: ``stat(card id, name)``: a card's stat with lasting changes
+        and continuous abilities applied (``None``: it has none).
+    :return: a :class:`~tcgtrig.info.BattleResult`.
+
+    Use in game plugins: Yu-Gi-Oh! (ATK against DEF in Defense Position,
+    battle damage to LP), Digimon (a Security Digimon that loses is not
+    deleted, CR 14-2-3).
     """

@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 
 from attrs import field, frozen
 
-__all__ = ["GameInfo", "Drop", "GameEnd", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS", "STOPPED",
-           "ZONE_ROLES", "EVENT_ROLES", "FLAG_ROLES", "CHAIN_TRIGGERS"]
+__all__ = ["GameInfo", "Drop", "GameEnd", "BattleResult", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS",
+           "STOPPED", "ZONE_ROLES", "EVENT_ROLES", "FLAG_ROLES", "CHAIN_TRIGGERS"]
 
 #: The outcome of a resolution the memory bound stopped
 #: (:meth:`~tcgtrig.machine.Machine.stop`): the tool's limit, not a game's
@@ -102,6 +102,10 @@ class GameInfo:
         ``False`` (the default): it never gets there, and its event says
         ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
         so Fatal Abacus does not see it).
+    :param battle_stat: the stat a battle compares (Digimon's ``dp``, Duel
+        Masters' ``power``, Yu-Gi-Oh!'s ``atk``): by default the lower
+        loses and is destroyed, both when equal (``tcgtrig_battle_result``
+        may say otherwise).  Empty: the game has no battles.
     """
 
     name: str
@@ -126,6 +130,7 @@ class GameInfo:
     event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     tokens_arrive: bool = False
+    battle_stat: str = ""
 
     @property
     def default_variant(self) -> str | None:
@@ -153,6 +158,30 @@ class Drop:
 
     kind: str
     reason: str = ""
+
+
+@frozen(kw_only=True)
+class BattleResult:
+    """What a battle between two cards comes to (``tcgtrig_battle_result``).
+
+    :param destroyed: the cards the battle destroys (they go to the zone of
+        the role ``discard`` as the game's ``destroyed`` event, ``by:
+        battle``).
+    :param winner: the card that won, if one did (it gets the event
+        ``won_battle``: "when this Digimon wins a battle", "when this card
+        destroys a monster by battle").
+    :param losers: the cards that lost, destroyed or not (each gets the
+        event ``lost_battle``); by default the destroyed ones.
+    :param damage: ``(player, amount)`` pairs: battle damage, taken from
+        ``counter`` (Yu-Gi-Oh!'s LP), ``by: battle``.
+    :param counter: the counter battle damage lowers.
+    """
+
+    destroyed: tuple[str, ...] = field(default=(), converter=tuple)
+    winner: str | None = None
+    losers: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
+    damage: tuple[tuple[str, int], ...] = field(default=(), converter=lambda v: tuple(tuple(p) for p in v))
+    counter: str = ""
 
 
 @frozen

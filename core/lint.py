@@ -34,7 +34,8 @@ __all__ = ["Finding", "lint", "CORE_EVENTS", "game_events", "game_zones"]
 #: The events the core emits by itself (an action's own name, when a word
 #: gives none, and the turn's steps).
 CORE_EVENTS = ("moved", "drawn", "gained", "lost", "stat_changed", "gained_effect", "flag_set", "flag_cleared",
-               "covered", "uncovered", "activated", "start_of_turn", "end_of_turn", "targeted", "negated")
+               "covered", "uncovered", "activated", "start_of_turn", "end_of_turn", "targeted", "negated",
+               "won_battle", "lost_battle")
 
 #: Different mistakes reported for one file at most.
 MAX_FINDINGS = 20

@@ -27,7 +27,7 @@ from attrs import frozen
 from . import hookspecs
 from .errors import PluginError, TcgTrigError, UnknownGameError
 from .guard import NOT_THE_PLUGINS, guarded, printed
-from .info import CHAIN_TRIGGERS, RESOLUTION_MODELS, ActivationContext, Drop, GameEnd, GameInfo
+from .info import CHAIN_TRIGGERS, RESOLUTION_MODELS, ActivationContext, BattleResult, Drop, GameEnd, GameInfo
 from .model import ACTION_TYPES
 from .pending import PendingEffect
 from .state import GameState
@@ -315,6 +315,9 @@ class Ruleset:
         self.deck_zone, self.hand_zone = roles.get("deck", "deck"), roles.get("hand", "hand")
         #: the zones a token ceases to exist on leaving: those of the role ``field``
         self.field_zones = frozenset(zone for zone, role in info.zone_roles if role == "field")
+        #: where a battle's loser goes, and its event: the zone of the role ``discard``, the event of ``destroyed``
+        self.discard_zone = roles.get("discard", "discard")
+        self.destroyed_event = next((name for name, role in info.event_roles if role == "destroyed"), "destroyed")
         #: a chain game whose new triggers go on top after each link (``GameInfo.chain_triggers``)
         self.triggers_on_top = self.chain and info.chain_triggers == "on_top"
         #: the game's name; ``name`` adds the variant unless it is the default
@@ -334,6 +337,7 @@ class Ruleset:
         self._opt_key = bind("tcgtrig_once_per_turn_key")
         self._rules = bind("tcgtrig_rules_processing")
         self._under = bind("tcgtrig_under_cards_zone")
+        self._battle = bind("tcgtrig_battle_result")
         self._loop = bind("tcgtrig_endless_loop")
         self._linked = bind("tcgtrig_linked_counters")
         self._turn_ends = bind("tcgtrig_turn_ends")
@@ -648,6 +652,25 @@ class Ruleset:
         if zone is not None and not _is_text(zone, empty=False):
             raise self._bad("tcgtrig_under_cards_zone", zone, "a zone name or None")
         return to if zone is None else zone
+
+    def battle(self, state: GameState, card: str, against: str | None,
+               stat: Callable[[str, str], int | None]) -> BattleResult:
+        """What a battle between ``card`` and ``against`` comes to (see
+        ``tcgtrig_battle_result``)."""
+        result = self._battle(state, card, against, stat) if self._battle is not None else None
+        if result is None:
+            if against is None or not self.info.battle_stat:
+                return BattleResult()
+            mine, theirs = stat(card, self.info.battle_stat) or 0, stat(against, self.info.battle_stat) or 0
+            if mine == theirs:
+                return BattleResult(destroyed=(card, against))
+            winner, loser = (card, against) if mine > theirs else (against, card)
+            return BattleResult(destroyed=(loser,), winner=winner)
+        if not isinstance(result, BattleResult) or not all(c in (card, against) for c in result.destroyed) or (
+                result.damage and not _is_text(result.counter, empty=False)):
+            raise self._bad("tcgtrig_battle_result", result,
+                            "a BattleResult naming only the two cards (and a counter for any damage)")
+        return result
 
     def endless_loop(self, state: GameState, reason: str, stoppable: bool | None = None) -> GameEnd:
         end = self._loop(state, reason, stoppable) if self._loop is not None else None

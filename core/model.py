@@ -22,6 +22,8 @@ __all__ = [
     "SOURCES",
     "NOWHERE",
     "TOKEN",
+    "UNAFFECTED",
+    "UNAFFECTED_BY_OPPONENT",
     "DECK",
     "HAND",
     "COMPARISONS",
@@ -34,6 +36,7 @@ __all__ = [
     "Query",
     "TargetRef",
     "Negate",
+    "Battle",
     "Selector",
     "Count",
     "StatOf",
@@ -85,6 +88,10 @@ SOURCES = "sources"
 NOWHERE = "nowhere"
 #: the type word that makes a card a token
 TOKEN = "token"
+#: type or flag words of a card that effects do not affect (all effects, or
+#: its opponent's): Digimon CR 15-15-5 "isn't affected by effects"
+UNAFFECTED = "unaffected"
+UNAFFECTED_BY_OPPONENT = "unaffected_by_opponent"
 DECK = "deck"
 HAND = "hand"
 
@@ -174,7 +181,9 @@ class Query:
     ``highest``/``lowest`` name a stat: only the matches with the highest
     (lowest) value of it are kept, every one of them when tied (Hammer
     Shot's "the monster with the highest ATK"; ``pick`` chooses among the
-    tied); a match without that stat is left out.
+    tied); a match without that stat is left out.  ``top: N`` keeps the
+    first N matches in zone order (the top of a deck or security stack:
+    the first listed).
     ``types`` keeps cards with any of the words; ``all_types`` cards with
     every one ("a red Tamer": ``all_types: [red, tamer]``); ``has`` cards
     that carry the word as a type or as a flag (a printed keyword, or one
@@ -197,6 +206,7 @@ class Query:
     chooser: str | None = None
     highest: str | None = None
     lowest: str | None = None
+    top: int | None = None
 
 
 @frozen
@@ -591,8 +601,23 @@ class Negate:
     label: str | None = None
 
 
+@frozen(kw_only=True)
+class Battle:
+    """``card`` battles ``against`` (the first card each finds; none: a
+    direct attack): the game says what it comes to
+    (``tcgtrig_battle_result``: by default the lower ``battle_stat``
+    loses and is destroyed, both when equal).  At one moment, open to
+    interrupts and replacements: the losers are destroyed (``by:
+    battle``), the winner gets ``won_battle`` and each loser
+    ``lost_battle``, and battle damage lowers the players' counter."""
+
+    card: Selector
+    against: Selector | None = None
+    label: str | None = None
+
+
 Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
-               PassTurn, Grant, Mark, Negate]
+               PassTurn, Grant, Mark, Negate, Battle]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
 
@@ -698,6 +723,15 @@ class Card:
                 return ability
         return None
 
+    def unaffected_by(self, player: str | None, controller: str) -> bool:
+        """Whether effects of ``player`` do not affect this card (its words
+        :data:`UNAFFECTED`, or :data:`UNAFFECTED_BY_OPPONENT` and ``player``
+        is not its ``controller``)."""
+        if UNAFFECTED in self.flags or UNAFFECTED in self.types:
+            return True
+        return player is not None and player != controller and (
+            UNAFFECTED_BY_OPPONENT in self.flags or UNAFFECTED_BY_OPPONENT in self.types)
+
     def dynamic(self) -> tuple:
         """The part of the card that changes during play (for fingerprints)."""
         return (self.id, self.zone, self.under, self.stats, tuple(sorted(self.flags)), self.mods)
@@ -795,4 +829,5 @@ _share_on_copy(
     DidCount, HappenedCount, Happened, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag,
     Change, Emit, Activate,
     Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event, TargetRef, Negate,
+    Battle,
 )

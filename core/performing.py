@@ -29,6 +29,7 @@ from .model import (
     Action,
     Activate,
     AtTrigger,
+    Battle,
     Card,
     Change,
     Draw,
@@ -54,7 +55,7 @@ from .trace import Step
 from .triggers import Match, match_interrupts, match_triggers
 
 #: the primitive actions (one :class:`~tcgtrig.frames.Perform` each)
-_AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant})
+_AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})
 #: what a replacement applying together with others does at once: the rest
 #: of its actions wait for the others'
 _NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)

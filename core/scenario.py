@@ -38,6 +38,7 @@ from .model import (
     AllOf,
     AnyOf,
     AtTrigger,
+    Battle,
     Card,
     CardIds,
     Change,
@@ -102,7 +103,7 @@ __all__ = [
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
     "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant", "mark",
-    "negate",
+    "negate", "battle",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -123,7 +124,7 @@ RESERVED_CARD_IDS = frozenset({
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
-               "exclude", "pick", "upto", "chooser", "highest", "lowest")
+               "exclude", "pick", "upto", "chooser", "highest", "lowest", "top")
 #: what ``negate`` negates
 NEGATIONS = ("activation", "effect")
 _PATTERN_KEYS = ("event", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat")
@@ -1172,6 +1173,11 @@ class _Compiler:
                           stat=self.text(args["stat"], at + ("stat",)),
                           by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
                           as_=as_, by=by, label=label)
+        if word == "battle":
+            self.only(args, at, ("card", "against", "by", "label"))
+            self.need(args, at, "card")
+            against = self.one_card(args["against"], at + ("against",)) if args.get("against") is not None else None
+            return Battle(card=self.one_card(args["card"], at + ("card",)), against=against, label=label)
         if word == "emit":
             self.only(args, at, ("event", "card", "player", "by", "reason", "label"))
             self.need(args, at, "event")
@@ -1320,8 +1326,10 @@ class _Compiler:
             raise self.error(at + ("owner",), f"unknown player {owner!r}",
                              ["self", "opponent", "any", *self.players])
         pick = raw.get("pick")
-        if pick is not None and (isinstance(pick, bool) or not isinstance(pick, int) or pick < 1):
-            raise self.error(at + ("pick",), f"expected an integer of at least 1, got {_describe(pick)}")
+        for key in ("pick", "top"):
+            number = raw.get(key)
+            if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 1):
+                raise self.error(at + (key,), f"expected an integer of at least 1, got {_describe(number)}")
         chooser = raw.get("chooser")
         if chooser is not None:
             if chooser not in _PLAYER_WORDS:
@@ -1334,7 +1342,7 @@ class _Compiler:
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
             pick=pick, upto=bool(raw.get("upto", False)), chooser=chooser,
-            highest=raw.get("highest"), lowest=raw.get("lowest"),
+            highest=raw.get("highest"), lowest=raw.get("lowest"), top=raw.get("top"),
         )
 
     def compare(self, raw: dict[str, Any], at: Path_) -> Compare:

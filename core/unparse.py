@@ -16,6 +16,7 @@ from .model import (
     AllOf,
     AnyOf,
     AtTrigger,
+    Battle,
     CardIds,
     Change,
     Compare,
@@ -88,7 +89,7 @@ def selector_to_data(selector: Any) -> Any:
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,
             pick=selector.pick, upto=selector.upto, chooser=selector.chooser, highest=selector.highest,
-            lowest=selector.lowest)
+            lowest=selector.lowest, top=selector.top)
     raise TypeError(f"not a selector: {selector!r}")
 
 
@@ -175,6 +176,9 @@ def action_to_data(action: Any) -> dict[str, Any]:
             player=action.player, by=action.by, reason=action.reason), **label}}
     if isinstance(action, Activate):
         return {"activate": action.key, **label}
+    if isinstance(action, Battle):
+        against = {"against": selector_to_data(action.against)} if action.against is not None else {}
+        return {"battle": {"card": selector_to_data(action.card), **against}, **label}
     if isinstance(action, Negate):
         return {"negate": {"card": selector_to_data(action.card), "what": action.what}, **label}
     if isinstance(action, Prevent):

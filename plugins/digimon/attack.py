@@ -193,6 +193,56 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
     return _declare(card, timings)
 
 
+#: where a checked security card is while its check goes on (13-1-6: "not in any particular area")
+REVEALED = "revealed"
+
+
+def security_check(arg: Any) -> list[dict[str, Any]]:
+    """A security check by the attacking Digimon (13-1): one card at a
+    time (13-1-3), ``checks`` times (default 1), each only while the
+    Digimon is still in the battle area (13-1-5): the top security card of
+    its opponent is revealed (moved to ``revealed`` as ``checked``, by
+    rule: [Security] effects watch ``{event: checked, card: self}``), what
+    that triggers resolves (13-1-8-2), a Security Digimon battles the
+    checking Digimon and what the battle triggers resolves (13-1-8-3; the
+    Security Digimon is not deleted if it loses, 14-2-3), and the revealed
+    card goes to the trash unless it went somewhere (13-1-8-4).  Only in
+    the start actions."""
+    if isinstance(arg, dict) and "card" in arg:
+        extra = sorted(set(arg) - {"card", "checks"})
+        if extra:
+            raise ValueError(f"unknown key {extra[0]!r} (legal: card, checks)")
+        card, checks = arg["card"], arg.get("checks", 1)
+    else:
+        card, checks = arg, 1
+    if isinstance(checks, bool) or not isinstance(checks, int) or not 1 <= checks <= 10:
+        raise ValueError("'checks' is a number of security checks from 1 to 10")
+    present = {"card": card, "in": "battle"}
+    security_digimon = {"zone": REVEALED, "types": ["digimon"]}
+    one = [
+        {"move": {"card": {"zone": "security", "owner": "opponent", "top": 1}, "to": REVEALED, "as": "checked",
+                  "by": "rule"}},
+        {"resolve_pending": {}},
+        {"if": {"all": [present, {"count": security_digimon, "gte": 1}]},
+         "then": [{"battle": {"card": card, "against": security_digimon}}, {"resolve_pending": {}}]},
+        {"move": {"card": {"zone": REVEALED}, "to": "trash", "by": "rule"}},
+    ]
+    return [{"if": present, "then": one} for _ in range(checks)]
+
+
+def confirm_attack(arg: Any) -> list[dict[str, Any]]:
+    """Confirming the attack (11-5), for ``full_attack``'s ``success``: an
+    attack on a Digimon (the one with ``attack_target``) is a battle with
+    it (11-5-1-3) and what it triggers resolves; an attack on the player is
+    a security check (11-5-1-1).  Winning with no security card left
+    (11-5-1-2) is not modelled."""
+    target = {"zone": "battle", "flag": "attack_target"}
+    card = arg["card"] if isinstance(arg, dict) and "card" in arg and "checks" not in arg else arg
+    return [{"if": {"count": target, "gte": 1},
+             "then": [{"battle": {"card": card, "against": target}}, {"resolve_pending": {}}],
+             "else": security_check(arg)}]
+
+
 def _no_argument(arg: Any, word: str) -> None:
     if arg not in (None, {}):
         raise ValueError(f"{word} takes no arguments: write {{{word}: {{}}}}")
@@ -205,4 +255,6 @@ WORDS = {
     "end_attack": end_attack,
     "end_of_attack": end_of_attack,
     "full_attack": full_attack,
+    "security_check": security_check,
+    "confirm_attack": confirm_attack,
 }

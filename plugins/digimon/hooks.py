@@ -11,6 +11,7 @@ from typing import Any
 
 from tcgtrig import (
     ActivationContext,
+    BattleResult,
     Card,
     Drop,
     GameEnd,
@@ -49,8 +50,8 @@ def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str) -
 
 
 @hookimpl
-def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
-    return policy.blocked(effect, context)
+def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
+    return policy.blocked(effect, context) or policy.forbidden(state, effect)
 
 
 @hookimpl
@@ -61,6 +62,11 @@ def tcgtrig_rules_processing(state: GameState, view: Any, changed: Sequence[str]
 @hookimpl
 def tcgtrig_under_cards_zone(card: Card, to: str) -> str:
     return "trash"
+
+
+@hookimpl
+def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult | None:
+    return policy.battle_result(state, card, against, stat)
 
 
 @hookimpl

@@ -10,6 +10,7 @@ from typing import Any
 
 from tcgtrig import (
     ActivationContext,
+    BattleResult,
     Card,
     CardIds,
     Drop,
@@ -21,7 +22,7 @@ from tcgtrig import (
 )
 from tcgtrig.words import card_argument, flag_word, move_word
 
-from .attack import WORDS
+from .attack import REVEALED, WORDS
 
 SECURITY_TAG = "security"
 SOURCES = "sources"
@@ -116,6 +117,35 @@ def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
     interrupted is resolved (15-8-5-4)."""
     if context.window == "interrupt" and effect.key in context.series:
         return "already activated in this series of interrupts (CR 15-8-5-4)"
+    return None
+
+
+#: the timing an ability's trigger event gives it, for "its [X] effects don't activate"
+TIMINGS = {"played": "on_play", "digivolved": "when_digivolving", "attacking": "when_attacking",
+           "deleted": "on_deletion", "end_of_attack": "end_of_attack"}
+#: the flag that forbids every effect of the Digimon that carries it
+CANT_ACTIVATE = "cant_activate"
+
+
+def forbidden(state: GameState, effect: PendingEffect) -> str | None:
+    """A persistent effect forbids activation (CR 15-8-2; Q3166 "that
+    Digimon's [When Digivolving] effects don't activate"): the flag
+    ``cant_activate`` on the Digimon (the card ``self`` means) forbids all
+    its effects; ``no_TIMING`` those of one timing — ``on_play``,
+    ``when_digivolving``, ``when_attacking``, ``on_deletion``,
+    ``end_of_attack`` (read from the trigger event) or a tag the ability
+    carries."""
+    card = state.cards.get(effect.self_card)
+    if card is None or not card.flags:
+        return None
+    if CANT_ACTIVATE in card.flags:
+        return "a persistent effect says its effects can't activate (CR 15-8-2)"
+    when = effect.ability.when
+    timings = {TIMINGS.get(when.event, "")} if when is not None else set()
+    for timing in sorted(timings | set(effect.ability.tags)):
+        if timing and f"no_{timing}" in card.flags:
+            return f"a persistent effect says its [{timing.replace('_', ' ').title()}] effects don't activate " \
+                   "(CR 15-8-2)"
     return None
 
 
@@ -222,6 +252,24 @@ def _digivolve(arg: Any) -> dict[str, Any]:
     return {"stack": {"card": arg["into"], "onto": arg["card"], "as": "digivolved"}}
 
 
+def _dna_digivolve(arg: Any) -> dict[str, Any]:
+    """DNA digivolution (CR 8-2): the revealed card is placed in the battle
+    area, unsuspended, and the Digimon it is made from — each with its own
+    digivolution cards — become its digivolution cards, at one moment.
+    They are new cards (8-2-2-1-2): their flags, changes and gained
+    effects end, an attacking one is no longer present (8-2-2-1-3/5), and
+    their per-turn uses are the new Digimon's (8-2-2-1-6).  The new
+    Digimon's event is ``digivolved`` ([When Digivolving], 8-2-2-5)."""
+    if not isinstance(arg, dict) or set(arg) != {"card", "from"} or not isinstance(arg["from"], list) or len(
+            arg["from"]) < 2:
+        raise ValueError("expected {card: the DNA Digimon, from: [the Digimon it is made from, …]} (two or more)")
+    into = arg["card"]
+    return {"together": [
+        {"move": {"card": into, "to": "battle", "as": "digivolved"}},
+        *({"move": {"card": part, "to": "sources", "under": into}} for part in arg["from"]),
+    ]}
+
+
 def _memory(arg: Any) -> dict[str, Any]:
     if isinstance(arg, bool) or not isinstance(arg, int):
         raise ValueError("expected a number of memory (negative to lose)")
@@ -234,6 +282,20 @@ def _use(arg: Any) -> dict[str, Any]:
     return {"emit": {"event": "used", "card": card, **modifiers}}
 
 
+def battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult | None:
+    """A battle (CR 14): the DP are compared, the lower loses and is
+    deleted, both when equal (14-2-1, 14-2-2) — except a Security Digimon,
+    which loses without being deleted (14-2-3).  A direct attack is a
+    security check, not a battle: nothing happens."""
+    if against is None:
+        return BattleResult()
+    mine, theirs = stat(card, "dp") or 0, stat(against, "dp") or 0
+    winner = card if mine > theirs else against if theirs > mine else None
+    losers = tuple(c for c in (card, against) if c != winner)
+    deleted = tuple(c for c in losers if state.cards[c].zone != REVEALED)
+    return BattleResult(destroyed=deleted, winner=winner, losers=losers)
+
+
 ALIASES = {
     "delete": move_word("trash", "deleted"),
     "play": move_word("battle", "played"),
@@ -243,6 +305,7 @@ ALIASES = {
     "suspend": flag_word("set", "suspended", "suspended"),
     "unsuspend": flag_word("clear", "suspended", "unsuspended"),
     "digivolve": _digivolve,
+    "dna_digivolve": _dna_digivolve,
     **WORDS,
     "memory": _memory,
     "use": _use,

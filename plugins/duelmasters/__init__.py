@@ -66,4 +66,5 @@ GAME_INFO = GameInfo(
                  "summoned": "put_into_play", "put_into_battle": "put_into_play", "put_into_mana": "resourced",
                  "tapped": "tapped", "untapped": "untapped", "broken": "life_lost"},
     flag_roles={"tapped": "tapped"},
+    battle_stat="power",  # the creature with the lower power is destroyed, both when equal
 )

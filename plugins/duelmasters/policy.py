@@ -127,6 +127,16 @@ def _attack(arg: Any) -> dict[str, Any]:
     ]}
 
 
+def _block(arg: Any) -> dict[str, Any]:
+    """A Blocker blocks: it is tapped and becomes the creature the attacker
+    battles (event ``blocked``)."""
+    card, _ = card_argument(arg)
+    return {"together": [
+        {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
+        {"emit": {"event": "blocked", "card": card}},
+    ]}
+
+
 def _power(arg: Any) -> dict[str, Any]:
     if not isinstance(arg, dict) or not {"card", "by"} <= set(arg) or set(arg) - {"card", "by", "until"}:
         raise ValueError("expected {card: the creature, by: a number of power, until: end_of_turn (optional)}")
@@ -153,6 +163,7 @@ ALIASES = {
     "discard": move_word("graveyard", "discarded", **{"from": "hand"}),
     "add_shield": move_word("shields", "shield_added"),
     "attack": _attack,
+    "block": _block,
     "power": _power,
     "cast": _cast,
 }

@@ -58,4 +58,5 @@ GAME_INFO = GameInfo(
     zone_roles={"deck": "deck", "hand": "hand", "field": "field", "graveyard": "discard", "banished": "exile"},
     event_roles={"destroyed": "destroyed", "discarded": "discarded", "special_summoned": "put_into_play",
                  "banished": "exiled"},
+    battle_stat="atk",  # damage calculation: tcgtrig_battle_result (positions, battle damage)
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtrig import ActivationContext, Drop, GameInfo, GameState, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, BattleResult, Drop, GameInfo, GameState, PendingEffect, hookimpl
 
 from . import GAME_INFO, policy
 
@@ -58,6 +58,11 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
 @hookimpl
 def tcgtrig_can_respond(chain: Any, effect: PendingEffect) -> bool:
     return policy.can_respond(chain, effect)
+
+
+@hookimpl
+def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult:
+    return policy.battle_result(state, card, against, stat)
 
 
 class OCG:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtrig import ActivationContext, Drop, GameState, PendingEffect
+from tcgtrig import ActivationContext, BattleResult, Drop, GameState, PendingEffect
 from tcgtrig.words import card_argument, move_word
 
 #: Zones whose cards the opponent cannot see (the OCG keeps their optional
@@ -119,6 +119,35 @@ def ocg_can_respond(chain: Any, effect: PendingEffect) -> bool | None:
         return None
     top = chain[-1].ability.speed if chain else 1
     return top <= 2
+
+
+#: the flag of a monster in Defense Position (a monster without it is in Attack Position)
+DEFENSE = "defense_position"
+
+
+def battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult:
+    """Damage calculation (Rulebook v10, "Damage Calculation"): ATK against
+    ATK in Attack Position (the lower is destroyed and its controller takes
+    the difference; equal: both destroyed, unless both have 0 ATK); ATK
+    against DEF in Defense Position (a lower DEF is destroyed, with no
+    damage; a higher DEF deals the difference to the attacker's
+    controller); a direct attack deals the attacker's ATK."""
+    attack = stat(card, "atk") or 0
+    if against is None:
+        return BattleResult(damage=((state.opponent(state.controller(card)), attack),), counter="lp")
+    if DEFENSE in state.cards[against].flags:
+        defense = stat(against, "def") or 0
+        if attack > defense:
+            return BattleResult(destroyed=(against,), winner=card)
+        if attack < defense:
+            return BattleResult(damage=((state.controller(card), defense - attack),), counter="lp", losers=())
+        return BattleResult()
+    other = stat(against, "atk") or 0
+    if attack == other:
+        return BattleResult(destroyed=(card, against) if attack > 0 else ())
+    winner, loser = (card, against) if attack > other else (against, card)
+    return BattleResult(destroyed=(loser,), winner=winner,
+                        damage=((state.controller(loser), abs(attack - other)),), counter="lp")
 
 
 # -- the game's words ----------------------------------------------------------

@@ -216,6 +216,61 @@ def test_hook_tcgtrig_under_cards_zone():
     assert run(text, game(SourcesToTrash())).state.cards["src"].zone == "trash"
 
 
+class Battling:
+    """A game whose battles compare ``power`` (``GameInfo.battle_stat``)."""
+
+    @hookimpl
+    def tcgtrig_game_info(self) -> GameInfo:
+        return GameInfo(name="plain", title="Battling", version="0", battle_stat="power",
+                        zone_roles={"field": "field", "bin": "discard"}, event_roles={"broken": "destroyed"})
+
+
+BATTLE = """
+    counters: {A: {hp: 10}, B: {hp: 10}}
+    cards:
+      - id: big
+        owner: A
+        zone: field
+        stats: {power: 5}
+        abilities: [{id: won, when: {event: won_battle, card: self}, do: [{gain: {counter: hp, amount: 1}}]}]
+      - {id: small, owner: B, zone: field, stats: {power: 3}}
+    start: [{battle: {card: big, against: small}}]
+    """
+
+
+def test_the_default_battle_destroys_the_lower_stat_into_the_discard_zone():
+    result = run(BATTLE, tcgtrig.load_ruleset("plain", plugins=(Battling(),), autoload=False))
+    assert (result.state.cards["big"].zone, result.state.cards["small"].zone) == ("field", "bin")
+    moved = [s for s in result.trace if s.kind == "event" and s["card"] == "small" and s.get("to")]
+    assert [(s["event"], s["by"]) for s in moved] == [("broken", "battle")]
+    assert result.keys("resolved") == ["big.won"] and result.state.counter("A", "hp") == 11
+
+
+def test_hook_tcgtrig_battle_result():
+    class Sudden:
+        """The stronger card is destroyed and its controller loses the difference."""
+
+        @hookimpl
+        def tcgtrig_battle_result(self, state, card, against, stat):
+            strong, weak = sorted((card, against), key=lambda c: -(stat(c, "power") or 0))
+            return tcgtrig.BattleResult(destroyed=(strong,), winner=weak, counter="hp",
+                                        damage=((state.controller(strong), stat(strong, "power") - stat(weak, "power")),))
+
+    result = run(BATTLE, tcgtrig.load_ruleset("plain", plugins=(Battling(), Sudden()), autoload=False))
+    assert (result.state.cards["big"].zone, result.state.cards["small"].zone) == ("bin", "field")
+    assert result.state.counter("A", "hp") == 8 and result.keys("resolved") == []
+
+
+def test_a_battle_result_naming_another_card_is_the_plugins_fault():
+    class Wrong:
+        @hookimpl
+        def tcgtrig_battle_result(self):
+            return tcgtrig.BattleResult(destroyed=("elsewhere",))
+
+    with pytest.raises(tcgtrig.PluginError, match="tcgtrig_battle_result"):
+        run(BATTLE, tcgtrig.load_ruleset("plain", plugins=(Battling(), Wrong()), autoload=False))
+
+
 def test_hook_tcgtrig_endless_loop():
     class Verdict:
         @hookimpl
