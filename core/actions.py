@@ -141,16 +141,14 @@ def plan(
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
                           data=(("onto", below.id), ("onto_incarnation", below.incarnation))))
     elif isinstance(action, Draw):
-        player = relative_player(state, action.player, scope.controller)
         count = view.amount(action.count, scope, did)
-        if count > 0:
+        for player in _players(state, action.player, scope.controller) if count > 0 else ():
             event = Event(name=action.as_ or "drawn", base="drawn" if action.as_ else None,
                           player=player, amount=count, by=by, actor=actor)
             ops.append(Op(part=part, event=event))
     elif isinstance(action, Gain):
-        player = relative_player(state, action.player, scope.controller)
         amount = view.amount(action.amount, scope, did)
-        if amount > 0:
+        for player in _players(state, action.player, scope.controller) if amount > 0 else ():
             base = "gained" if action.sign > 0 else "lost"
             event = Event(name=action.as_ or base, base=base if action.as_ else None, player=player,
                           counter=action.counter, amount=amount, by=by, actor=actor)
@@ -200,7 +198,7 @@ def plan(
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
                           data=(("grant", mod),)))
     elif isinstance(action, Battle):
-        ops.extend(_battle_ops(engine, part, chosen, by if by != "effect" else "battle", actor))
+        ops.extend(_battle_ops(engine, part, chosen, by if by != "effect" else "battle", actor, action.hold))
     elif isinstance(action, Emit):
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
@@ -218,7 +216,16 @@ def plan(
     return ops
 
 
-def _battle_ops(engine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None) -> list[Op]:
+def _players(state: Any, who: str, controller: str) -> tuple[str, ...]:
+    """The players an action for ``who`` concerns: with more than two
+    players, ``opponent`` is each opponent, in turn order."""
+    if who == "opponent" and len(state.players) > 2:
+        return state.opponents(controller)
+    return (relative_player(state, who, controller),)
+
+
+def _battle_ops(engine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None,
+                hold: str | None = None) -> list[Op]:
     """A battle's ops: what the game says it comes to, as it is now."""
     state = engine.state
     card = (chosen.get("card") or [None])[0]
@@ -238,6 +245,11 @@ def _battle_ops(engine: Machine, part: int, chosen: dict[str, list[str]], by: st
         ops.append(Op(part=part, event=event, subject=card_id, incarnation=who.incarnation))
     for card_id in result.destroyed:
         loser = state.cards[card_id]
+        if hold is not None:  # destroyed now, moved by a later step: it carries the flag until then
+            if hold not in loser.flags:
+                event = Event(name="flag_set", card=card_id, player=loser.owner, by=by, actor=actor, flag=hold)
+                ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation))
+            continue
         event = Event(name=ruleset.destroyed_event, base="moved", card=card_id, player=loser.owner, by=by,
                       actor=actor, from_=loser.zone, to=ruleset.discard_zone)
         ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation,

@@ -81,6 +81,13 @@ class _Page:
         return html.escape(self.shown.sentence(value))
 
 
+def _negated_by(step: Any, text: Any) -> str:
+    """For a negated chain link: what was negated, and by which effect."""
+    if step.kind != "negated":
+        return ""
+    return f": its {text(step.get('what', 'activation'))} negated by {text(step.get('negated_by'))}"
+
+
 def comparison_html(title: str, results: dict[str, Resolution | str], scenario: Any = None) -> str:
     """The page for ``results`` (game name → its resolution, or its error);
     with the ``scenario``, the position first: its source and notes, whose
@@ -113,7 +120,8 @@ def _column(name: str, result: Resolution | str, text: _Page) -> str:
     endings = (step for step in result.trace if step.kind in ENDINGS)
     ended = "".join(
         f"<li>{text(step.kind)} {text(step.get('effect'))}"
-        f"{': ' + text.sentence(step.get('reason')) if step.get('reason') else ''}</li>"
+        f"{': ' + text.sentence(step.get('reason')) if step.get('reason') else ''}"
+        f"{_negated_by(step, text)}</li>"
         for step in itertools.islice(endings, MAX_PAGE_EFFECTS))
     more = sum(1 for _ in endings)
     if more:

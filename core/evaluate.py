@@ -227,7 +227,10 @@ class Evaluator:
         else:
             pool = state.cards.values()
         owner = None
-        if query.owner not in (None, "any"):
+        not_owner = None  # "an opponent's": any player but the asking one
+        if query.owner == "opponent":
+            not_owner = scope.controller
+        elif query.owner not in (None, "any"):
             owner = relative_player(state, query.owner, scope.controller)
         under: set[str] | None = None
         if query.under is not None:
@@ -240,6 +243,8 @@ class Evaluator:
             if card.id in excluded:
                 continue
             if owner is not None and state.controller(card.id) != owner:
+                continue
+            if not_owner is not None and state.controller(card.id) == not_owner:
                 continue
             if query.types and not any(t in card.types for t in query.types):
                 continue
@@ -351,6 +356,8 @@ class Evaluator:
                     return bool(value)
             return self.holds(condition.condition, scope, did)
         if isinstance(condition, TurnOf):
+            if condition.player == "opponent":  # any opponent's turn
+                return state.turn_player != scope.controller
             return state.turn_player == relative_player(state, condition.player, scope.controller)
         if isinstance(condition, CounterIs):
             player = relative_player(state, condition.player, scope.controller)

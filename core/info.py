@@ -102,6 +102,9 @@ class GameInfo:
         ``False`` (the default): it never gets there, and its event says
         ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
         so Fatal Abacus does not see it).
+    :param max_players: how many players a position may name (2 by
+        default); the players take turns in the order the file lists them,
+        and "an opponent" is any other player.
     :param battle_stat: the stat a battle compares (Digimon's ``dp``, Duel
         Masters' ``power``, Yu-Gi-Oh!'s ``atk``): by default the lower
         loses and is destroyed, both when equal (``tcgtrig_battle_result``
@@ -131,6 +134,7 @@ class GameInfo:
     flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
     tokens_arrive: bool = False
     battle_stat: str = ""
+    max_players: int = 2
 
     @property
     def default_variant(self) -> str | None:

@@ -340,6 +340,7 @@ class Machine(Activating, Performing):
             tuple(sorted(self.series)) if self.series is not None else None,
             frames,
             self.last_events if self.chain else (), self.answered_moment == self.last_moment,
+            tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
         )
 
     def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:

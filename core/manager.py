@@ -535,7 +535,7 @@ class Ruleset:
     def rank(self, state: GameState, effect: PendingEffect) -> tuple:
         rank = self._rank(state, effect) if self._rank is not None else None
         if rank is None:
-            return (0 if effect.controller == state.turn_player else 1, effect.timing)
+            return (state.seat(effect.controller), effect.timing)
         if type(rank) is tuple and set(map(type, rank)) <= _INTS:
             return rank  # the usual answer, checked at C speed
         if not isinstance(rank, tuple) or not all(

@@ -609,10 +609,15 @@ class Battle:
     loses and is destroyed, both when equal).  At one moment, open to
     interrupts and replacements: the losers are destroyed (``by:
     battle``), the winner gets ``won_battle`` and each loser
-    ``lost_battle``, and battle damage lowers the players' counter."""
+    ``lost_battle``, and battle damage lowers the players' counter.
+    ``hold``: a flag set on the cards the battle destroys instead of
+    moving them now — the game destroys them at a later step (Yu-Gi-Oh!:
+    destroyed by battle at damage calculation, sent to the GY at the end
+    of the Damage Step)."""
 
     card: Selector
     against: Selector | None = None
+    hold: str | None = None
     label: str | None = None
 
 

@@ -642,6 +642,10 @@ class _Compiler:
     # -- top level ------------------------------------------------------------
 
     def compile(self) -> Compiled:
+        limit = self.ruleset.info.max_players
+        if len(self.players) > limit:
+            raise self.error(("players",), f"{self.ruleset.info.title} is played by at most {limit} players; the "
+                             f"file names {len(self.players)}")
         with _collector_paused():
             cards = [self.card(c, ("cards", i)) for i, c in enumerate(self.data["cards"])]
             counters = self.data.get("counters") or {}
@@ -1174,10 +1178,11 @@ class _Compiler:
                           by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
                           as_=as_, by=by, label=label)
         if word == "battle":
-            self.only(args, at, ("card", "against", "by", "label"))
+            self.only(args, at, ("card", "against", "hold", "by", "label"))
             self.need(args, at, "card")
             against = self.one_card(args["against"], at + ("against",)) if args.get("against") is not None else None
-            return Battle(card=self.one_card(args["card"], at + ("card",)), against=against, label=label)
+            hold = self.text(args["hold"], at + ("hold",)) if "hold" in args else None
+            return Battle(card=self.one_card(args["card"], at + ("card",)), against=against, hold=hold, label=label)
         if word == "emit":
             self.only(args, at, ("event", "card", "player", "by", "reason", "label"))
             self.need(args, at, "event")

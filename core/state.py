@@ -93,10 +93,32 @@ class GameState:
         return self.cards[card_id]
 
     def opponent(self, player: str) -> str:
-        for other in self.players:
-            if other != player:
-                return other
-        return player
+        """The player after ``player`` in turn order: with two players, the
+        other one."""
+        return self.next_player(player)
+
+    def next_player(self, player: str) -> str:
+        """Who takes the turn after ``player``."""
+        players = self.players
+        if player not in players:
+            return player
+        return players[(players.index(player) + 1) % len(players)]
+
+    def opponents(self, player: str) -> tuple[str, ...]:
+        """Every other player, in turn order from the one after ``player``."""
+        players = self.players
+        if player not in players:
+            return ()
+        at = players.index(player)
+        return tuple(players[(at + step) % len(players)] for step in range(1, len(players)))
+
+    def seat(self, player: str) -> int:
+        """How far ``player`` comes after the turn player in turn order (the
+        turn player is 0): the order several players' effects go in."""
+        players = self.players
+        if player not in players or self.turn_player not in players:
+            return 0
+        return (players.index(player) - players.index(self.turn_player)) % len(players)
 
     def counter(self, player: str, name: str) -> int:
         return self.counters.get(player, {}).get(name, 0)

@@ -178,7 +178,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
         return {"activate": action.key, **label}
     if isinstance(action, Battle):
         against = {"against": selector_to_data(action.against)} if action.against is not None else {}
-        return {"battle": {"card": selector_to_data(action.card), **against}, **label}
+        hold = {"hold": action.hold} if action.hold is not None else {}
+        return {"battle": {"card": selector_to_data(action.card), **against, **hold}, **label}
     if isinstance(action, Negate):
         return {"negate": {"card": selector_to_data(action.card), "what": action.what}, **label}
     if isinstance(action, Prevent):

@@ -1,8 +1,9 @@
 """Every bundled scenario file under every installed game: it loads and
 compiles (another game's words read by the roles of their zones, events
 and flags), or it is refused with one line naming the word that has no
-meaning there — never a bare "unknown action", never another error
-(issue 23, item 1)."""
+meaning there, or naming the number of players the game allows (issue 24,
+item 7) — never a bare "unknown action", never another error (issue 23,
+item 1)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ FILES = sorted({*ROOT.glob("tests/scenarios/**/*.yaml"), *ROOT.glob("tests/plugi
                 *ROOT.glob("examples/*.yaml"), *ROOT.glob("examples/games/*/scenarios/*.yaml")})
 #: the one line a word of another game gets
 ELSEWHERE = re.compile(r"^[^\n]*: (?:unknown action '(\w+)' for game '[\w/]+': it is [^\n]*'s word\b"
-                       r"|'(\w+)' \([^\n]*'s word\) has no meaning in )[^\n]*$")
+                       r"|'(\w+)' \([^\n]*'s word\) has no meaning in "
+                       r"|players: [^\n]* is played by at most \d+ players; the file names \d+)[^\n]*$")
 
 
 @pytest.mark.parametrize("game", tcgtrig.available_games())

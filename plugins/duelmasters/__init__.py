@@ -67,4 +67,5 @@ GAME_INFO = GameInfo(
                  "tapped": "tapped", "untapped": "untapped", "broken": "life_lost"},
     flag_roles={"tapped": "tapped"},
     battle_stat="power",  # the creature with the lower power is destroyed, both when equal
+    max_players=4,  # Duel Party, the multiplayer format: turns and waiting abilities go in turn order
 )

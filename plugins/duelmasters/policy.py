@@ -49,7 +49,7 @@ def rank(state: GameState, effect: PendingEffect) -> tuple[int, int]:
     Before an event (substitution, "instead"): the turn player's first
     (609.9).
     """
-    player = 0 if effect.controller == state.turn_player else 1
+    player = state.seat(effect.controller)  # the active player 0, then the others in turn order
     if effect.window == "interrupt":
         return (0 if effect.kind == "replacement" else 1, player)
     return (ability_class(effect), player)

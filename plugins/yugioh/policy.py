@@ -121,6 +121,8 @@ def ocg_can_respond(chain: Any, effect: PendingEffect) -> bool | None:
     return top <= 2
 
 
+#: a monster destroyed by battle, on the field until the end of the Damage Step
+BATTLE_DESTROYED = "destroyed_by_battle"
 #: the flag of a monster in Defense Position (a monster without it is in Attack Position)
 DEFENSE = "defense_position"
 
@@ -176,6 +178,41 @@ def _negate(what: str) -> Any:
     return word
 
 
+def _damage_step(arg: Any) -> list[dict[str, Any]]:
+    """The Damage Step of an attack (Rulebook v10, "Damage Step"), only in
+    the start actions: the start of the Damage Step and what it triggers;
+    a face-down monster attacked is flipped face-up (``flipped``) before
+    damage calculation; damage calculation (``battle``); after damage
+    calculation, what the flip, the battle and the damage triggered (FLIP
+    effects, "inflicts battle damage") resolves; then the end of the Damage
+    Step: a monster destroyed by battle at damage calculation carries the
+    flag ``destroyed_by_battle`` and stays on the field until now, when it
+    is sent to the GY (``destroyed``, ``by: battle``), and what that
+    triggers resolves — so a FLIP effect that waited for damage
+    calculation still activates."""
+    if not isinstance(arg, dict) or "card" not in arg or set(arg) - {"card", "against"}:
+        raise ValueError("expected {card: the attacking monster, against: the monster it attacks (none: direct)}")
+    card, against = arg["card"], arg.get("against")
+    steps: list[dict[str, Any]] = [
+        {"emit": {"event": "start_of_damage_step", "card": card, "by": "rule"}},
+        {"resolve_pending": {}},
+    ]
+    if against is not None:
+        steps.append({"if": {"card": against, "flag": "face_down"},
+                      "then": [{"flag": {"card": against, "clear": "face_down", "as": "flipped", "by": "rule"}}]})
+    steps += [
+        {"emit": {"event": "before_damage_calculation", "card": card, "by": "rule"}},
+        {"battle": {"card": card, **({"against": against} if against is not None else {}),
+                    "hold": BATTLE_DESTROYED}},
+        {"emit": {"event": "after_damage_calculation", "card": card, "by": "rule"}},
+        {"resolve_pending": {}},
+        {"emit": {"event": "end_of_damage_step", "card": card, "by": "rule"}},
+        {"destroy": {"card": {"zone": "field", "flag": BATTLE_DESTROYED}, "by": "battle"}},
+        {"resolve_pending": {}},
+    ]
+    return steps
+
+
 def _damage(arg: Any) -> dict[str, Any]:
     return {"lose": {"player": "opponent", "counter": "lp", "amount": abs(_number(arg))}}
 
@@ -192,6 +229,7 @@ ALIASES = {
     "set": _set,
     "lp": _lp,
     "damage": _damage,
+    "damage_step": _damage_step,
     "negate_activation": _negate("activation"),
     "negate_effect": _negate("effect"),
 }

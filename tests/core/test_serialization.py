@@ -525,7 +525,9 @@ def test_undoing_a_change_restores_the_fingerprint(data, more, pick):
                          ids=lambda p: p.stem)
 def test_every_ability_of_every_scenario_file_writes_back_to_an_equal_ability(path, plain):
     scenario = tcgtrig.load_scenario(path)
-    state = scenario.compile(tcgtrig.load_ruleset(scenario.games()[0])).state
-    restored = state_from_dict(json.loads(json.dumps(state_to_dict(state))), plain)
+    ruleset = tcgtrig.load_ruleset(scenario.games()[0])
+    state = scenario.compile(ruleset).state
+    # a position of more than two players is restored with its own game (the plain one allows two)
+    restored = state_from_dict(json.loads(json.dumps(state_to_dict(state))), plain if len(state.players) == 2 else ruleset)
     for card in state.cards.values():
         assert restored.cards[card.id].abilities == card.abilities, card.id
