@@ -236,22 +236,24 @@ def _battle_ops(engine: Machine, part: int, chosen: dict[str, list[str]], by: st
     ruleset = engine.ruleset
     ops = []
     # who won and lost first: a loser's event is about it as it was, before it is destroyed
+    other = {card: against, against: card}
     outcomes = [(result.winner, "won_battle")] if result.winner is not None else []
     outcomes += [(card_id, "lost_battle")
                  for card_id in (result.destroyed if result.losers is None else result.losers)]
     for card_id, name in outcomes:
         who = state.cards[card_id]
-        event = Event(name=name, card=card_id, player=who.owner, by=by, actor=actor)
+        event = Event(name=name, card=card_id, player=who.owner, by=by, actor=actor, against=other.get(card_id))
         ops.append(Op(part=part, event=event, subject=card_id, incarnation=who.incarnation))
     for card_id in result.destroyed:
         loser = state.cards[card_id]
         if hold is not None:  # destroyed now, moved by a later step: it carries the flag until then
             if hold not in loser.flags:
-                event = Event(name="flag_set", card=card_id, player=loser.owner, by=by, actor=actor, flag=hold)
+                event = Event(name="flag_set", card=card_id, player=loser.owner, by=by, actor=actor, flag=hold,
+                              against=other.get(card_id))
                 ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation))
             continue
         event = Event(name=ruleset.destroyed_event, base="moved", card=card_id, player=loser.owner, by=by,
-                      actor=actor, from_=loser.zone, to=ruleset.discard_zone)
+                      actor=actor, from_=loser.zone, to=ruleset.discard_zone, against=other.get(card_id))
         ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation,
                       data=(("under", None), ("alone", False))))
     for player, amount in result.damage:
@@ -280,7 +282,7 @@ class _Moment:
         self.before = before
 
     def move(self, card: Card, to: str, under: str | None, by: str | None, actor: str | None, name: str,
-             base: str | None) -> None:
+             base: str | None, against: str | None = None) -> None:
         """Move a card, and the pile under it (where the game puts it)."""
         state, events = self.state, self.events
         self.before.setdefault(card.id, card)
@@ -301,7 +303,7 @@ class _Moment:
                        flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
         state.replace(moved)
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                            from_=card.zone, to=arrived, by=by, actor=actor))
+                            from_=card.zone, to=arrived, by=by, actor=actor, against=against))
         if stack:
             zone = self.engine.ruleset.under_cards_zone(state, card, to)
             for child in stack:
@@ -401,7 +403,7 @@ def apply(engine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = No
                 _Moment(engine, events, before).move_alone(card, event.to, event.by, actor, event.name, event.base)
             else:
                 _Moment(engine, events, before).move(card, event.to, op.get("under"), event.by, actor, event.name,
-                                                     event.base)
+                                                     event.base, event.against)
         elif event.flag is not None:
             flags = set(card.flags)
             mods = card.mods

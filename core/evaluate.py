@@ -171,6 +171,8 @@ class Evaluator:
                 return [card.id]
             if selector.role == "source":
                 return [scope.card] if scope.card in state.cards else []
+            if selector.role == "against":
+                return list(dict.fromkeys(e.against for e in scope.events if e.against in state.cards))
             found: dict[str, None] = {}
             for event in scope.events:
                 if event.card is not None and event.card in state.cards:

@@ -213,7 +213,7 @@ _WORD = re.compile(r"[a-z0-9_]+")
 CORE_STEP_KEYS = frozenset({
     "about", "actor", "amount", "by", "card", "cards", "cause", "chain", "chain_link", "counter", "decision",
     "effect", "event", "flag", "from", "id", "interrupting", "kind", "label", "options", "outcome", "player",
-    "reason", "stat", "to", "turn", "what", "negated_by",
+    "reason", "stat", "to", "turn", "what", "negated_by", "against",
 })
 
 

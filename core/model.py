@@ -154,10 +154,12 @@ class Pattern:
 
 @frozen
 class Ref:
-    """A card the effect refers to by role: ``self``, ``source`` or ``event``.
+    """A card the effect refers to by role: ``self``, ``source``, ``event``
+    or ``against``.
 
     ``event`` means the card(s) of the event that triggered the effect (for an
-    interrupt: the card the action was about to happen to).
+    interrupt: the card the action was about to happen to); ``against`` the
+    card(s) those cards battled (a battle's events).
     """
 
     role: str
@@ -807,7 +809,9 @@ class Event:
     renames (``moved``), so patterns may use either.  ``player`` is whose
     card or counter it concerns; ``actor`` the player whose effect (or
     start action) did it — ``None`` for what the rules do (``by: rule``);
-    ``reason`` the rule an ``emit`` cites for it (trace only).
+    ``reason`` the rule an ``emit`` cites for it (trace only); ``against``,
+    on a battle's events, the card the event's card battled (the selector
+    ``event.against``: <Retaliation>'s "the Digimon it battled").
     """
 
     name: str
@@ -824,6 +828,8 @@ class Event:
     cards: tuple[str, ...] = field(default=(), converter=_tuple)
     actor: str | None = None
     reason: str | None = None
+    #: a battle's events: the card the event's card battled
+    against: str | None = None
 
     def names(self) -> tuple[str, ...]:
         return (self.name,) if self.base is None or self.base == self.name else (self.name, self.base)

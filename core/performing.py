@@ -377,5 +377,7 @@ def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
         flat += ("actor", event.actor)
     if event.reason is not None:
         flat += ("reason", event.reason)
+    if event.against is not None:
+        flat += ("against", event.against)
     flat += ("cause", cause)
     return tuple(flat)

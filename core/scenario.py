@@ -118,7 +118,7 @@ MAX_DRAW = 10_000
 #: Words that mean something where a card is named (selectors, patterns,
 #: the answers to a decision): no card may be called so.
 RESERVED_CARD_IDS = frozenset({
-    "self", "source", "event", "event.card", "own", "own_other", "opponent", "other", "any", "all",
+    "self", "source", "event", "event.card", "event.against", "own", "own_other", "opponent", "other", "any", "all",
     "none", "turn_player", "use", "decline", "pass",
 })
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
@@ -1288,6 +1288,8 @@ class _Compiler:
                 return Ref(raw)
             if raw in ("event.card", "event"):
                 return Ref("event")
+            if raw == "event.against":
+                return Ref("against")
             if (raw == "target" or raw.startswith("target.")) and (self.target_names or raw not in self.known_cards):
                 name = raw.partition(".")[2] or "target"
                 if name not in self.target_names:

@@ -77,7 +77,8 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
-_EVENT_KEYS = ("name", "base", "card", "player", "from_", "to", "by", "counter", "amount", "flag", "stat", "actor")
+_EVENT_KEYS = ("name", "base", "card", "player", "from_", "to", "by", "counter", "amount", "flag", "stat", "actor",
+               "against")
 
 
 def _event_to_dict(event: Event) -> dict[str, Any]:

@@ -73,7 +73,7 @@ def pattern_to_data(pattern: Pattern) -> dict[str, Any]:
 
 def selector_to_data(selector: Any) -> Any:
     if isinstance(selector, Ref):
-        return "event.card" if selector.role == "event" else selector.role
+        return {"event": "event.card", "against": "event.against"}.get(selector.role, selector.role)
     if isinstance(selector, CardIds):
         return list(selector.ids)
     if isinstance(selector, TargetRef):

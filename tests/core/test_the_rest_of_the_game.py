@@ -154,32 +154,29 @@ def test_a_token_leaving_the_field_ceases_to_exist(arrive, to):
 # -- targets and negation -----------------------------------------------------------
 
 
+#: a card whose effect targets an opponent's card on activation, and moves it away
+ZAPPER = """
+    cards:
+      - id: zapper
+        owner: A
+        zone: field
+        abilities:
+          - {id: zap, kind: activated, target: {zone: field, owner: opponent, pick: 1}, do: [{move: {card: target, to: gone}}]}
+"""
+
+
 def test_an_effect_with_no_legal_target_cannot_activate():
-    result = run("""
-        cards:
-          - id: zapper
-            owner: A
-            zone: field
-            abilities:
-              - {id: zap, kind: activated, target: {zone: field, owner: opponent, pick: 1}, do: [{move: {card: target, to: gone}}]}
-        start: [{activate: zapper.zap}]
-        """, "yugioh")
+    result = run(ZAPPER + "    start: [{activate: zapper.zap}]\n", "yugioh")
     assert result.keys("failed") == ["zapper.zap"] and result.keys("resolved") == []
 
 
 def test_a_target_is_chosen_once_and_kept():
-    result = run("""
-        cards:
-          - id: zapper
-            owner: A
-            zone: field
-            abilities:
-              - {id: zap, kind: activated, target: {zone: field, owner: opponent, pick: 1}, do: [{move: {card: target, to: gone}}]}
-          - {id: one, owner: B, zone: field}
-          - {id: two, owner: B, zone: field}
-        start: [{activate: zapper.zap}]
-        choices: [two]
-        """, "yugioh")
+    result = run(ZAPPER + """\
+      - {id: one, owner: B, zone: field}
+      - {id: two, owner: B, zone: field}
+    start: [{activate: zapper.zap}]
+    choices: [two]
+    """, "yugioh")
     assert zones(result, "one", "two") == ("field", "gone")
     assert [s["card"] for s in result.trace if s.kind == "event" and s["event"] == "targeted"] == ["two"]
 
