@@ -119,7 +119,13 @@ def endless(reason: str, stoppable: bool | None) -> GameEnd:
 # -- the game's words ----------------------------------------------------------
 
 
+#: the flag of a creature that blocked, until the end of the attack (``end_of_attack``)
+BLOCKING = "blocking"
+
+
 def _attack(arg: Any) -> dict[str, Any]:
+    """An attack is declared: the creature is tapped — event ``attacking``,
+    its Attack Triggers."""
     card, _ = card_argument(arg)
     return {"together": [
         {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
@@ -128,13 +134,29 @@ def _attack(arg: Any) -> dict[str, Any]:
 
 
 def _block(arg: Any) -> dict[str, Any]:
-    """A Blocker blocks: it is tapped and becomes the creature the attacker
-    battles (event ``blocked``)."""
+    """A Blocker blocks: it is tapped and is blocking (the flag
+    ``blocking``, until the end of the attack) — event ``blocked``; the
+    battle is then ``battle: {card: ATTACKER, against: BLOCKER}``."""
     card, _ = card_argument(arg)
     return {"together": [
         {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
+        {"flag": {"card": card, "set": BLOCKING, "by": "rule"}},
         {"emit": {"event": "blocked", "card": card}},
     ]}
+
+
+def _end_of_attack(arg: Any) -> list[dict[str, Any]]:
+    """The attack ends (only in the start actions): the event
+    ``end_of_attack`` ("at the end of the attack") and what it triggers
+    resolve, then the blocker stops blocking (the flag ``blocking``), so
+    "while blocking" stops applying.  "While attacking" (Power Attacker)
+    reads the turn's history: the creature attacked and no attack has
+    ended since."""
+    if arg not in (None, {}):
+        raise ValueError("end_of_attack takes no arguments: write {end_of_attack: {}}")
+    return [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
+            {"resolve_pending": {}},
+            {"flag": {"card": {"flag": BLOCKING}, "clear": BLOCKING, "by": "rule"}}]
 
 
 def _power(arg: Any) -> dict[str, Any]:
@@ -164,6 +186,7 @@ ALIASES = {
     "add_shield": move_word("shields", "shield_added"),
     "attack": _attack,
     "block": _block,
+    "end_of_attack": _end_of_attack,
     "power": _power,
     "cast": _cast,
 }
