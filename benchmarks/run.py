@@ -316,7 +316,7 @@ start: [{emit: {event: ping_a}}]
 class CoreOnly:
     @hookimpl
     def tcgtrig_game_info(self) -> GameInfo:
-        return GameInfo(name="core-only", title="core defaults only", version="0")
+        return GameInfo(name="core_only", title="core defaults only", version="0")
 
 
 # ---------------------------------------------------------------------------
@@ -389,8 +389,8 @@ class Bench:
 
     def ruleset(self, game: str) -> tcgtrig.Ruleset:
         if game not in self.rulesets:
-            if game == "core-only":
-                self.rulesets[game] = tcgtrig.load_ruleset("core-only", plugins=(CoreOnly(),), autoload=False)
+            if game == "core_only":
+                self.rulesets[game] = tcgtrig.load_ruleset("core_only", plugins=(CoreOnly(),), autoload=False)
             else:
                 self.rulesets[game] = tcgtrig.load_ruleset(game)
         return self.rulesets[game]
@@ -454,7 +454,7 @@ class Bench:
             (f"yugioh: {100_000 // s:,} chained one-link chains", lambda: ygo_deep(100_000 // s), "yugioh", True),
             (f"yugioh: {20_000 // s:,} distinct cards", lambda: distinct(20_000 // s, "yugioh"), "yugioh", True),
             (f"(extra) digimon: wide, {10_000 // s:,} in one layer", lambda: wide(10_000 // s), "digimon", False),
-            (f"(extra) core only: {100_000 // s:,}-deep chain", lambda: deep(100_000 // s), "core-only", False),
+            (f"(extra) core only: {100_000 // s:,}-deep chain", lambda: deep(100_000 // s), "core_only", False),
             (f"(extra) duelmasters: wide, {10_000 // s:,} waiting", lambda: dm_wide(10_000 // s), "duelmasters",
              False),
             (f"(extra) yugioh: SEGOC, {10_000 // s:,} links", lambda: ygo_segoc(10_000 // s), "yugioh", False),

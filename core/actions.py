@@ -26,6 +26,8 @@ from .model import (
     NOWHERE,
     SOURCES,
     TOKEN,
+    UNAFFECTED,
+    UNAFFECTED_BY_OPPONENT,
     Battle,
     Card,
     Change,
@@ -45,6 +47,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Op", "plan", "apply", "card_fields", "describe"]
 
+
+#: the words that keep effects off a card
+_UNAFFECTED = frozenset({UNAFFECTED, UNAFFECTED_BY_OPPONENT})
 
 #: For each primitive action class, the selector fields whose cards must be
 #: chosen before it can be planned.
@@ -119,7 +124,7 @@ def plan(
                 continue  # not where the action takes cards from
             if action.to == SOURCES and _would_circle(state, card_id, parent):
                 continue
-            if by == "effect" and card.unaffected_by(actor, state.controller(card_id)):
+            if by == "effect" and _unaffected(state, card, actor):
                 continue  # effects do not move it (Digimon CR 15-15-5-1)
             event = card_event(
                 action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
@@ -142,13 +147,17 @@ def plan(
                           data=(("onto", below.id), ("onto_incarnation", below.incarnation))))
     elif isinstance(action, Draw):
         count = view.amount(action.count, scope, did)
-        for player in _players(state, action.player, scope.controller) if count > 0 else ():
+        players = (_players(state, action.player, scope.controller) if len(state.players) > 2
+                   else (relative_player(state, action.player, scope.controller),))
+        for player in players if count > 0 else ():
             event = Event(name=action.as_ or "drawn", base="drawn" if action.as_ else None,
                           player=player, amount=count, by=by, actor=actor)
             ops.append(Op(part=part, event=event))
     elif isinstance(action, Gain):
         amount = view.amount(action.amount, scope, did)
-        for player in _players(state, action.player, scope.controller) if amount > 0 else ():
+        players = (_players(state, action.player, scope.controller) if len(state.players) > 2
+                   else (relative_player(state, action.player, scope.controller),))
+        for player in players if amount > 0 else ():
             base = "gained" if action.sign > 0 else "lost"
             event = Event(name=action.as_ or base, base=base if action.as_ else None, player=player,
                           counter=action.counter, amount=amount, by=by, actor=actor)
@@ -156,7 +165,7 @@ def plan(
     elif isinstance(action, Flag):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
-            if by == "effect" and card.unaffected_by(actor, state.controller(card_id)):
+            if by == "effect" and _unaffected(state, card, actor):
                 continue  # it is not suspended, not tapped (Digimon CR 15-15-5-1)
             if action.set_ is not None and action.set_ in card.flags and any(
                     mod.flag == action.set_ for mod in card.mods):
@@ -190,7 +199,7 @@ def plan(
     elif isinstance(action, Grant):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
-            if by == "effect" and card.unaffected_by(actor, state.controller(card_id)):
+            if by == "effect" and _unaffected(state, card, actor):
                 continue  # it is not considered to have the effect (Digimon CR 15-15-5-4)
             event = card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card)
             mod = Mod(ability=action.ability, key=action.key, until=action.until, effect=scope.key,
@@ -214,6 +223,14 @@ def plan(
     else:  # pragma: no cover - the parser only builds the classes above
         raise TypeError(f"not a primitive action: {action!r}")
     return ops
+
+
+def _unaffected(state: Any, card: Card, actor: str | None) -> bool:
+    """Whether effects of ``actor`` leave ``card`` alone (Digimon CR
+    15-15-5) — the words looked at first: most cards carry neither."""
+    if (not card.flags or _UNAFFECTED.isdisjoint(card.flags)) and _UNAFFECTED.isdisjoint(card.types):
+        return False
+    return card.unaffected_by(actor, state.controller(card.id))
 
 
 def _players(state: Any, who: str, controller: str) -> tuple[str, ...]:
