@@ -83,7 +83,7 @@ class Activating:
         if ability.targets:
             scope = self.scope_of(effect)
             for name, query in ability.targets:
-                need = query.pick if query.pick is not None and not query.upto else 1
+                need = self.view.amount(query.pick, scope) if query.pick is not None and not query.upto else 1
                 if len(self.view.select(query, scope)) < need:
                     return self.cite("target", f"nothing it could target as '{name}'")
         if not self.ruleset.may_block:
@@ -142,7 +142,8 @@ class Activating:
                     if name == "card":
                         found = [card for card in found if self._cost_changes(part, card, scope)]
                     if isinstance(selector, Query):
-                        if selector.pick is not None and not selector.upto and len(found) < selector.pick:
+                        if selector.pick is not None and not selector.upto and len(found) < self.view.amount(
+                                selector.pick, scope):
                             return False
                     elif not found or len(found) < len(self.view.select(selector, scope)):
                         return False

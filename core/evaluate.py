@@ -240,6 +240,7 @@ class Evaluator:
         excluded = set(self.select(query.exclude, scope)) if query.exclude is not None else set()
         name = query.name.lower() if query.name else None
         stats = [(stat, op, self.value(value, scope)) for stat, op, value in query.stat]
+        under_counts = [(op, self.value(value, scope)) for op, value in query.cards_under]
         result = []
         for card in pool:
             if card.id in excluded:
@@ -264,6 +265,10 @@ class Evaluator:
                 continue
             if stats and not all(
                 self._compare(self.stat(card.id, stat), op, value) for stat, op, value in stats
+            ):
+                continue
+            if under_counts and not all(
+                self._compare(len(state.stack_below(card.id)), op, value) for op, value in under_counts
             ):
                 continue
             result.append(card.id)

@@ -415,6 +415,10 @@ class Perform(Frame):
             if self.picking is None:
                 candidates = engine.view.select(selector, scope)
                 need = selector.pick if isinstance(selector, Query) else None
+                if need is not None and not isinstance(need, int):
+                    need = engine.view.amount(need, scope, self.run_of(number).did)
+                    if need <= 0:
+                        candidates = []
                 if need is None or (len(candidates) <= need and not selector.upto):
                     self.chosen[number][name] = candidates
                     self.slot += 1
@@ -477,6 +481,10 @@ class ChooseTargets(Frame):
             if self.picking is None:
                 candidates = engine.view.select(query, scope)
                 need = query.pick
+                if need is not None and not isinstance(need, int):
+                    need = engine.view.amount(need, scope)
+                    if need <= 0:
+                        candidates = []
                 if need is None or (len(candidates) <= need and not query.upto):
                     self.keep(engine, name, query, candidates)
                     continue

@@ -177,6 +177,9 @@ class Query:
     """Cards that match filters; ``pick`` makes the acting player choose.
 
     Without ``pick`` every match is selected (all at the same time).
+    ``pick`` is a number, or one read from the position when the cards are
+    chosen (``{count: …}``: "for each of this Digimon's digivolution
+    cards"); 0 or less picks nothing.
     With ``upto`` the player may pick fewer (the label ``none`` stops).
     ``chooser`` is who picks: ``self`` (the acting player, the default) or
     ``opponent`` ("your opponent chooses one of their creatures").
@@ -185,7 +188,9 @@ class Query:
     Shot's "the monster with the highest ATK"; ``pick`` chooses among the
     tied); a match without that stat is left out.  ``top: N`` keeps the
     first N matches in zone order (the top of a deck or security stack:
-    the first listed).
+    the first listed).  ``cards_under`` compares how many cards are stacked
+    under each candidate ("with as many or fewer digivolution cards as this
+    Digimon": ``{lte: {count: {zone: sources, under: self}}}``).
     ``types`` keeps cards with any of the words; ``all_types`` cards with
     every one ("a red Tamer": ``all_types: [red, tamer]``); ``has`` cards
     that carry the word as a type or as a flag (a printed keyword, or one
@@ -203,12 +208,13 @@ class Query:
     stat: tuple[tuple[str, str, Value], ...] = field(default=(), converter=_tuple)
     under: Selector | None = None
     exclude: Selector | None = None
-    pick: int | None = None
+    pick: int | Count | StatOf | DidCount | HappenedCount | None = None
     upto: bool = False
     chooser: str | None = None
     highest: str | None = None
     lowest: str | None = None
     top: int | None = None
+    cards_under: tuple[tuple[str, Value], ...] = field(default=(), converter=_tuple)
 
 
 @frozen

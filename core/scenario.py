@@ -124,7 +124,8 @@ RESERVED_CARD_IDS = frozenset({
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
 _QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
-               "exclude", "pick", "upto", "chooser", "highest", "lowest", "top")
+               "exclude", "pick", "upto", "chooser", "highest", "lowest", "top",
+               "cards_under")
 #: what ``negate`` negates
 NEGATIONS = ("activation", "effect")
 _PATTERN_KEYS = ("event", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat")
@@ -1328,13 +1329,24 @@ class _Compiler:
             if op not in COMPARISONS:
                 raise self.error(at + ("stat", stat, op), "expected a comparison with a number", COMPARISONS)
             stats.append((stat, op, self.value(value, at + ("stat", stat, op))))
+        under_counts = []
+        if "cards_under" in raw:
+            test = raw["cards_under"]
+            if not isinstance(test, dict) or len(test) != 1 or next(iter(test)) not in COMPARISONS:
+                raise self.error(at + ("cards_under",), "expected one comparison such as {lte: 2}", COMPARISONS)
+            (op, value), = test.items()
+            under_counts.append((op, self.value(value, at + ("cards_under", op))))
         owner = raw.get("owner")
         if owner is not None and owner not in ("self", "opponent", "any") + self.players:
             raise self.error(at + ("owner",), f"unknown player {owner!r}",
                              ["self", "opponent", "any", *self.players])
         pick = raw.get("pick")
+        if isinstance(pick, dict):  # a number read when the cards are chosen
+            pick = self.value(pick, at + ("pick",))
         for key in ("pick", "top"):
             number = raw.get(key)
+            if isinstance(number, dict) and key == "pick":
+                continue
             if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 1):
                 raise self.error(at + (key,), f"expected an integer of at least 1, got {_describe(number)}")
         chooser = raw.get("chooser")
@@ -1349,7 +1361,7 @@ class _Compiler:
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
             pick=pick, upto=bool(raw.get("upto", False)), chooser=chooser,
-            highest=raw.get("highest"), lowest=raw.get("lowest"), top=raw.get("top"),
+            highest=raw.get("highest"), lowest=raw.get("lowest"), top=raw.get("top"), cards_under=tuple(under_counts),
         )
 
     def compare(self, raw: dict[str, Any], at: Path_) -> Compare:

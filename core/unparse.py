@@ -88,8 +88,9 @@ def selector_to_data(selector: Any) -> Any:
             flag=selector.flag, no_flag=selector.no_flag, stat=stats,
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,
-            pick=selector.pick, upto=selector.upto, chooser=selector.chooser, highest=selector.highest,
-            lowest=selector.lowest, top=selector.top)
+            pick=_amount(selector.pick), upto=selector.upto, chooser=selector.chooser, highest=selector.highest,
+            lowest=selector.lowest, top=selector.top,
+            cards_under={op: _amount(value) for op, value in selector.cards_under})
     raise TypeError(f"not a selector: {selector!r}")
 
 
