@@ -102,7 +102,8 @@ def translate(data: Any, source: Any, target: Any) -> Any:
             "event": _role_map(source.event_roles, target.event_roles),
             "flag": _role_map(source.flag_roles, target.flag_roles)}
     kinds = {"to": "zone", "from": "zone", "zone": "zone", "in": "zone", "as": "event", "event": "event",
-             "set": "flag", "clear": "flag", "flag": "flag", "no_flag": "flag", "has": "flag"}
+             "happened": "event", "set": "flag", "clear": "flag", "flag": "flag", "no_flag": "flag", "has": "flag",
+             "hold": "flag"}
     roles = {"zone": dict(source.zone_roles), "event": dict(source.event_roles), "flag": dict(source.flag_roles)}
 
     def name(kind: str, value: str) -> str:

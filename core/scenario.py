@@ -635,7 +635,9 @@ class _Compiler:
         source = load_ruleset(written).info
         try:
             return {**data, "cards": translate(data["cards"], source, self.ruleset.info),
-                    "start": translate(data["start"], source, self.ruleset.info)}
+                    "start": translate(data["start"], source, self.ruleset.info),
+                    **({"history": translate(data["history"], source, self.ruleset.info)} if "history" in data
+                       else {})}
         except NoMeaning as why:
             raise self.source.error(("words",), f"written in {source.title}'s words, the file has no meaning in "
                                     f"{self.ruleset.info.title}: {why}") from None
