@@ -46,7 +46,7 @@ def tcgtrig_pending_details(effect: PendingEffect) -> dict[str, Any] | None:
 
 @hookimpl
 def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str) -> Drop | None:
-    return policy.lost(state, effect)
+    return policy.not_a_digivolution(state, effect, point) or policy.lost(state, effect)
 
 
 @hookimpl

@@ -55,6 +55,23 @@ def details(effect: PendingEffect) -> dict[str, Any] | None:
     return {"priority": effect.depth}
 
 
+def not_a_digivolution(state: GameState, effect: PendingEffect, point: str) -> Drop | None:
+    """A card put on a Tamer (a digivolution requirement that digivolves
+    from a Tamer) digivolves from the Tamer as such, not from a Digimon:
+    "when digivolving" and "when a Digimon digivolves" effects don't
+    trigger (Q&A Q6698).  An effect every one of whose triggering events
+    is such a digivolution never triggered."""
+    if point != "admission" or not effect.events:
+        return None
+    for event in effect.events:
+        if "digivolved" not in event.names() or event.card is None:
+            return None
+        covered = state.under(event.card)
+        if not covered or not covered[0].types or "digimon" in covered[0].types:
+            return None  # from a Digimon (a card without types is taken for one)
+    return Drop("void")
+
+
 def lost(state: GameState, effect: PendingEffect) -> Drop | None:
     """A pending effect is lost when what it waits on moved since it
     triggered (15-4-4-3..4):
