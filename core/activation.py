@@ -38,6 +38,7 @@ from .model import (
     Query,
     ResolvePending,
     Together,
+    Win,
 )
 from .pending import PendingEffect
 from .trace import Step
@@ -128,7 +129,7 @@ class Activating:
         state = self.state
         for action in cost:
             for part in flatten(action) if isinstance(action, Together) else [action]:
-                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)):
+                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)):
                     continue
                 if isinstance(part, Gain) and part.sign < 0:
                     player = relative_player(state, part.player, scope.controller)
@@ -240,7 +241,9 @@ class Activating:
         events = [Event(name="targeted", card=card_id, player=state.cards[card_id].owner, by=run.by,
                         actor=run.scope.controller)
                   for _, _, cards in chosen for card_id, _ in cards]
+        last = self.last_moment
         self.happened(events, {}, run)
+        self.last_moment = last  # part of the activation: a waiting trigger does not miss its timing for it
 
     def negate(self, action: Negate, run: EffectRun) -> None:
         """Negate the newest link of each card the action finds (see

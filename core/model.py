@@ -37,6 +37,7 @@ __all__ = [
     "TargetRef",
     "Negate",
     "Battle",
+    "Win",
     "Selector",
     "Count",
     "StatOf",
@@ -629,8 +630,19 @@ class Battle:
     label: str | None = None
 
 
+@frozen(kw_only=True)
+class Win:
+    """A player wins the game (an effect's "you win the Duel", a rule's
+    victory condition): the resolution ends there, its outcome ``P wins``
+    and ``reason`` in the trace; what is pending is lost."""
+
+    player: str = "self"
+    reason: str | None = None
+    label: str | None = None
+
+
 Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
-               PassTurn, Grant, Mark, Negate, Battle]
+               PassTurn, Grant, Mark, Negate, Battle, Win]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
 
@@ -846,5 +858,5 @@ _share_on_copy(
     DidCount, HappenedCount, Happened, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag,
     Change, Emit, Activate,
     Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event, TargetRef, Negate,
-    Battle,
+    Battle, Win,
 )

@@ -13,7 +13,7 @@ from typing import Any
 from attrs import evolve
 
 from .actions import apply, card_fields, plan
-from .evaluate import Scope
+from .evaluate import Scope, relative_player
 from .frames import (
     EffectRun,
     InlineActivation,
@@ -24,7 +24,7 @@ from .frames import (
     RunActions,
     flatten,
 )
-from .info import Drop
+from .info import Drop, GameEnd
 from .model import (
     Action,
     Activate,
@@ -49,6 +49,7 @@ from .model import (
     ResolvePending,
     Stack,
     Together,
+    Win,
 )
 from .pending import PendingEffect, PendingPool
 from .trace import Step
@@ -58,7 +59,7 @@ from .triggers import Match, match_interrupts, match_triggers
 _AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})
 #: what a replacement applying together with others does at once: the rest
 #: of its actions wait for the others'
-_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)
+_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)
 
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
@@ -93,6 +94,9 @@ class Performing:
             self.prevent(action, run)
         elif isinstance(action, Negate):
             self.negate(action, run)
+        elif isinstance(action, Win):
+            player = relative_player(self.state, action.player, run.scope.controller)
+            self._close(GameEnd(f"{player} wins", action.reason or f"{player} wins the game"))
         elif isinstance(action, Together):
             self.push(Perform(tuple(flatten(action)), run, label=action.label))
         elif isinstance(action, ResolvePending):

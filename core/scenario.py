@@ -81,6 +81,7 @@ from .model import (
     Together,
     TurnOf,
     Value,
+    Win,
 )
 from .source import Source, load_source, parse_source
 from .state import GameState
@@ -103,7 +104,7 @@ __all__ = [
 CORE_ACTIONS = (
     "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
     "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant", "mark",
-    "negate", "battle",
+    "negate", "battle", "win",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -961,7 +962,7 @@ class _Compiler:
         if word == "together":
             members = self.actions(arg, at, depth)
             for index, member in enumerate(members):
-                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate)):
+                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)):
                     raise self.error(at + (index,), "'together' holds actions that happen at once "
                                      "(move, stack, draw, gain, lose, flag, change, emit, together); "
                                      "write the others one after another")
@@ -998,6 +999,16 @@ class _Compiler:
             if not isinstance(arg, str) or arg not in self.printed_keys:
                 raise self.error(at, f"unknown effect key {arg!r} (a printed ability)", sorted(self.printed_keys))
             return [Activate(key=arg, label=label)]
+        if word == "win":
+            if by is not None or as_ is not None:
+                raise self.error(path, "'win' ends the game: it takes no 'by' or 'as'")
+            if arg in (None, {}):
+                return [Win(label=label)]
+            if not isinstance(arg, dict):
+                return [Win(player=self.player(arg, at), label=label)]
+            self.only(arg, at, ("player", "reason"))
+            reason = self.line(arg["reason"], at + ("reason",)) if "reason" in arg else None
+            return [Win(player=self.player(arg.get("player", "self"), at + ("player",)), reason=reason, label=label)]
         if word == "negate":
             if by is not None or as_ is not None:
                 raise self.error(path, "'negate' takes no 'by' or 'as'")

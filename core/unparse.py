@@ -53,6 +53,7 @@ from .model import (
     TargetRef,
     Together,
     TurnOf,
+    Win,
 )
 
 __all__ = ["ability_to_data", "action_to_data", "condition_to_data", "selector_to_data", "pattern_to_data"]
@@ -181,6 +182,8 @@ def action_to_data(action: Any) -> dict[str, Any]:
         against = {"against": selector_to_data(action.against)} if action.against is not None else {}
         hold = {"hold": action.hold} if action.hold is not None else {}
         return {"battle": {"card": selector_to_data(action.card), **against, **hold}, **label}
+    if isinstance(action, Win):
+        return {"win": {"player": action.player, **({"reason": action.reason} if action.reason else {})}, **label}
     if isinstance(action, Negate):
         return {"negate": {"card": selector_to_data(action.card), "what": action.what}, **label}
     if isinstance(action, Prevent):

@@ -234,13 +234,18 @@ def confirm_attack(arg: Any) -> list[dict[str, Any]]:
     """Confirming the attack (11-5), for ``full_attack``'s ``success``: an
     attack on a Digimon (the one with ``attack_target``) is a battle with
     it (11-5-1-3) and what it triggers resolves; an attack on the player is
-    a security check (11-5-1-1).  Winning with no security card left
-    (11-5-1-2) is not modelled."""
+    a security check (11-5-1-1); on a player with no security card left,
+    the attacking player wins the game (11-5-1-2: ``win``).  That a
+    Digimon may be unable to check security (and then does not win) is not
+    modelled."""
     target = {"zone": "battle", "flag": "attack_target"}
-    card = arg["card"] if isinstance(arg, dict) and "card" in arg and "checks" not in arg else arg
+    card = arg["card"] if isinstance(arg, dict) and "card" in arg else arg
+    wins = {"win": {"player": "self", "reason": "CR 11-5-1-2: the attack succeeded on a player with no security "
+                                                  "cards"}}
     return [{"if": {"count": target, "gte": 1},
              "then": [{"battle": {"card": card, "against": target}}, {"resolve_pending": {}}],
-             "else": security_check(arg)}]
+             "else": [{"if": {"count": {"zone": "security", "owner": "opponent"}, "gte": 1},
+                       "then": security_check(arg), "else": [wins]}]}]
 
 
 def _no_argument(arg: Any, word: str) -> None:

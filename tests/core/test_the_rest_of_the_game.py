@@ -284,3 +284,22 @@ def test_a_game_for_two_refuses_a_third_player():
     with pytest.raises(tcgtrig.ScenarioError, match=r"players: Plain \(core defaults\) is played by at most 2 "
                                                     r"players; the file names 3"):
         run(PARTY, plain_ruleset())
+
+
+# -- winning ------------------------------------------------------------------------------
+
+
+def test_win_ends_the_game_and_what_is_pending_is_lost():
+    result = run("""
+        cards:
+          - id: c
+            owner: A
+            zone: field
+            abilities:
+              - {id: first, when: ping, do: [{win: {player: opponent, reason: "the house rule says so"}}]}
+              - {id: second, when: ping, do: [{gain: {counter: n, amount: 1}}]}
+        start: [{emit: {event: ping}}]
+        """, plain_ruleset())
+    assert (result.outcome, result.reason) == ("B wins", "the house rule says so")
+    assert result.keys("resolved") == ["c.first"] and result.keys("lost") == ["c.second"]
+    assert result.state.counter("A", "n") == 0
