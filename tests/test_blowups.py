@@ -33,7 +33,8 @@ LIMIT = "--as=2147483648"
 DEADLINE = 300
 PILED = "kept recurring while the pending effects only piled up"
 
-pytestmark = pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed")
+pytestmark = [pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed"),
+              pytest.mark.slow]  # each blow-up runs to its bound in a child process
 
 LONG_LOOP = LOOP + """\
 expect:

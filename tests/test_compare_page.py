@@ -50,6 +50,7 @@ def test_the_browser_shows_every_games_order_with_no_console_error(page):
     assert "CONSOLE" not in shown.stderr and "Uncaught" not in shown.stderr
 
 
+@pytest.mark.slow
 @needs_browser
 def test_the_screenshot_has_a_full_column_per_game(page, tmp_path):
     shot = tmp_path / "compare.png"

@@ -311,6 +311,7 @@ class Recording:
         return label
 
 
+@pytest.mark.slow
 def test_decision_kinds_are_the_documented_ones():
     assert PAIRS, "no scenario names an installed game"
     seen: set[str] = set()

@@ -596,6 +596,7 @@ def searches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, 
     return {name: (done.status is not None, done.status, done.stdout, done.stderr) for name, done in ran.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(BUDGETED))
 def test_a_search_ends_with_a_verdict_within_its_budget(searches, name):
     search = BUDGETED[name]

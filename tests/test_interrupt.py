@@ -72,6 +72,7 @@ def _ctrl_c_as_at_a_terminal() -> None:
 TRIES = 8
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
 def test_ctrl_c_during_explore_with_two_jobs_ends_every_process(tmp_path):
     # a rare hang (1 in ~40) and orphan workers: Ctrl-C goes to the whole process group, as a terminal sends it

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import tracemalloc
 
+import pytest
 import tcgtrig
 
 #: a ping-pong that runs to the step limit: its condition reads a counter
@@ -49,6 +50,7 @@ def test_every_step_about_an_ability_shares_one_key_string():
     assert len({id(key) for key in keys}) == 2  # one string per ability, not one per step
 
 
+@pytest.mark.slow
 def test_memory_per_step_does_not_grow_with_the_names():
     def peak(length: int) -> int:
         scenario = tcgtrig.scenario_from_text(long_loop(length), "long.yaml")

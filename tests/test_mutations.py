@@ -224,6 +224,7 @@ def resolve_text(text: str, file: str, game: str) -> tuple[str, Any]:
     return "ok", result
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_mutated_scenarios_resolve_or_raise_tcgtrig_errors(data: st.DataObject) -> None:
     path = data.draw(st.sampled_from(FILES), label="file")
@@ -339,6 +340,7 @@ def test_a_word_from_the_file_in_another_place():
     assert status == "error" and "turn_player: unknown player 'gabumon'" in str(error)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="no interval timer here")
 def test_the_watchdog_turns_a_hang_into_a_failure():
     with pytest.raises(Hang), watchdog(1):

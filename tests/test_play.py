@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import tcgtrig
 from click.testing import CliRunner
 from tcgtrig.cli import main
@@ -130,6 +131,7 @@ def test_play_still_asks_when_the_answer_matters():
 TWENTY = Path(__file__).parent / "hostile" / "play-20-independent-triggers.yaml"
 
 
+@pytest.mark.slow
 def test_skip_irrelevant_explores_within_its_budget_then_asks():
     # every order ends alike, but showing it takes 2^19 positions: silent for 55 s and 525 MB before
     result = CliRunner().invoke(main, ["play", str(TWENTY), "--skip-irrelevant", "--max-states", "6000"], input="\n")

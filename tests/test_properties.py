@@ -51,6 +51,7 @@ def resolved(data: dict[str, Any], game: str, seed: int) -> tcgtrig.Resolution:
     return tcgtrig.Engine.for_scenario(scenario, ruleset(game), max_steps=400).run(RandomChooser(seed)).result()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 @property_test
 def test_random_positions_keep_the_core_invariants(game, seed):

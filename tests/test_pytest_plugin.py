@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 pytest_plugins = ["pytester"]
 
 HERE = Path(__file__).resolve().parent
@@ -64,6 +66,7 @@ EXPECT_KEYS = {
 }
 
 
+@pytest.mark.slow
 def test_every_expect_key_gives_a_test_id_that_can_be_selected(pytester):
     import json
 

@@ -116,6 +116,7 @@ def test_the_command_ends_it_with_exit_3_and_a_short_order_line(tmp_path):
     assert as_json.exit_code == 3 and json.loads(as_json.stdout)["outcome"] == "draw"
 
 
+@pytest.mark.slow
 def test_a_long_resolution_prints_a_bounded_tree_and_order_line_and_a_complete_trace():
     long = READ.replace("lt: 1000000", "lt: 15000")  # ends by itself after 30,000 activations
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(long, "long.yaml"), "digimon")

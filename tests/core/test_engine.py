@@ -419,6 +419,7 @@ def test_activate_applies_another_ability_inline(plain):
     assert result.state.counter("A", "memory") == 2
 
 
+@pytest.mark.slow
 def test_a_100000_deep_chain_of_nested_triggers_completes():
     result = run("""
         cards:

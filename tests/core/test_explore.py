@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+import pytest
 import tcgtrig
 from helpers import scenario
 from tcgtrig.explore import explore
@@ -128,6 +129,7 @@ def _same(one, other):
         (other.states, other.reached, other.complete, other.stopped_by, other.reason, other.decisions)
 
 
+@pytest.mark.slow
 def test_a_search_cut_by_a_budget_gives_the_same_answer_on_any_number_of_cores():
     # item 3: with --jobs 2 each worker had the whole budget ("stopped after 50001 positions" at 2,500).
     # Farmed out at once, option by option: the first option fits in 4,000 positions (32 outcomes), the
@@ -143,6 +145,7 @@ def test_a_search_cut_by_a_budget_gives_the_same_answer_on_any_number_of_cores()
     assert len(one.outcomes) == 35
 
 
+@pytest.mark.slow
 def test_an_option_a_worker_explored_too_far_is_explored_again_within_what_is_left():
     # workers start before they know what the options before theirs leave: the parent takes what fits
     from tcgtrig.engine import Engine
@@ -245,6 +248,7 @@ def test_same_outcome_says_when_it_cannot_tell():
     assert same_outcome(*first_question(tcgtrig.load_scenario(Q4285))) is False
 
 
+@pytest.mark.slow
 def test_explore_jobs_on_the_command_line_share_one_budget(tmp_path):
     # item 3 as the issue saw it: quick effects that may chain again and again, farmed out by default
     from click.testing import CliRunner
@@ -279,6 +283,7 @@ def test_a_long_script_is_shown_in_part_and_in_full_in_json(tmp_path):
     assert len(json.loads(full.stdout)["outcomes"][0]["choices"]) == 59
 
 
+@pytest.mark.slow
 def test_workers_are_charged_for_what_they_grow_not_for_the_pages_they_share_with_the_parent():
     # a forked worker's resident size counts the parent's pages: measured whole, two workers each with a
     # half of a bound just above the parent's own use stopped at once ("memory limit reached")

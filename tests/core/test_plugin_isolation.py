@@ -268,6 +268,7 @@ def test_the_plugin_time_limit_must_be_a_number(monkeypatch):
         tcgtrig.load_ruleset("digimon")
 
 
+@pytest.mark.slow
 def test_process_games_lists_the_others_when_a_plugin_spins_forever(tmp_path):
     """As a process: the import that spins is left behind, and the program
     still ends (the thread is a daemon)."""

@@ -314,6 +314,7 @@ def test_of_several_errors_on_one_line_the_first_in_the_file_is_reported():
     assert "and 3 more problems" in err.message
 
 
+@pytest.mark.slow
 def test_the_error_reported_does_not_depend_on_the_hash_seed(tmp_path):
     # jsonschema finds the unknown counters of one mapping in the order of a set
     import os
