@@ -98,13 +98,13 @@ def describe(action: Any) -> str:
 
 
 def plan(
-    engine: Machine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str,
+    machine: Machine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str,
     did: dict[str, int] | None = None,
 ) -> list[Op]:
     """The ops of one primitive action, with its cards already chosen
     (``did``: what the effect's earlier actions affected, for its numbers)."""
-    state = engine.state
-    view = engine.view
+    state = machine.state
+    view = machine.view
     by = getattr(action, "by", None) or by
     actor = None if by == "rule" else scope.controller
     ops: list[Op] = []
@@ -207,7 +207,7 @@ def plan(
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
                           data=(("grant", mod),)))
     elif isinstance(action, Battle):
-        ops.extend(_battle_ops(engine, part, chosen, by if by != "effect" else "battle", actor, action.hold))
+        ops.extend(_battle_ops(machine, part, chosen, by if by != "effect" else "battle", actor, action.hold))
     elif isinstance(action, Emit):
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
@@ -241,16 +241,16 @@ def _players(state: Any, who: str, controller: str) -> tuple[str, ...]:
     return (relative_player(state, who, controller),)
 
 
-def _battle_ops(engine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None,
+def _battle_ops(machine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None,
                 hold: str | None = None) -> list[Op]:
     """A battle's ops: what the game says it comes to, as it is now."""
-    state = engine.state
+    state = machine.state
     card = (chosen.get("card") or [None])[0]
     against = (chosen.get("against") or [None])[0]
     if card is None or (against is not None and against == card):
         return []
-    result = engine.ruleset.battle(state, card, against, engine.view.stat)
-    ruleset = engine.ruleset
+    result = machine.ruleset.battle(state, card, against, machine.view.stat)
+    ruleset = machine.ruleset
     ops = []
     # who won and lost first: a loser's event is about it as it was, before it is destroyed
     other = {card: against, against: card}
@@ -290,11 +290,11 @@ class _Moment:
     """The cards moving at one moment: the events so far, and every card
     that moved as it was just before the moment."""
 
-    __slots__ = ("engine", "state", "events", "before")
+    __slots__ = ("machine", "state", "events", "before")
 
-    def __init__(self, engine: Machine, events: list[Event], before: dict[str, Card]) -> None:
-        self.engine = engine
-        self.state = engine.state
+    def __init__(self, machine: Machine, events: list[Event], before: dict[str, Card]) -> None:
+        self.machine = machine
+        self.state = machine.state
         self.events = events
         self.before = before
 
@@ -310,7 +310,7 @@ class _Moment:
             stack = []
         else:
             stack = state.stack_below(card.id) if to != SOURCES else []
-        ruleset = self.engine.ruleset
+        ruleset = self.machine.ruleset
         arrived = to
         if TOKEN in card.types and card.zone in ruleset.field_zones and to not in ruleset.field_zones:
             # a token leaving the field ceases to exist, having got there or not as the game says
@@ -322,7 +322,7 @@ class _Moment:
         events.append(Event(name=name, base=base, card=card.id, player=card.owner,
                             from_=card.zone, to=arrived, by=by, actor=actor, against=against))
         if stack:
-            zone = self.engine.ruleset.under_cards_zone(state, card, to)
+            zone = self.machine.ruleset.under_cards_zone(state, card, to)
             for child in stack:
                 self.before.setdefault(child.id, child)
                 state.replace(evolve(child, zone=zone, under=child.under if zone == SOURCES else None,
@@ -353,7 +353,7 @@ class _Moment:
                                  from_=SOURCES, to=card.zone, by=by, actor=actor))
 
 
-def apply(engine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = None
+def apply(machine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = None
           ) -> tuple[list[Event], dict[str, Card]]:
     """Carry out ``ops`` at one moment.
 
@@ -362,7 +362,7 @@ def apply(engine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = No
     :return: the events, in order, and every card that moved as it was just
         before the moment.
     """
-    state = engine.state
+    state = machine.state
     events: list[Event] = []
     before: dict[str, Card] = {}
     actor: str | None = None
@@ -378,17 +378,17 @@ def apply(engine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = No
                 delta = op.get("delta")
                 player = event.player or ""
                 old = state.counter(player, event.counter)
-                for who, value in engine.ruleset.linked_counters(state, player, event.counter, old + delta).items():
+                for who, value in machine.ruleset.linked_counters(state, player, event.counter, old + delta).items():
                     state.set_counter(who, event.counter, value)
                 moved = abs(state.counter(player, event.counter) - old)
                 if moved:  # a cap may stop it short, or at once: then nothing happened
                     events.append(event if moved == event.amount else evolve(event, amount=moved))
             elif event.name == "drawn" or event.base == "drawn":
                 player = event.player or ""
-                deck = [c for c in state.in_zone(engine.ruleset.deck_zone) if c.owner == player][: event.amount]
+                deck = [c for c in state.in_zone(machine.ruleset.deck_zone) if c.owner == player][: event.amount]
                 for card in deck:
                     before.setdefault(card.id, card)
-                    state.replace(evolve(card, zone=engine.ruleset.hand_zone, under=None, flags=frozenset(), mods=(),
+                    state.replace(evolve(card, zone=machine.ruleset.hand_zone, under=None, flags=frozenset(), mods=(),
                                          incarnation=card.incarnation + 1))
                 events.append(evolve(event, cards=tuple(c.id for c in deck)))
             else:
@@ -417,9 +417,9 @@ def apply(engine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = No
             if card.zone != event.from_:
                 continue
             if op.get("alone"):
-                _Moment(engine, events, before).move_alone(card, event.to, event.by, actor, event.name, event.base)
+                _Moment(machine, events, before).move_alone(card, event.to, event.by, actor, event.name, event.base)
             else:
-                _Moment(engine, events, before).move(card, event.to, op.get("under"), event.by, actor, event.name,
+                _Moment(machine, events, before).move(card, event.to, op.get("under"), event.by, actor, event.name,
                                                      event.base, event.against)
         elif event.flag is not None:
             flags = set(card.flags)

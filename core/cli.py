@@ -515,10 +515,9 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     """
     from rich.table import Table
 
-    from .expect import check_expectation
+    from .expect import check_scenario
     from .lint import lint
     from .manager import available_games, load_ruleset, split_game
-    from .resolution import resolve
     from .scenario import load_scenario
 
     escape = _markup  # control characters escaped too
@@ -568,7 +567,7 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
                               f"(installed: {escape(', '.join(sorted(installed)) or 'none')})")
                 continue
             try:
-                result = resolve(scenario, name)
+                result, mismatches = check_scenario(scenario, name)
             except TcgTrigError as exc:
                 errors += 1
                 console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
@@ -582,7 +581,6 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
             for finding in typos:
                 warned.add((finding.file, finding.path))
                 console.print(f"[yellow]WARN[/] {escape(str(finding))}")
-            mismatches = check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
             if not mismatches:
                 passes += 1
                 note = (f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"

@@ -14,10 +14,10 @@ from typing import Any
 
 from attrs import frozen
 
-from .resolution import Resolution
-from .scenario import Expectation
+from .resolution import Resolution, resolve
+from .scenario import Expectation, Scenario
 
-__all__ = ["Mismatch", "check_expectation", "ORDERED"]
+__all__ = ["Mismatch", "check_expectation", "check_scenario", "ORDERED"]
 
 #: Expectation lists whose order matters.
 ORDERED = ("resolved", "activated", "triggered")
@@ -30,6 +30,17 @@ class Mismatch:
     key: str
     expected: Any
     actual: Any
+
+
+def check_scenario(scenario: Scenario, game: str) -> tuple[Resolution, list[Mismatch]]:
+    """Resolve ``scenario`` under ``game`` and compare the result with the
+    file's expectations for that game — what ``tcgtrig check`` and the
+    pytest plugin do for each game a file expects.
+
+    :raises TcgTrigError: the file cannot be resolved under ``game``.
+    """
+    result = resolve(scenario, game)
+    return result, check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
 
 
 def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]:

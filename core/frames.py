@@ -1,9 +1,9 @@
-"""The engine's units of pending work.
+"""The resolution's units of pending work.
 
-Each frame is a small state machine with a ``step(engine)`` method; the
-engine keeps them on an explicit stack, so no frame calls another and a
-cascade of any depth needs no Python recursion.  Frames hold only data (and
-the engine passes itself in), so copying the stack copies the position.
+Each frame is a small state machine with a ``step(machine)`` method; the
+:class:`~tcgtrig.machine.Machine` keeps them on an explicit stack, so no
+frame calls another and a cascade of any depth needs no Python recursion.  Frames hold only data (and
+the machine passes itself in), so copying the stack copies the position.
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class EffectRun:
 class Frame:
     """A unit of pending work; :meth:`step` advances it by one move."""
 
-    def step(self, engine: Machine) -> None:  # pragma: no cover - abstract
+    def step(self, machine: Machine) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
 
@@ -103,62 +103,62 @@ class MainLoop(Frame):
     labels: Any = None
     nested: bool = False
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.phase == "start":
-            engine.begin(self.start)
+            machine.begin(self.start)
             self.phase = "settle"
         elif self.phase == "settle":
             self.phase = "pick"
-            Settle.begin(engine)
-            frames = engine.frames
-            if frames and frames[-1] is self and engine.decision is None and engine.outcome is None:
-                self.pick(engine)  # nothing waits: pick now rather than on the next step
+            Settle.begin(machine)
+            frames = machine.frames
+            if frames and frames[-1] is self and machine.decision is None and machine.outcome is None:
+                self.pick(machine)  # nothing waits: pick now rather than on the next step
         elif self.phase == "pick":
-            self.pick(engine)
+            self.pick(machine)
         else:  # picked
-            effect = self.labels.resolve(engine.take_answer())
+            effect = self.labels.resolve(machine.take_answer())
             self.labels = None
-            self.take(engine, effect)
+            self.take(machine, effect)
 
-    def pick(self, engine: Machine) -> None:
+    def pick(self, machine: Machine) -> None:
         """Take the next pending effect, or ask which; with none pending,
         open a chain window, end the turn, or finish."""
-        if engine.check_loop("pick"):
+        if machine.check_loop("pick"):
             return
-        bucket = engine.pool.next_bucket()
-        if engine.conditional and engine.recheck_trigger_conditions(bucket):
-            bucket = engine.pool.next_bucket()  # some lapsed: what may go next now
+        bucket = machine.pool.next_bucket()
+        if machine.conditional and machine.recheck_trigger_conditions(bucket):
+            bucket = machine.pool.next_bucket()  # some lapsed: what may go next now
         if not bucket:
-            if engine.chain_links or engine.offers:
+            if machine.chain_links or machine.offers:
                 self.phase = "settle"
-                engine.push(ChainWindow())
-            elif engine.open_window_after_action():
+                machine.push(ChainWindow())
+            elif machine.open_window_after_action():
                 # something happened that started no chain: the players may start one
                 self.phase = "settle"
-                engine.push(ChainWindow(open=True))
+                machine.push(ChainWindow(open=True))
             elif self.nested:
-                engine.pop()
-            elif engine.end_turn_if_over():
+                machine.pop()
+            elif machine.end_turn_if_over():
                 self.phase = "settle"  # what the new turn's start triggers
             else:
-                engine.finish()
+                machine.finish()
             return
-        player = engine.ruleset.who_orders(engine.state, bucket)
-        if engine.due and player in engine.due:
+        player = machine.ruleset.who_orders(machine.state, bucket)
+        if machine.due and player in machine.due:
             # the player declares their uses before processing anything
-            engine.push(Declare(engine.declarations_due(player)))
+            machine.push(Declare(machine.declarations_due(player)))
             return
         if len(bucket) == 1:  # nothing to order: no decision to build
-            self.take(engine, next(iter(bucket.values())))
+            self.take(machine, next(iter(bucket.values())))
             return
-        self.labels = ask_order(engine, bucket, player, "pending effect")
+        self.labels = ask_order(machine, bucket, player, "pending effect")
         self.phase = "picked"
 
-    def take(self, engine: Machine, effect: PendingEffect) -> None:
+    def take(self, machine: Machine, effect: PendingEffect) -> None:
         """``effect`` was picked: it leaves the pool and is activated."""
-        engine.pool.remove(effect.id)
-        self.phase = "pick" if engine.chain else "settle"
-        Activation.attempt(engine, effect, "main")
+        machine.pool.remove(effect.id)
+        self.phase = "pick" if machine.chain else "settle"
+        Activation.attempt(machine, effect, "main")
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -168,35 +168,35 @@ class Settle(Frame):
     phase: str = "rules"
 
     @classmethod
-    def begin(cls, engine: Machine) -> None:
+    def begin(cls, machine: Machine) -> None:
         """Settle now: the frame goes on the stack only if the rules act
         (and must be asked again once their actions are done)."""
-        todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
+        todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
         if not todo:
-            cls.admit(engine)
+            cls.admit(machine)
             return
-        engine.push(cls())
-        if engine.outcome is None and not engine.check_loop("rules"):
-            engine.run_rules(todo)
+        machine.push(cls())
+        if machine.outcome is None and not machine.check_loop("rules"):
+            machine.run_rules(todo)
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.phase == "rules":
-            todo = engine.ruleset.rules_processing(engine.state, engine.view, engine.state.take_touched())
+            todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
             if not todo:
                 self.phase = "admit"
                 return
-            if engine.check_loop("rules"):
+            if machine.check_loop("rules"):
                 return
-            engine.run_rules(todo)
+            machine.run_rules(todo)
         else:
-            self.admit(engine)
-            engine.pop()
+            self.admit(machine)
+            machine.pop()
 
     @staticmethod
-    def admit(engine: Machine) -> None:
+    def admit(machine: Machine) -> None:
         # what triggers while a chain is built waits for the whole chain, unless the game puts it on top
-        if not engine.chain_links or engine.on_top:
-            engine.admit()
+        if not machine.chain_links or machine.on_top:
+            machine.admit()
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -210,26 +210,26 @@ class Declare(Frame):
     index: int = 0
     asking: bool = False
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.asking:
             effect = self.effects[self.index]
             self.index += 1
             self.asking = False
-            if engine.take_answer() == DECLINE:
-                engine.pool.remove(effect.id)
-                engine.record("declined", effect)
+            if machine.take_answer() == DECLINE:
+                machine.pool.remove(effect.id)
+                machine.record("declined", effect)
             else:
                 effect = evolve(effect, declaration="made")
-                engine.pool.replace(effect)
-                engine.record("declared", effect)
+                machine.pool.replace(effect)
+                machine.record("declared", effect)
             return
-        while self.index < len(self.effects) and self.effects[self.index].id not in engine.pool:
+        while self.index < len(self.effects) and self.effects[self.index].id not in machine.pool:
             self.index += 1
         if self.index >= len(self.effects):
-            engine.pop()
+            machine.pop()
             return
         effect = self.effects[self.index]
-        engine.ask(Decision(
+        machine.ask(Decision(
             kind="use", player=effect.controller, prompt=f"declare the use of {effect.key}?",
             options=(USE, DECLINE), default=USE, effect=effect.key,
         ))
@@ -251,46 +251,46 @@ class Activation(Frame):
     collect: InterruptWindow | None = None
 
     @classmethod
-    def attempt(cls, engine: Machine, effect: PendingEffect, window: str, target: Any = None,
+    def attempt(cls, machine: Machine, effect: PendingEffect, window: str, target: Any = None,
                 parent: EffectRun | None = None, collect: InterruptWindow | None = None) -> None:
         """Check ``effect`` and, unless its player must first say whether to
         use it, activate it — all now, with no frame built."""
-        engine.conditional.pop(effect.id, None)
+        machine.conditional.pop(effect.id, None)
         if window == "main" or window == "interrupt":
-            drop = engine.ruleset.check_pending(engine.state, effect, "activation", engine.last_moment)
+            drop = machine.ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
             if drop is None:
-                drop = engine.trigger_condition_lapsed(effect)
+                drop = machine.trigger_condition_lapsed(effect)
             if drop is not None:
-                engine.drop(effect, drop)
+                machine.drop(effect, drop)
                 return
-        reason = engine.activation_failure(effect, window, target)
+        reason = machine.activation_failure(effect, window, target)
         if reason is not None:
-            engine.record("failed", effect, reason=reason)
+            machine.record("failed", effect, reason=reason)
             return
         # a response chosen in a chain window was the choice to use it
         if effect.ability.optional and effect.declaration != "made" and window != "chain":
-            engine.push(cls(effect, window, target, parent, collect=collect))
-            engine.ask(Decision(
+            machine.push(cls(effect, window, target, parent, collect=collect))
+            machine.ask(Decision(
                 kind="use", player=effect.controller, prompt=f"use {effect.key}?",
                 options=(USE, DECLINE), default=USE, effect=effect.key,
             ))
             return
-        cls.go(engine, effect, window, target, parent, collect)
+        cls.go(machine, effect, window, target, parent, collect)
 
-    def step(self, engine: Machine) -> None:
-        engine.pop()
-        if engine.take_answer() == DECLINE:
-            engine.record("declined", self.effect)
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        if machine.take_answer() == DECLINE:
+            machine.record("declined", self.effect)
         else:
-            self.go(engine, self.effect, self.window, self.target, self.parent, self.collect)
+            self.go(machine, self.effect, self.window, self.target, self.parent, self.collect)
 
     @staticmethod
-    def go(engine: Machine, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None,
+    def go(machine: Machine, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None,
            collect: InterruptWindow | None) -> None:
         if collect is not None:
-            collect.choose(engine, effect)
+            collect.choose(machine, effect)
         else:
-            engine.activate(effect, window, target, parent)
+            machine.activate(effect, window, target, parent)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -301,9 +301,9 @@ class ResolveEffect(Frame):
     run: EffectRun
     record: bool = True
 
-    def step(self, engine: Machine) -> None:
-        engine.pop()
-        engine.resolve(self.effect, self.run, record=self.record)
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        machine.resolve(self.effect, self.run, record=self.record)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -314,15 +314,15 @@ class RunActions(Frame):
     run: EffectRun
     index: int = 0
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.index >= len(self.actions):
-            engine.pop()
+            machine.pop()
             return
         action = self.actions[self.index]
         self.index += 1
         if self.index == len(self.actions):
-            engine.pop()  # the last one: nothing is left to come back to
-        engine.begin_action(action, self.run)
+            machine.pop()  # the last one: nothing is left to come back to
+        machine.begin_action(action, self.run)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -331,19 +331,19 @@ class MayFrame(Frame):
     run: EffectRun
     asked: bool = False
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if not self.asked:
             self.asked = True
-            engine.ask(Decision(
+            machine.ask(Decision(
                 kind="may", player=self.run.scope.controller,
                 prompt=f"{self.run.scope.key}: do the optional part?",
                 options=(USE, DECLINE), default=USE, effect=self.run.scope.key,
             ))
             return
-        chosen = self.action.then if engine.take_answer() == USE else self.action.else_
-        engine.pop()
+        chosen = self.action.then if machine.take_answer() == USE else self.action.else_
+        machine.pop()
         if chosen:
-            engine.push(RunActions(chosen, self.run))
+            machine.push(RunActions(chosen, self.run))
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -365,7 +365,7 @@ class Perform(Frame):
     ops: list = field(factory=list)
     prevented: set = field(factory=set)
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.phase == "select":
             if not self.slots and not self.chosen:
                 self.chosen = [dict() for _ in self.parts]
@@ -374,20 +374,20 @@ class Perform(Frame):
                         selector = getattr(part, name)
                         if selector is not None:
                             self.slots.append((number, name, selector))
-            if self.select(engine):
+            if self.select(machine):
                 return  # waiting for a pick
             self.phase = "plan"
         if self.phase == "plan":
             for number, part in enumerate(self.parts):
                 run = self.run_of(number)
-                self.ops.extend(_actions.plan(engine, number, part, self.chosen[number], run.scope, run.by,
+                self.ops.extend(_actions.plan(machine, number, part, self.chosen[number], run.scope, run.by,
                                                       run.did))
             self.phase = "apply"
             if self.ops:
-                engine.open_window(self)
-                if engine.frames[-1] is not self or engine.decision is not None or engine.outcome is not None:
+                machine.open_window(self)
+                if machine.frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
                     return  # the interrupts and replacements it set off go first
-        engine.pop()
+        machine.pop()
         todo = [op for index, op in enumerate(self.ops) if index not in self.prevented] if self.prevented else list(
             self.ops)
         if self.merge_into is not None:
@@ -396,8 +396,8 @@ class Perform(Frame):
         todo.extend(self.merged)
         labelled = len(self.parts) > 1 and any(getattr(part, "label", None) for part in self.parts)
         counts: dict[int, int] | None = {} if labelled else None
-        events, before = _actions.apply(engine, todo, counts)
-        engine.happened(events, before, self.run)
+        events, before = _actions.apply(machine, todo, counts)
+        machine.happened(events, before, self.run)
         if counts is not None:  # a together whose parts are labelled: each part's count under its label
             for number, part in enumerate(self.parts):
                 if getattr(part, "label", None) and not self.merged:
@@ -407,16 +407,16 @@ class Perform(Frame):
     def run_of(self, number: int) -> EffectRun:
         return self.runs[number] if self.runs is not None else self.run
 
-    def select(self, engine: Machine) -> bool:
+    def select(self, machine: Machine) -> bool:
         """Resolve selectors; ask for picks.  True while waiting for an answer."""
         while self.slot < len(self.slots):
             number, name, selector = self.slots[self.slot]
             scope = self.run_of(number).scope
             if self.picking is None:
-                candidates = engine.view.select(selector, scope)
+                candidates = machine.view.select(selector, scope)
                 need = selector.pick if isinstance(selector, Query) else None
                 if need is not None and not isinstance(need, int):
-                    need = engine.view.amount(need, scope, self.run_of(number).did)
+                    need = machine.view.amount(need, scope, self.run_of(number).did)
                     if need <= 0:
                         candidates = []
                 if need is None or (len(candidates) <= need and not selector.upto):
@@ -425,7 +425,7 @@ class Perform(Frame):
                     continue
                 self.picking = [candidates, [], need, selector.upto]
             what = f"'{_actions.describe(self.parts[number])}'"
-            picked = pick_step(engine, self.picking, selector, scope, what)
+            picked = pick_step(machine, self.picking, selector, scope, what)
             if picked is None:
                 return True
             self.chosen[number][name] = picked
@@ -434,15 +434,15 @@ class Perform(Frame):
         return False
 
 
-def pick_step(engine: Machine, picking: list, selector: Any, scope: Scope, what: str) -> list[str] | None:
+def pick_step(machine: Machine, picking: list, selector: Any, scope: Scope, what: str) -> list[str] | None:
     """One step of a player picking cards (``picking``: the candidates left,
     the cards picked, how many are needed, whether fewer may do — updated in
     place): take the answer if one came, then either the cards picked (all
     needed are, or no candidate is left) or ``None`` after asking for the
     next one."""
     candidates, picked, need, upto = picking
-    if engine.has_answer():
-        label = engine.take_answer()
+    if machine.has_answer():
+        label = machine.take_answer()
         if label == NONE:
             picking[2] = need = len(picked)
         else:
@@ -453,8 +453,8 @@ def pick_step(engine: Machine, picking: list, selector: Any, scope: Scope, what:
     options = tuple(candidates) + ((NONE,) if upto else ())
     chooser = scope.controller
     if getattr(selector, "chooser", None) == "opponent":
-        chooser = engine.state.opponent(chooser)
-    engine.ask(Decision(
+        chooser = machine.state.opponent(chooser)
+    machine.ask(Decision(
         kind="target", player=chooser,
         prompt=f"{scope.key}: pick a card for {what} ({len(picked) + 1} of {need})",
         options=options, default=options[0], effect=scope.key,
@@ -473,32 +473,32 @@ class ChooseTargets(Frame):
     chosen: list = field(factory=list)
     picking: list | None = None
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         targets = self.effect.ability.targets
         while self.index < len(targets):
             name, query = targets[self.index]
             scope = self.run.scope
             if self.picking is None:
-                candidates = engine.view.select(query, scope)
+                candidates = machine.view.select(query, scope)
                 need = query.pick
                 if need is not None and not isinstance(need, int):
-                    need = engine.view.amount(need, scope)
+                    need = machine.view.amount(need, scope)
                     if need <= 0:
                         candidates = []
                 if need is None or (len(candidates) <= need and not query.upto):
-                    self.keep(engine, name, query, candidates)
+                    self.keep(machine, name, query, candidates)
                     continue
                 self.picking = [candidates, [], need, query.upto]
-            picked = pick_step(engine, self.picking, query, scope, f"the target '{name}'")
+            picked = pick_step(machine, self.picking, query, scope, f"the target '{name}'")
             if picked is None:
                 return
             self.picking = None
-            self.keep(engine, name, query, picked)
-        engine.pop()
-        engine.targets_chosen(self.effect, self.run, tuple(self.chosen))
+            self.keep(machine, name, query, picked)
+        machine.pop()
+        machine.targets_chosen(self.effect, self.run, tuple(self.chosen))
 
-    def keep(self, engine: Machine, name: str, query: Query, cards: list[str]) -> None:
-        cards_now = engine.state.cards
+    def keep(self, machine: Machine, name: str, query: Query, cards: list[str]) -> None:
+        cards_now = machine.state.cards
         self.chosen.append((name, query, tuple((card_id, cards_now[card_id].incarnation) for card_id in cards)))
         self.index += 1
 
@@ -524,76 +524,76 @@ class InterruptWindow(Frame):
     claims: dict[int, tuple[int, ...]] = field(factory=dict)
     deferred: list = field(factory=list)
 
-    def choose(self, engine: Machine, effect: PendingEffect) -> None:
+    def choose(self, machine: Machine, effect: PendingEffect) -> None:
         """A replacement its controller decided to apply: it takes the events
         it matched that no earlier replacement took, and its cost is paid."""
         ops = [i for i, op in enumerate(self.target.ops) if op.event in effect.events]
         mine = tuple(i for i in ops if i not in self.claimed)
         if ops and not mine:
-            engine.record("failed", effect, reason="the event it would replace is already replaced "
+            machine.record("failed", effect, reason="the event it would replace is already replaced "
                                                    "by another replacement")
             return
         self.claimed.update(mine)
         self.claims[effect.id] = mine
-        engine.mark_activated(effect, "interrupt")
+        machine.mark_activated(effect, "interrupt")
         self.chosen.append(effect)
         if effect.ability.cost:
-            scope = engine.scope_of(effect)
-            engine.push(RunActions(effect.ability.cost, EffectRun(
+            scope = machine.scope_of(effect)
+            machine.push(RunActions(effect.ability.cost, EffectRun(
                 scope=scope, instance=effect.id, trigger_cause=self.target.run.trigger_cause,
                 depth=self.target.run.depth, by="cost")))
 
-    def apply_chosen(self, engine: Machine) -> None:
+    def apply_chosen(self, machine: Machine) -> None:
         chosen, self.chosen = self.chosen, []
         for effect in chosen:
-            engine.record("applied", effect)
+            machine.record("applied", effect)
         self.phase = "flush"
         target_run = self.target.run
         for effect in reversed(chosen):  # pushed last-first: the first decided runs first
             mine = self.claims.pop(effect.id)
             # it applies to the events it took: "event.card" means those alone
-            scope = evolve(engine.scope_of(effect), events=tuple(self.target.ops[i].event for i in mine))
+            scope = evolve(machine.scope_of(effect), events=tuple(self.target.ops[i].event for i in mine))
             run = EffectRun(scope=scope, instance=effect.id, trigger_cause=target_run.trigger_cause,
                             depth=target_run.depth, target=self.target, ops=mine, collect=self.deferred)
             if effect.ability.do:
-                engine.push(RunActions(effect.ability.do, run))
+                machine.push(RunActions(effect.ability.do, run))
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.phase == "flush":  # what the replacements do, as one moment
             self.phase = "pick"
             if self.deferred:
                 parts = tuple(part for part, _ in self.deferred)
                 runs = tuple(run for _, run in self.deferred)
                 self.deferred.clear()
-                engine.push(Perform(parts, runs[0], runs=runs, merge_into=self.target))
+                machine.push(Perform(parts, runs[0], runs=runs, merge_into=self.target))
             return
         if self.phase == "pick":
             bucket = self.pool.next_bucket()
             if self.chosen and (not bucket or next(iter(bucket.values())).kind != "replacement"):
-                self.apply_chosen(engine)
+                self.apply_chosen(machine)
                 return
             if not bucket:
-                engine.close_window(self)
+                machine.close_window(self)
                 return
             if len(bucket) == 1:  # nothing to order: no decision to build
-                self.take(engine, next(iter(bucket.values())))
+                self.take(machine, next(iter(bucket.values())))
                 return
-            self.labels = ask_order(engine, bucket, engine.ruleset.who_orders(engine.state, bucket),
+            self.labels = ask_order(machine, bucket, machine.ruleset.who_orders(machine.state, bucket),
                                     "interrupting effect")
             self.phase = "picked"
             return
-        effect = self.labels.resolve(engine.take_answer())
+        effect = self.labels.resolve(machine.take_answer())
         self.labels = None
-        self.take(engine, effect)
+        self.take(machine, effect)
 
-    def take(self, engine: Machine, effect: PendingEffect) -> None:
+    def take(self, machine: Machine, effect: PendingEffect) -> None:
         """``effect`` was picked: it leaves the window's pool and is activated."""
-        if engine.check_loop("interrupt"):  # an interrupt's activation is a step too
+        if machine.check_loop("interrupt"):  # an interrupt's activation is a step too
             return
         self.pool.remove(effect.id)
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
-        Activation.attempt(engine, effect, "interrupt", target=self.target, collect=collect)
+        Activation.attempt(machine, effect, "interrupt", target=self.target, collect=collect)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -603,20 +603,20 @@ class InlineActivation(Frame):
     key: str
     run: EffectRun
 
-    def step(self, engine: Machine) -> None:
-        engine.pop()
-        card_id, ability = engine.index.by_key[self.key]
-        card = engine.state.cards[card_id]
-        self_card = engine.view.self_of(card, ability)
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        card_id, ability = machine.index.by_key[self.key]
+        card = machine.state.cards[card_id]
+        self_card = machine.view.self_of(card, ability)
         effect = PendingEffect(
-            id=engine.new_id(), key=self.key, card=card_id, ability=ability,
-            controller=engine.state.cards[self_card].owner, self_card=self_card,
-            events=self.run.scope.events, timing=engine.timing, depth=self.run.depth,
+            id=machine.new_id(), key=self.key, card=card_id, ability=ability,
+            controller=machine.state.cards[self_card].owner, self_card=self_card,
+            events=self.run.scope.events, timing=machine.timing, depth=self.run.depth,
             cause=self.run.instance, incarnation=card.incarnation,
-            self_incarnation=engine.state.cards[self_card].incarnation, window="inline",
+            self_incarnation=machine.state.cards[self_card].incarnation, window="inline",
         )
-        window = "chain" if (engine.chain and self.run.start) else "inline"
-        Activation.attempt(engine, effect, window, parent=self.run)
+        window = "chain" if (machine.chain and self.run.start) else "inline"
+        Activation.attempt(machine, effect, window, parent=self.run)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -631,9 +631,9 @@ class ChainWindow(Frame):
     labels: Any = None
     open: bool = False
 
-    def step(self, engine: Machine) -> None:
+    def step(self, machine: Machine) -> None:
         if self.labels is not None:
-            label = engine.take_answer()
+            label = machine.take_answer()
             candidates = self.labels
             self.labels = None
             if label == PASS:
@@ -641,31 +641,31 @@ class ChainWindow(Frame):
             else:
                 self.passes = 0
                 chosen = candidates[label]
-                if chosen in engine.offers:
-                    engine.offers.remove(chosen)
-                Activation.attempt(engine, chosen, "chain")
+                if chosen in machine.offers:
+                    machine.offers.remove(chosen)
+                Activation.attempt(machine, chosen, "chain")
                 return
-        if not engine.offers and not engine.index.activated:
+        if not machine.offers and not machine.index.activated:
             self.passes = 2  # no one has anything to respond with: both players pass
-        if not engine.chain_links and not engine.offers and not (self.open and self.passes < 2):
-            engine.pop()
+        if not machine.chain_links and not machine.offers and not (self.open and self.passes < 2):
+            machine.pop()
             return
-        player = (engine.ruleset.chain_responder(engine.state, tuple(engine.chain_links), self.passes)
+        player = (machine.ruleset.chain_responder(machine.state, tuple(machine.chain_links), self.passes)
                   if self.passes < 2 else None)
         if player is None or self.passes >= 2:
-            engine.withdraw_offers()
-            engine.pop()
-            if engine.chain_links:
-                engine.push(ResolveChain())
+            machine.withdraw_offers()
+            machine.pop()
+            if machine.chain_links:
+                machine.push(ResolveChain())
             return
-        candidates = engine.responses(player)
+        candidates = machine.responses(player)
         if not candidates:
             self.passes += 1
             return
         self.labels = candidates
-        engine.ask(Decision(
+        machine.ask(Decision(
             kind="respond", player=player,
-            prompt=(f"respond to chain link {len(engine.chain_links)}?" if engine.chain_links
+            prompt=(f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links
                     else "start a chain?"),
             options=tuple(candidates) + (PASS,), default=PASS,
         ))
@@ -680,25 +680,25 @@ class ResolveChain(Frame):
 
     resolved_one: bool = False
 
-    def step(self, engine: Machine) -> None:
-        if not engine.chain_links or (engine.on_top and self.resolved_one):
-            engine.resolving_link = 0
-            engine.pop()
+    def step(self, machine: Machine) -> None:
+        if not machine.chain_links or (machine.on_top and self.resolved_one):
+            machine.resolving_link = 0
+            machine.pop()
             return
         self.resolved_one = True
-        if engine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
+        if machine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
             return
-        engine.resolving_link = len(engine.chain_links)
-        effect = engine.take_link()
-        engine.moment += 1  # a link resolving is something that happens, even if it changes nothing
-        engine.last_moment = engine.moment
-        engine.last_events = ()
+        machine.resolving_link = len(machine.chain_links)
+        effect = machine.take_link()
+        machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
+        machine.last_moment = machine.moment
+        machine.last_events = ()
         if effect.negated:
             return  # negated: nothing it says happens
-        engine.resolve(effect, EffectRun(
-            scope=engine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
+        machine.resolve(effect, EffectRun(
+            scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
             depth=effect.depth,
-        ), link=len(engine.chain_links) + 1)
+        ), link=len(machine.chain_links) + 1)
 
 
 # ---------------------------------------------------------------------------
@@ -706,11 +706,11 @@ class ResolveChain(Frame):
 # ---------------------------------------------------------------------------
 
 
-def ask_order(engine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
+def ask_order(machine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
     """Ask ``player`` which of ``bucket`` (more than one effect) activates
     next; the labels the answer is one of."""
-    labels = EffectLabels(bucket, engine.labels_made)
-    engine.ask(Decision(
+    labels = EffectLabels(bucket, machine.labels_made)
+    machine.ask(Decision(
         kind="order", player=player, prompt=f"which {what} activates next ({len(bucket)} candidates)",
         options=labels, default=labels.first(), effect=None,
     ))

@@ -28,9 +28,8 @@ from typing import Any
 import pytest
 
 from .errors import TcgTrigError
-from .expect import Mismatch, check_expectation
+from .expect import Mismatch, check_scenario
 from .manager import available_games
-from .resolution import resolve
 from .safe_text import escape_controls
 from .scenario import Scenario, load_scenario
 
@@ -113,8 +112,7 @@ class ScenarioItem(pytest.Item):
         game = self.game.partition("/")[0]  # a variant (yugioh/ocg) runs when its game is installed
         if game not in available_games():
             pytest.skip(f"game {game!r} is not installed")
-        result = resolve(self.scenario, self.game)
-        mismatches = check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
+        _, mismatches = check_scenario(self.scenario, self.game)
         if mismatches:
             raise ScenarioMismatch(mismatches)
 

@@ -175,9 +175,6 @@ class GameState:
         """Whether ``key`` was used ``limit`` times (or more) this turn."""
         return self.used.get(key, 0) >= limit
 
-    def uses(self, key: str) -> int:
-        return self.used.get(key, 0)
-
     def fingerprint(self) -> int:
         """A hash of everything that can change; equal states hash equal."""
         return self._hash
