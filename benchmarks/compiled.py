@@ -34,8 +34,24 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 #: The core modules every resolved effect passes through.
-HOT = ["actions", "activation", "choices", "collector", "engine", "evaluate", "frames", "loops", "machine",
-       "manager", "model", "pending", "performing", "state", "trace", "triggers"]
+HOT = [
+    "actions",
+    "activation",
+    "choices",
+    "collector",
+    "engine",
+    "evaluate",
+    "frames",
+    "loops",
+    "machine",
+    "manager",
+    "model",
+    "pending",
+    "performing",
+    "state",
+    "trace",
+    "triggers",
+]
 
 BUILD = """
 from setuptools import setup
@@ -61,8 +77,12 @@ def effects(pythonpath: Path | None, out: Path) -> dict[str, dict]:
     env = dict(os.environ)
     if pythonpath is not None:
         env["PYTHONPATH"] = os.pathsep.join([str(pythonpath), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    subprocess.run([sys.executable, str(HERE / "run.py"), "--only", "effects", "--json", str(out)],
-                   env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [sys.executable, str(HERE / "run.py"), "--only", "effects", "--json", str(out)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
     data = json.loads(out.read_text(encoding="utf-8"))
     print(f"  {data['machine']}")
     return {f["figure"]: f for f in data["figures"] if "ratio" in f}
@@ -85,8 +105,13 @@ def main() -> None:
         sources = lay_out(site)
         print(f"compiling {len(sources)} modules with Cython in {site} ...", flush=True)
         (site / "build_cy.py").write_text(BUILD.format(threads=os.cpu_count() or 1), encoding="utf-8")
-        subprocess.run([sys.executable, "build_cy.py", *sources], cwd=site, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [sys.executable, "build_cy.py", *sources],
+            cwd=site,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         print("measuring the pure-Python package ...", flush=True)
         pure = effects(None, work / "pure.json")
         print("measuring the compiled copy ...", flush=True)
@@ -98,8 +123,10 @@ def main() -> None:
     for name, before in pure.items():
         after = compiled[name]
         change = after["value_raw"] / before["value_raw"] - 1
-        print(f"  {name:<56} {before['value_raw']:>8.1f} µs = {before['ratio']:>3.0f}× "
-              f"{after['value_raw']:>8.1f} µs = {after['ratio']:>3.0f}× {change:>+7.0%}")
+        print(
+            f"  {name:<56} {before['value_raw']:>8.1f} µs = {before['ratio']:>3.0f}× "
+            f"{after['value_raw']:>8.1f} µs = {after['ratio']:>3.0f}× {change:>+7.0%}"
+        )
 
 
 if __name__ == "__main__":

@@ -23,12 +23,26 @@ from tcgtrig.explore import SERIAL_FIRST, available_cores, explore
 
 
 def independent(count: int) -> tcgtrig.Scenario:
-    cards = [{"id": f"c{i}", "owner": "A", "zone": "battle",
-              "abilities": [{"id": "x", "when": "ping", "do": [{"gain": {"counter": f"n{i}"}}]}]}
-             for i in range(count)]
-    return tcgtrig.scenario_from_data({"format": 1, "title": f"{count} independent triggers", "game": "digimon",
-                                       "players": ["A", "B"], "turn_player": "A", "cards": cards,
-                                       "start": [{"emit": {"event": "ping"}}]})
+    cards = [
+        {
+            "id": f"c{i}",
+            "owner": "A",
+            "zone": "battle",
+            "abilities": [{"id": "x", "when": "ping", "do": [{"gain": {"counter": f"n{i}"}}]}],
+        }
+        for i in range(count)
+    ]
+    return tcgtrig.scenario_from_data(
+        {
+            "format": 1,
+            "title": f"{count} independent triggers",
+            "game": "digimon",
+            "players": ["A", "B"],
+            "turn_player": "A",
+            "cards": cards,
+            "start": [{"emit": {"event": "ping"}}],
+        }
+    )
 
 
 def main() -> None:
@@ -37,13 +51,18 @@ def main() -> None:
     print(f"{cores} cores; one process up to {SERIAL_FIRST:,} positions, then farmed out")
     for count in sizes:
         scene = independent(count)
-        for jobs, serial_first, what in ((1, SERIAL_FIRST, "1 job"), (cores, SERIAL_FIRST, f"{cores} jobs (default)"),
-                                         (cores, 0, f"{cores} jobs, farmed out at once")):
+        for jobs, serial_first, what in (
+            (1, SERIAL_FIRST, "1 job"),
+            (cores, SERIAL_FIRST, f"{cores} jobs (default)"),
+            (cores, 0, f"{cores} jobs, farmed out at once"),
+        ):
             began = time.perf_counter()
             found = explore(scene, "digimon", jobs=jobs, serial_first=serial_first)
             took = time.perf_counter() - began
-            print(f"{count:>3} triggers · {what:<28} {found.states:>8,} positions  {took:7.2f} s  "
-                  f"{len(found.outcomes)} outcome(s)")
+            print(
+                f"{count:>3} triggers · {what:<28} {found.states:>8,} positions  {took:7.2f} s  "
+                f"{len(found.outcomes)} outcome(s)"
+            )
 
 
 if __name__ == "__main__":

@@ -85,9 +85,19 @@ def heap_child(size: int) -> None:
 def count(args: list[str]) -> tuple[int, int]:
     """Instructions of one child run, and the effects it resolved."""
     done = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-         sys.executable, str(Path(__file__).resolve()), *args],
-        capture_output=True, text=True, check=True)
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            str(Path(__file__).resolve()),
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     instructions = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     effects = re.search(r"^EFFECTS (\d+)$", done.stdout, re.M)
     if instructions is None or effects is None:
@@ -127,8 +137,9 @@ def main() -> None:
         sys.exit("valgrind is not on the PATH (Debian: apt-get install valgrind)")
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         base = pool.submit(floor)
-        figures = [(name, pool.submit(per_effect, case, game, small, large))
-                   for name, case, game, small, large in CASES]
+        figures = [
+            (name, pool.submit(per_effect, case, game, small, large)) for name, case, game, small, large in CASES
+        ]
         heap = base.result()
         print(f"  {'bare heap loop (instructions/item)':<52} {heap:>12,.0f}")
         for name, future in figures:

@@ -113,8 +113,14 @@ COUNTERS = {"digimon": {"memory": 0}, "duelmasters": {"mana": 0}, "yugioh": {"lp
 
 
 def game_header(title: str, game: str = "digimon") -> dict[str, Any]:
-    return {"format": 1, "title": title, "game": game, "players": ["A", "B"], "turn_player": "A",
-            "counters": {"A": dict(COUNTERS[game]), "B": dict(COUNTERS[game])}}
+    return {
+        "format": 1,
+        "title": title,
+        "game": game,
+        "players": ["A", "B"],
+        "turn_player": "A",
+        "counters": {"A": dict(COUNTERS[game]), "B": dict(COUNTERS[game])},
+    }
 
 
 def header(title: str) -> dict[str, Any]:
@@ -124,32 +130,62 @@ def header(title: str) -> dict[str, Any]:
 def cascade(length: int, tamers: int) -> dict[str, Any]:
     cards: list[dict[str, Any]] = []
     for i in range(length):
-        card: dict[str, Any] = {"id": f"d{i}", "owner": "A", "zone": "battle", "types": ["digimon"],
-                                "stats": {"dp": 1000}, "flags": ["suspended"]}
+        card: dict[str, Any] = {
+            "id": f"d{i}",
+            "owner": "A",
+            "zone": "battle",
+            "types": ["digimon"],
+            "stats": {"dp": 1000},
+            "flags": ["suspended"],
+        }
         if i + 1 < length:
-            card["abilities"] = [{"id": "next", "when": {"event": "unsuspended", "card": "self"},
-                                  "do": [{"unsuspend": f"d{i + 1}"}]}]
+            card["abilities"] = [
+                {"id": "next", "when": {"event": "unsuspended", "card": "self"}, "do": [{"unsuspend": f"d{i + 1}"}]}
+            ]
         cards.append(card)
     for j in range(tamers):
-        cards.append({"id": f"t{j}", "owner": "A", "zone": "battle", "types": ["tamer"], "abilities": [
-            {"id": "memory", "when": {"event": "unsuspended", "card": "own"}, "do": [{"memory": 1}]}]})
+        cards.append(
+            {
+                "id": f"t{j}",
+                "owner": "A",
+                "zone": "battle",
+                "types": ["tamer"],
+                "abilities": [{"id": "memory", "when": {"event": "unsuspended", "card": "own"}, "do": [{"memory": 1}]}],
+            }
+        )
     return {**header("benchmark: long cascade"), "cards": cards, "start": [{"unsuspend": "d0"}]}
 
 
 def wide(width: int) -> dict[str, Any]:
-    cards = [{"id": f"w{i}", "owner": "A" if i % 2 else "B", "zone": "battle", "types": ["tamer"],
-              "abilities": [{"id": "memory", "when": {"event": "attacking"}, "do": [{"memory": 1}]}]}
-             for i in range(width)]
+    cards = [
+        {
+            "id": f"w{i}",
+            "owner": "A" if i % 2 else "B",
+            "zone": "battle",
+            "types": ["tamer"],
+            "abilities": [{"id": "memory", "when": {"event": "attacking"}, "do": [{"memory": 1}]}],
+        }
+        for i in range(width)
+    ]
     cards.append({"id": "attacker", "owner": "A", "zone": "battle", "types": ["digimon"], "stats": {"dp": 5000}})
     return {**header("benchmark: wide layer"), "cards": cards, "start": [{"attack": "attacker"}]}
 
 
 def deep(depth: int) -> dict[str, Any]:
     # "depth", not memory: Digimon's memory is one gauge that stops at 10
-    card = {"id": "engine", "owner": "A", "zone": "battle", "abilities": [
-        {"id": "again", "when": {"event": "gained", "player": "self"},
-         "condition": {"player": "self", "counter": "depth", "lt": depth},
-         "do": [{"gain": {"counter": "depth"}}]}]}
+    card = {
+        "id": "engine",
+        "owner": "A",
+        "zone": "battle",
+        "abilities": [
+            {
+                "id": "again",
+                "when": {"event": "gained", "player": "self"},
+                "condition": {"player": "self", "counter": "depth", "lt": depth},
+                "do": [{"gain": {"counter": "depth"}}],
+            }
+        ],
+    }
     return {**header("benchmark: deep chain"), "cards": [card], "start": [{"gain": {"counter": "depth"}}]}
 
 
@@ -160,36 +196,70 @@ def dm_header(title: str) -> dict[str, Any]:
 def dm_cascade(length: int, watchers: int) -> dict[str, Any]:
     cards: list[dict[str, Any]] = []
     for i in range(length):
-        card: dict[str, Any] = {"id": f"c{i}", "owner": "A", "zone": "battle", "types": ["creature"],
-                                "stats": {"power": 1000}, "flags": ["tapped"]}
+        card: dict[str, Any] = {
+            "id": f"c{i}",
+            "owner": "A",
+            "zone": "battle",
+            "types": ["creature"],
+            "stats": {"power": 1000},
+            "flags": ["tapped"],
+        }
         if i + 1 < length:
-            card["abilities"] = [{"id": "next", "when": {"event": "untapped", "card": "self"},
-                                  "do": [{"untap": f"c{i + 1}"}]}]
+            card["abilities"] = [
+                {"id": "next", "when": {"event": "untapped", "card": "self"}, "do": [{"untap": f"c{i + 1}"}]}
+            ]
         cards.append(card)
     for j in range(watchers):
-        cards.append({"id": f"w{j}", "owner": "A", "zone": "battle", "types": ["creature"],
-                      "stats": {"power": 1000}, "abilities": [
-                          {"id": "mana", "when": {"event": "untapped", "card": "own"},
-                           "do": [{"gain": {"counter": "mana"}}]}]})
+        cards.append(
+            {
+                "id": f"w{j}",
+                "owner": "A",
+                "zone": "battle",
+                "types": ["creature"],
+                "stats": {"power": 1000},
+                "abilities": [
+                    {"id": "mana", "when": {"event": "untapped", "card": "own"}, "do": [{"gain": {"counter": "mana"}}]}
+                ],
+            }
+        )
     return {**dm_header("benchmark: long cascade (duelmasters)"), "cards": cards, "start": [{"untap": "c0"}]}
 
 
 def dm_wide(width: int) -> dict[str, Any]:
-    cards = [{"id": f"w{i}", "owner": "A" if i % 2 else "B", "zone": "battle", "types": ["creature"],
-              "stats": {"power": 1000},
-              "abilities": [{"id": "mana", "when": {"event": "attacking"}, "do": [{"gain": {"counter": "mana"}}]}]}
-             for i in range(width)]
+    cards = [
+        {
+            "id": f"w{i}",
+            "owner": "A" if i % 2 else "B",
+            "zone": "battle",
+            "types": ["creature"],
+            "stats": {"power": 1000},
+            "abilities": [{"id": "mana", "when": {"event": "attacking"}, "do": [{"gain": {"counter": "mana"}}]}],
+        }
+        for i in range(width)
+    ]
     cards.append({"id": "attacker", "owner": "A", "zone": "battle", "types": ["creature"], "stats": {"power": 5000}})
     return {**dm_header("benchmark: wide pool (duelmasters)"), "cards": cards, "start": [{"attack": "attacker"}]}
 
 
 def dm_deep(depth: int) -> dict[str, Any]:
-    card = {"id": "engine", "owner": "A", "zone": "battle", "abilities": [
-        {"id": "again", "when": {"event": "gained", "player": "self"},
-         "condition": {"player": "self", "counter": "mana", "lt": depth},
-         "do": [{"gain": {"counter": "mana"}}]}]}
-    return {**dm_header("benchmark: deep chain (duelmasters)"), "cards": [card],
-            "start": [{"gain": {"counter": "mana"}}]}
+    card = {
+        "id": "engine",
+        "owner": "A",
+        "zone": "battle",
+        "abilities": [
+            {
+                "id": "again",
+                "when": {"event": "gained", "player": "self"},
+                "condition": {"player": "self", "counter": "mana", "lt": depth},
+                "do": [{"gain": {"counter": "mana"}}],
+            }
+        ],
+    }
+    return {
+        **dm_header("benchmark: deep chain (duelmasters)"),
+        "cards": [card],
+        "start": [{"gain": {"counter": "mana"}}],
+    }
 
 
 def ygo_header(title: str) -> dict[str, Any]:
@@ -199,67 +269,153 @@ def ygo_header(title: str) -> dict[str, Any]:
 def ygo_cascade(length: int, watchers: int) -> dict[str, Any]:
     cards: list[dict[str, Any]] = []
     for i in range(length):
-        card: dict[str, Any] = {"id": f"y{i}", "owner": "A", "zone": "field", "types": ["monster"],
-                                "flags": ["face_down"]}
+        card: dict[str, Any] = {
+            "id": f"y{i}",
+            "owner": "A",
+            "zone": "field",
+            "types": ["monster"],
+            "flags": ["face_down"],
+        }
         if i + 1 < length:
-            card["abilities"] = [{"id": "next", "when": {"event": "flag_cleared", "card": "self", "flag": "face_down"},
-                                  "do": [{"flag": {"card": f"y{i + 1}", "clear": "face_down"}}]}]
+            card["abilities"] = [
+                {
+                    "id": "next",
+                    "when": {"event": "flag_cleared", "card": "self", "flag": "face_down"},
+                    "do": [{"flag": {"card": f"y{i + 1}", "clear": "face_down"}}],
+                }
+            ]
         cards.append(card)
     for j in range(watchers):
-        cards.append({"id": f"w{j}", "owner": "A", "zone": "field", "types": ["monster"], "abilities": [
-            {"id": "gain", "when": {"event": "flag_cleared", "card": "own", "flag": "face_down"}, "do": [{"lp": 1}]}]})
-    return {**ygo_header("benchmark: long cascade (yugioh)"), "cards": cards,
-            "start": [{"flag": {"card": "y0", "clear": "face_down"}}]}
+        cards.append(
+            {
+                "id": f"w{j}",
+                "owner": "A",
+                "zone": "field",
+                "types": ["monster"],
+                "abilities": [
+                    {
+                        "id": "gain",
+                        "when": {"event": "flag_cleared", "card": "own", "flag": "face_down"},
+                        "do": [{"lp": 1}],
+                    }
+                ],
+            }
+        )
+    return {
+        **ygo_header("benchmark: long cascade (yugioh)"),
+        "cards": cards,
+        "start": [{"flag": {"card": "y0", "clear": "face_down"}}],
+    }
 
 
 def ygo_deep(depth: int) -> dict[str, Any]:
     start_lp = COUNTERS["yugioh"]["lp"]
-    card = {"id": "engine", "owner": "A", "zone": "field", "types": ["monster"], "abilities": [
-        {"id": "again", "when": {"event": "gained", "player": "self"},
-         "condition": {"player": "self", "counter": "lp", "lt": start_lp + depth},
-         "do": [{"lp": 1}]}]}
+    card = {
+        "id": "engine",
+        "owner": "A",
+        "zone": "field",
+        "types": ["monster"],
+        "abilities": [
+            {
+                "id": "again",
+                "when": {"event": "gained", "player": "self"},
+                "condition": {"player": "self", "counter": "lp", "lt": start_lp + depth},
+                "do": [{"lp": 1}],
+            }
+        ],
+    }
     return {**ygo_header("benchmark: deep chain (yugioh)"), "cards": [card], "start": [{"lp": 1}]}
 
 
 def ygo_segoc(width: int) -> dict[str, Any]:
-    cards = [{"id": f"m{i}", "owner": "A" if i % 2 else "B", "zone": "field", "types": ["monster"],
-              "abilities": [{"id": "gain", "when": {"event": "normal_summoned"}, "optional": bool(i % 3 == 0),
-                             "wording": "if", "do": [{"lp": 1}]}]}
-             for i in range(width)]
+    cards = [
+        {
+            "id": f"m{i}",
+            "owner": "A" if i % 2 else "B",
+            "zone": "field",
+            "types": ["monster"],
+            "abilities": [
+                {
+                    "id": "gain",
+                    "when": {"event": "normal_summoned"},
+                    "optional": bool(i % 3 == 0),
+                    "wording": "if",
+                    "do": [{"lp": 1}],
+                }
+            ],
+        }
+        for i in range(width)
+    ]
     cards.append({"id": "summoned", "owner": "A", "zone": "hand", "types": ["monster"]})
     return {**ygo_header("benchmark: SEGOC (yugioh)"), "cards": cards, "start": [{"normal_summon": "summoned"}]}
 
 
 def ygo_responses(links: int) -> tuple[dict[str, Any], list[str]]:
-    cards: list[dict[str, Any]] = [{"id": "starter", "owner": "A", "zone": "field", "abilities": [
-        {"id": "main", "kind": "activated", "do": [{"lp": 1}]}]}]
+    cards: list[dict[str, Any]] = [
+        {
+            "id": "starter",
+            "owner": "A",
+            "zone": "field",
+            "abilities": [{"id": "main", "kind": "activated", "do": [{"lp": 1}]}],
+        }
+    ]
     choices = []
     for i in range(links):
         owner = "B" if i % 2 == 0 else "A"
-        cards.append({"id": f"q{i}", "owner": owner, "zone": "field", "abilities": [
-            {"id": "quick", "kind": "activated", "speed": 2, "do": [{"lp": 1}]}]})
+        cards.append(
+            {
+                "id": f"q{i}",
+                "owner": owner,
+                "zone": "field",
+                "abilities": [{"id": "quick", "kind": "activated", "speed": 2, "do": [{"lp": 1}]}],
+            }
+        )
         choices.append(f"q{i}.quick")
-    return {**ygo_header("benchmark: long chain of responses (yugioh)"), "cards": cards,
-            "start": [{"activate": "starter.main"}]}, choices
+    return {
+        **ygo_header("benchmark: long chain of responses (yugioh)"),
+        "cards": cards,
+        "start": [{"activate": "starter.main"}],
+    }, choices
 
 
 def distinct(count: int, game: str = "digimon") -> dict[str, Any]:
     """Card i triggers on the event e_i and emits e_{i+1}: one ability per
     card, every event a new name."""
-    cards = [{"id": f"c{i}", "owner": "A", "zone": ZONE[game], "abilities": [
-        {"id": "next", "when": {"event": f"e{i}"},
-         "do": [{"emit": {"event": f"e{i + 1}"}} if i + 1 < count else {"gain": {"counter": "done"}}]}]}
-        for i in range(count)]
-    return {**game_header(f"benchmark: cascade through {count:,} distinct cards", game), "cards": cards,
-            "start": [{"emit": {"event": "e0"}}]}
+    cards = [
+        {
+            "id": f"c{i}",
+            "owner": "A",
+            "zone": ZONE[game],
+            "abilities": [
+                {
+                    "id": "next",
+                    "when": {"event": f"e{i}"},
+                    "do": [{"emit": {"event": f"e{i + 1}"}} if i + 1 < count else {"gain": {"counter": "done"}}],
+                }
+            ],
+        }
+        for i in range(count)
+    ]
+    return {
+        **game_header(f"benchmark: cascade through {count:,} distinct cards", game),
+        "cards": cards,
+        "start": [{"emit": {"event": "e0"}}],
+    }
 
 
 def pending(width: int, rounds: int) -> dict[str, Any]:
     """``width`` effects pending at once, ``rounds`` times: each start action
     triggers every watcher, and all of them resolve before the next."""
-    cards = [{"id": f"w{i}", "owner": "A" if i % 2 else "B", "zone": "battle", "types": ["tamer"],
-              "abilities": [{"id": "gain", "when": {"event": "ping"}, "do": [{"gain": {"counter": "n"}}]}]}
-             for i in range(width)]
+    cards = [
+        {
+            "id": f"w{i}",
+            "owner": "A" if i % 2 else "B",
+            "zone": "battle",
+            "types": ["tamer"],
+            "abilities": [{"id": "gain", "when": {"event": "ping"}, "do": [{"gain": {"counter": "n"}}]}],
+        }
+        for i in range(width)
+    ]
     start: list[dict[str, Any]] = []
     for _ in range(rounds):
         start += [{"emit": {"event": "ping"}}, {"resolve_pending": {}}]
@@ -270,15 +426,43 @@ def listeners(count: int, events: int) -> dict[str, Any]:
     """One card pinging itself ``events`` times while ``count`` abilities
     listen for a ping on another card (each a specific id): one match per
     event among ``count + 1`` abilities filed under that event."""
-    cards: list[dict[str, Any]] = [{"id": f"l{i}", "owner": "A", "zone": "battle", "types": ["tamer"], "abilities": [
-        {"id": "watch", "when": {"event": "ping", "card": f"l{(i + 1) % count}"}, "do": [{"gain": {"counter": "n"}}]}]}
-        for i in range(count)]
-    cards.append({"id": "p", "owner": "A", "zone": "battle", "types": ["digimon"], "abilities": [
-        {"id": "again", "when": {"event": "ping", "card": "p"},
-         "condition": {"player": "self", "counter": "k", "lt": events},
-         "do": [{"gain": {"counter": "k"}}, {"emit": {"event": "ping", "card": "p"}}]}]})
-    return {**header(f"benchmark: {count:,} listeners, one matching"), "cards": cards,
-            "start": [{"emit": {"event": "ping", "card": "p"}}]}
+    cards: list[dict[str, Any]] = [
+        {
+            "id": f"l{i}",
+            "owner": "A",
+            "zone": "battle",
+            "types": ["tamer"],
+            "abilities": [
+                {
+                    "id": "watch",
+                    "when": {"event": "ping", "card": f"l{(i + 1) % count}"},
+                    "do": [{"gain": {"counter": "n"}}],
+                }
+            ],
+        }
+        for i in range(count)
+    ]
+    cards.append(
+        {
+            "id": "p",
+            "owner": "A",
+            "zone": "battle",
+            "types": ["digimon"],
+            "abilities": [
+                {
+                    "id": "again",
+                    "when": {"event": "ping", "card": "p"},
+                    "condition": {"player": "self", "counter": "k", "lt": events},
+                    "do": [{"gain": {"counter": "k"}}, {"emit": {"event": "ping", "card": "p"}}],
+                }
+            ],
+        }
+    )
+    return {
+        **header(f"benchmark: {count:,} listeners, one matching"),
+        "cards": cards,
+        "start": [{"emit": {"event": "ping", "card": "p"}}],
+    }
 
 
 def plain(count: int) -> dict[str, Any]:
@@ -328,8 +512,7 @@ MARK = {True: "pass", False: "MISS", None: "info"}
 
 
 def figure(section: str, name: str, value: str, target: str = "—", ok: bool | None = None, **raw: Any) -> None:
-    FIGURES.append({"section": section, "figure": name, "value": value, "target": target,
-                    "mark": MARK[ok], **raw})
+    FIGURES.append({"section": section, "figure": name, "value": value, "target": target, "mark": MARK[ok], **raw})
     print(f"  {name:<52} {value:>24}   target {target:<22} {MARK[ok]}", flush=True)
 
 
@@ -354,6 +537,7 @@ def ratio_mark(ratio: float) -> tuple[str, bool]:
 # ---------------------------------------------------------------------------
 # 1. The floor
 # ---------------------------------------------------------------------------
+
 
 def heap_loop(count: int) -> float:
     """Seconds to push ``count`` items ``(rank, seq, fn)`` on a heap, pop
@@ -401,8 +585,13 @@ class Bench:
             runs = [heap_loop(100_000) / 100_000 * 1e6 for _ in range(5)]
             self.floor = statistics.median(runs)
             self.floor_runs = runs
-            figure("baseline", "bare heap loop (µs/item)", f"{self.floor:.2f} µs",
-                   runs=", ".join(f"{r:.2f}" for r in runs), value_raw=self.floor)
+            figure(
+                "baseline",
+                "bare heap loop (µs/item)",
+                f"{self.floor:.2f} µs",
+                runs=", ".join(f"{r:.2f}" for r in runs),
+                value_raw=self.floor,
+            )
             print(f"  {'':<52} the five runs: {', '.join(f'{r:.2f}' for r in runs)} µs")
         return self.floor
 
@@ -422,8 +611,9 @@ class Bench:
             engine.answer(chooser.choose(decision, engine))
         return time.perf_counter() - began
 
-    def per_effect(self, data: dict[str, Any], game: str, choices: Sequence[str] | None = None
-                   ) -> tuple[float, int, str, int]:
+    def per_effect(
+        self, data: dict[str, Any], game: str, choices: Sequence[str] | None = None
+    ) -> tuple[float, int, str, int]:
         """µs per resolved effect, effects, outcome, trace steps."""
         engine = self.engine(data, game)
         chooser = tcgtrig.ScriptedChooser(list(choices)) if choices else None
@@ -448,15 +638,18 @@ class Bench:
             (f"digimon: {20_000 // s:,} distinct cards", lambda: distinct(20_000 // s, "digimon"), "digimon", True),
             ("duelmasters: long cascade", lambda: dm_cascade(1000 // s, 50 // s), "duelmasters", True),
             (f"duelmasters: {100_000 // s:,}-deep chain", lambda: dm_deep(100_000 // s), "duelmasters", True),
-            (f"duelmasters: {20_000 // s:,} distinct cards", lambda: distinct(20_000 // s, "duelmasters"),
-             "duelmasters", True),
+            (
+                f"duelmasters: {20_000 // s:,} distinct cards",
+                lambda: distinct(20_000 // s, "duelmasters"),
+                "duelmasters",
+                True,
+            ),
             ("yugioh: long cascade", lambda: ygo_cascade(1000 // s, 50 // s), "yugioh", True),
             (f"yugioh: {100_000 // s:,} chained one-link chains", lambda: ygo_deep(100_000 // s), "yugioh", True),
             (f"yugioh: {20_000 // s:,} distinct cards", lambda: distinct(20_000 // s, "yugioh"), "yugioh", True),
             (f"(extra) digimon: wide, {10_000 // s:,} in one layer", lambda: wide(10_000 // s), "digimon", False),
             (f"(extra) core only: {100_000 // s:,}-deep chain", lambda: deep(100_000 // s), "core_only", False),
-            (f"(extra) duelmasters: wide, {10_000 // s:,} waiting", lambda: dm_wide(10_000 // s), "duelmasters",
-             False),
+            (f"(extra) duelmasters: wide, {10_000 // s:,} waiting", lambda: dm_wide(10_000 // s), "duelmasters", False),
             (f"(extra) yugioh: SEGOC, {10_000 // s:,} links", lambda: ygo_segoc(10_000 // s), "yugioh", False),
         ]
         floors = list(self.floor_runs)
@@ -471,8 +664,11 @@ class Bench:
         done.append((f"(extra) yugioh: {500 // s} responses", *self.per_effect(data, "yugioh", choices), False))
         floors.extend(self.floor_now())
         floor = statistics.median(floors)
-        print(f"  the heap loop, {len(floors)} runs spread over this section (before, between and after the cases): "
-              f"median {floor:.2f} µs, from {min(floors):.2f} to {max(floors):.2f}", flush=True)
+        print(
+            f"  the heap loop, {len(floors)} runs spread over this section (before, between and after the cases): "
+            f"median {floor:.2f} µs, from {min(floors):.2f} to {max(floors):.2f}",
+            flush=True,
+        )
         for name, micro, effects, outcome, steps, targeted in done:
             self.effect_figure(name, micro, effects, outcome, steps, targeted, floor)
 
@@ -486,16 +682,29 @@ class Bench:
         of those taken before it began."""
         return [heap_loop(100_000) / 100_000 * 1e6 for _ in range(2)]
 
-    def effect_figure(self, name: str, micro: float, effects: int, outcome: str, steps: int, targeted: bool,
-                      floor: float) -> None:
+    def effect_figure(
+        self, name: str, micro: float, effects: int, outcome: str, steps: int, targeted: bool, floor: float
+    ) -> None:
         ratio = micro / floor
         target, ok = ratio_mark(ratio)
         complete = outcome == "complete"
-        figure("effects", f"{name} (µs/effect)", f"{micro:.1f} µs = {ratio:.0f}×", target if targeted else "(info)",
-               (ok and complete) if targeted else None, value_raw=micro, ratio=ratio, floor=floor, effects=effects,
-               outcome=outcome, steps=steps)
-        print(f"  {'':<52} {effects:>12,} effects, {steps / max(effects, 1):.1f} trace steps each, "
-              f"outcome {outcome}", flush=True)
+        figure(
+            "effects",
+            f"{name} (µs/effect)",
+            f"{micro:.1f} µs = {ratio:.0f}×",
+            target if targeted else "(info)",
+            (ok and complete) if targeted else None,
+            value_raw=micro,
+            ratio=ratio,
+            floor=floor,
+            effects=effects,
+            outcome=outcome,
+            steps=steps,
+        )
+        print(
+            f"  {'':<52} {effects:>12,} effects, {steps / max(effects, 1):.1f} trace steps each, outcome {outcome}",
+            flush=True,
+        )
 
     # -- 3. loading and compiling -------------------------------------------------
 
@@ -520,8 +729,7 @@ class Bench:
         first = time.perf_counter() - began
         if self.repeat_for(first) == 1:
             return first, scenario
-        times = [first, *(median_time(lambda: tcgtrig.load_scenario(path, check_game=check_game), 1)
-                          for _ in range(2))]
+        times = [first, *(median_time(lambda: tcgtrig.load_scenario(path, check_game=check_game), 1) for _ in range(2))]
         return statistics.median(times), scenario
 
     def load(self) -> None:
@@ -537,16 +745,44 @@ class Bench:
         yaml_s, _ = self.timed_load(yaml_path, check_game=False)
         full_s, _ = self.timed_load(json_path, check_game=True)
         per = 1e6 / count
-        figure("load", f"load JSON, {count:,} cards (µs/card)", f"{json_s * per:.0f} µs ({json_s:.2f} s)", "≤ 50 µs",
-               json_s * per <= 50, value_raw=json_s * per)
-        figure("load", f"compile, {count:,} cards (µs/card)", f"{compile_s * per:.0f} µs ({compile_s:.2f} s)",
-               "≤ 50 µs", compile_s * per <= 50, value_raw=compile_s * per)
-        figure("load", f"load YAML, {count:,} cards (µs/card)", f"{yaml_s * per:.0f} µs ({yaml_s:.2f} s)", "(info)",
-               value_raw=yaml_s * per)
-        figure("load", "YAML load ÷ JSON load", f"{yaml_s / json_s:.1f}×", "≤ 3×", yaml_s / json_s <= 3,
-               value_raw=yaml_s / json_s)
-        figure("load", "load_scenario(JSON) with its check (µs/card)", f"{full_s * per:.0f} µs ({full_s:.2f} s)",
-               "(info: load + compile)", value_raw=full_s * per)
+        figure(
+            "load",
+            f"load JSON, {count:,} cards (µs/card)",
+            f"{json_s * per:.0f} µs ({json_s:.2f} s)",
+            "≤ 50 µs",
+            json_s * per <= 50,
+            value_raw=json_s * per,
+        )
+        figure(
+            "load",
+            f"compile, {count:,} cards (µs/card)",
+            f"{compile_s * per:.0f} µs ({compile_s:.2f} s)",
+            "≤ 50 µs",
+            compile_s * per <= 50,
+            value_raw=compile_s * per,
+        )
+        figure(
+            "load",
+            f"load YAML, {count:,} cards (µs/card)",
+            f"{yaml_s * per:.0f} µs ({yaml_s:.2f} s)",
+            "(info)",
+            value_raw=yaml_s * per,
+        )
+        figure(
+            "load",
+            "YAML load ÷ JSON load",
+            f"{yaml_s / json_s:.1f}×",
+            "≤ 3×",
+            yaml_s / json_s <= 3,
+            value_raw=yaml_s / json_s,
+        )
+        figure(
+            "load",
+            "load_scenario(JSON) with its check (µs/card)",
+            f"{full_s * per:.0f} µs ({full_s:.2f} s)",
+            "(info: load + compile)",
+            value_raw=full_s * per,
+        )
 
     def warm_up(self) -> None:
         """Load one small file first: the schema, the checking ruleset and
@@ -562,11 +798,21 @@ class Bench:
         total = 100_000 // self.scale
         micro_small, effects_small, _, _ = self.per_effect(pending(10, total // 10), "digimon")
         micro_big, effects_big, outcome, _ = self.per_effect(pending(big, 1), "digimon")
-        print(f"  10 pending × {total // 10:,}: {micro_small:.1f} µs/effect ({effects_small:,} effects); "
-              f"{big:,} pending × 1: {micro_big:.1f} µs/effect ({effects_big:,} effects, {outcome})")
-        figure("scaling", f"per effect, {big:,} pending ÷ 10 pending", f"{micro_big / micro_small:.2f}×", "≤ 2×",
-               micro_big / micro_small <= 2, value_raw=micro_big / micro_small, small=micro_small, big=micro_big,
-               ratio_big=micro_big / floor)
+        print(
+            f"  10 pending × {total // 10:,}: {micro_small:.1f} µs/effect ({effects_small:,} effects); "
+            f"{big:,} pending × 1: {micro_big:.1f} µs/effect ({effects_big:,} effects, {outcome})"
+        )
+        figure(
+            "scaling",
+            f"per effect, {big:,} pending ÷ 10 pending",
+            f"{micro_big / micro_small:.2f}×",
+            "≤ 2×",
+            micro_big / micro_small <= 2,
+            value_raw=micro_big / micro_small,
+            small=micro_small,
+            big=micro_big,
+            ratio_big=micro_big / floor,
+        )
         events = 10_000 // self.scale
         per_small, _, _, _ = self.per_effect(listeners(10, events), "digimon")
         # a slow engine at 100,000 listeners would take hours: a first look
@@ -575,13 +821,25 @@ class Bench:
         if per_big * effects < 1e6:
             per_big, effects, outcome, _ = self.per_effect(listeners(big, events), "digimon")
         # one effect resolved per ping event: µs per effect is µs per event
-        print(f"  {events:,} events, one match each: 10 listeners {per_small:.1f} µs/event; "
-              f"{big:,} listeners {per_big:.1f} µs/event ({effects:,} effects, {outcome})")
-        figure("scaling", f"per event, {big:,} listeners ÷ 10 listeners", f"{per_big / per_small:.2f}×", "≤ 2×",
-               per_big / per_small <= 2, value_raw=per_big / per_small, small=per_small, big=per_big)
+        print(
+            f"  {events:,} events, one match each: 10 listeners {per_small:.1f} µs/event; "
+            f"{big:,} listeners {per_big:.1f} µs/event ({effects:,} effects, {outcome})"
+        )
+        figure(
+            "scaling",
+            f"per event, {big:,} listeners ÷ 10 listeners",
+            f"{per_big / per_small:.2f}×",
+            "≤ 2×",
+            per_big / per_small <= 2,
+            value_raw=per_big / per_small,
+            small=per_small,
+            big=per_big,
+        )
         self.warm_up()
-        for what, make, sizes, quick in (("plain cards", plain, (1_000, 10_000, 100_000), (1_000, 3_000, 10_000)),
-                                         ("one pile", pile, (1_000, 10_000, 20_000), (1_000, 2_000, 5_000))):
+        for what, make, sizes, quick in (
+            ("plain cards", plain, (1_000, 10_000, 100_000), (1_000, 3_000, 10_000)),
+            ("one pile", pile, (1_000, 10_000, 20_000), (1_000, 2_000, 5_000)),
+        ):
             if self.quick:
                 sizes = quick
             rates = []
@@ -589,13 +847,21 @@ class Bench:
                 path = self.write(make(size), f"{what.replace(' ', '-')}-{size}.json")
                 seconds, _ = self.timed_load(path, check_game=True)
                 rates.append(size / seconds)
-                print(f"  {what}: {size:>7,} cards load in {seconds:7.2f} s = {size / seconds:>9,.0f} cards/s",
-                      flush=True)
+                print(
+                    f"  {what}: {size:>7,} cards load in {seconds:7.2f} s = {size / seconds:>9,.0f} cards/s", flush=True
+                )
             rate_text = " / ".join(f"{rate:,.0f}" for rate in rates)
             sizes_text = "/".join(f"{size / 1000:g}k" for size in sizes)
             flat = min(rates) / max(rates)
-            figure("scaling", f"load {what} at {sizes_text} (cards/s)", rate_text, "linear: slowest ≥ ½ fastest",
-                   flat >= 0.5, value_raw=rates, sizes=list(sizes))
+            figure(
+                "scaling",
+                f"load {what} at {sizes_text} (cards/s)",
+                rate_text,
+                "linear: slowest ≥ ½ fastest",
+                flat >= 0.5,
+                value_raw=rates,
+                sizes=list(sizes),
+            )
 
     # -- 5. depth -------------------------------------------------------------------
 
@@ -604,28 +870,56 @@ class Bench:
         title(f"5. depth: {' and '.join(f'{n:,}' for n in sizes)} nested triggers, each in a child process")
         found = []
         for size in sizes:
-            done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--depth-child", str(size)],
-                                  capture_output=True, text=True, env=CHILD_ENV)
+            done = subprocess.run(
+                [sys.executable, str(Path(__file__).resolve()), "--depth-child", str(size)],
+                capture_output=True,
+                text=True,
+                env=CHILD_ENV,
+            )
             if done.returncode != 0:
                 tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["?"]
-                figure("depth", f"{size:,}-deep cascade", f"failed: exit {done.returncode}", "completes", False,
-                       error=tail[0])
+                figure(
+                    "depth",
+                    f"{size:,}-deep cascade",
+                    f"failed: exit {done.returncode}",
+                    "completes",
+                    False,
+                    error=tail[0],
+                )
                 continue
             got = json.loads(done.stdout.strip().splitlines()[-1])
             per_level = (got["peak_kb"] - got["before_kb"]) * 1024 / size
             got["bytes_per_level"] = per_level
             found.append(got)
             ok = got["outcome"] == "complete" and got["effects"] == size - 1
-            figure("depth", f"{size:,}-deep cascade: time, outcome", f"{got['seconds']:.1f} s, {got['outcome']}",
-                   "completes", ok, **got)
-            figure("depth", f"{size:,}-deep cascade: peak memory", f"{got['peak_kb'] / 1024:,.0f} MiB", "(info)",
-                   value_raw=got["peak_kb"])
-            figure("depth", f"{size:,}-deep cascade: bytes per level", f"{per_level:,.0f} B", "(info)",
-                   value_raw=per_level)
+            figure(
+                "depth",
+                f"{size:,}-deep cascade: time, outcome",
+                f"{got['seconds']:.1f} s, {got['outcome']}",
+                "completes",
+                ok,
+                **got,
+            )
+            figure(
+                "depth",
+                f"{size:,}-deep cascade: peak memory",
+                f"{got['peak_kb'] / 1024:,.0f} MiB",
+                "(info)",
+                value_raw=got["peak_kb"],
+            )
+            figure(
+                "depth", f"{size:,}-deep cascade: bytes per level", f"{per_level:,.0f} B", "(info)", value_raw=per_level
+            )
         if len(found) == 2 and min(f["bytes_per_level"] for f in found) > 0:
             growth = found[1]["bytes_per_level"] / found[0]["bytes_per_level"]
-            figure("depth", f"bytes per level, {sizes[1]:,} ÷ {sizes[0]:,}", f"{growth:.2f}×", "linear: ≤ 1.5×",
-                   growth <= 1.5, value_raw=growth)
+            figure(
+                "depth",
+                f"bytes per level, {sizes[1]:,} ÷ {sizes[0]:,}",
+                f"{growth:.2f}×",
+                "linear: ≤ 1.5×",
+                growth <= 1.5,
+                value_raw=growth,
+            )
 
     # -- 6. runaway loops -------------------------------------------------------------
 
@@ -636,9 +930,17 @@ class Bench:
             result = tcgtrig.resolve(tcgtrig.scenario_from_text(PING_PONG, "ping-pong.yaml"), game)
             seconds = time.perf_counter() - began
             reason = (result.reason or "").split(" (")[0]
-            figure("runaway", f"ping-pong under {game}", f"{seconds:.2f} s, {result.outcome}", "< 5 s, an outcome",
-                   seconds < 5 and bool(result.outcome), value_raw=seconds, outcome=result.outcome,
-                   reason=result.reason, activations=len(result.keys("activated")))
+            figure(
+                "runaway",
+                f"ping-pong under {game}",
+                f"{seconds:.2f} s, {result.outcome}",
+                "< 5 s, an outcome",
+                seconds < 5 and bool(result.outcome),
+                value_raw=seconds,
+                outcome=result.outcome,
+                reason=result.reason,
+                activations=len(result.keys("activated")),
+            )
             print(f"  {'':<52} {reason[:110]}")
         hostile = repository() / "tests" / "hostile"
         for name in ("loop-counter-bound.yaml", "loop-counter-read.yaml"):
@@ -651,10 +953,15 @@ class Bench:
             for game in GAMES:
                 got = run_cli(["run", str(path), "--game", game, "--json", *limit], self.tmp / "out.json")
                 ok = got["seconds"] < 5 and got["status"] in (0, 3) and bool(got["outcome"])
-                figure("runaway", f"{name} --game {game}{' ' + ' '.join(limit) if limit else ''}",
-                       f"{got['seconds']:.1f} s, exit {got['status']}, {got['outcome'] or '?'}",
-                       "(info: not the default limit)" if limit else "< 5 s, an outcome", None if limit else ok,
-                       value_raw=got["seconds"], **got)
+                figure(
+                    "runaway",
+                    f"{name} --game {game}{' ' + ' '.join(limit) if limit else ''}",
+                    f"{got['seconds']:.1f} s, exit {got['status']}, {got['outcome'] or '?'}",
+                    "(info: not the default limit)" if limit else "< 5 s, an outcome",
+                    None if limit else ok,
+                    value_raw=got["seconds"],
+                    **got,
+                )
                 print(f"  {'':<52} peak {got['peak_kb'] / 1024:,.0f} MiB; {got['reason'][:100]}", flush=True)
 
     # -- 7. start-up ------------------------------------------------------------------
@@ -674,8 +981,12 @@ class Bench:
             figure("startup", name, f"{seconds * 1000:.0f} ms", "(info: no number set)", value_raw=seconds)
             cold = wall(command, no_cache)
             print(f"  {'':<52} {cold * 1000:.0f} ms without compiled bytecode (every module compiled again)")
-        done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import tcgtrig.cli"],
-                              capture_output=True, text=True, env=CHILD_ENV)
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import tcgtrig.cli"],
+            capture_output=True,
+            text=True,
+            env=CHILD_ENV,
+        )
         rows = []
         for line in done.stderr.splitlines():
             match = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|(\s*)(\S+)", line)
@@ -690,8 +1001,14 @@ class Bench:
         for cumulative, own, _, module in sorted(outside, reverse=True)[:5]:
             print(f"    {module:<40} {cumulative / 1000:7.1f} ms  {own / 1000:6.1f} ms")
         top = ", ".join(f"{m} {c / 1000:.0f}" for c, _, _, m in sorted(outside, reverse=True)[:5])
-        figure("startup", "import tcgtrig.cli (-X importtime)", f"{total / 1000:.0f} ms", "(info)",
-               value_raw=total / 1e6, top_outside_ms=top)
+        figure(
+            "startup",
+            "import tcgtrig.cli (-X importtime)",
+            f"{total / 1000:.0f} ms",
+            "(info)",
+            value_raw=total / 1e6,
+            top_outside_ms=top,
+        )
 
     # -- 8. explore ---------------------------------------------------------------------
 
@@ -708,13 +1025,21 @@ class Bench:
             began = time.perf_counter()
             found = explore(scene, "digimon", jobs=jobs)
             took = time.perf_counter() - began
-            figure("explore", f"10 independent triggers, {what}", f"{found.states:,} states, {took:.2f} s",
-                   "(info: no number set)", value_raw=took, states=found.states, outcomes=len(found.outcomes))
+            figure(
+                "explore",
+                f"10 independent triggers, {what}",
+                f"{found.states:,} states, {took:.2f} s",
+                "(info: no number set)",
+                value_raw=took,
+                states=found.states,
+                outcomes=len(found.outcomes),
+            )
 
 
 # ---------------------------------------------------------------------------
 # Processes
 # ---------------------------------------------------------------------------
+
 
 def repository() -> Path:
     """The checkout whose tcgtrig is imported (tests/hostile lives there),
@@ -778,8 +1103,9 @@ def run_cli(args: list[str], out: Path) -> dict[str, Any]:
     peak = out.with_suffix(".peak")
     with out.open("wb") as stdout:
         began = time.perf_counter()
-        child = subprocess.run([sys.executable, "-c", CLI_CHILD, str(peak), *args], stdout=stdout,
-                               stderr=subprocess.STDOUT, env=CHILD_ENV)
+        child = subprocess.run(
+            [sys.executable, "-c", CLI_CHILD, str(peak), *args], stdout=stdout, stderr=subprocess.STDOUT, env=CHILD_ENV
+        )
         seconds = time.perf_counter() - began
     with out.open("rb") as text:
         head = text.read(8192).decode("utf-8", "replace")
@@ -790,9 +1116,14 @@ def run_cli(args: list[str], out: Path) -> dict[str, Any]:
         peak_used = int(peak.read_text())
     except (OSError, ValueError):
         peak_used = 0
-    return {"seconds": seconds, "status": child.returncode, "peak_kb": peak_used,
-            "outcome": outcome[1] if outcome else "", "reason": reason[1] if reason else error,
-            "output_mb": out.stat().st_size / 1e6}
+    return {
+        "seconds": seconds,
+        "status": child.returncode,
+        "peak_kb": peak_used,
+        "outcome": outcome[1] if outcome else "",
+        "reason": reason[1] if reason else error,
+        "output_mb": out.stat().st_size / 1e6,
+    }
 
 
 def depth_child(size: int) -> None:
@@ -806,12 +1137,23 @@ def depth_child(size: int) -> None:
     seconds = Bench.drive(engine)
     peak = peak_kb()
     result = engine.result()
-    print(json.dumps({"size": size, "seconds": seconds, "effects": len(result.keys("resolved")),
-                      "outcome": result.outcome, "before_kb": before, "peak_kb": peak,
-                      "trace_steps": len(engine.trace)}))
+    print(
+        json.dumps(
+            {
+                "size": size,
+                "seconds": seconds,
+                "effects": len(result.keys("resolved")),
+                "outcome": result.outcome,
+                "before_kb": before,
+                "peak_kb": peak,
+                "trace_steps": len(engine.trace),
+            }
+        )
+    )
 
 
 # ---------------------------------------------------------------------------
+
 
 def summary(began: float) -> None:
     print("\n== summary")
@@ -820,8 +1162,10 @@ def summary(began: float) -> None:
     for f in FIGURES:
         print(f"  {f['figure']:<{width}}  {f['value']:<30} {f['target']:<28} {f['mark']}")
     marks = [f["mark"] for f in FIGURES]
-    print(f"\n  {marks.count('pass')} pass, {marks.count('MISS')} miss, {marks.count('info')} for information; "
-          f"{time.perf_counter() - began:.0f} s in all")
+    print(
+        f"\n  {marks.count('pass')} pass, {marks.count('MISS')} miss, {marks.count('info')} for information; "
+        f"{time.perf_counter() - began:.0f} s in all"
+    )
 
 
 def machine() -> str:
@@ -833,15 +1177,22 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    return f"tcgtrig {tcgtrig.__version__} ({Path(tcgtrig.__file__).parent}), Python {sys.version.split()[0]}, " \
-           f"{os.cpu_count()} CPUs ({cpu})"
+    return (
+        f"tcgtrig {tcgtrig.__version__} ({Path(tcgtrig.__file__).parent}), Python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} CPUs ({cpu})"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="smaller sizes (under a minute)")
-    parser.add_argument("--only", action="append", choices=SECTIONS, metavar="NAME",
-                        help=f"run only this section (repeatable): {', '.join(SECTIONS)}")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=SECTIONS,
+        metavar="NAME",
+        help=f"run only this section (repeatable): {', '.join(SECTIONS)}",
+    )
     parser.add_argument("--no-depth", action="store_true", help="skip the depth section (its children take minutes)")
     parser.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
     parser.add_argument("--depth-child", type=int, help=argparse.SUPPRESS)
@@ -864,8 +1215,10 @@ def main() -> None:
         shutil.rmtree(bench.tmp, ignore_errors=True)
     summary(began)
     if args.json:
-        Path(args.json).write_text(json.dumps({"machine": machine(), "quick": args.quick, "figures": FIGURES},
-                                              indent=1, ensure_ascii=False), encoding="utf-8")
+        Path(args.json).write_text(
+            json.dumps({"machine": machine(), "quick": args.quick, "figures": FIGURES}, indent=1, ensure_ascii=False),
+            encoding="utf-8",
+        )
 
 
 if __name__ == "__main__":

@@ -98,7 +98,12 @@ def describe(action: Any) -> str:
 
 
 def plan(
-    machine: Machine, part: int, action: Any, chosen: dict[str, list[str]], scope: Scope, by: str,
+    machine: Machine,
+    part: int,
+    action: Any,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
     did: dict[str, int] | None = None,
 ) -> list[Op]:
     """The ops of one primitive action, with its cards already chosen
@@ -129,8 +134,15 @@ def plan(
             event = card_event(
                 action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
             )
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
-                          data=(("under", parent), ("alone", action.alone))))
+            ops.append(
+                Op(
+                    part=part,
+                    event=event,
+                    subject=card_id,
+                    incarnation=card.incarnation,
+                    data=(("under", parent), ("alone", action.alone)),
+                )
+            )
     elif isinstance(action, Stack):
         onto = chosen.get("onto", [])
         for card_id in chosen.get("card", [])[:1]:
@@ -140,41 +152,72 @@ def plan(
             below = state.cards[onto[0]]
             if below.zone == SOURCES or _would_circle(state, card_id, below.id):
                 continue  # only a top card can be covered, and never by its own pile
-            event = card_event(
-                action.as_ or "stacked", "moved", card, from_=card.zone, to=below.zone
+            event = card_event(action.as_ or "stacked", "moved", card, from_=card.zone, to=below.zone)
+            ops.append(
+                Op(
+                    part=part,
+                    event=event,
+                    subject=card_id,
+                    incarnation=card.incarnation,
+                    data=(("onto", below.id), ("onto_incarnation", below.incarnation)),
+                )
             )
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
-                          data=(("onto", below.id), ("onto_incarnation", below.incarnation))))
     elif isinstance(action, Draw):
         count = view.amount(action.count, scope, did)
-        players = (_players(state, action.player, scope.controller) if len(state.players) > 2
-                   else (relative_player(state, action.player, scope.controller),))
+        players = (
+            _players(state, action.player, scope.controller)
+            if len(state.players) > 2
+            else (relative_player(state, action.player, scope.controller),)
+        )
         for player in players if count > 0 else ():
-            event = Event(name=action.as_ or "drawn", base="drawn" if action.as_ else None,
-                          player=player, amount=count, by=by, actor=actor)
+            event = Event(
+                name=action.as_ or "drawn",
+                base="drawn" if action.as_ else None,
+                player=player,
+                amount=count,
+                by=by,
+                actor=actor,
+            )
             ops.append(Op(part=part, event=event))
     elif isinstance(action, Gain):
         amount = view.amount(action.amount, scope, did)
-        players = (_players(state, action.player, scope.controller) if len(state.players) > 2
-                   else (relative_player(state, action.player, scope.controller),))
+        players = (
+            _players(state, action.player, scope.controller)
+            if len(state.players) > 2
+            else (relative_player(state, action.player, scope.controller),)
+        )
         for player in players if amount > 0 else ():
             base = "gained" if action.sign > 0 else "lost"
-            event = Event(name=action.as_ or base, base=base if action.as_ else None, player=player,
-                          counter=action.counter, amount=amount, by=by, actor=actor)
+            event = Event(
+                name=action.as_ or base,
+                base=base if action.as_ else None,
+                player=player,
+                counter=action.counter,
+                amount=amount,
+                by=by,
+                actor=actor,
+            )
             ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),)))
     elif isinstance(action, Flag):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
             if by == "effect" and _unaffected(state, card, actor):
                 continue  # it is not suspended, not tapped (Digimon CR 15-15-5-1)
-            if action.set_ is not None and action.set_ in card.flags and any(
-                    mod.flag == action.set_ for mod in card.mods):
+            if (
+                action.set_ is not None
+                and action.set_ in card.flags
+                and any(mod.flag == action.set_ for mod in card.mods)
+            ):
                 # set for a while already: this setting keeps it longer (or for good), with no event
-                mod = (Mod(flag=action.set_, until=action.until, effect=scope.key, player=scope.controller)
-                       if action.until is not None else None)
+                mod = (
+                    Mod(flag=action.set_, until=action.until, effect=scope.key, player=scope.controller)
+                    if action.until is not None
+                    else None
+                )
                 event = card_event("flag_set", None, card, flag=action.set_)
-                ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
-                              data=(("renew", mod),)))
+                ops.append(
+                    Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("renew", mod),))
+                )
                 continue
             if action.set_ is not None and action.set_ not in card.flags:
                 name, base, flag = action.as_ or "flag_set", "flag_set", action.set_
@@ -191,34 +234,42 @@ def plan(
         amount = view.amount(action.by_amount, scope, did)
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
-            event = card_event(action.as_ or "stat_changed", "stat_changed" if action.as_ else None,
-                               card, stat=action.stat, amount=amount)
+            event = card_event(
+                action.as_ or "stat_changed",
+                "stat_changed" if action.as_ else None,
+                card,
+                stat=action.stat,
+                amount=amount,
+            )
             mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key, player=scope.controller)
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
-                          data=(("mod", mod),)))
+            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("mod", mod),)))
     elif isinstance(action, Grant):
         for card_id in chosen.get("card", []):
             card = state.cards[card_id]
             if by == "effect" and _unaffected(state, card, actor):
                 continue  # it is not considered to have the effect (Digimon CR 15-15-5-4)
             event = card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card)
-            mod = Mod(ability=action.ability, key=action.key, until=action.until, effect=scope.key,
-                      player=scope.controller)
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation,
-                          data=(("grant", mod),)))
+            mod = Mod(
+                ability=action.ability, key=action.key, until=action.until, effect=scope.key, player=scope.controller
+            )
+            ops.append(
+                Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("grant", mod),))
+            )
     elif isinstance(action, Battle):
         ops.extend(_battle_ops(machine, part, chosen, by if by != "effect" else "battle", actor, action.hold))
     elif isinstance(action, Emit):
         cards = chosen.get("card", [])
         player = relative_player(state, action.player, scope.controller) if action.player else None
         if action.card is None:
-            event = Event(name=action.event, player=player or scope.controller, by=by, actor=actor,
-                          reason=action.reason)
+            event = Event(
+                name=action.event, player=player or scope.controller, by=by, actor=actor, reason=action.reason
+            )
             ops.append(Op(part=part, event=event))
         for card_id in cards:
             card = state.cards[card_id]
-            event = Event(name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor,
-                          reason=action.reason)
+            event = Event(
+                name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor, reason=action.reason
+            )
             ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
     else:  # pragma: no cover - the parser only builds the classes above
         raise TypeError(f"not a primitive action: {action!r}")
@@ -241,8 +292,9 @@ def _players(state: Any, who: str, controller: str) -> tuple[str, ...]:
     return (relative_player(state, who, controller),)
 
 
-def _battle_ops(machine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None,
-                hold: str | None = None) -> list[Op]:
+def _battle_ops(
+    machine: Machine, part: int, chosen: dict[str, list[str]], by: str, actor: str | None, hold: str | None = None
+) -> list[Op]:
     """A battle's ops: what the game says it comes to, as it is now."""
     state = machine.state
     card = (chosen.get("card") or [None])[0]
@@ -255,8 +307,7 @@ def _battle_ops(machine: Machine, part: int, chosen: dict[str, list[str]], by: s
     # who won and lost first: a loser's event is about it as it was, before it is destroyed
     other = {card: against, against: card}
     outcomes = [(result.winner, "won_battle")] if result.winner is not None else []
-    outcomes += [(card_id, "lost_battle")
-                 for card_id in (result.destroyed if result.losers is None else result.losers)]
+    outcomes += [(card_id, "lost_battle") for card_id in (result.destroyed if result.losers is None else result.losers)]
     for card_id, name in outcomes:
         who = state.cards[card_id]
         event = Event(name=name, card=card_id, player=who.owner, by=by, actor=actor, against=other.get(card_id))
@@ -265,14 +316,37 @@ def _battle_ops(machine: Machine, part: int, chosen: dict[str, list[str]], by: s
         loser = state.cards[card_id]
         if hold is not None:  # destroyed now, moved by a later step: it carries the flag until then
             if hold not in loser.flags:
-                event = Event(name="flag_set", card=card_id, player=loser.owner, by=by, actor=actor, flag=hold,
-                              against=other.get(card_id))
+                event = Event(
+                    name="flag_set",
+                    card=card_id,
+                    player=loser.owner,
+                    by=by,
+                    actor=actor,
+                    flag=hold,
+                    against=other.get(card_id),
+                )
                 ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation))
             continue
-        event = Event(name=ruleset.destroyed_event, base="moved", card=card_id, player=loser.owner, by=by,
-                      actor=actor, from_=loser.zone, to=ruleset.discard_zone, against=other.get(card_id))
-        ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation,
-                      data=(("under", None), ("alone", False))))
+        event = Event(
+            name=ruleset.destroyed_event,
+            base="moved",
+            card=card_id,
+            player=loser.owner,
+            by=by,
+            actor=actor,
+            from_=loser.zone,
+            to=ruleset.discard_zone,
+            against=other.get(card_id),
+        )
+        ops.append(
+            Op(
+                part=part,
+                event=event,
+                subject=card_id,
+                incarnation=loser.incarnation,
+                data=(("under", None), ("alone", False)),
+            )
+        )
     for player, amount in result.damage:
         if amount > 0:
             event = Event(name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=actor)
@@ -298,8 +372,17 @@ class _Moment:
         self.events = events
         self.before = before
 
-    def move(self, card: Card, to: str, under: str | None, by: str | None, actor: str | None, name: str,
-             base: str | None, against: str | None = None) -> None:
+    def move(
+        self,
+        card: Card,
+        to: str,
+        under: str | None,
+        by: str | None,
+        actor: str | None,
+        name: str,
+        base: str | None,
+        against: str | None = None,
+    ) -> None:
         """Move a card, and the pile under it (where the game puts it)."""
         state, events = self.state, self.events
         self.before.setdefault(card.id, card)
@@ -316,22 +399,49 @@ class _Moment:
             # a token leaving the field ceases to exist, having got there or not as the game says
             arrived = to if ruleset.info.tokens_arrive else NOWHERE
             to = NOWHERE
-        moved = evolve(card, zone=to, under=under if to == SOURCES else None,
-                       flags=frozenset(), mods=(), incarnation=card.incarnation + 1)
+        moved = evolve(
+            card,
+            zone=to,
+            under=under if to == SOURCES else None,
+            flags=frozenset(),
+            mods=(),
+            incarnation=card.incarnation + 1,
+        )
         state.replace(moved)
-        events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                            from_=card.zone, to=arrived, by=by, actor=actor, against=against))
+        events.append(
+            Event(
+                name=name,
+                base=base,
+                card=card.id,
+                player=card.owner,
+                from_=card.zone,
+                to=arrived,
+                by=by,
+                actor=actor,
+                against=against,
+            )
+        )
         if stack:
             zone = self.machine.ruleset.under_cards_zone(state, card, to)
             for child in stack:
                 self.before.setdefault(child.id, child)
-                state.replace(evolve(child, zone=zone, under=child.under if zone == SOURCES else None,
-                                     flags=frozenset(), mods=(), incarnation=child.incarnation + 1))
-                events.append(Event(name="moved", card=child.id, player=child.owner,
-                                    from_=child.zone, to=zone, by=by, actor=actor))
+                state.replace(
+                    evolve(
+                        child,
+                        zone=zone,
+                        under=child.under if zone == SOURCES else None,
+                        flags=frozenset(),
+                        mods=(),
+                        incarnation=child.incarnation + 1,
+                    )
+                )
+                events.append(
+                    Event(
+                        name="moved", card=child.id, player=child.owner, from_=child.zone, to=zone, by=by, actor=actor
+                    )
+                )
 
-    def move_alone(self, card: Card, to: str, by: str | None, actor: str | None, name: str,
-                   base: str | None) -> None:
+    def move_alone(self, card: Card, to: str, by: str | None, actor: str | None, name: str, base: str | None) -> None:
         """Move only the top card; the card directly under it takes its place."""
         state = self.state
         children = state.under(card.id)
@@ -341,20 +451,30 @@ class _Moment:
         heir, others = children[0], children[1:]
         self.before.setdefault(card.id, card)
         self.before.setdefault(heir.id, heir)
-        state.replace(evolve(card, zone=to, under=None, flags=frozenset(), mods=(),
-                             incarnation=card.incarnation + 1))
-        state.replace(evolve(heir, zone=card.zone, under=card.under, flags=card.flags, mods=card.mods,
-                             incarnation=heir.incarnation + 1))
+        state.replace(evolve(card, zone=to, under=None, flags=frozenset(), mods=(), incarnation=card.incarnation + 1))
+        state.replace(
+            evolve(
+                heir,
+                zone=card.zone,
+                under=card.under,
+                flags=card.flags,
+                mods=card.mods,
+                incarnation=heir.incarnation + 1,
+            )
+        )
         for other in others:
             state.replace(evolve(other, under=heir.id))
-        self.events.append(Event(name=name, base=base, card=card.id, player=card.owner,
-                                 from_=card.zone, to=to, by=by, actor=actor))
-        self.events.append(Event(name="uncovered", card=heir.id, player=heir.owner,
-                                 from_=SOURCES, to=card.zone, by=by, actor=actor))
+        self.events.append(
+            Event(name=name, base=base, card=card.id, player=card.owner, from_=card.zone, to=to, by=by, actor=actor)
+        )
+        self.events.append(
+            Event(name="uncovered", card=heir.id, player=heir.owner, from_=SOURCES, to=card.zone, by=by, actor=actor)
+        )
 
 
-def apply(machine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = None
-          ) -> tuple[list[Event], dict[str, Card]]:
+def apply(
+    machine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = None
+) -> tuple[list[Event], dict[str, Card]]:
     """Carry out ``ops`` at one moment.
 
     :param counts: if given, filled with how many events each part (an
@@ -388,8 +508,16 @@ def apply(machine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = N
                 deck = [c for c in state.in_zone(machine.ruleset.deck_zone) if c.owner == player][: event.amount]
                 for card in deck:
                     before.setdefault(card.id, card)
-                    state.replace(evolve(card, zone=machine.ruleset.hand_zone, under=None, flags=frozenset(), mods=(),
-                                         incarnation=card.incarnation + 1))
+                    state.replace(
+                        evolve(
+                            card,
+                            zone=machine.ruleset.hand_zone,
+                            under=None,
+                            flags=frozenset(),
+                            mods=(),
+                            incarnation=card.incarnation + 1,
+                        )
+                    )
                 events.append(evolve(event, cards=tuple(c.id for c in deck)))
             else:
                 events.append(event)
@@ -406,21 +534,42 @@ def apply(machine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = N
             if card.zone == SOURCES:  # taken out of a pile: the rest of the pile stays
                 for child in state.under(card.id):
                     state.replace(evolve(child, under=card.under))
-            state.replace(evolve(card, zone=below.zone, under=below.under, flags=below.flags,
-                                 mods=below.mods, incarnation=card.incarnation + 1))
-            state.replace(evolve(below, zone=SOURCES, under=card.id, flags=frozenset(), mods=(),
-                                 incarnation=below.incarnation + 1))
+            state.replace(
+                evolve(
+                    card,
+                    zone=below.zone,
+                    under=below.under,
+                    flags=below.flags,
+                    mods=below.mods,
+                    incarnation=card.incarnation + 1,
+                )
+            )
+            state.replace(
+                evolve(
+                    below, zone=SOURCES, under=card.id, flags=frozenset(), mods=(), incarnation=below.incarnation + 1
+                )
+            )
             events.append(event)
-            events.append(Event(name="covered", card=below.id, player=below.owner,
-                                from_=below.zone, to=SOURCES, by=event.by, actor=actor))
+            events.append(
+                Event(
+                    name="covered",
+                    card=below.id,
+                    player=below.owner,
+                    from_=below.zone,
+                    to=SOURCES,
+                    by=event.by,
+                    actor=actor,
+                )
+            )
         elif event.to is not None and event.from_ is not None:  # move
             if card.zone != event.from_:
                 continue
             if op.get("alone"):
                 _Moment(machine, events, before).move_alone(card, event.to, event.by, actor, event.name, event.base)
             else:
-                _Moment(machine, events, before).move(card, event.to, op.get("under"), event.by, actor, event.name,
-                                                     event.base, event.against)
+                _Moment(machine, events, before).move(
+                    card, event.to, op.get("under"), event.by, actor, event.name, event.base, event.against
+                )
         elif event.flag is not None:
             flags = set(card.flags)
             mods = card.mods
@@ -432,7 +581,7 @@ def apply(machine: Machine, ops: Sequence[Op], counts: dict[int, int] | None = N
                     mods = mods + (renewed,)
                 state.replace(evolve(card, mods=mods))
                 continue
-            if (event.name == "flag_set" or event.base == "flag_set"):
+            if event.name == "flag_set" or event.base == "flag_set":
                 if event.flag in flags:
                     continue
                 flags.add(event.flag)

@@ -56,24 +56,42 @@ class Activating:
         if effect.granted and card is not None and not effect.looked_back:
             # a gained ability goes with its pile: its card is the one that holds it now
             holder = self.state.holder_of(effect.grant) or self.state.top(card.id)
-            return Scope(key=effect.key, controller=effect.controller, card=holder.id, self_card=holder.id,
-                         events=effect.events, fixed=effect.fixed, targets=effect.targets)
+            return Scope(
+                key=effect.key,
+                controller=effect.controller,
+                card=holder.id,
+                self_card=holder.id,
+                events=effect.events,
+                fixed=effect.fixed,
+                targets=effect.targets,
+            )
         if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
             self_card = self.view.self_of(card, effect.ability)
         # the card's own "this card" is the card as it was when the effect began
         incarnation = effect.incarnation if self_card == effect.card else None
         if effect.looked_back and self_card == effect.self_card:
             incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
-        return Scope(key=effect.key, controller=effect.controller, card=effect.card,
-                     self_card=self_card, events=effect.events, self_incarnation=incarnation, fixed=effect.fixed,
-                     targets=effect.targets)
+        return Scope(
+            key=effect.key,
+            controller=effect.controller,
+            card=effect.card,
+            self_card=self_card,
+            events=effect.events,
+            self_incarnation=incarnation,
+            fixed=effect.fixed,
+            targets=effect.targets,
+        )
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
         ability = effect.ability
         if self.spent(effect):
             limit = ability.uses_per_turn
-            return self.cite("per_turn", "once per turn: already used this turn" if limit == 1
-                             else f"{limit} times per turn: already used {limit} times this turn")
+            return self.cite(
+                "per_turn",
+                "once per turn: already used this turn"
+                if limit == 1
+                else f"{limit} times per turn: already used {limit} times this turn",
+            )
         if ability.condition is not None or ability.cost:
             scope = self.scope_of(effect)
             self._checked = (effect, scope)  # activate() reads it again if nothing happened since
@@ -143,8 +161,11 @@ class Activating:
                     if name == "card":
                         found = [card for card in found if self._cost_changes(part, card, scope)]
                     if isinstance(selector, Query):
-                        if selector.pick is not None and not selector.upto and len(found) < self.view.amount(
-                                selector.pick, scope):
+                        if (
+                            selector.pick is not None
+                            and not selector.upto
+                            and len(found) < self.view.amount(selector.pick, scope)
+                        ):
                             return False
                     elif not found or len(found) < len(self.view.select(selector, scope)):
                         return False
@@ -152,8 +173,7 @@ class Activating:
 
     def _cost_changes(self, part: Action, card: str, scope: Scope) -> bool:
         """Whether a cost's action would do anything to ``card``."""
-        chosen = {name: self.view.select(getattr(part, name), scope)
-                  for name in card_fields(part) if name != "card"}
+        chosen = {name: self.view.select(getattr(part, name), scope) for name in card_fields(part) if name != "card"}
         chosen["card"] = [card]
         return bool(plan(self, 0, part, chosen, scope, "cost"))
 
@@ -167,8 +187,14 @@ class Activating:
     @staticmethod
     def cost_run(run: EffectRun) -> EffectRun:
         """How an effect's cost is paid: its events are ``by: cost``."""
-        return EffectRun(scope=run.scope, instance=run.instance, trigger_cause=run.trigger_cause,
-                         depth=run.depth, by="cost", did=run.did)
+        return EffectRun(
+            scope=run.scope,
+            instance=run.instance,
+            trigger_cause=run.trigger_cause,
+            depth=run.depth,
+            by="cost",
+            did=run.did,
+        )
 
     def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
         ability = effect.ability
@@ -179,12 +205,17 @@ class Activating:
         if window in ("main", "chain") and self.chain:
             if not self.chain_links:
                 self.chains += 1
-            self.trace.add("activated", effect.trace_head() + ("chain", self.chains,
-                                                               "chain_link", len(self.chain_links) + 1))
+            self.trace.add(
+                "activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(self.chain_links) + 1)
+            )
             self.add_link(effect)
             if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
-                run = EffectRun(scope=scope if scope is not None else self.scope_of(effect), instance=effect.id,
-                                trigger_cause=effect.id, depth=effect.depth)
+                run = EffectRun(
+                    scope=scope if scope is not None else self.scope_of(effect),
+                    instance=effect.id,
+                    trigger_cause=effect.id,
+                    depth=effect.depth,
+                )
                 if ability.targets:  # chosen once the cost is paid
                     self.push(ChooseTargets(effect, run))
                 if ability.cost:
@@ -198,13 +229,23 @@ class Activating:
             self.record("activated", effect)
         if window == "interrupt":
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
-            run = EffectRun(scope=scope, instance=effect.id,
-                            trigger_cause=target.run.trigger_cause, depth=target.run.depth,
-                            target=target, ops=matched)
+            run = EffectRun(
+                scope=scope,
+                instance=effect.id,
+                trigger_cause=target.run.trigger_cause,
+                depth=target.run.depth,
+                target=target,
+                ops=matched,
+            )
         elif window == "inline" and parent is not None:
-            run = EffectRun(scope=scope, instance=effect.id,
-                            trigger_cause=parent.trigger_cause, depth=parent.depth,
-                            target=parent.target, ops=parent.ops)
+            run = EffectRun(
+                scope=scope,
+                instance=effect.id,
+                trigger_cause=parent.trigger_cause,
+                depth=parent.depth,
+                target=parent.target,
+                ops=parent.ops,
+            )
         else:
             run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
         if ability.cost or ability.targets:  # paid first, then targets; the effect resolves once they are
@@ -229,8 +270,9 @@ class Activating:
         elif do:
             self.push(RunActions(do, run))
 
-    def targets_chosen(self, effect: PendingEffect, run: EffectRun,
-                       chosen: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...]) -> None:
+    def targets_chosen(
+        self, effect: PendingEffect, run: EffectRun, chosen: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...]
+    ) -> None:
         """An effect's targets are chosen: it keeps them while it waits (a
         chain link), and each target is ``targeted`` (an event)."""
         run.scope = evolve(run.scope, targets=chosen)
@@ -238,9 +280,13 @@ class Activating:
             if link.id == effect.id:
                 self.chain_links[index] = evolve(link, targets=chosen)
         state = self.state
-        events = [Event(name="targeted", card=card_id, player=state.cards[card_id].owner, by=run.by,
-                        actor=run.scope.controller)
-                  for _, _, cards in chosen for card_id, _ in cards]
+        events = [
+            Event(
+                name="targeted", card=card_id, player=state.cards[card_id].owner, by=run.by, actor=run.scope.controller
+            )
+            for _, _, cards in chosen
+            for card_id, _ in cards
+        ]
         last = self.last_moment
         self.happened(events, {}, run)
         self.last_moment = last  # part of the activation: a waiting trigger does not miss its timing for it
@@ -256,11 +302,22 @@ class Activating:
                 continue
             cards.discard(link.card)
             self.chain_links[index] = evolve(link, negated=action.what, negated_by=run.scope.key)
-            self.trace.append(Step.make(
-                "negated", effect=link.key, player=link.controller, id=link.id, cause=run.instance,
-                chain=self.chains, chain_link=index + 1, what=action.what, negated_by=run.scope.key))
-            events.append(Event(name="negated", card=link.card, player=link.controller, by=run.by,
-                                actor=run.scope.controller))
+            self.trace.append(
+                Step.make(
+                    "negated",
+                    effect=link.key,
+                    player=link.controller,
+                    id=link.id,
+                    cause=run.instance,
+                    chain=self.chains,
+                    chain_link=index + 1,
+                    what=action.what,
+                    negated_by=run.scope.key,
+                )
+            )
+            events.append(
+                Event(name="negated", card=link.card, player=link.controller, by=run.by, actor=run.scope.controller)
+            )
         self.happened(events, {}, run)
         run.note(len(events), action.label)
 
@@ -290,9 +347,18 @@ class Activating:
                 if not events:
                     continue
             effect = PendingEffect(
-                id=0, key=key, card=card_id, ability=ability, controller=player, self_card=self_card,
-                events=events, timing=self.timing, depth=self.last_depth + 1, cause=self.last_instance,
-                incarnation=card.incarnation, window="chain",
+                id=0,
+                key=key,
+                card=card_id,
+                ability=ability,
+                controller=player,
+                self_card=self_card,
+                events=events,
+                timing=self.timing,
+                depth=self.last_depth + 1,
+                cause=self.last_instance,
+                incarnation=card.incarnation,
+                window="chain",
             )
             if self.activation_failure(effect, "chain", None) is not None:
                 continue
@@ -300,9 +366,12 @@ class Activating:
                 found[key] = effect
         found = {key: evolve(e, id=self.new_id()) for key, e in found.items()}
         for effect in self.offers:
-            if (effect.controller == player and effect.key not in found
-                    and self.activation_failure(effect, "chain", None) is None
-                    and self.ruleset.can_respond(self.state, chain, effect)):
+            if (
+                effect.controller == player
+                and effect.key not in found
+                and self.activation_failure(effect, "chain", None) is None
+                and self.ruleset.can_respond(self.state, chain, effect)
+            ):
                 found[effect.key] = effect
                 self.shown.add(effect.id)
         return found

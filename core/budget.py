@@ -30,16 +30,39 @@ import re
 import resource
 import sys
 
-__all__ = ["DEFAULT_MAX_MEMORY", "parse_size", "describe_size", "set_max_memory", "max_memory", "limit",
-           "usage", "exceeded", "count_from_here"]
+__all__ = [
+    "DEFAULT_MAX_MEMORY",
+    "parse_size",
+    "describe_size",
+    "set_max_memory",
+    "max_memory",
+    "limit",
+    "usage",
+    "exceeded",
+    "count_from_here",
+]
 
 #: The default bound on the memory a command uses.
 DEFAULT_MAX_MEMORY = 2 * 1024**3
 #: The share of an address-space limit (``ulimit -v``) the bound stays under.
 ADDRESS_SPACE_SHARE = 0.8
 
-_UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "KIB": 1024, "M": 1024**2, "MB": 1024**2, "MIB": 1024**2,
-          "G": 1024**3, "GB": 1024**3, "GIB": 1024**3, "T": 1024**4, "TB": 1024**4, "TIB": 1024**4}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 1024,
+    "KB": 1024,
+    "KIB": 1024,
+    "M": 1024**2,
+    "MB": 1024**2,
+    "MIB": 1024**2,
+    "G": 1024**3,
+    "GB": 1024**3,
+    "GIB": 1024**3,
+    "T": 1024**4,
+    "TB": 1024**4,
+    "TIB": 1024**4,
+}
 _SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*")
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
@@ -54,8 +77,9 @@ def parse_size(text: str) -> int | None:
     match = _SIZE.fullmatch(text.replace("_", ""))
     unit = match.group(2).upper() if match else ""
     if match is None or unit not in _UNITS:
-        raise ValueError(f"{text!r} is not a size: expected a number of bytes with an optional unit "
-                         "(K, M, G, T: 512M, 2G) or 'none'")
+        raise ValueError(
+            f"{text!r} is not a size: expected a number of bytes with an optional unit (K, M, G, T: 512M, 2G) or 'none'"
+        )
     size = int(float(match.group(1)) * _UNITS[unit])
     if size <= 0:
         raise ValueError(f"{text!r} is not a size: it must be more than 0 bytes")
@@ -143,12 +167,18 @@ def exceeded() -> str | None:
     resident, space = usage()
     if resident_limit is not None and resident - _baseline >= resident_limit:
         if _baseline:
-            return (f"memory limit reached: a worker process grew by {describe_size(resident - _baseline)}, "
-                    f"its share of the bound is {describe_size(resident_limit)} "
-                    "(--max-memory or TCGTRIG_MAX_MEMORY raises it)")
-        return (f"memory limit reached: {describe_size(resident)} in use, the bound is "
-                f"{describe_size(resident_limit)} (--max-memory or TCGTRIG_MAX_MEMORY raises it)")
+            return (
+                f"memory limit reached: a worker process grew by {describe_size(resident - _baseline)}, "
+                f"its share of the bound is {describe_size(resident_limit)} "
+                "(--max-memory or TCGTRIG_MAX_MEMORY raises it)"
+            )
+        return (
+            f"memory limit reached: {describe_size(resident)} in use, the bound is "
+            f"{describe_size(resident_limit)} (--max-memory or TCGTRIG_MAX_MEMORY raises it)"
+        )
     if space_limit is not None and space is not None and space >= space_limit:
-        return (f"memory limit reached: {describe_size(space)} of address space in use, the bound is "
-                f"{describe_size(space_limit)} (80% of this process's address-space limit, ulimit -v)")
+        return (
+            f"memory limit reached: {describe_size(space)} of address space in use, the bound is "
+            f"{describe_size(space_limit)} (80% of this process's address-space limit, ulimit -v)"
+        )
     return None

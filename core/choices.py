@@ -247,8 +247,7 @@ class RandomChooser:
 class InteractiveChooser:
     """Ask a person: show the decision, read a label (or its number)."""
 
-    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], *,
-                 skip_irrelevant: bool = False) -> None:
+    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], *, skip_irrelevant: bool = False) -> None:
         self._ask = ask
         self._say = say
         self._calls = 0
@@ -261,8 +260,10 @@ class InteractiveChooser:
             from .explore import cannot_matter  # explore builds on this module
 
             if cannot_matter(engine, decision):
-                self._say(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
-                          f"outcome (explored), so {decision.default} is taken")
+                self._say(
+                    f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
+                    f"outcome (explored), so {decision.default} is taken"
+                )
                 return decision.default
         self._say(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
         for number, label in enumerate(options, 1):

@@ -124,8 +124,11 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
             from . import budget
 
             resident, _ = budget.usage()
-            click.echo(f"error: out of memory ({budget.describe_size(resident)} in use): the work was stopped; "
-                       "--max-memory sets the bound tcgtrig stops at with a verdict", err=True)
+            click.echo(
+                f"error: out of memory ({budget.describe_size(resident)} in use): the work was stopped; "
+                "--max-memory sets the bound tcgtrig stops at with a verdict",
+                err=True,
+            )
             sys.exit(ENDED_EARLY)
 
     return wrapper
@@ -286,10 +289,17 @@ def games(as_json: bool) -> None:
 
     listings = list_games()
     if as_json:
-        _dump([{k: getattr(g, k) for k in ("name", "title", "version", "module", "distribution",
-                                           "distribution_version", "error")}
-               | {"variants": [{"name": n, "summary": s} for n, s in g.variants]}
-               | ({"printed": g.printed} if g.printed else {}) for g in listings])
+        _dump(
+            [
+                {
+                    k: getattr(g, k)
+                    for k in ("name", "title", "version", "module", "distribution", "distribution_version", "error")
+                }
+                | {"variants": [{"name": n, "summary": s} for n, s in g.variants]}
+                | ({"printed": g.printed} if g.printed else {})
+                for g in listings
+            ]
+        )
         return
     if not listings:
         click.echo("no game is installed (is tcgtrig installed? try: pip install -e .)")
@@ -325,8 +335,12 @@ def words(game: str | None, as_json: bool) -> None:
         load_ruleset(name)  # an unknown game is bad input, naming the installed ones
     listing = {name: word_meanings(name) for name in names}
     if as_json:
-        _dump({name: [{"word": w, "sample": sample, "meaning": meaning} for w, sample, meaning in rows]
-               for name, rows in listing.items()})
+        _dump(
+            {
+                name: [{"word": w, "sample": sample, "meaning": meaning} for w, sample, meaning in rows]
+                for name, rows in listing.items()
+            }
+        )
         return
     table = Table("game", "word", "means, in core words", box=None, pad_edge=False)
     for name, rows in listing.items():
@@ -341,13 +355,27 @@ def _shortened(text: str, limit: int = 200) -> str:
 
 
 def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    func = click.option("--choice", "choices", multiple=True, metavar="LABEL",
-                        help="A scripted choice (repeatable); replaces the file's choices.")(func)
-    func = click.option("--random", "seed", type=int, default=None, metavar="SEED",
-                        help="A seeded random player decides (after any --choice; the file's "
-                             "choices are ignored).")(func)
-    func = click.option("--max-steps", type=click.IntRange(min=1), default=None,
-                        help="Activations before the resolution counts as an endless loop.")(func)
+    func = click.option(
+        "--choice",
+        "choices",
+        multiple=True,
+        metavar="LABEL",
+        help="A scripted choice (repeatable); replaces the file's choices.",
+    )(func)
+    func = click.option(
+        "--random",
+        "seed",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="A seeded random player decides (after any --choice; the file's choices are ignored).",
+    )(func)
+    func = click.option(
+        "--max-steps",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Activations before the resolution counts as an endless loop.",
+    )(func)
     return func
 
 
@@ -380,14 +408,26 @@ def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | N
 def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--max-bytes`` (the input's size) and ``--max-memory`` (the memory
     the command may use: :mod:`tcgtrig.budget`)."""
-    func = click.option("--max-memory", default=None, expose_value=False, is_eager=True,
-                        callback=_set_memory_limit, metavar="SIZE",
-                        help="Stop with a verdict (exit 3) at this memory in use "
-                             "(default 2G, or 80% of ulimit -v; also TCGTRIG_MAX_MEMORY; 'none': no bound).")(func)
-    return click.option("--max-bytes", type=click.IntRange(min=1), default=None, expose_value=False,
-                        is_eager=True, callback=_set_input_limit, metavar="N",
-                        help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; "
-                             "also TCGTRIG_MAX_BYTES).")(func)
+    func = click.option(
+        "--max-memory",
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=_set_memory_limit,
+        metavar="SIZE",
+        help="Stop with a verdict (exit 3) at this memory in use "
+        "(default 2G, or 80% of ulimit -v; also TCGTRIG_MAX_MEMORY; 'none': no bound).",
+    )(func)
+    return click.option(
+        "--max-bytes",
+        type=click.IntRange(min=1),
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=_set_input_limit,
+        metavar="N",
+        help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; also TCGTRIG_MAX_BYTES).",
+    )(func)
 
 
 def _refuse_overwriting_input(output: str | None, file: str, option: str) -> None:
@@ -401,8 +441,10 @@ def _refuse_overwriting_input(output: str | None, file: str, option: str) -> Non
     except OSError:  # one of them does not exist (yet): compare where the paths lead
         same = os.path.realpath(output) == os.path.realpath(file)
     if same:
-        raise TcgTrigError(f"{option} {output}: that is the input file {file}: writing it would overwrite the "
-                           "scenario (name another file)")
+        raise TcgTrigError(
+            f"{option} {output}: that is the input file {file}: writing it would overwrite the "
+            "scenario (name another file)"
+        )
 
 
 def _load(file: str) -> Any:
@@ -415,8 +457,9 @@ def _load(file: str) -> Any:
     return load_scenario(file)
 
 
-def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | None,
-             max_steps: int | None, chooser: Any = None) -> tuple[Scenario, Resolution]:
+def _resolve(
+    file: str, game: str | None, choices: tuple[str, ...], seed: int | None, max_steps: int | None, chooser: Any = None
+) -> tuple[Scenario, Resolution]:
     from .choices import RandomChooser, ScriptedChooser
     from .resolution import pick_game, resolve
 
@@ -426,8 +469,7 @@ def _resolve(file: str, game: str | None, choices: tuple[str, ...], seed: int | 
         kwargs["max_steps"] = max_steps
     if seed is not None:
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
-    return scenario, resolve(scenario, pick_game(scenario, game), chooser=chooser,
-                             choices=choices or None, **kwargs)
+    return scenario, resolve(scenario, pick_game(scenario, game), chooser=chooser, choices=choices or None, **kwargs)
 
 
 def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
@@ -442,24 +484,45 @@ def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding
 
 
 def _strict_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    return click.option("--strict", is_flag=True,
-                        help="Treat warnings (a name nothing emits or uses, a typo) as errors.")(func)
+    return click.option(
+        "--strict", is_flag=True, help="Treat warnings (a name nothing emits or uses, a typo) as errors."
+    )(func)
 
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
-@click.option("--stop-after", type=click.IntRange(min=0), default=None, metavar="N",
-              help="Stop after N activations (with --save).")
-@click.option("--save", "save_to", type=click.Path(dir_okay=False), default=None, metavar="STATE.json",
-              help="Write the position reached and the options (with --stop-after); finish it with tcgtrig resume.")
+@click.option(
+    "--stop-after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Stop after N activations (with --save).",
+)
+@click.option(
+    "--save",
+    "save_to",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="STATE.json",
+    help="Write the position reached and the options (with --stop-after); finish it with tcgtrig resume.",
+)
 @_chooser_options
 @_strict_option
 @_input_limit
 @_bad_input
-def run(file: str, game: str | None, as_json: bool, stop_after: int | None, save_to: str | None,
-        choices: tuple[str, ...], seed: int | None, max_steps: int | None, strict: bool) -> None:
+def run(
+    file: str,
+    game: str | None,
+    as_json: bool,
+    stop_after: int | None,
+    save_to: str | None,
+    choices: tuple[str, ...],
+    seed: int | None,
+    max_steps: int | None,
+    strict: bool,
+) -> None:
     """Resolve a scenario and print the resolution as a tree (or JSON).
 
     FILE may be ``-``: the scenario is read from standard input.  Exit
@@ -563,8 +626,10 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
             label = f"{escape(file)} {escape(f'[{name}]')}"
             if split_game(name)[0] not in installed:
                 skips += 1
-                console.print(f"[yellow]SKIP[/] {label}: game {escape(repr(name))} is not installed "
-                              f"(installed: {escape(', '.join(sorted(installed)) or 'none')})")
+                console.print(
+                    f"[yellow]SKIP[/] {label}: game {escape(repr(name))} is not installed "
+                    f"(installed: {escape(', '.join(sorted(installed)) or 'none')})"
+                )
                 continue
             try:
                 result, mismatches = check_scenario(scenario, name)
@@ -583,8 +648,11 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
                 console.print(f"[yellow]WARN[/] {escape(str(finding))}")
             if not mismatches:
                 passes += 1
-                note = (f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"
-                        if result.unused_choices else "")
+                note = (
+                    f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"
+                    if result.unused_choices
+                    else ""
+                )
                 console.print(f"[green]PASS[/] {label}{note}")
                 continue
             failures += 1
@@ -605,8 +673,15 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
         sys.exit(1)
 
 
-def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: int | None, max_steps: int | None,
-                  stop_after: int, save_to: str) -> None:
+def _run_and_save(
+    file: str,
+    game: str | None,
+    choices: tuple[str, ...],
+    seed: int | None,
+    max_steps: int | None,
+    stop_after: int,
+    save_to: str,
+) -> None:
     """``run --stop-after N --save FILE``: the options go into the save."""
     from .choices import RandomChooser, ScriptedChooser
     from .engine import DEFAULT_MAX_STEPS, Engine
@@ -621,14 +696,15 @@ def _run_and_save(file: str, game: str | None, choices: tuple[str, ...], seed: i
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
     else:
         chooser = ScriptedChooser(list(choices) if choices else list(compiled.choices))
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps or DEFAULT_MAX_STEPS,
-                    compiled=compiled)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps or DEFAULT_MAX_STEPS, compiled=compiled)
     run_until(engine, chooser, stop_after)
     data = save_position(scenario, engine, chooser)
     _write_atomically(save_to, jsontext.dumps(data), "the saved position")
     done = "finished" if engine.finished else f"stopped after {stop_after} activation{'s' if stop_after != 1 else ''}"
-    click.echo(f"{done}, {len(data['pending'])} effect{'s' if len(data['pending']) != 1 else ''} pending; "
-               f"saved to {save_to} (finish it with: tcgtrig resume {save_to})")
+    click.echo(
+        f"{done}, {len(data['pending'])} effect{'s' if len(data['pending']) != 1 else ''} pending; "
+        f"saved to {save_to} (finish it with: tcgtrig resume {save_to})"
+    )
 
 
 @main.command()
@@ -692,12 +768,23 @@ def _show(value: Any) -> str:
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--games", "games", default=None, metavar="A,B,…",
-              help="The rulesets to compare, variants included (GAME/VARIANT); default: every installed game.")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.')
-@click.option("--html", "html_out", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also write one self-contained HTML page with the games as columns.")
+@click.option(
+    "--games",
+    "games",
+    default=None,
+    metavar="A,B,…",
+    help="The rulesets to compare, variants included (GAME/VARIANT); default: every installed game.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.'
+)
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also write one self-contained HTML page with the games as columns.",
+)
 @_input_limit
 @_bad_input
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
@@ -743,18 +830,39 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
         table.add_column(_markup(shown(name)), overflow="fold")  # a long word is folded, not cut
     rows = max((len(c) for c in columns.values()), default=0)
     for i in range(min(rows, MAX_COMPARE_ROWS)):
-        table.add_row(str(i + 1), *(
-            "" if i >= len(c) else _markup(f"cannot resolve: {escape_controls(c[i])}"  # a message: in full
-                                           if isinstance(results[n], str) else shown(c[i]))
-            for n, c in columns.items()))
+        table.add_row(
+            str(i + 1),
+            *(
+                ""
+                if i >= len(c)
+                else _markup(
+                    f"cannot resolve: {escape_controls(c[i])}"  # a message: in full
+                    if isinstance(results[n], str)
+                    else shown(c[i])
+                )
+                for n, c in columns.items()
+            ),
+        )
     if rows > MAX_COMPARE_ROWS:
-        table.add_row("…", *(f"{len(c) - MAX_COMPARE_ROWS:,} more" if len(c) > MAX_COMPARE_ROWS else ""
-                             for c in columns.values()))
-    table.add_row("end", *(
-        "" if isinstance(r, str) else _markup(f"{shown(r.outcome)}; " + "; ".join(
-            f"{shown(p)}: " + ", ".join(f"{shown(k)} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
-            for p in r.state.players))
-        for r in results.values()))
+        table.add_row(
+            "…", *(f"{len(c) - MAX_COMPARE_ROWS:,} more" if len(c) > MAX_COMPARE_ROWS else "" for c in columns.values())
+        )
+    table.add_row(
+        "end",
+        *(
+            ""
+            if isinstance(r, str)
+            else _markup(
+                f"{shown(r.outcome)}; "
+                + "; ".join(
+                    f"{shown(p)}: "
+                    + ", ".join(f"{shown(k)} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
+                    for p in r.state.players
+                )
+            )
+            for r in results.values()
+        ),
+    )
     width = os.environ.get("COLUMNS", "")
     console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
     console.print(table)
@@ -766,8 +874,16 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
         lines.append(SHORTENED_NOTE[:1].upper() + SHORTENED_NOTE[1:] + ".")
     said = ["Where the games part ways:"] if found else [no_differences(results) or ""]
     for line in said + lines:
-        wrapped = textwrap.fill(line, width=console.width, subsequent_indent="      " if line.startswith("  ") else "",
-                                break_on_hyphens=False) if line else ""
+        wrapped = (
+            textwrap.fill(
+                line,
+                width=console.width,
+                subsequent_indent="      " if line.startswith("  ") else "",
+                break_on_hyphens=False,
+            )
+            if line
+            else ""
+        )
         console.print(wrapped, markup=False, highlight=False, soft_wrap=True)
 
 
@@ -777,8 +893,9 @@ def _write_atomically(path: str, text: str, what: str) -> None:
     anything fails, ``path`` is as it was and the temporary file is removed."""
     target = os.path.realpath(path)
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp",
-                                                 dir=os.path.dirname(target))
+        descriptor, temporary = tempfile.mkstemp(
+            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=os.path.dirname(target)
+        )
     except OSError as exc:
         raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
     try:
@@ -800,43 +917,70 @@ def _write_atomically(path: str, text: str, what: str) -> None:
         if isinstance(exc, OSError):
             raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
         if isinstance(exc, UnicodeEncodeError):  # text that is not text (half a character from a plugin)
-            raise TcgTrigError(f"{path}: cannot write {what}: {exc.reason} ({exc.object[exc.start:exc.end]!r})") \
-                from None
+            raise TcgTrigError(
+                f"{path}: cannot write {what}: {exc.reason} ({exc.object[exc.start : exc.end]!r})"
+            ) from None
         raise
 
 
 def _max_states_option(default: int, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """``--max-states``: the work budget of a search (:mod:`tcgtrig.explore`)."""
-    return click.option("--max-states", type=click.IntRange(min=1), default=default, show_default=True,
-                        metavar="N", help=f"The work budget {what}: positions reached — the start, and one for "
-                                          "every option tried.")
+    return click.option(
+        "--max-states",
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=f"The work budget {what}: positions reached — the start, and one for every option tried.",
+    )
 
 
 def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
     """``--max-depth``: the answers on one decision path of a search."""
-    return click.option("--max-depth", type=click.IntRange(min=1), default=DEFAULT_MAX_DEPTH, show_default=True,
-                        metavar="N", help="Stop exploring before a decision path would take more answers "
-                                          "(a resolution that may never end).")(func)
+    return click.option(
+        "--max-depth",
+        type=click.IntRange(min=1),
+        default=DEFAULT_MAX_DEPTH,
+        show_default=True,
+        metavar="N",
+        help="Stop exploring before a decision path would take more answers (a resolution that may never end).",
+    )(func)
 
 
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @_max_states_option(DEFAULT_MAX_STATES, "of the whole search")
-@click.option("--max-outcomes", type=click.IntRange(min=1), default=DEFAULT_MAX_OUTCOMES, show_default=True,
-              metavar="N", help="The distinct outcomes kept: the search stops when it finds one more.")
+@click.option(
+    "--max-outcomes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_OUTCOMES,
+    show_default=True,
+    metavar="N",
+    help="The distinct outcomes kept: the search stops when it finds one more.",
+)
 @_max_depth_option
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-              help="Worker processes (default: every core).  A search of more than 2,000 positions whose branches "
-                   "rarely meet is explored option by option, the first decision's options going to the workers, "
-                   "which share the budget: the answer is the same on any number of cores.")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N, '
-                   '"reached": N, "complete": …, "stopped": …, "decisions": […]}.')
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core).  A search of more than 2,000 positions whose branches "
+    "rarely meet is explored option by option, the first decision's options going to the workers, "
+    "which share the budget: the answer is the same on any number of cores.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N, '
+    '"reached": N, "complete": …, "stopped": …, "decisions": […]}.',
+)
 @_input_limit
 @_bad_input
-def explore(file: str, game: str | None, max_states: int, max_outcomes: int, max_depth: int, jobs: int | None,
-            as_json: bool) -> None:
+def explore(
+    file: str, game: str | None, max_states: int, max_outcomes: int, max_depth: int, jobs: int | None, as_json: bool
+) -> None:
     """Try every legal decision; list each distinct outcome with a choices
     script that reaches it and how many decision paths lead there.
 
@@ -850,12 +994,21 @@ def explore(file: str, game: str | None, max_states: int, max_outcomes: int, max
 
     scenario = load_scenario(file)
     with _Progress("exploring") as progress:
-        found = explore_positions(scenario, pick_game(scenario, game), max_states=max_states,
-                                  max_outcomes=max_outcomes, max_depth=max_depth, jobs=jobs, progress=progress)
+        found = explore_positions(
+            scenario,
+            pick_game(scenario, game),
+            max_states=max_states,
+            max_outcomes=max_outcomes,
+            max_depth=max_depth,
+            jobs=jobs,
+            progress=progress,
+        )
     if not found.complete:
-        click.echo(f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
-                   f"{found.reached:,} reached; the {len(found.outcomes):,} outcomes listed are those found so far",
-                   err=True)
+        click.echo(
+            f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
+            f"{found.reached:,} reached; the {len(found.outcomes):,} outcomes listed are those found so far",
+            err=True,
+        )
     if as_json:
         _dump(found.to_json())
     else:
@@ -866,16 +1019,21 @@ def explore(file: str, game: str | None, max_states: int, max_outcomes: int, max
 
 def _why_stopped(found: Any) -> str:
     """What stopped a search, and the option that raises that budget."""
-    hint = {"work": " (--max-states raises it)", "outcomes": " (--max-outcomes raises it)",
-            "depth": " (--max-depth raises it)"}
+    hint = {
+        "work": " (--max-states raises it)",
+        "outcomes": " (--max-outcomes raises it)",
+        "depth": " (--max-depth raises it)",
+    }
     return f"{found.reason}{hint.get(found.stopped_by, '')}"
 
 
 def _show_outcomes(found: Any) -> None:
     matters = sum(1 for d in found.decisions if d["matters"])
-    click.echo(f"{len(found.outcomes)} distinct outcome{'s' if len(found.outcomes) != 1 else ''} from "
-               f"{found.states} position{'s' if found.states != 1 else ''} asked; the answer changes the "
-               f"outcome at {matters} of them")
+    click.echo(
+        f"{len(found.outcomes)} distinct outcome{'s' if len(found.outcomes) != 1 else ''} from "
+        f"{found.states} position{'s' if found.states != 1 else ''} asked; the answer changes the "
+        f"outcome at {matters} of them"
+    )
     first = found.outcomes[0].end if found.outcomes else None
     for number, outcome in enumerate(found.outcomes, 1):
         click.echo(f"\n{number}. {outcome.outcome} — {outcome.paths} path{'s' if outcome.paths != 1 else ''}")
@@ -884,9 +1042,13 @@ def _show_outcomes(found: Any) -> None:
             for line in _end_differences(first, outcome.end):
                 click.echo(f"   {line}")
         elif number == 1:
-            click.echo("   counters: " + "; ".join(
-                f"{p}: " + (", ".join(f"{k} {v}" for k, v in values.items()) or "—")
-                for p, values in outcome.end["counters"].items()))
+            click.echo(
+                "   counters: "
+                + "; ".join(
+                    f"{p}: " + (", ".join(f"{k} {v}" for k, v in values.items()) or "—")
+                    for p, values in outcome.end["counters"].items()
+                )
+            )
 
 
 #: Answers of a script shown in full; a longer one shows its first and last ones (``--json`` has it all).
@@ -897,9 +1059,11 @@ def _script(choices: list[str]) -> str:
     """``: [a, b]``, or for a long script ``(2,076 answers): [a, …, z]``."""
     if len(choices) <= SCRIPT_SHOWN:
         return f": [{', '.join(choices)}]"
-    head, tail = choices[:SCRIPT_SHOWN - 10], choices[-5:]
-    return (f" ({len(choices):,} answers; --json lists them all): [{', '.join(head)}, … "
-            f"{len(choices) - len(head) - len(tail):,} more …, {', '.join(tail)}]")
+    head, tail = choices[: SCRIPT_SHOWN - 10], choices[-5:]
+    return (
+        f" ({len(choices):,} answers; --json lists them all): [{', '.join(head)}, … "
+        f"{len(choices) - len(head) - len(tail):,} more …, {', '.join(tail)}]"
+    )
 
 
 def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
@@ -927,8 +1091,9 @@ def _read_answer(prompt: str) -> str:
 @main.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
-@click.option("--skip-irrelevant", is_flag=True,
-              help="Do not ask when exploring shows that no answer can change the outcome.")
+@click.option(
+    "--skip-irrelevant", is_flag=True, help="Do not ask when exploring shows that no answer can change the outcome."
+)
 @_max_states_option(DEFAULT_QUESTION_BUDGET, "of each question explored (--skip-irrelevant, outcomes)")
 @_max_depth_option
 @_input_limit
@@ -995,8 +1160,9 @@ def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
     the game's details (priority layer, pool class and side, …)."""
     lines = []
     if engine.chain_links:
-        lines.append("  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})"
-                                              for i, e in enumerate(engine.chain_links, 1)))
+        lines.append(
+            "  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1))
+        )
     waiting = []
     for effect in engine.pending:
         details = ", ".join(f"{k} {v}" for k, v in effect.details)
@@ -1028,11 +1194,12 @@ def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str
     from .explore import explore_question
 
     with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
-        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth,
-                                 progress=progress)
+        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth, progress=progress)
     if found.complete:  # one outcome, whatever the answers
-        click.echo(f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
-                   f"(explored), so {decision.default} is taken")
+        click.echo(
+            f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
+            f"(explored), so {decision.default} is taken"
+        )
         return str(decision.default)
     if found.stopped_by != "outcomes":  # a second outcome would have said it matters
         click.echo(f"\ncould not tell whether the answer changes the outcome ({_why_stopped(found)}): asking")
@@ -1050,17 +1217,26 @@ def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudg
         for number, label in enumerate(options, 1):
             child = engine.copy()
             child.answer(label)
-            found = explore_engine(child, max_states=share, max_depth=budget.depth,
-                                   progress=functools.partial(_offset, progress, done))
+            found = explore_engine(
+                child, max_states=share, max_depth=budget.depth, progress=functools.partial(_offset, progress, done)
+            )
             done += found.reached
-            ends = "; ".join(
-                f"{o.outcome}, " + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items())
-                                             for p, c in o.end["counters"].items())
-                for o in found.outcomes[:3]) or "none found"
+            ends = (
+                "; ".join(
+                    f"{o.outcome}, "
+                    + ", ".join(
+                        f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items()
+                    )
+                    for o in found.outcomes[:3]
+                )
+                or "none found"
+            )
             more = "" if found.complete else f" (not all explored: {_why_stopped(found)})"
             _Progress.clear_shown()
-            click.echo(f"  {number}. {label} → {len(found.outcomes)} outcome"
-                       f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}")
+            click.echo(
+                f"  {number}. {label} → {len(found.outcomes)} outcome"
+                f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}"
+            )
 
 
 def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:

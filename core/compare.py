@@ -54,8 +54,9 @@ def compare_games(scenario: Scenario, games: Sequence[str] | None = None) -> dic
         except TcgTrigError as exc:
             results[ruleset.name] = str(exc)
     if results and all(isinstance(r, str) for r in results.values()):
-        raise TcgTrigError("no installed game could resolve this file: "
-                           + "; ".join(f"{n}: {r}" for n, r in results.items()))
+        raise TcgTrigError(
+            "no installed game could resolve this file: " + "; ".join(f"{n}: {r}" for n, r in results.items())
+        )
     return results
 
 
@@ -67,8 +68,11 @@ def differences(results: dict[str, Resolution | str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     orders = {name: r.keys("resolved") for name, r in done.items()}
     if len({tuple(o) for o in orders.values()}) > 1:
-        first = next(i for i in range(max(len(o) for o in orders.values()) + 1)
-                     if len({tuple(o[i:i + 1]) for o in orders.values()}) > 1)
+        first = next(
+            i
+            for i in range(max(len(o) for o in orders.values()) + 1)
+            if len({tuple(o[i : i + 1]) for o in orders.values()}) > 1
+        )
         out.append({"what": "order", "first": first + 1, "games": orders})
     _add(out, {"what": "outcome"}, {name: r.outcome for name, r in done.items()})
     for kind in ENDINGS:
@@ -79,8 +83,11 @@ def differences(results: dict[str, Resolution | str]) -> list[dict[str, Any]]:
     for player in players:
         counters = sorted({c for e in ends.values() for c in e["counters"].get(player, {})})
         for counter in counters:
-            _add(out, {"what": "counter", "player": player, "counter": counter},
-                 {name: e["counters"].get(player, {}).get(counter, 0) for name, e in ends.items()})
+            _add(
+                out,
+                {"what": "counter", "player": player, "counter": counter},
+                {name: e["counters"].get(player, {}).get(counter, 0) for name, e in ends.items()},
+            )
     for card in any_end["zones"]:
         _add(out, {"what": "zone", "card": card}, {name: e["zones"].get(card) for name, e in ends.items()})
     for card in any_end["flags"]:
@@ -107,10 +114,13 @@ def describe_difference(difference: dict[str, Any], shown: Callable[[Any], str] 
     if what == "order":
         first = difference["first"]
         return f"order, from effect {first}: " + " | ".join(
-            f"{shown(g)}: {' → '.join(map(shown, o[first - 1:first + 2])) or '(nothing)'}" for g, o in games.items())
-    label = {"counter": f"{shown(difference.get('player'))}'s {shown(difference.get('counter'))}",
-             "zone": f"zone of {shown(difference.get('card'))}",
-             "flags": f"flags of {shown(difference.get('card'))}"}.get(what, what)
+            f"{shown(g)}: {' → '.join(map(shown, o[first - 1 : first + 2])) or '(nothing)'}" for g, o in games.items()
+        )
+    label = {
+        "counter": f"{shown(difference.get('player'))}'s {shown(difference.get('counter'))}",
+        "zone": f"zone of {shown(difference.get('card'))}",
+        "flags": f"flags of {shown(difference.get('card'))}",
+    }.get(what, what)
     return f"{label}: " + " | ".join(f"{shown(g)}: {_value(v, shown)}" for g, v in games.items())
 
 

@@ -99,21 +99,23 @@ def comparison_html(title: str, results: dict[str, Resolution | str], scenario: 
     parts = "".join(f"<li>{html.escape(describe_difference(d, text.shown))}</li>" for d in found)
     if not found:
         parts = f"<li>{html.escape(no_differences(results) or '')}</li>"
-    note = f"<p class=\"note\">{html.escape(SHORTENED_NOTE)}</p>\n" if text.shown.shortened else ""
+    note = f'<p class="note">{html.escape(SHORTENED_NOTE)}</p>\n' if text.shown.shortened else ""
     return (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{text.sentence(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
         f"<h1>{text.sentence(title)}</h1>\n{position}"
-        f"<div class=\"games\" style=\"--n: {max(len(results), 1)}\">{columns}</div>\n"
-        f"<section class=\"differences\"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n"
+        f'<div class="games" style="--n: {max(len(results), 1)}">{columns}</div>\n'
+        f'<section class="differences"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n'
         f"{note}</body></html>\n"
     )
 
 
 def _column(name: str, result: Resolution | str, text: _Page) -> str:
     if isinstance(result, str):
-        return (f"<section class=\"game\" data-game=\"{text(name)}\"><h2>{text(name)}</h2>"
-                f"<p class=\"error\">cannot resolve: {text.sentence(result)}</p></section>")
+        return (
+            f'<section class="game" data-game="{text(name)}"><h2>{text(name)}</h2>'
+            f'<p class="error">cannot resolve: {text.sentence(result)}</p></section>'
+        )
     info = result.engine.ruleset.info
     names = {card.id: card.name for card in result.state.cards.values()}
     body = _structure(result, names, text)
@@ -122,24 +124,35 @@ def _column(name: str, result: Resolution | str, text: _Page) -> str:
         f"<li>{text(step.kind)} {text(step.get('effect'))}"
         f"{': ' + text.sentence(step.get('reason')) if step.get('reason') else ''}"
         f"{_negated_by(step, text)}</li>"
-        for step in itertools.islice(endings, MAX_PAGE_EFFECTS))
+        for step in itertools.islice(endings, MAX_PAGE_EFFECTS)
+    )
     more = sum(1 for _ in endings)
     if more:
         ended += f"<li>… and {more:,} more (compare --json lists every one)</li>"
-    counters = [text.sentence(line) for line in result.engine.ruleset.describe_counters(result.state) or [
-        f"{p}: " + (", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(p, {}).items())) or "—")
-        for p in result.state.players]]
+    counters = [
+        text.sentence(line)
+        for line in result.engine.ruleset.describe_counters(result.state)
+        or [
+            f"{p}: " + (", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(p, {}).items())) or "—")
+            for p in result.state.players
+        ]
+    ]
     start = result.compiled.state
-    moved = [f"{text(names.get(c.id, c.id))} {text(start.cards[c.id].zone)} → {text(c.zone)}"
-             for c in result.state.cards.values() if start.cards[c.id].zone != c.zone]
+    moved = [
+        f"{text(names.get(c.id, c.id))} {text(start.cards[c.id].zone)} → {text(c.zone)}"
+        for c in result.state.cards.values()
+        if start.cards[c.id].zone != c.zone
+    ]
     end = f"<b>{text(result.outcome)}</b> · {' · '.join(counters)}"
     decisions = _decisions(result, text)
     if moved:
         end += "<br>moved: " + ", ".join(moved)
-    return (f"<section class=\"game\" data-game=\"{text(name)}\"><h2>{text(info.title)} "
-            f"<small>{text(name)}</small></h2>{body}"
-            f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}"
-            f"{decisions}<div class=\"end\">{end}</div></section>")
+    return (
+        f'<section class="game" data-game="{text(name)}"><h2>{text(info.title)} '
+        f"<small>{text(name)}</small></h2>{body}"
+        f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}"
+        f'{decisions}<div class="end">{end}</div></section>'
+    )
 
 
 def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
@@ -150,8 +163,14 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         return "<p>(nothing resolved)</p>"
     resolved = every[:MAX_PAGE_EFFECTS]
     deeds = _deeds(result, {step.get("id") for step in resolved}, names)
-    more = (f"<p class=\"note\">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists "
-            "every one)</p>") if len(every) > len(resolved) else ""
+    more = (
+        (
+            f'<p class="note">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists '
+            "every one)</p>"
+        )
+        if len(every) > len(resolved)
+        else ""
+    )
     if any(step.get("chain") for step in resolved):
         out, current = [], None
         for number, step in enumerate(resolved, 1):
@@ -160,8 +179,9 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
                 if current is not None:
                     out.append("</div>")
                 if chain is not None:
-                    out.append(f"<div class=\"box\"><div class=\"label\">chain {text(chain)} — resolves last in, "
-                               "first out</div>")
+                    out.append(
+                        f'<div class="box"><div class="label">chain {text(chain)} — resolves last in, first out</div>'
+                    )
                 current = chain
             link = f"CL{step.get('chain_link')}" if step.get("chain_link") else ""
             out.append(_effect(number, step, names, link, text, deeds))
@@ -171,13 +191,13 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
     term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
     if term == "depth" or not any(step.get(term) is not None for step in resolved):
         inner = "".join(_effect(n, step, names, _tag(step), text, deeds) for n, step in enumerate(resolved, 1))
-        return f"<div class=\"box\"><div class=\"label\">in the order they resolved</div>{inner}</div>{more}"
+        return f'<div class="box"><div class="label">in the order they resolved</div>{inner}</div>{more}'
     out, depth = [], 0
     for number, step in enumerate(resolved, 1):
         want = max(int(step.get(term) or 1), 1)
         while depth < want:
             depth += 1
-            out.append(f"<div class=\"box\"><div class=\"label\">{_depth_label(result, depth)}</div>")
+            out.append(f'<div class="box"><div class="label">{_depth_label(result, depth)}</div>')
         while depth > want:
             out.append("</div>")
             depth -= 1
@@ -195,20 +215,24 @@ def _tag(step: Any) -> str:
     return " · ".join(f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS and v is not None)
 
 
-def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page,
-            deeds: dict[Any, list[str]]) -> str:
+def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page, deeds: dict[Any, list[str]]) -> str:
     """One resolved effect's box: its key, the game's words about it, its
     card and controller, and what it did (``deeds``, by instance id)."""
     key = str(step.get("effect"))
     card = key.split(".")[0]
     hue = int(hashlib.sha256(card.encode()).hexdigest()[:4], 16) % 360
-    label = f" <span class=\"tag\">{text.sentence(tag)}</span>" if tag else ""
+    label = f' <span class="tag">{text.sentence(tag)}</span>' if tag else ""
     done = deeds.get(step.get("id"), [])
-    did = (f"<br><small class=\"did\">did: {text.sentence('; '.join(done))}</small>" if done
-           else "<br><small class=\"did\">did: nothing that changed the game</small>")
-    return (f"<div class=\"effect\" style=\"--c: hsl({hue}, 65%, 45%)\" data-effect=\"{text(key)}\">"
-            f"<span class=\"n\">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · "
-            f"{text(step.get('player'))}</small>{did}</div>")
+    did = (
+        f'<br><small class="did">did: {text.sentence("; ".join(done))}</small>'
+        if done
+        else '<br><small class="did">did: nothing that changed the game</small>'
+    )
+    return (
+        f'<div class="effect" style="--c: hsl({hue}, 65%, 45%)" data-effect="{text(key)}">'
+        f'<span class="n">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · '
+        f"{text(step.get('player'))}</small>{did}</div>"
+    )
 
 
 #: What an effect did, listed at most this many events, then "… N more".
@@ -248,31 +272,41 @@ def _position(scenario: Any, text: _Page) -> str:
     from .meanings import flow
 
     data = scenario.data
-    about = "".join(f"<p class=\"about\"><b>{label}</b> {text.sentence(data[key])}</p>"
-                    for key, label in (("source", "Source:"), ("notes", "Notes:"), ("description", "About:"))
-                    if isinstance(data.get(key), str))
+    about = "".join(
+        f'<p class="about"><b>{label}</b> {text.sentence(data[key])}</p>'
+        for key, label in (("source", "Source:"), ("notes", "Notes:"), ("description", "About:"))
+        if isinstance(data.get(key), str)
+    )
     players = []
     for player in data["players"]:
         zones: dict[str, list[str]] = {}
         for card in itertools.islice((c for c in data["cards"] if c.get("owner") == player), MAX_PAGE_EFFECTS):
             stats = ", ".join(f"{k} {v}" for k, v in (card.get("stats") or {}).items())
-            texts = "".join(f"<span class=\"text\">{text.sentence(_ability_text(a, flow))}</span>"
-                            for a in card.get("abilities") or [])
+            texts = "".join(
+                f'<span class="text">{text.sentence(_ability_text(a, flow))}</span>'
+                for a in card.get("abilities") or []
+            )
             zones.setdefault(str(card.get("zone")), []).append(
-                f"<div class=\"card\" data-card=\"{text(card['id'])}\"><b>{text(card.get('name', card['id']))}</b>"
-                f"{' · ' + text(stats) if stats else ''}{texts}</div>")
+                f'<div class="card" data-card="{text(card["id"])}"><b>{text(card.get("name", card["id"]))}</b>'
+                f"{' · ' + text(stats) if stats else ''}{texts}</div>"
+            )
         counted = sum(1 for c in data["cards"] if c.get("owner") == player)
-        more = (f"<p class=\"note\">… and {counted - MAX_PAGE_EFFECTS:,} more cards</p>"
-                if counted > MAX_PAGE_EFFECTS else "")
+        more = (
+            f'<p class="note">… and {counted - MAX_PAGE_EFFECTS:,} more cards</p>' if counted > MAX_PAGE_EFFECTS else ""
+        )
         counters = ", ".join(f"{k} {v}" for k, v in ((data.get("counters") or {}).get(player) or {}).items())
-        body = "".join(f"<div class=\"zone\">{text(zone)}</div>{''.join(cards)}" for zone, cards in zones.items())
+        body = "".join(f'<div class="zone">{text(zone)}</div>{"".join(cards)}' for zone, cards in zones.items())
         turn = " — whose turn it is" if player == data.get("turn_player") else ""
-        players.append(f"<div class=\"player\" data-player=\"{text(player)}\"><h3>{text(player)}{turn}</h3>"
-                       f"{'<p class=note>' + text(counters) + '</p>' if counters else ''}{body or '<p>no cards</p>'}"
-                       f"{more}</div>")
-    return (f"<section class=\"position\"><h2>The position</h2>{about}"
-            f"<p>Turn player: <b>{text(data.get('turn_player'))}</b></p>"
-            f"<div class=\"board\">{''.join(players)}</div></section>\n")
+        players.append(
+            f'<div class="player" data-player="{text(player)}"><h3>{text(player)}{turn}</h3>'
+            f"{'<p class=note>' + text(counters) + '</p>' if counters else ''}{body or '<p>no cards</p>'}"
+            f"{more}</div>"
+        )
+    return (
+        f'<section class="position"><h2>The position</h2>{about}'
+        f"<p>Turn player: <b>{text(data.get('turn_player'))}</b></p>"
+        f'<div class="board">{"".join(players)}</div></section>\n'
+    )
 
 
 def _ability_text(ability: Any, flow: Any) -> str:
@@ -293,9 +327,12 @@ def _decisions(result: Resolution, text: _Page) -> str:
         options = [str(o) for o in step.get("options") or ()]
         shown = ", ".join(options[:20]) + (f", … {len(options) - 20:,} more" if len(options) > 20 else "")
         about = f" for {text(step.get('effect'))}" if step.get("effect") else ""
-        items.append(f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
-                     f"({text(step.get('decision'))}{about}; options: {text.sentence(shown)})</li>")
+        items.append(
+            f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
+            f"({text(step.get('decision'))}{about}; options: {text.sentence(shown)})</li>"
+        )
     if len(every) > MAX_PAGE_EFFECTS:
-        items.append(f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every "
-                     "one)</li>")
-    return f"<div class=\"note\">Decisions</div><ul class=\"decisions\">{''.join(items)}</ul>"
+        items.append(
+            f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every one)</li>"
+        )
+    return f'<div class="note">Decisions</div><ul class="decisions">{"".join(items)}</ul>'

@@ -47,8 +47,18 @@ from .manager import Ruleset, load_ruleset
 from .scenario import Scenario, scenario_from_data, schema
 from .trace import OUTCOME_KINDS, Step
 
-__all__ = ["ConformanceError", "Report", "check_endings", "check_causes", "random_position", "world_position",
-           "check_position", "check_ruleset", "check_words", "ENDINGS"]
+__all__ = [
+    "ConformanceError",
+    "Report",
+    "check_endings",
+    "check_causes",
+    "random_position",
+    "world_position",
+    "check_position",
+    "check_ruleset",
+    "check_words",
+    "ENDINGS",
+]
 
 #: Steps that end an effect instance.
 ENDINGS = frozenset(OUTCOME_KINDS) | {"applied"}
@@ -129,14 +139,29 @@ def random_position(seed: int, *, cards: int | None = None, tags: Sequence[str] 
                     ability["active_in"] = list(_ZONES)
         out.append(card)
     start = [_action(rng, ids) for _ in range(rng.randint(1, 3))]
-    return {"format": 1, "title": f"random position {seed}", "players": ["A", "B"],
-            "turn_player": rng.choice(["A", "B"]), "cards": out, "start": start}
+    return {
+        "format": 1,
+        "title": f"random position {seed}",
+        "players": ["A", "B"],
+        "turn_player": rng.choice(["A", "B"]),
+        "cards": out,
+        "start": start,
+    }
 
 
 #: Sample arguments a game's word is tried with, ``x`` standing for a card
 #: and ``z`` for a zone: the first it accepts is how the kit writes it.
-_WORD_SAMPLES: tuple[Any, ...] = ("x", {"card": "x"}, 1, {}, {"card": "x", "amount": 1}, {"card": "x", "by": 1},
-                                  {"card": "x", "to": "z"}, {"count": 1}, None)
+_WORD_SAMPLES: tuple[Any, ...] = (
+    "x",
+    {"card": "x"},
+    1,
+    {},
+    {"card": "x", "amount": 1},
+    {"card": "x", "by": 1},
+    {"card": "x", "to": "z"},
+    {"count": 1},
+    None,
+)
 
 
 def _filled(sample: Any, card: str, zone: str) -> Any:
@@ -168,8 +193,9 @@ def check_words(ruleset: Ruleset) -> dict[str, tuple[Any, bool]]:
             try:
                 _scenario(_one_card([written], [])).compile(ruleset)
             except Exception as exc:  # noqa: BLE001 - the word's fault, whatever was raised
-                raise ConformanceError(f"{ruleset.name}: the word {word!r} with {sample!r} does not expand to "
-                                       f"core actions: {exc}") from exc
+                raise ConformanceError(
+                    f"{ruleset.name}: the word {word!r} with {sample!r} does not expand to core actions: {exc}"
+                ) from exc
             try:
                 _scenario(_one_card([], [written])).compile(ruleset)
                 in_abilities = True
@@ -184,8 +210,14 @@ def _one_card(start: list[Any], do: list[Any]) -> dict[str, Any]:
     card: dict[str, Any] = {"id": "c0", "owner": "A", "zone": "hand"}
     if do:
         card["abilities"] = [{"id": "a0", "when": {"event": "ping"}, "do": do}]
-    return {"format": 1, "title": "a word", "players": ["A", "B"], "turn_player": "A", "cards": [card],
-            "start": start or [{"emit": {"event": "ping"}}]}
+    return {
+        "format": 1,
+        "title": "a word",
+        "players": ["A", "B"],
+        "turn_player": "A",
+        "cards": [card],
+        "start": start or [{"emit": {"event": "ping"}}],
+    }
 
 
 def world_position(seed: int, ruleset: Ruleset, *, cards: int | None = None) -> dict[str, Any]:
@@ -220,8 +252,11 @@ def world_position(seed: int, ruleset: Ruleset, *, cards: int | None = None) -> 
             card["stats"] = {stat: rng.choice([0, 1, 2, 3000]) for stat in stats}
         abilities = []
         for number in range(rng.randint(0, 2)):
-            ability: dict[str, Any] = {"id": f"a{number}", "when": {"event": rng.choice(events)},
-                                       "do": [action() for _ in range(rng.randint(1, 2))]}
+            ability: dict[str, Any] = {
+                "id": f"a{number}",
+                "when": {"event": rng.choice(events)},
+                "do": [action() for _ in range(rng.randint(1, 2))],
+            }
             if rng.random() < 0.3:
                 ability["optional"] = True
             if rng.random() < 0.2:
@@ -231,8 +266,14 @@ def world_position(seed: int, ruleset: Ruleset, *, cards: int | None = None) -> 
             card["abilities"] = abilities
         out.append(card)
     start = [action(start=True) for _ in range(rng.randint(1, 3))]
-    return {"format": 1, "title": f"{ruleset.name} position {seed}", "players": ["A", "B"],
-            "turn_player": rng.choice(["A", "B"]), "cards": out, "start": start}
+    return {
+        "format": 1,
+        "title": f"{ruleset.name} position {seed}",
+        "players": ["A", "B"],
+        "turn_player": rng.choice(["A", "B"]),
+        "cards": out,
+        "start": start,
+    }
 
 
 _WORDS: dict[int, dict[str, tuple[Any, bool]]] = {}
@@ -347,8 +388,9 @@ def check_position(data: dict[str, Any], ruleset: Ruleset, seed: int = 0) -> tup
         if errors:
             raise fail(f"the JSON trace does not fit its schema: {errors[0].message} at {list(errors[0].path)}")
         answers = _answers(result.trace)
-        stops = sorted({0, len(answers), *random.Random(seed).sample(range(len(answers) + 1),
-                                                                     min(COPY_STOPS, len(answers) + 1))})
+        stops = sorted(
+            {0, len(answers), *random.Random(seed).sample(range(len(answers) + 1), min(COPY_STOPS, len(answers) + 1))}
+        )
         for stop in stops:  # copy at a decision, then go on: the same trace
             engine = Engine.for_scenario(scenario, ruleset, max_steps=STEP_BUDGET)
             try:
@@ -366,8 +408,9 @@ def check_position(data: dict[str, Any], ruleset: Ruleset, seed: int = 0) -> tup
     return len(result.keys("activated")), len(answers)
 
 
-def check_ruleset(game: str | Ruleset, *, positions: int = 100, seed: int = 0,
-                  plugins: Iterable[object] = ()) -> Report:
+def check_ruleset(
+    game: str | Ruleset, *, positions: int = 100, seed: int = 0, plugins: Iterable[object] = ()
+) -> Report:
     """Check ``positions`` random positions under ``game`` (a name or a
     :class:`Ruleset`).  Raises :class:`ConformanceError` on the first broken
     invariant; returns what was looked at."""

@@ -60,24 +60,35 @@ class Engine:
     #: The resolution's title.
     title: str
 
-    def __init__(self, ruleset: Ruleset, state: GameState, start: Sequence[Action] = (),
-                 max_steps: int = DEFAULT_MAX_STEPS, *, compiled: Compiled | None = None, title: str = "") -> None:
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        state: GameState,
+        start: Sequence[Action] = (),
+        max_steps: int = DEFAULT_MAX_STEPS,
+        *,
+        compiled: Compiled | None = None,
+        title: str = "",
+    ) -> None:
         self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)
-        self.compiled = compiled if compiled is not None else Compiled(
-            game=ruleset.name, state=state.copy(), start=tuple(start), choices=(), expect=None)
+        self.compiled = (
+            compiled
+            if compiled is not None
+            else Compiled(game=ruleset.name, state=state.copy(), start=tuple(start), choices=(), expect=None)
+        )
         self.title = title
 
     @classmethod
-    def for_scenario(cls, scenario: Scenario, game: str | Ruleset | None = None, *,
-                     max_steps: int = DEFAULT_MAX_STEPS) -> Engine:
+    def for_scenario(
+        cls, scenario: Scenario, game: str | Ruleset | None = None, *, max_steps: int = DEFAULT_MAX_STEPS
+    ) -> Engine:
         """An engine at the start of ``scenario`` under ``game`` (a name,
         ``GAME/VARIANT`` or a :class:`Ruleset`; default: the file's game)."""
         from .resolution import pick_game
 
         ruleset = game if isinstance(game, Ruleset) else load_ruleset(pick_game(scenario, game))
         compiled = scenario.compile(ruleset)
-        return cls(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled,
-                   title=scenario.title)
+        return cls(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled, title=scenario.title)
 
     @classmethod
     def _wrap(cls, machine: Machine, compiled: Compiled, title: str) -> Engine:
@@ -166,5 +177,10 @@ class Engine:
         (the tree, the JSON trace, the end state)."""
         from .resolution import Resolution
 
-        return Resolution(game=self.ruleset.name, title=self.title, engine=self, compiled=self.compiled,
-                          unused_choices=tuple(unused_choices))
+        return Resolution(
+            game=self.ruleset.name,
+            title=self.title,
+            engine=self,
+            compiled=self.compiled,
+            unused_choices=tuple(unused_choices),
+        )

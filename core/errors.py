@@ -80,13 +80,12 @@ class UnknownGameError(TcgTrigError):
 
     def __str__(self) -> str:
         if self.name is None:
-            return ("no game given: the file has no 'game' key, names no installed game in 'expect', "
-                    f"and no --game was passed (installed: {_legal(self.available)})")
-        if not self.available:
             return (
-                f"unknown game {self.name!r}: no game is installed "
-                "(is tcgtrig installed? try: pip install -e .)"
+                "no game given: the file has no 'game' key, names no installed game in 'expect', "
+                f"and no --game was passed (installed: {_legal(self.available)})"
             )
+        if not self.available:
+            return f"unknown game {self.name!r}: no game is installed (is tcgtrig installed? try: pip install -e .)"
         if self.what != "game":
             return f"unknown {self.what} {self.name!r} (legal: {_legal(self.available)})"
         return f"unknown game {self.name!r} (installed: {_legal(self.available)})"
@@ -100,8 +99,7 @@ class PluginError(TcgTrigError):
     :param hook: the hook being called, when the failure happened in one.
     """
 
-    def __init__(self, plugin: str, detail: str, *, hook: str | None = None,
-                 activations: int | None = None) -> None:
+    def __init__(self, plugin: str, detail: str, *, hook: str | None = None, activations: int | None = None) -> None:
         self.plugin = plugin
         self.detail = detail
         self.hook = hook
@@ -117,8 +115,10 @@ class PluginError(TcgTrigError):
             where += f" in hook {self.hook}"
         text = f"{where}: {self.detail}"
         if self.activations is not None:
-            text += (f" (after {self.activations} activation{'s' if self.activations != 1 else ''}: "
-                     f"--stop-after {self.activations} --save STATE.json saves the position before it)")
+            text += (
+                f" (after {self.activations} activation{'s' if self.activations != 1 else ''}: "
+                f"--stop-after {self.activations} --save STATE.json saves the position before it)"
+            )
         return text
 
 
@@ -158,7 +158,4 @@ class ChoiceError(TcgTrigError):
         if self.path:
             where += f"{self.path}: "
         which = f"choice #{self.index} " if self.index is not None else "choice "
-        return (
-            f"{where}{which}{self.label!r} is not legal for decision: {self.decision} "
-            f"(legal: {_legal(self.legal)})"
-        )
+        return f"{where}{which}{self.label!r} is not legal for decision: {self.decision} (legal: {_legal(self.legal)})"

@@ -57,6 +57,7 @@ __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 #: the words that keep effects off a card
 _UNAFFECTED = frozenset({UNAFFECTED, UNAFFECTED_BY_OPPONENT})
 
+
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
     """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
     words (read when it triggers).  Walked once per ability by
@@ -195,8 +196,11 @@ class Evaluator:
         they were targeted, still fitting the targeting query."""
         for target_name, query, chosen in scope.targets:
             if target_name == name:
-                return [card_id for card_id, incarnation in chosen
-                        if self.state.cards[card_id].incarnation == incarnation and self.fits(card_id, query, scope)]
+                return [
+                    card_id
+                    for card_id, incarnation in chosen
+                    if self.state.cards[card_id].incarnation == incarnation and self.fits(card_id, query, scope)
+                ]
         return []
 
     def as_before(self, before: dict[str, Card]) -> Evaluator:
@@ -263,9 +267,7 @@ class Evaluator:
                 continue
             if under is not None and not self._is_under(card, under):
                 continue
-            if stats and not all(
-                self._compare(self.stat(card.id, stat), op, value) for stat, op, value in stats
-            ):
+            if stats and not all(self._compare(self.stat(card.id, stat), op, value) for stat, op, value in stats):
                 continue
             if under_counts and not all(
                 self._compare(len(state.stack_below(card.id)), op, value) for op, value in under_counts
@@ -275,7 +277,7 @@ class Evaluator:
         if (query.highest or query.lowest) and result:
             result = self._extreme(result, query.highest or query.lowest or "", bool(query.highest))
         if query.top is not None and only is None:
-            result = result[:query.top]
+            result = result[: query.top]
         return result
 
     def _extreme(self, cards: list[str], stat: str, highest: bool) -> list[str]:
@@ -395,8 +397,7 @@ class Evaluator:
         effect ``scope`` speaks for."""
         self_card = scope.self_card or scope.card or ""
         card = scope.card or ""
-        return sum(1 for event in self.state.history
-                   if self.matches(pattern, event, scope.controller, self_card, card))
+        return sum(1 for event in self.state.history if self.matches(pattern, event, scope.controller, self_card, card))
 
     # -- stats ----------------------------------------------------------------
 
@@ -463,8 +464,15 @@ class Evaluator:
 
     # -- patterns -----------------------------------------------------------
 
-    def matches(self, pattern: Pattern, event: Event, controller: str, self_card: str, card: str,
-                before: dict[str, Card] | None = None) -> bool:
+    def matches(
+        self,
+        pattern: Pattern,
+        event: Event,
+        controller: str,
+        self_card: str,
+        card: str,
+        before: dict[str, Card] | None = None,
+    ) -> bool:
         """Whether ``event`` fits ``pattern`` for an ability of ``card``
         controlled by ``controller`` whose ``self`` is ``self_card``.
 

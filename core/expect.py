@@ -80,8 +80,7 @@ def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]
     if expect.chains is not None:
         got_chains = result.chains()
         if [list(chain) for chain in expect.chains] != got_chains:
-            out.append(Mismatch("chains", [" → ".join(c) for c in expect.chains],
-                                [" → ".join(c) for c in got_chains]))
+            out.append(Mismatch("chains", [" → ".join(c) for c in expect.chains], [" → ".join(c) for c in got_chains]))
     if expect.outcome is not None and expect.outcome != result.outcome:
         out.append(Mismatch("outcome", expect.outcome, result.outcome))
     return out

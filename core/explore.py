@@ -56,8 +56,19 @@ if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAUL
     from .manager import Ruleset
     from .scenario import Scenario
 
-__all__ = ["Exploration", "Outcome", "explore", "explore_engine", "explore_question", "same_outcome", "cannot_matter",
-           "DEFAULT_MAX_STATES", "DEFAULT_MAX_OUTCOMES", "DEFAULT_MAX_DEPTH", "DEFAULT_QUESTION_BUDGET"]
+__all__ = [
+    "Exploration",
+    "Outcome",
+    "explore",
+    "explore_engine",
+    "explore_question",
+    "same_outcome",
+    "cannot_matter",
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_MAX_OUTCOMES",
+    "DEFAULT_MAX_DEPTH",
+    "DEFAULT_QUESTION_BUDGET",
+]
 
 #: Positions reached (the work budget, ``--max-states``) before the explorer stops.
 DEFAULT_MAX_STATES = 100_000
@@ -136,8 +147,14 @@ class Exploration:
 
     def to_json(self) -> dict[str, Any]:
         stopped = None if self.stopped_by is None else {"by": self.stopped_by, "reason": self.reason}
-        return {"outcomes": [o.to_json() for o in self.outcomes], "states": self.states, "reached": self.reached,
-                "complete": self.complete, "stopped": stopped, "decisions": self.decisions}
+        return {
+            "outcomes": [o.to_json() for o in self.outcomes],
+            "states": self.states,
+            "reached": self.reached,
+            "complete": self.complete,
+            "stopped": stopped,
+            "decisions": self.decisions,
+        }
 
 
 def _reason(stopped_by: str, *, limit: int = 0, memory: str | None = None) -> str:
@@ -189,9 +206,16 @@ class _Walker:
         the walker; it may lower :attr:`limit` (workers share one budget).
     """
 
-    def __init__(self, root: Engine, limits: _Limits = _DEFAULT_LIMITS, *, decision: Decision | None = None,
-                 known: frozenset[str] = frozenset(), answered: int = 0,
-                 watch: Callable[[_Walker], None] | None = None) -> None:
+    def __init__(
+        self,
+        root: Engine,
+        limits: _Limits = _DEFAULT_LIMITS,
+        *,
+        decision: Decision | None = None,
+        known: frozenset[str] = frozenset(),
+        answered: int = 0,
+        watch: Callable[[_Walker], None] | None = None,
+    ) -> None:
         self.ends: dict[str, tuple[str, dict[str, Any]]] = {}
         self.known = known
         self.distinct = len(known)  # distinct outcomes, with those known before
@@ -239,9 +263,15 @@ class _Walker:
             memo[node.key] = node.results
             decision = node.decision
             assert decision is not None
-            self.decisions.append({"decision": decision.kind, "player": decision.player,
-                                   "prompt": decision.prompt, "options": len(node.options),
-                                   "matters": len(set(node.by_option)) > 1})
+            self.decisions.append(
+                {
+                    "decision": decision.kind,
+                    "player": decision.player,
+                    "prompt": decision.prompt,
+                    "options": len(node.options),
+                    "matters": len(set(node.by_option)) > 1,
+                }
+            )
             _give(stack, node.results, self.final)
         return True
 
@@ -320,11 +350,18 @@ class _Walker:
         return key
 
     def result(self) -> Exploration:
-        outcomes = [Outcome(self.ends[key][0], self.ends[key][1], script, paths)
-                    for key, (paths, script) in self.final.items()]
-        return Exploration(outcomes=outcomes, states=self.states, complete=self.stopped_by is None,
-                           decisions=self.decisions, reached=self.reached, stopped_by=self.stopped_by,
-                           reason=self.reason)
+        outcomes = [
+            Outcome(self.ends[key][0], self.ends[key][1], script, paths) for key, (paths, script) in self.final.items()
+        ]
+        return Exploration(
+            outcomes=outcomes,
+            states=self.states,
+            complete=self.stopped_by is None,
+            decisions=self.decisions,
+            reached=self.reached,
+            stopped_by=self.stopped_by,
+            reason=self.reason,
+        )
 
 
 def _give(stack: list[_Node], results: dict[str, list[Any]], final: dict[str, list[Any]]) -> None:
@@ -362,9 +399,17 @@ def _reporting(progress: Progress | None, offset: int = 0) -> Callable[[_Walker]
 # -- the library's entry points ------------------------------------------------------
 
 
-def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAULT_MAX_STATES,
-            max_outcomes: int = DEFAULT_MAX_OUTCOMES, max_depth: int = DEFAULT_MAX_DEPTH, jobs: int | None = None,
-            serial_first: int = SERIAL_FIRST, progress: Progress | None = None) -> Exploration:
+def explore(
+    scenario: Scenario,
+    game: str | Ruleset,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_outcomes: int = DEFAULT_MAX_OUTCOMES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    jobs: int | None = None,
+    serial_first: int = SERIAL_FIRST,
+    progress: Progress | None = None,
+) -> Exploration:
     """Try every legal decision of ``scenario`` under ``game``.
 
     :param max_states: the work budget: positions reached (the start, and
@@ -416,15 +461,27 @@ def explore(scenario: Scenario, game: str | Ruleset, *, max_states: int = DEFAUL
     return farm.explore(jobs)
 
 
-def explore_engine(engine: Engine, *, max_states: int = DEFAULT_MAX_STATES, max_outcomes: int = DEFAULT_MAX_OUTCOMES,
-                   max_depth: int = DEFAULT_MAX_DEPTH, progress: Progress | None = None) -> Exploration:
+def explore_engine(
+    engine: Engine,
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    max_outcomes: int = DEFAULT_MAX_OUTCOMES,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    progress: Progress | None = None,
+) -> Exploration:
     """Explore from a position an engine is in (``engine`` is not changed):
     what each option of a question leads to."""
     return _walk(engine.copy(), max_states, _Limits(max_outcomes, max_depth), progress)
 
 
-def explore_question(engine: Engine, decision: Decision, *, max_states: int = DEFAULT_QUESTION_BUDGET,
-                     max_depth: int = DEFAULT_MAX_DEPTH, progress: Progress | None = None) -> Exploration:
+def explore_question(
+    engine: Engine,
+    decision: Decision,
+    *,
+    max_states: int = DEFAULT_QUESTION_BUDGET,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    progress: Progress | None = None,
+) -> Exploration:
     """Explore every answer to ``decision`` (pending in ``engine``) in one
     walk, the answers sharing what they found, until a second distinct
     outcome is found (``stopped_by == "outcomes"``), it is over, or a
@@ -435,8 +492,14 @@ def explore_question(engine: Engine, decision: Decision, *, max_states: int = DE
     return walker.result()
 
 
-def same_outcome(engine: Engine, decision: Decision, *, max_states: int = DEFAULT_QUESTION_BUDGET,
-                 max_depth: int = DEFAULT_MAX_DEPTH, progress: Progress | None = None) -> bool | None:
+def same_outcome(
+    engine: Engine,
+    decision: Decision,
+    *,
+    max_states: int = DEFAULT_QUESTION_BUDGET,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    progress: Progress | None = None,
+) -> bool | None:
     """Whether every answer to ``decision`` (pending in ``engine``) leads to
     one and the same outcome — decided on the explored outcomes, not on the
     cards' texts: ``True``; ``False`` once two different outcomes are
@@ -454,8 +517,9 @@ def cannot_matter(engine: Engine, decision: Decision, *, budget: int = DEFAULT_Q
     return same_outcome(engine, decision, max_states=budget) is True
 
 
-def _walk(root: Engine, max_states: int, limits: _Limits = _DEFAULT_LIMITS,
-          progress: Progress | None = None) -> Exploration:
+def _walk(
+    root: Engine, max_states: int, limits: _Limits = _DEFAULT_LIMITS, progress: Progress | None = None
+) -> Exploration:
     """Depth first from ``root``, without recursion."""
     walker = _Walker(root, limits, watch=_reporting(progress))
     walker.run(max_states)
@@ -465,8 +529,14 @@ def _walk(root: Engine, max_states: int, limits: _Limits = _DEFAULT_LIMITS,
 # -- a search option by option, in one process or several -------------------------------
 
 
-def _explore_option(root: Engine, label: str, limit: int, limits: _Limits, known: frozenset[str] = frozenset(),
-                    watch: Callable[[_Walker], None] | None = None) -> Exploration:
+def _explore_option(
+    root: Engine,
+    label: str,
+    limit: int,
+    limits: _Limits,
+    known: frozenset[str] = frozenset(),
+    watch: Callable[[_Walker], None] | None = None,
+) -> Exploration:
     """Explore what answering ``label`` to the question ``root`` waits on
     leads to (``known``: the outcomes found before, see :class:`_Walker`)."""
     engine = root.copy()
@@ -484,8 +554,16 @@ class _OptionFarm:
     order, with what the options before it left of the budget
     (``budget``: positions reached, the first question's excluded)."""
 
-    def __init__(self, root: Engine, scenario: Scenario, game: str, options: list[str], budget: int,
-                 limits: _Limits, progress: Progress | None) -> None:
+    def __init__(
+        self,
+        root: Engine,
+        scenario: Scenario,
+        game: str,
+        options: list[str],
+        budget: int,
+        limits: _Limits,
+        progress: Progress | None,
+    ) -> None:
         self.root, self.scenario, self.game, self.options = root, scenario, game, options
         self.budget, self.limits, self.progress = budget, limits, progress
         self.done = 0  # positions reached by the options taken so far
@@ -498,12 +576,12 @@ class _OptionFarm:
 
     def _tasks(self) -> list[tuple[Any, ...]]:
         data, file = dict(self.scenario.data), self.scenario.file
-        return [(data, file, self.game, label, index, self.budget, self.limits)
-                for index, label in enumerate(self.options)]
+        return [
+            (data, file, self.game, label, index, self.budget, self.limits) for index, label in enumerate(self.options)
+        ]
 
     def _run(self, label: str, limit: int, merged: dict[str, Outcome], done: int) -> Exploration:
-        return _explore_option(self.root, label, limit, self.limits, frozenset(merged),
-                               _reporting(self.progress, done))
+        return _explore_option(self.root, label, limit, self.limits, frozenset(merged), _reporting(self.progress, done))
 
     def _take(self, ahead: Sequence[Exploration | None]) -> Exploration:
         """The options' findings in order, as one walk would have taken
@@ -543,11 +621,24 @@ class _OptionFarm:
             matters = len({frozenset(o.key() for o in p.outcomes) for p in parts}) > 1
             decision = self.root.machine.decision
             assert decision is not None
-            decisions.append({"decision": decision.kind, "player": decision.player, "prompt": decision.prompt,
-                              "options": len(self.options), "matters": matters})
-        return Exploration(outcomes=list(merged.values()), states=1 + sum(p.states for p in parts),
-                           complete=stopped_by is None, decisions=decisions, reached=1 + done,
-                           stopped_by=stopped_by, reason=reason)
+            decisions.append(
+                {
+                    "decision": decision.kind,
+                    "player": decision.player,
+                    "prompt": decision.prompt,
+                    "options": len(self.options),
+                    "matters": matters,
+                }
+            )
+        return Exploration(
+            outcomes=list(merged.values()),
+            states=1 + sum(p.states for p in parts),
+            complete=stopped_by is None,
+            decisions=decisions,
+            reached=1 + done,
+            stopped_by=stopped_by,
+            reason=reason,
+        )
 
     def _fits(self, found: Exploration, left: int, merged: dict[str, Outcome]) -> bool:
         """Whether a worker's walk is the one ``left`` positions and the
@@ -640,8 +731,9 @@ def _ctrl_c_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
-def _worker(tasks: list[tuple[Any, ...]], taken: SynchronizedBase, reached: Any, sender: Connection,
-            memory: int | None) -> None:
+def _worker(
+    tasks: list[tuple[Any, ...]], taken: SynchronizedBase, reached: Any, sender: Connection, memory: int | None
+) -> None:
     """A worker process: take the next task until none is left; send each
     ``(index, Exploration or None)``, or the exception that stopped it."""
     import signal

@@ -229,10 +229,16 @@ class Declare(Frame):
             machine.pop()
             return
         effect = self.effects[self.index]
-        machine.ask(Decision(
-            kind="use", player=effect.controller, prompt=f"declare the use of {effect.key}?",
-            options=(USE, DECLINE), default=USE, effect=effect.key,
-        ))
+        machine.ask(
+            Decision(
+                kind="use",
+                player=effect.controller,
+                prompt=f"declare the use of {effect.key}?",
+                options=(USE, DECLINE),
+                default=USE,
+                effect=effect.key,
+            )
+        )
         self.asking = True
 
 
@@ -251,8 +257,15 @@ class Activation(Frame):
     collect: InterruptWindow | None = None
 
     @classmethod
-    def attempt(cls, machine: Machine, effect: PendingEffect, window: str, target: Any = None,
-                parent: EffectRun | None = None, collect: InterruptWindow | None = None) -> None:
+    def attempt(
+        cls,
+        machine: Machine,
+        effect: PendingEffect,
+        window: str,
+        target: Any = None,
+        parent: EffectRun | None = None,
+        collect: InterruptWindow | None = None,
+    ) -> None:
         """Check ``effect`` and, unless its player must first say whether to
         use it, activate it — all now, with no frame built."""
         machine.conditional.pop(effect.id, None)
@@ -270,10 +283,16 @@ class Activation(Frame):
         # a response chosen in a chain window was the choice to use it
         if effect.ability.optional and effect.declaration != "made" and window != "chain":
             machine.push(cls(effect, window, target, parent, collect=collect))
-            machine.ask(Decision(
-                kind="use", player=effect.controller, prompt=f"use {effect.key}?",
-                options=(USE, DECLINE), default=USE, effect=effect.key,
-            ))
+            machine.ask(
+                Decision(
+                    kind="use",
+                    player=effect.controller,
+                    prompt=f"use {effect.key}?",
+                    options=(USE, DECLINE),
+                    default=USE,
+                    effect=effect.key,
+                )
+            )
             return
         cls.go(machine, effect, window, target, parent, collect)
 
@@ -285,8 +304,14 @@ class Activation(Frame):
             self.go(machine, self.effect, self.window, self.target, self.parent, self.collect)
 
     @staticmethod
-    def go(machine: Machine, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None,
-           collect: InterruptWindow | None) -> None:
+    def go(
+        machine: Machine,
+        effect: PendingEffect,
+        window: str,
+        target: Any,
+        parent: EffectRun | None,
+        collect: InterruptWindow | None,
+    ) -> None:
         if collect is not None:
             collect.choose(machine, effect)
         else:
@@ -334,11 +359,16 @@ class MayFrame(Frame):
     def step(self, machine: Machine) -> None:
         if not self.asked:
             self.asked = True
-            machine.ask(Decision(
-                kind="may", player=self.run.scope.controller,
-                prompt=f"{self.run.scope.key}: do the optional part?",
-                options=(USE, DECLINE), default=USE, effect=self.run.scope.key,
-            ))
+            machine.ask(
+                Decision(
+                    kind="may",
+                    player=self.run.scope.controller,
+                    prompt=f"{self.run.scope.key}: do the optional part?",
+                    options=(USE, DECLINE),
+                    default=USE,
+                    effect=self.run.scope.key,
+                )
+            )
             return
         chosen = self.action.then if machine.take_answer() == USE else self.action.else_
         machine.pop()
@@ -380,16 +410,18 @@ class Perform(Frame):
         if self.phase == "plan":
             for number, part in enumerate(self.parts):
                 run = self.run_of(number)
-                self.ops.extend(_actions.plan(machine, number, part, self.chosen[number], run.scope, run.by,
-                                                      run.did))
+                self.ops.extend(_actions.plan(machine, number, part, self.chosen[number], run.scope, run.by, run.did))
             self.phase = "apply"
             if self.ops:
                 machine.open_window(self)
                 if machine.frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
                     return  # the interrupts and replacements it set off go first
         machine.pop()
-        todo = [op for index, op in enumerate(self.ops) if index not in self.prevented] if self.prevented else list(
-            self.ops)
+        todo = (
+            [op for index, op in enumerate(self.ops) if index not in self.prevented]
+            if self.prevented
+            else list(self.ops)
+        )
         if self.merge_into is not None:
             self.merge_into.merged.extend(todo)
             return
@@ -454,11 +486,16 @@ def pick_step(machine: Machine, picking: list, selector: Any, scope: Scope, what
     chooser = scope.controller
     if getattr(selector, "chooser", None) == "opponent":
         chooser = machine.state.opponent(chooser)
-    machine.ask(Decision(
-        kind="target", player=chooser,
-        prompt=f"{scope.key}: pick a card for {what} ({len(picked) + 1} of {need})",
-        options=options, default=options[0], effect=scope.key,
-    ))
+    machine.ask(
+        Decision(
+            kind="target",
+            player=chooser,
+            prompt=f"{scope.key}: pick a card for {what} ({len(picked) + 1} of {need})",
+            options=options,
+            default=options[0],
+            effect=scope.key,
+        )
+    )
     return None
 
 
@@ -530,8 +567,9 @@ class InterruptWindow(Frame):
         ops = [i for i, op in enumerate(self.target.ops) if op.event in effect.events]
         mine = tuple(i for i in ops if i not in self.claimed)
         if ops and not mine:
-            machine.record("failed", effect, reason="the event it would replace is already replaced "
-                                                   "by another replacement")
+            machine.record(
+                "failed", effect, reason="the event it would replace is already replaced by another replacement"
+            )
             return
         self.claimed.update(mine)
         self.claims[effect.id] = mine
@@ -539,9 +577,18 @@ class InterruptWindow(Frame):
         self.chosen.append(effect)
         if effect.ability.cost:
             scope = machine.scope_of(effect)
-            machine.push(RunActions(effect.ability.cost, EffectRun(
-                scope=scope, instance=effect.id, trigger_cause=self.target.run.trigger_cause,
-                depth=self.target.run.depth, by="cost")))
+            machine.push(
+                RunActions(
+                    effect.ability.cost,
+                    EffectRun(
+                        scope=scope,
+                        instance=effect.id,
+                        trigger_cause=self.target.run.trigger_cause,
+                        depth=self.target.run.depth,
+                        by="cost",
+                    ),
+                )
+            )
 
     def apply_chosen(self, machine: Machine) -> None:
         chosen, self.chosen = self.chosen, []
@@ -553,8 +600,15 @@ class InterruptWindow(Frame):
             mine = self.claims.pop(effect.id)
             # it applies to the events it took: "event.card" means those alone
             scope = evolve(machine.scope_of(effect), events=tuple(self.target.ops[i].event for i in mine))
-            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=target_run.trigger_cause,
-                            depth=target_run.depth, target=self.target, ops=mine, collect=self.deferred)
+            run = EffectRun(
+                scope=scope,
+                instance=effect.id,
+                trigger_cause=target_run.trigger_cause,
+                depth=target_run.depth,
+                target=self.target,
+                ops=mine,
+                collect=self.deferred,
+            )
             if effect.ability.do:
                 machine.push(RunActions(effect.ability.do, run))
 
@@ -578,8 +632,9 @@ class InterruptWindow(Frame):
             if len(bucket) == 1:  # nothing to order: no decision to build
                 self.take(machine, next(iter(bucket.values())))
                 return
-            self.labels = ask_order(machine, bucket, machine.ruleset.who_orders(machine.state, bucket),
-                                    "interrupting effect")
+            self.labels = ask_order(
+                machine, bucket, machine.ruleset.who_orders(machine.state, bucket), "interrupting effect"
+            )
             self.phase = "picked"
             return
         effect = self.labels.resolve(machine.take_answer())
@@ -609,11 +664,19 @@ class InlineActivation(Frame):
         card = machine.state.cards[card_id]
         self_card = machine.view.self_of(card, ability)
         effect = PendingEffect(
-            id=machine.new_id(), key=self.key, card=card_id, ability=ability,
-            controller=machine.state.cards[self_card].owner, self_card=self_card,
-            events=self.run.scope.events, timing=machine.timing, depth=self.run.depth,
-            cause=self.run.instance, incarnation=card.incarnation,
-            self_incarnation=machine.state.cards[self_card].incarnation, window="inline",
+            id=machine.new_id(),
+            key=self.key,
+            card=card_id,
+            ability=ability,
+            controller=machine.state.cards[self_card].owner,
+            self_card=self_card,
+            events=self.run.scope.events,
+            timing=machine.timing,
+            depth=self.run.depth,
+            cause=self.run.instance,
+            incarnation=card.incarnation,
+            self_incarnation=machine.state.cards[self_card].incarnation,
+            window="inline",
         )
         window = "chain" if (machine.chain and self.run.start) else "inline"
         Activation.attempt(machine, effect, window, parent=self.run)
@@ -650,8 +713,11 @@ class ChainWindow(Frame):
         if not machine.chain_links and not machine.offers and not (self.open and self.passes < 2):
             machine.pop()
             return
-        player = (machine.ruleset.chain_responder(machine.state, tuple(machine.chain_links), self.passes)
-                  if self.passes < 2 else None)
+        player = (
+            machine.ruleset.chain_responder(machine.state, tuple(machine.chain_links), self.passes)
+            if self.passes < 2
+            else None
+        )
         if player is None or self.passes >= 2:
             machine.withdraw_offers()
             machine.pop()
@@ -663,12 +729,17 @@ class ChainWindow(Frame):
             self.passes += 1
             return
         self.labels = candidates
-        machine.ask(Decision(
-            kind="respond", player=player,
-            prompt=(f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links
-                    else "start a chain?"),
-            options=tuple(candidates) + (PASS,), default=PASS,
-        ))
+        machine.ask(
+            Decision(
+                kind="respond",
+                player=player,
+                prompt=(
+                    f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links else "start a chain?"
+                ),
+                options=tuple(candidates) + (PASS,),
+                default=PASS,
+            )
+        )
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -695,10 +766,16 @@ class ResolveChain(Frame):
         machine.last_events = ()
         if effect.negated:
             return  # negated: nothing it says happens
-        machine.resolve(effect, EffectRun(
-            scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id,
-            depth=effect.depth,
-        ), link=len(machine.chain_links) + 1)
+        machine.resolve(
+            effect,
+            EffectRun(
+                scope=machine.scope_of(effect),
+                instance=effect.id,
+                trigger_cause=effect.id,
+                depth=effect.depth,
+            ),
+            link=len(machine.chain_links) + 1,
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -710,10 +787,16 @@ def ask_order(machine: Machine, bucket: dict[int, PendingEffect], player: str, w
     """Ask ``player`` which of ``bucket`` (more than one effect) activates
     next; the labels the answer is one of."""
     labels = EffectLabels(bucket, machine.labels_made)
-    machine.ask(Decision(
-        kind="order", player=player, prompt=f"which {what} activates next ({len(bucket)} candidates)",
-        options=labels, default=labels.first(), effect=None,
-    ))
+    machine.ask(
+        Decision(
+            kind="order",
+            player=player,
+            prompt=f"which {what} activates next ({len(bucket)} candidates)",
+            options=labels,
+            default=labels.first(),
+            effect=None,
+        )
+    )
     return labels
 
 

@@ -61,8 +61,9 @@ def timeout() -> float:
     except ValueError:
         seconds = float("nan")
     if not 0 < seconds < 1e6:
-        raise TcgTrigError(f"{TIMEOUT_VARIABLE}={raw!r}: expected a number of seconds above 0 (default "
-                           f"{DEFAULT_TIMEOUT:g})")
+        raise TcgTrigError(
+            f"{TIMEOUT_VARIABLE}={raw!r}: expected a number of seconds above 0 (default {DEFAULT_TIMEOUT:g})"
+        )
     return seconds
 
 
@@ -83,7 +84,7 @@ class _Kept(io.TextIOBase):
 
     def write(self, text: str) -> int:
         if self.size < MAX_PRINTED:
-            self.parts.append(str(text)[:MAX_PRINTED - self.size])
+            self.parts.append(str(text)[: MAX_PRINTED - self.size])
             self.size += len(self.parts[-1])
         return len(text)
 
@@ -160,8 +161,10 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
     if kept.size:
         _printed[name] = (_printed.get(name, "") + kept.text())[:MAX_PRINTED]
     if left:
-        raise PluginError(name, f"did not finish {what} in {limit:g} s (a plugin that never returns?); "
-                          f"{TIMEOUT_VARIABLE} sets the limit")
+        raise PluginError(
+            name,
+            f"did not finish {what} in {limit:g} s (a plugin that never returns?); {TIMEOUT_VARIABLE} sets the limit",
+        )
     error = outcome.get("error")
     if error is None:
         return outcome["value"]  # type: ignore[no-any-return]

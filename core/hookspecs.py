@@ -316,9 +316,7 @@ def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> st
 
 
 @hookspec(firstresult=True)
-def tcgtrig_check_pending(
-    state: GameState, effect: PendingEffect, point: str, last_moment: int
-) -> Drop | None:
+def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
     """Say whether a pending effect leaves the pending set unattempted.
 
     Called at these ``point`` values:
@@ -409,9 +407,7 @@ def tcgtrig_replacements_together(state: GameState, effects: Sequence[PendingEff
 
 
 @hookspec(firstresult=True)
-def tcgtrig_activation_blocked(
-    state: GameState, effect: PendingEffect, context: ActivationContext
-) -> str | None:
+def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
     """Forbid an activation the core would allow.
 
     Called when an effect is about to activate, after the core's own checks
@@ -456,9 +452,7 @@ def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str | 
 
 
 @hookspec(firstresult=True)
-def tcgtrig_rules_processing(
-    state: GameState, view: Evaluator, changed: Sequence[str]
-) -> Sequence[Action] | None:
+def tcgtrig_rules_processing(state: GameState, view: Evaluator, changed: Sequence[str]) -> Sequence[Action] | None:
     """Return what the game does by itself between activations.
 
     Called after every effect (and the start actions) has finished, before
@@ -595,9 +589,7 @@ def tcgtrig_endless_loop(state: GameState, reason: str, stoppable: bool | None) 
 
 
 @hookspec(firstresult=True)
-def tcgtrig_chain_responder(
-    state: GameState, chain: Sequence[PendingEffect], passes: int
-) -> str | None:
+def tcgtrig_chain_responder(state: GameState, chain: Sequence[PendingEffect], passes: int) -> str | None:
     """Say who may respond next in a chain window.
 
     Called after every pending effect has gone on the chain, and after each
@@ -641,9 +633,7 @@ def tcgtrig_offered_in_window(state: GameState, effect: PendingEffect) -> bool |
 
 
 @hookspec(firstresult=True)
-def tcgtrig_can_respond(
-    state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect
-) -> bool | None:
+def tcgtrig_can_respond(state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool | None:
     """Say whether an activated ability may respond to the chain.
 
     Called for every ``activated`` ability of the responding player that is

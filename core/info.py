@@ -6,8 +6,20 @@ from collections.abc import Iterator, Sequence
 
 from attrs import field, frozen
 
-__all__ = ["GameInfo", "Drop", "GameEnd", "BattleResult", "ActivationContext", "ChainKeys", "RESOLUTION_MODELS",
-           "STOPPED", "ZONE_ROLES", "EVENT_ROLES", "FLAG_ROLES", "CHAIN_TRIGGERS"]
+__all__ = [
+    "GameInfo",
+    "Drop",
+    "GameEnd",
+    "BattleResult",
+    "ActivationContext",
+    "ChainKeys",
+    "RESOLUTION_MODELS",
+    "STOPPED",
+    "ZONE_ROLES",
+    "EVENT_ROLES",
+    "FLAG_ROLES",
+    "CHAIN_TRIGGERS",
+]
 
 #: The outcome of a resolution the memory bound stopped
 #: (:meth:`~tcgtrig.machine.Machine.stop`): the tool's limit, not a game's
@@ -24,8 +36,17 @@ CHAIN_TRIGGERS = ("after_chain", "on_top")
 #: What a zone is, whatever a game calls it (``GameInfo.zone_roles``).
 ZONE_ROLES = ("deck", "hand", "field", "discard", "exile", "life", "resource")
 #: What an event is, whatever a game calls it (``GameInfo.event_roles``).
-EVENT_ROLES = ("destroyed", "discarded", "returned_to_hand", "put_into_play", "exiled", "resourced", "tapped",
-               "untapped", "life_lost")
+EVENT_ROLES = (
+    "destroyed",
+    "discarded",
+    "returned_to_hand",
+    "put_into_play",
+    "exiled",
+    "resourced",
+    "tapped",
+    "untapped",
+    "life_lost",
+)
 #: What a flag is, whatever a game calls it (``GameInfo.flag_roles``).
 FLAG_ROLES = ("tapped",)
 

@@ -191,7 +191,8 @@ def _flat(separator: str) -> Callable[[Any], str]:
             encode = _FLAT[separator] = lambda value, _: (encoder.encode(value),)
         else:
             encode = _FLAT[separator] = c_make_encoder(
-                None, None, encode_basestring, None, ": ", separator, False, False, True)
+                None, None, encode_basestring, None, ": ", separator, False, False, True
+            )
     return lambda value: "".join(encode(value, 0))
 
 
@@ -272,7 +273,7 @@ def _unit(out: list[str], newline: str, step: str, sink: _Sink, entry: dict | No
             out.append(_library(item, len(step)).replace("\n", newline))
         else:
             whole = _library(entry, len(step))  # "{\n" + step + the entry + "\n}"
-            out.append(whole[2 + len(step):-2].replace("\n", newline))
+            out.append(whole[2 + len(step) : -2].replace("\n", newline))
     sink.between()
 
 

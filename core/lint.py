@@ -33,15 +33,42 @@ __all__ = ["Finding", "lint", "CORE_EVENTS", "game_events", "game_zones"]
 
 #: The events the core emits by itself (an action's own name, when a word
 #: gives none, and the turn's steps).
-CORE_EVENTS = ("moved", "drawn", "gained", "lost", "stat_changed", "gained_effect", "flag_set", "flag_cleared",
-               "covered", "uncovered", "activated", "start_of_turn", "end_of_turn", "targeted", "negated",
-               "won_battle", "lost_battle")
+CORE_EVENTS = (
+    "moved",
+    "drawn",
+    "gained",
+    "lost",
+    "stat_changed",
+    "gained_effect",
+    "flag_set",
+    "flag_cleared",
+    "covered",
+    "uncovered",
+    "activated",
+    "start_of_turn",
+    "end_of_turn",
+    "targeted",
+    "negated",
+    "won_battle",
+    "lost_battle",
+)
 
 #: Different mistakes reported for one file at most.
 MAX_FINDINGS = 20
 #: Arguments a game's word is tried with to see what it emits.
-_PROBES: tuple[Any, ...] = ("x", {"card": "x"}, 1, {"count": 1}, {"card": "x", "to": "x"}, {"card": "x", "into": "x"},
-                           {"card": "x", "by": 1}, {"card": "x", "amount": 1}, {}, None, [])
+_PROBES: tuple[Any, ...] = (
+    "x",
+    {"card": "x"},
+    1,
+    {"count": 1},
+    {"card": "x", "to": "x"},
+    {"card": "x", "into": "x"},
+    {"card": "x", "by": 1},
+    {"card": "x", "amount": 1},
+    {},
+    None,
+    [],
+)
 
 
 @frozen
@@ -154,19 +181,29 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
             pattern = ability.when
             if isinstance(pattern, Pattern) and pattern.event not in events:
                 key = at + (("when", "event") if isinstance(raw_ability.get("when"), dict) else ("when",))
-                warn(key, f"nothing emits the event {pattern.event!r}: no action of this file, no word or rule "
-                          f"of {ruleset.name}{_suggest(pattern.event, events)}")
+                warn(
+                    key,
+                    f"nothing emits the event {pattern.event!r}: no action of this file, no word or rule "
+                    f"of {ruleset.name}{_suggest(pattern.event, events)}",
+                )
             if isinstance(pattern, Pattern):
                 for word, zone in (("from", pattern.from_), ("to", pattern.to)):
                     if zone and zone not in movable:
-                        warn(at + ("when", word), f"no card is in or moves to the zone {zone!r}"
-                                                  f"{_suggest(zone, movable)}")
-            if "active_in" in raw_ability and card.zone not in ability.active_in \
-                    and not set(ability.active_in) & movable:
+                        warn(
+                            at + ("when", word), f"no card is in or moves to the zone {zone!r}{_suggest(zone, movable)}"
+                        )
+            if (
+                "active_in" in raw_ability
+                and card.zone not in ability.active_in
+                and not set(ability.active_in) & movable
+            ):
                 first = ability.active_in[0] if ability.active_in else ""
-                warn(at + ("active_in",), f"never works: its card is in {card.zone!r} and nothing moves a card "
-                                          f"to {', '.join(repr(z) for z in ability.active_in)}"
-                                          f"{_suggest(first, movable)}")
+                warn(
+                    at + ("active_in",),
+                    f"never works: its card is in {card.zone!r} and nothing moves a card "
+                    f"to {', '.join(repr(z) for z in ability.active_in)}"
+                    f"{_suggest(first, movable)}",
+                )
     for path, zone in _query_zones(scenario.data):
         if zone not in movable:
             warn(path, f"no card is in or moves to the zone {zone!r}{_suggest(zone, movable)}")
@@ -195,4 +232,3 @@ def _query_zones(data: Any) -> Iterator[tuple[tuple[Any, ...], str]]:
             todo.extend((path + (key,), item) for key, item in value.items())
         elif isinstance(value, list):
             todo.extend((path + (i,), item) for i, item in enumerate(value))
-

@@ -54,12 +54,17 @@ class LoopGuard:
         could stop it (``None``: not known)."""
         self.steps += 1
         if self.steps > self.limit:
-            return (f"step limit reached: no end after {self.limit} steps (activations and rules passes; "
-                    "max_steps or --max-steps raises it)", None)
+            return (
+                f"step limit reached: no end after {self.limit} steps (activations and rules passes; "
+                "max_steps or --max-steps raises it)",
+                None,
+            )
         if quick == self.saved_quick and full() == self.saved_full:
             steps = self.lam + 1
-            return (f"endless loop: the same position came back after {steps} step{'s' if steps != 1 else ''}",
-                    asked > self.saved_asked)
+            return (
+                f"endless loop: the same position came back after {steps} step{'s' if steps != 1 else ''}",
+                asked > self.saved_asked,
+            )
         self.lam += 1
         if self.lam >= self.power:
             self.saved_quick = quick
@@ -172,8 +177,18 @@ class GrowthGuard:
     ticks: int = 0
     pile_work: int = 0
 
-    def tick(self, quick: Any, look: Look, step: int, trace: int, asked: int, rules: frozenset[str] | None,
-             reads: Sequence[CounterIs], one_way: frozenset[str], budget: int) -> Growth | None:
+    def tick(
+        self,
+        quick: Any,
+        look: Look,
+        step: int,
+        trace: int,
+        asked: int,
+        rules: frozenset[str] | None,
+        reads: Sequence[CounterIs],
+        one_way: frozenset[str],
+        budget: int,
+    ) -> Growth | None:
         """``None``, or the cycle found (see :class:`Growth`).
 
         ``quick`` is the position's quick look, leaving out the counters'
@@ -206,8 +221,16 @@ class GrowthGuard:
             self.lam = 0
         return None
 
-    def _examine(self, look: Look, step: int, asked: int, rules: frozenset[str] | None, reads: Sequence[CounterIs],
-                 one_way: frozenset[str], budget: int) -> Growth | None:
+    def _examine(
+        self,
+        look: Look,
+        step: int,
+        asked: int,
+        rules: frozenset[str] | None,
+        reads: Sequence[CounterIs],
+        one_way: frozenset[str],
+        budget: int,
+    ) -> Growth | None:
         """The quick look matched the saved position: what changed since?"""
         multiset, waiting, kinds = look.pending()
         saved_multiset, saved_waiting, saved_kinds = self.saved_pending
@@ -219,16 +242,25 @@ class GrowthGuard:
             return None  # some kinds waited more before: the pool may be draining
         before = self.saved_counters
         empty: dict[str, int] = {}
-        changes = [(player, name, before.get(player, empty).get(name, 0), value)
-                   for player, values in look.counters().items() for name, value in values.items()
-                   if before.get(player, empty).get(name) != value]
+        changes = [
+            (player, name, before.get(player, empty).get(name, 0), value)
+            for player, values in look.counters().items()
+            for name, value in values.items()
+            if before.get(player, empty).get(name) != value
+        ]
         grown = sorted({name for _, name, _, _ in changes})
         if not grown and not piled:
             return None  # nothing grew: the same position, which is the LoopGuard's to judge
         if grown and (rules is None or set(grown) & rules):
             return None  # a number the game's rules (may) read changed
-        found = Growth(grown, self.saved_trace, asked > self.saved_asked, piled=piled, waiting=waiting,
-                       steps=step - self.saved_step)
+        found = Growth(
+            grown,
+            self.saved_trace,
+            asked > self.saved_asked,
+            piled=piled,
+            waiting=waiting,
+            steps=step - self.saved_step,
+        )
         open_reads = [read for read in reads if not settled(read, changes, one_way)]
         if not open_reads:
             return found if self._same(look, piled) else None

@@ -203,8 +203,7 @@ class Machine(Activating, Performing):
     def copy(self) -> Machine:
         """An independent copy of the whole position, e.g. to explore a choice."""
         new_state = self.state.copy()
-        memo: dict[int, Any] = {id(self.state): new_state, id(self.ruleset): self.ruleset,
-                                id(self.index): self.index}
+        memo: dict[int, Any] = {id(self.state): new_state, id(self.ruleset): self.ruleset, id(self.index): self.index}
         clone = _copy.copy(self)
         clone.state = new_state
         clone.pool = self.pool.copy()
@@ -325,21 +324,31 @@ class Machine(Activating, Performing):
         detection, ``explore``)."""
         state = self.state
         frames = tuple(
-            (type(f).__name__, getattr(f, "phase", None), getattr(f, "index", None),
-             f.run.scope.key if hasattr(f, "run") else None,
-             tuple(sorted(f.run.did.items())) if hasattr(f, "run") else ())
-            for f in self.frames)
+            (
+                type(f).__name__,
+                getattr(f, "phase", None),
+                getattr(f, "index", None),
+                f.run.scope.key if hasattr(f, "run") else None,
+                tuple(sorted(f.run.did.items())) if hasattr(f, "run") else (),
+            )
+            for f in self.frames
+        )
         return (
             state.dynamic(),
             self.counters_now(),
-            tuple(sorted(state.used.items())), state.turn, state.turn_player, tuple(sorted(state.marks)),
+            tuple(sorted(state.used.items())),
+            state.turn,
+            state.turn_player,
+            tuple(sorted(state.marks)),
             self.pool.fingerprint(),  # at _POOL_AT
             tuple(w.pool.fingerprint() for w in self.windows),
-            tuple(e.signature() for e in self.chain_links), tuple(e.signature() for e in self.offers),
+            tuple(e.signature() for e in self.chain_links),
+            tuple(e.signature() for e in self.offers),
             tuple(sorted((p, len(ids)) for p, ids in self.due.items())),  # at _DUE_AT
             tuple(sorted(self.series)) if self.series is not None else None,
             frames,
-            self.last_events if self.chain else (), self.answered_moment == self.last_moment,
+            self.last_events if self.chain else (),
+            self.answered_moment == self.last_moment,
             tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
         )
 
@@ -356,8 +365,16 @@ class Machine(Activating, Performing):
         chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
         top = self.chain_links[-1].signature() if self.chain_links else None
         # what the quick looks at the position share
-        rest = (len(self.frames), chooser, len(self.chain_links), top, len(self.offers), self.state.turn,
-                self.state.turn_player, self.answered_moment == self.last_moment)
+        rest = (
+            len(self.frames),
+            chooser,
+            len(self.chain_links),
+            top,
+            len(self.offers),
+            self.state.turn,
+            self.state.turn_player,
+            self.answered_moment == self.last_moment,
+        )
         state = self.state
         quick = (where, state.fingerprint(), self.pool.quick_fingerprint(), rest)
         look = _Look(self, where, chooser)
@@ -371,19 +388,41 @@ class Machine(Activating, Performing):
             return True
         rules = self._rule_counters
         # leaving out how many of each pending effect wait, and the counters' values unless any may matter
-        shape_quick = (where, state.fingerprint() if rules is None else state.shape_fingerprint(),
-                       self.pool.shape_fingerprint(), rest)
+        shape_quick = (
+            where,
+            state.fingerprint() if rules is None else state.shape_fingerprint(),
+            self.pool.shape_fingerprint(),
+            rest,
+        )
         guard = self._guard
-        growing = self._growth.tick(shape_quick, look, guard.steps, len(self.trace), self.asked, rules,
-                                    self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
+        growing = self._growth.tick(
+            shape_quick,
+            look,
+            guard.steps,
+            len(self.trace),
+            self.asked,
+            rules,
+            self.index.counter_reads,
+            self.index.one_way,
+            guard.limit - guard.steps,
+        )
         if growing is None and len(self.pool) > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
             # only in these positions; records on consecutive steps the guard above sees already
             self._most_pending = len(self.pool)
             last, self._last_record = self._last_record, guard.steps
             if guard.steps - last > 1:
-                growing = self._records.tick(shape_quick, look, guard.steps, len(self.trace), self.asked, rules,
-                                             self.index.counter_reads, self.index.one_way, guard.limit - guard.steps)
+                growing = self._records.tick(
+                    shape_quick,
+                    look,
+                    guard.steps,
+                    len(self.trace),
+                    self.asked,
+                    rules,
+                    self.index.counter_reads,
+                    self.index.one_way,
+                    guard.limit - guard.steps,
+                )
         if growing is None:
             return False
         self.end(*self._growth_verdict(growing))
@@ -392,36 +431,54 @@ class Machine(Activating, Performing):
     def _growth_verdict(self, growing: Growth) -> tuple[str, bool | None]:
         """The reason a cycle the growth guard found ends the resolution,
         naming the effects that kept recurring."""
-        members = list(dict.fromkeys(step.get("effect") for step in self.trace[growing.since:]
-                                     if step.kind == "activated" and step.get("effect")))
+        members = list(
+            dict.fromkeys(
+                step.get("effect")
+                for step in self.trace[growing.since :]
+                if step.kind == "activated" and step.get("effect")
+            )
+        )
         shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
         grown = ", ".join(growing.grown)
         them = "them" if len(growing.grown) > 1 else "it"
         if growing.piled:
             every = f"{growing.steps} steps" if growing.steps != 1 else "step"
-            piling = (f"kept recurring while the pending effects only piled up: {growing.waiting:,} waiting, "
-                      f"{growing.piled:,} more every {every}")
+            piling = (
+                f"kept recurring while the pending effects only piled up: {growing.waiting:,} waiting, "
+                f"{growing.piled:,} more every {every}"
+            )
             if growing.steady is None:
-                ending = (f"; only {grown} changed besides, and nothing that reads {them} can stop it" if grown
-                          else "; nothing drains them")
+                ending = (
+                    f"; only {grown} changed besides, and nothing that reads {them} can stop it"
+                    if grown
+                    else "; nothing drains them"
+                )
                 return f"endless loop: {shown} {piling}{ending}", growing.stoppable
-            return (f"step limit reached: {shown} {piling}; only {grown} changed besides, and what reads {them} "
-                    f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
-                    "comes first (max_steps or --max-steps raises it)", None)
-        if growing.steady is None:
-            return (f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
-                    "them can stop it", growing.stoppable)
-        return (f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads {them} "
+            return (
+                f"step limit reached: {shown} {piling}; only {grown} changed besides, and what reads {them} "
                 f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
-                "comes first (max_steps or --max-steps raises it)", None)
+                "comes first (max_steps or --max-steps raises it)",
+                None,
+            )
+        if growing.steady is None:
+            return (
+                f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
+                "them can stop it",
+                growing.stoppable,
+            )
+        return (
+            f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads {them} "
+            f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
+            "comes first (max_steps or --max-steps raises it)",
+            None,
+        )
 
     # -- starting and settling ------------------------------------------------------
 
     def begin(self, start: tuple[Action, ...]) -> None:
         player = self.state.turn_player
         self.trace.append(Step.make("start", effect="start", player=player, id=0))
-        run = EffectRun(scope=Scope(key="start", controller=player), instance=0, trigger_cause=0,
-                        depth=0, start=True)
+        run = EffectRun(scope=Scope(key="start", controller=player), instance=0, trigger_cause=0, depth=0, start=True)
         self.push(RunActions(start, run))
 
     def run_rules(self, actions: Sequence[Action]) -> None:
@@ -435,8 +492,13 @@ class Machine(Activating, Performing):
                 cards.extend(self.view.select(selector, Scope(key="rules", controller=player)))
         self.state.touch(cards)  # look again next pass, even if the batch was prevented
         self.trace.append(Step.make("rules", player=player, cards=tuple(cards), cause=self.last_instance))
-        run = EffectRun(scope=Scope(key="rules", controller=player), instance=self.last_instance,
-                        trigger_cause=self.last_instance, depth=self.last_depth, by="rule")
+        run = EffectRun(
+            scope=Scope(key="rules", controller=player),
+            instance=self.last_instance,
+            trigger_cause=self.last_instance,
+            depth=self.last_depth,
+            by="rule",
+        )
         self.push(Perform(tuple(actions), run))
 
     def admit(self) -> None:
@@ -457,12 +519,24 @@ class Machine(Activating, Performing):
                 self.over_budget = f"{why} ({left:,} effects that triggered at one moment were not taken in)"
                 break
             effect = PendingEffect(
-                id=self.new_id(), key=match.key, card=match.card,
-                ability=match.ability, controller=match.controller, self_card=match.self_card,
-                events=match.events, moment=match.moment, timing=self.timing, granted=match.granted,
+                id=self.new_id(),
+                key=match.key,
+                card=match.card,
+                ability=match.ability,
+                controller=match.controller,
+                self_card=match.self_card,
+                events=match.events,
+                moment=match.moment,
+                timing=self.timing,
+                granted=match.granted,
                 grant=match.grant,
-                depth=match.depth, cause=match.cause, incarnation=match.incarnation, link=match.link,
-                self_incarnation=match.self_incarnation, looked_back=match.looked_back, fixed=match.fixed,
+                depth=match.depth,
+                cause=match.cause,
+                incarnation=match.incarnation,
+                link=match.link,
+                self_incarnation=match.self_incarnation,
+                looked_back=match.looked_back,
+                fixed=match.fixed,
             )
             if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
                 continue  # it does not trigger at all
@@ -526,7 +600,7 @@ class _Look:
     def shape(self) -> Any:
         """:meth:`full`, leaving out the counters' values."""
         whole = self.position()
-        return (self.where, whole[:_COUNTERS_AT] + whole[_COUNTERS_AT + 1:], self.chooser)
+        return (self.where, whole[:_COUNTERS_AT] + whole[_COUNTERS_AT + 1 :], self.chooser)
 
     @staticmethod
     def pile(shape: Any) -> Any:
@@ -535,7 +609,7 @@ class _Look:
         are, instead): for judging effects that piled up."""
         where, whole, chooser = shape  # the counters, at _COUNTERS_AT in the position, are left out
         due = tuple((player, min(count, 1)) for player, count in whole[_DUE_AT - 1])
-        return (where, whole[:_POOL_AT - 1] + whole[_POOL_AT:_DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
+        return (where, whole[: _POOL_AT - 1] + whole[_POOL_AT : _DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
 
     @staticmethod
     def pool_shape(shape: Any) -> tuple:

@@ -93,11 +93,21 @@ def _claim(name: str, eps: list[importlib.metadata.EntryPoint]) -> _Claim:
     bundled = [ep for ep in eps if _distribution(ep)[0] == _BUNDLED]
     if bundled:
         others = tuple(ep for ep in eps if ep is not bundled[0])
-        return _Claim(name, bundled[0], others, f"the name {name!r} is taken by the bundled game "
-                                                f"({_origin(bundled[0])}), which is used; uninstall the other "
-                                                "package or register the game under another name")
-    return _Claim(name, None, tuple(eps), f"the name {name!r} is registered by {len(eps)} packages: "
-                                          f"{'; '.join(map(_origin, eps))}: neither is used; uninstall all but one")
+        return _Claim(
+            name,
+            bundled[0],
+            others,
+            f"the name {name!r} is taken by the bundled game "
+            f"({_origin(bundled[0])}), which is used; uninstall the other "
+            "package or register the game under another name",
+        )
+    return _Claim(
+        name,
+        None,
+        tuple(eps),
+        f"the name {name!r} is registered by {len(eps)} packages: "
+        f"{'; '.join(map(_origin, eps))}: neither is used; uninstall all but one",
+    )
 
 
 def _distribution(ep: importlib.metadata.EntryPoint) -> tuple[str, str]:
@@ -210,18 +220,45 @@ MAX_NUMBER = 1_000_000_000
 _WORD = re.compile(r"[a-z0-9_]+")
 #: The keys the core writes in a trace step: a game's detail may not replace one (the trace
 #: schema's step properties; a test checks they agree).
-CORE_STEP_KEYS = frozenset({
-    "about", "actor", "amount", "by", "card", "cards", "cause", "chain", "chain_link", "counter", "decision",
-    "effect", "event", "flag", "from", "id", "interrupting", "kind", "label", "options", "outcome", "player",
-    "reason", "stat", "to", "turn", "what", "negated_by", "against",
-})
+CORE_STEP_KEYS = frozenset(
+    {
+        "about",
+        "actor",
+        "amount",
+        "by",
+        "card",
+        "cards",
+        "cause",
+        "chain",
+        "chain_link",
+        "counter",
+        "decision",
+        "effect",
+        "event",
+        "flag",
+        "from",
+        "id",
+        "interrupting",
+        "kind",
+        "label",
+        "options",
+        "outcome",
+        "player",
+        "reason",
+        "stat",
+        "to",
+        "turn",
+        "what",
+        "negated_by",
+        "against",
+    }
+)
 
 
 def _is_line(value: object, *, empty: bool = True) -> bool:
     """Whether ``value`` is text for one line of output: a string with no
     line break or control character, at most :data:`MAX_TEXT` long."""
-    return (isinstance(value, str) and value.isprintable() and len(value) <= MAX_TEXT
-            and (empty or bool(value)))
+    return isinstance(value, str) and value.isprintable() and len(value) <= MAX_TEXT and (empty or bool(value))
 
 
 def _is_text(value: object, *, empty: bool = True) -> bool:
@@ -253,8 +290,10 @@ def _info_problem(info: GameInfo) -> str | None:
                 return f"{field} {key!r}: {text!r}: expected a word (lower-case letters, digits, _) and a line"
     depth = info.term("depth")
     if not _WORD.fullmatch(depth) or depth in CORE_STEP_KEYS:
-        return f"terms 'depth': {depth!r}: expected a word (the detail key of an effect's depth) the trace does " \
-               "not use itself"
+        return (
+            f"terms 'depth': {depth!r}: expected a word (the detail key of an effect's depth) the trace does "
+            "not use itself"
+        )
     for field in ("events", "zones", *(("rule_counters",) if info.rule_counters is not None else ())):
         for word in getattr(info, field):
             if not _is_line(word, empty=False):
@@ -373,6 +412,7 @@ class Ruleset:
         if not single:
             return self._via_pluggy(name, hook, spec)
         if wanted == spec:
+
             def direct(*args: Any) -> Any:
                 try:
                     return function(*args)
@@ -380,6 +420,7 @@ class Ruleset:
                     raise
                 except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                     raise self._failure(name, exc) from exc
+
             return direct
         # the implementation takes some of the spec's arguments (pluggy allows it)
         positions = [spec.index(arg) for arg in wanted]
@@ -393,6 +434,7 @@ class Ruleset:
                     raise
                 except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                     raise self._failure(name, exc) from exc
+
             return one
         pick = operator.itemgetter(*positions) if positions else (lambda args: ())
 
@@ -403,11 +445,13 @@ class Ruleset:
                 raise
             except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                 raise self._failure(name, exc) from exc
+
         return some
 
     def _via_pluggy(self, name: str, hook: Callable[..., Any], spec: tuple[str, ...]) -> Callable[..., Any]:
         """A positional caller of ``hook`` through pluggy (several
         implementations answer), its arguments named by ``spec``."""
+
         def through_pluggy(*args: Any) -> Any:
             kwargs = dict(zip(spec, args, strict=True))
             self._last_call = (name, kwargs)  # to find who returned a bad value (_culprit)
@@ -417,6 +461,7 @@ class Ruleset:
                 raise
             except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
                 raise self._failure(name, exc) from exc
+
         return through_pluggy
 
     def _failure(self, name: str, exc: BaseException) -> PluginError:
@@ -471,8 +516,9 @@ class Ruleset:
         merged: dict[str, Callable[[Any], Any]] = {}
         results = self._call("tcgtrig_action_aliases", self.pm.hook.tcgtrig_action_aliases)
         for result in reversed(results or []):  # pluggy calls LIFO; later registration wins
-            if not isinstance(result, dict) or not all(_is_line(word, empty=False) and callable(expand)
-                                                       for word, expand in result.items()):
+            if not isinstance(result, dict) or not all(
+                _is_line(word, empty=False) and callable(expand) for word, expand in result.items()
+            ):
                 raise self._bad("tcgtrig_action_aliases", result, "a dict of words to alias functions")
             merged.update(result)
         return merged
@@ -492,7 +538,6 @@ class Ruleset:
         """The first of :attr:`keys` that ``mapping`` has."""
         return next((key for key in self.keys if key in mapping), None)
 
-
     def linked_counters(self, state: GameState, player: str, counter: str, value: int) -> dict[str, int]:
         if self._linked is None:
             return {player: value}
@@ -502,7 +547,8 @@ class Ruleset:
         if type(result) is dict and set(map(type, result.values())) <= _INTS and result.keys() <= set(state.players):
             return result  # the usual answer, checked at C speed
         if not isinstance(result, dict) or any(
-                p not in state.players or isinstance(v, bool) or not isinstance(v, int) for p, v in result.items()):
+            p not in state.players or isinstance(v, bool) or not isinstance(v, int) for p, v in result.items()
+        ):
             raise self._bad("tcgtrig_linked_counters", result, f"a dict of {list(state.players)} to numbers")
         return result
 
@@ -539,7 +585,8 @@ class Ruleset:
         if type(rank) is tuple and set(map(type, rank)) <= _INTS:
             return rank  # the usual answer, checked at C speed
         if not isinstance(rank, tuple) or not all(
-                isinstance(part, (int, float)) and not isinstance(part, bool) and part == part for part in rank):
+            isinstance(part, (int, float)) and not isinstance(part, bool) and part == part for part in rank
+        ):
             raise self._bad("tcgtrig_pending_rank", rank, "a tuple of numbers (ranks are compared)")
         return rank
 
@@ -554,9 +601,12 @@ class Ruleset:
         if key is not None and key in details:  # the game's depth: checked for this effect
             depth = details[key]
             if depth is not None and (type(depth) is not int or not 0 <= depth <= effect.depth + 1):
-                raise self._bad("tcgtrig_pending_details", details,
-                                f"{key!r} (the game's word for depth) to be how deep the effect was derived: a "
-                                f"whole number from 0 to {effect.depth + 1}")
+                raise self._bad(
+                    "tcgtrig_pending_details",
+                    details,
+                    f"{key!r} (the game's word for depth) to be how deep the effect was derived: a "
+                    f"whole number from 0 to {effect.depth + 1}",
+                )
             rest = details.copy()
             del rest[key]
         shape = tuple(rest.items())
@@ -574,9 +624,13 @@ class Ruleset:
         return tuple(details.items())
 
     def _bad_details(self, details: object) -> PluginError:
-        return self._bad("tcgtrig_pending_details", details, "a dict of words to plain values (they go in the "
-                         "JSON trace, after the core's keys): one-line text, whole numbers within "
-                         f"±{MAX_NUMBER:,}, finite decimals, true/false or null")
+        return self._bad(
+            "tcgtrig_pending_details",
+            details,
+            "a dict of words to plain values (they go in the "
+            "JSON trace, after the core's keys): one-line text, whole numbers within "
+            f"±{MAX_NUMBER:,}, finite decimals, true/false or null",
+        )
 
     def who_orders(self, state: GameState, bucket: dict[int, PendingEffect]) -> str:
         first = next(iter(bucket.values()))
@@ -594,8 +648,9 @@ class Ruleset:
         if self._check is None:
             return None
         drop = self._check(state, effect, point, last_moment)
-        if drop is not None and not (isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void")
-                                     and _is_text(drop.reason)):
+        if drop is not None and not (
+            isinstance(drop, Drop) and drop.kind in ("lost", "missed", "void") and _is_text(drop.reason)
+        ):
             raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason: text)")
         return drop
 
@@ -632,8 +687,7 @@ class Ruleset:
         return bool(self._verdict("tcgtrig_declared_use", self._declared(state, effect)))
 
     def replacements_together(self, state: GameState, effects: Sequence[PendingEffect]) -> bool:
-        verdict = (self._together(state, tuple(effects)) if self._together is not None
-                   else None)
+        verdict = self._together(state, tuple(effects)) if self._together is not None else None
         return bool(self._verdict("tcgtrig_replacements_together", verdict))
 
     def rules_processing(self, state: GameState, view: Any, changed: Sequence[str]) -> Sequence[Any]:
@@ -642,8 +696,9 @@ class Ruleset:
         actions = self._rules(state, view, changed)
         if not actions and isinstance(actions, (list, tuple)):
             return ()
-        if actions is not None and (not isinstance(actions, (list, tuple))
-                                    or not all(isinstance(action, ACTION_TYPES) for action in actions)):
+        if actions is not None and (
+            not isinstance(actions, (list, tuple)) or not all(isinstance(action, ACTION_TYPES) for action in actions)
+        ):
             raise self._bad("tcgtrig_rules_processing", actions, "a list of core actions (Move, Flag, …)")
         return tuple(actions or ())
 
@@ -653,8 +708,9 @@ class Ruleset:
             raise self._bad("tcgtrig_under_cards_zone", zone, "a zone name or None")
         return to if zone is None else zone
 
-    def battle(self, state: GameState, card: str, against: str | None,
-               stat: Callable[[str, str], int | None]) -> BattleResult:
+    def battle(
+        self, state: GameState, card: str, against: str | None, stat: Callable[[str, str], int | None]
+    ) -> BattleResult:
         """What a battle between ``card`` and ``against`` comes to (see
         ``tcgtrig_battle_result``)."""
         result = self._battle(state, card, against, stat) if self._battle is not None else None
@@ -666,10 +722,16 @@ class Ruleset:
                 return BattleResult(destroyed=(card, against))
             winner, loser = (card, against) if mine > theirs else (against, card)
             return BattleResult(destroyed=(loser,), winner=winner)
-        if not isinstance(result, BattleResult) or not all(c in (card, against) for c in result.destroyed) or (
-                result.damage and not _is_text(result.counter, empty=False)):
-            raise self._bad("tcgtrig_battle_result", result,
-                            "a BattleResult naming only the two cards (and a counter for any damage)")
+        if (
+            not isinstance(result, BattleResult)
+            or not all(c in (card, against) for c in result.destroyed)
+            or (result.damage and not _is_text(result.counter, empty=False))
+        ):
+            raise self._bad(
+                "tcgtrig_battle_result",
+                result,
+                "a BattleResult naming only the two cards (and a counter for any damage)",
+            )
         return result
 
     def endless_loop(self, state: GameState, reason: str, stoppable: bool | None = None) -> GameEnd:
@@ -719,8 +781,9 @@ def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = 
     if not base or game.endswith("/"):
         raise UnknownGameError(game, available_games() if autoload else [])
     # the plugin's import and the hooks asked once run guarded: see tcgtrig.guard
-    return guarded(base, functools.partial(_load_ruleset, game, base, variant, tuple(plugins), autoload),
-                   what="loading")
+    return guarded(
+        base, functools.partial(_load_ruleset, game, base, variant, tuple(plugins), autoload), what="loading"
+    )
 
 
 def _load_ruleset(game: str, base: str, variant: str | None, plugins: tuple[object, ...], autoload: bool) -> Ruleset:
@@ -732,8 +795,7 @@ def _load_ruleset(game: str, base: str, variant: str | None, plugins: tuple[obje
         return ruleset
     known = [name for name, _ in ruleset.info.variants]
     if variant not in known:
-        raise UnknownGameError(game, [f"{ruleset.game}/{name}" for name in known] or [ruleset.game],
-                               what="variant")
+        raise UnknownGameError(game, [f"{ruleset.game}/{name}" for name in known] or [ruleset.game], what="variant")
     plugin = ruleset._call("tcgtrig_variant", pm.hook.tcgtrig_variant, variant=variant)
     if plugin is None:
         raise PluginError(ruleset.game, f"lists the variant {variant!r} but tcgtrig_variant gives no plugin for it")

@@ -72,8 +72,10 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
             found.append(f"{title}'s word ({word}: {sample} means {meaning})" if meaning else f"{title}'s word")
     if not found:
         return None
-    return ("it is " + "; ".join(found) + f", not one of {own}'s: write its meaning in core words, "
-            f"with {own}'s zones and events, or use one of {own}'s words")
+    return (
+        "it is " + "; ".join(found) + f", not one of {own}'s: write its meaning in core words, "
+        f"with {own}'s zones and events, or use one of {own}'s words"
+    )
 
 
 class NoMeaning(Exception):
@@ -98,12 +100,26 @@ def translate(data: Any, source: Any, target: Any) -> Any:
     :raises NoMeaning: the target has no zone or flag of that role, saying
         which (an event of a role it lacks keeps its name).
     """
-    maps = {"zone": _role_map(source.zone_roles, target.zone_roles),
-            "event": _role_map(source.event_roles, target.event_roles),
-            "flag": _role_map(source.flag_roles, target.flag_roles)}
-    kinds = {"to": "zone", "from": "zone", "zone": "zone", "in": "zone", "as": "event", "event": "event",
-             "happened": "event", "set": "flag", "clear": "flag", "flag": "flag", "no_flag": "flag", "has": "flag",
-             "hold": "flag"}
+    maps = {
+        "zone": _role_map(source.zone_roles, target.zone_roles),
+        "event": _role_map(source.event_roles, target.event_roles),
+        "flag": _role_map(source.flag_roles, target.flag_roles),
+    }
+    kinds = {
+        "to": "zone",
+        "from": "zone",
+        "zone": "zone",
+        "in": "zone",
+        "as": "event",
+        "event": "event",
+        "happened": "event",
+        "set": "flag",
+        "clear": "flag",
+        "flag": "flag",
+        "no_flag": "flag",
+        "has": "flag",
+        "hold": "flag",
+    }
     roles = {"zone": dict(source.zone_roles), "event": dict(source.event_roles), "flag": dict(source.flag_roles)}
 
     def name(kind: str, value: str) -> str:
@@ -114,8 +130,9 @@ def translate(data: Any, source: Any, target: Any) -> Any:
         if mapped is None and kind == "event":
             return value  # an event is a name: the file's triggers in the same words still see it
         if mapped is None:
-            raise NoMeaning(f"{target.title} has no {kind} in the role {roles[kind][value]!r} "
-                            f"({source.title}'s {value!r})")
+            raise NoMeaning(
+                f"{target.title} has no {kind} in the role {roles[kind][value]!r} ({source.title}'s {value!r})"
+            )
         return mapped
 
     def walk(value: Any, key: str | None = None) -> Any:

@@ -402,7 +402,19 @@ class Happened:
 
 
 Condition = Union[
-    Happened, InZone, HasFlag, StatIs, CounterIs, CountIs, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Marked,
+    Happened,
+    InZone,
+    HasFlag,
+    StatIs,
+    CounterIs,
+    CountIs,
+    AllOf,
+    AnyOf,
+    Not,
+    Did,
+    TurnOf,
+    AtTrigger,
+    Marked,
 ]
 
 
@@ -641,8 +653,27 @@ class Win:
     label: str | None = None
 
 
-Action = Union[Move, Stack, Draw, Gain, Flag, Change, Emit, Activate, Prevent, If, Together, May, ResolvePending,
-               PassTurn, Grant, Mark, Negate, Battle, Win]
+Action = Union[
+    Move,
+    Stack,
+    Draw,
+    Gain,
+    Flag,
+    Change,
+    Emit,
+    Activate,
+    Prevent,
+    If,
+    Together,
+    May,
+    ResolvePending,
+    PassTurn,
+    Grant,
+    Mark,
+    Negate,
+    Battle,
+    Win,
+]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
 
@@ -754,8 +785,11 @@ class Card:
         is not its ``controller``)."""
         if UNAFFECTED in self.flags or UNAFFECTED in self.types:
             return True
-        return player is not None and player != controller and (
-            UNAFFECTED_BY_OPPONENT in self.flags or UNAFFECTED_BY_OPPONENT in self.types)
+        return (
+            player is not None
+            and player != controller
+            and (UNAFFECTED_BY_OPPONENT in self.flags or UNAFFECTED_BY_OPPONENT in self.types)
+        )
 
     def dynamic(self) -> tuple:
         """The part of the card that changes during play (for fingerprints)."""
@@ -854,9 +888,48 @@ class Event:
 
 
 _share_on_copy(
-    Pattern, Ref, CardIds, Query, Count, StatOf, Compare, InZone, HasFlag, StatIs, CounterIs, CountIs,
-    DidCount, HappenedCount, Happened, AllOf, AnyOf, Not, Did, TurnOf, AtTrigger, Move, Stack, Draw, Gain, Flag,
-    Change, Emit, Activate,
-    Prevent, If, Together, May, ResolvePending, PassTurn, Grant, Ability, Mod, Card, Event, TargetRef, Negate,
-    Battle, Win,
+    Pattern,
+    Ref,
+    CardIds,
+    Query,
+    Count,
+    StatOf,
+    Compare,
+    InZone,
+    HasFlag,
+    StatIs,
+    CounterIs,
+    CountIs,
+    DidCount,
+    HappenedCount,
+    Happened,
+    AllOf,
+    AnyOf,
+    Not,
+    Did,
+    TurnOf,
+    AtTrigger,
+    Move,
+    Stack,
+    Draw,
+    Gain,
+    Flag,
+    Change,
+    Emit,
+    Activate,
+    Prevent,
+    If,
+    Together,
+    May,
+    ResolvePending,
+    PassTurn,
+    Grant,
+    Ability,
+    Mod,
+    Card,
+    Event,
+    TargetRef,
+    Negate,
+    Battle,
+    Win,
 )

@@ -109,10 +109,18 @@ class PendingEffect:
         equal signatures behave alike (used to recognise a repeated position)."""
         signature = self._signature
         if signature is None:
-            signature = (self.key, self.controller, self.self_card, self.declaration, self.negated,
-                         tuple((name, chosen) for name, _, chosen in self.targets), tuple(
-                (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
-                for e in self.events))
+            signature = (
+                self.key,
+                self.controller,
+                self.self_card,
+                self.declaration,
+                self.negated,
+                tuple((name, chosen) for name, _, chosen in self.targets),
+                tuple(
+                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+                    for e in self.events
+                ),
+            )
             _set_signature(self, signature)
         return signature
 
@@ -338,8 +346,7 @@ class PendingPool:
         this).
         """
         return tuple(
-            tuple(effect.signature() for effect in self._buckets[rank].values())
-            for rank in sorted(self._buckets)
+            tuple(effect.signature() for effect in self._buckets[rank].values()) for rank in sorted(self._buckets)
         )
 
     def shape(self) -> tuple:

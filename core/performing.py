@@ -70,8 +70,13 @@ class Performing:
     """Actions, interrupt windows and moments (mixed into the machine)."""
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
-        if run.collect is None and type(action) in _AT_ONCE and not self._interruptible and not (
-                type(action) is Draw and self.ruleset.info.draw_one_at_a_time) and self.perform_now(action, run):
+        if (
+            run.collect is None
+            and type(action) in _AT_ONCE
+            and not self._interruptible
+            and not (type(action) is Draw and self.ruleset.info.draw_one_at_a_time)
+            and self.perform_now(action, run)
+        ):
             return  # nothing could make it wait
         if run.collect is not None and not isinstance(action, _NOT_COLLECTED):
             # a replacement applying together with others: its actions wait for theirs
@@ -106,8 +111,11 @@ class Performing:
         elif isinstance(action, Mark):
             changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
             run.note(int(changed), action.label)
-        elif isinstance(action, Draw) and self.ruleset.info.draw_one_at_a_time and (
-                count := self.view.amount(action.count, run.scope, run.did)) > 1:
+        elif (
+            isinstance(action, Draw)
+            and self.ruleset.info.draw_one_at_a_time
+            and (count := self.view.amount(action.count, run.scope, run.did)) > 1
+        ):
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
@@ -144,10 +152,13 @@ class Performing:
             return True
         player = self.state.turn_player
         self.trace.append(Step.make("turn_end", player=player, reason=reason, cause=0))
-        run = EffectRun(scope=Scope(key="rules", controller=player), instance=0, trigger_cause=0, depth=0,
-                        by="rule")
-        self.push(RunActions((Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(),
-                              PassTurn(check=True)), run))
+        run = EffectRun(scope=Scope(key="rules", controller=player), instance=0, trigger_cause=0, depth=0, by="rule")
+        self.push(
+            RunActions(
+                (Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(), PassTurn(check=True)),
+                run,
+            )
+        )
         return True
 
     def pass_turn(self, run: EffectRun, check: bool = False) -> None:
@@ -175,8 +186,9 @@ class Performing:
             state.set_mark(mark, False)
         state.turn_player = state.opponent(ending)
         state.turn += 1
-        self.trace.append(Step.make("turn", player=state.turn_player, turn=state.turn, cards=tuple(ended),
-                                    cause=run.instance))
+        self.trace.append(
+            Step.make("turn", player=state.turn_player, turn=state.turn, cards=tuple(ended), cause=run.instance)
+        )
         self.happened([Event(name="start_of_turn", player=state.turn_player, by="rule")], {}, run)
 
     def prevent(self, action: Prevent, run: EffectRun) -> None:
@@ -195,20 +207,35 @@ class Performing:
             target.prevented.add(index)
             count += 1
             op = target.ops[index]
-            self.trace.append(Step.make(
-                "prevented", effect=run.scope.key, player=run.scope.controller, id=run.instance,
-                cause=run.instance, event=op.event.name, card=op.subject,
-            ))
+            self.trace.append(
+                Step.make(
+                    "prevented",
+                    effect=run.scope.key,
+                    player=run.scope.controller,
+                    id=run.instance,
+                    cause=run.instance,
+                    event=op.event.name,
+                    card=op.subject,
+                )
+            )
         run.note(count, action.label)
 
     def open_window(self, target: Perform) -> None:
         """Open a window for the interrupts and replacements ``target`` sets off."""
         if not self._interruptible:
             return  # no card has one
-        found = [match for match in match_interrupts(self.index, self.view, [op.event for op in target.ops],
-                                                     moment=self.moment, cause=target.run.instance,
-                                                     depth=target.run.depth + 1)
-                 if self._trigger_condition_holds(match)]
+        found = [
+            match
+            for match in match_interrupts(
+                self.index,
+                self.view,
+                [op.event for op in target.ops],
+                moment=self.moment,
+                cause=target.run.instance,
+                depth=target.run.depth + 1,
+            )
+            if self._trigger_condition_holds(match)
+        ]
         if not found:
             return
         for match in found:
@@ -221,19 +248,35 @@ class Performing:
         what = ", ".join(f"{op.event.name} {op.subject or op.event.player}" for op in target.ops[:6])
         for match in found:
             effect = PendingEffect(
-                id=self.new_id(), key=match.key, card=match.card,
-                ability=match.ability, controller=match.controller, self_card=match.self_card,
-                events=tuple(match.events), moment=self.moment, timing=self.timing, granted=match.granted,
+                id=self.new_id(),
+                key=match.key,
+                card=match.card,
+                ability=match.ability,
+                controller=match.controller,
+                self_card=match.self_card,
+                events=tuple(match.events),
+                moment=self.moment,
+                timing=self.timing,
+                granted=match.granted,
                 grant=match.grant,
-                depth=match.depth, cause=target.run.instance, incarnation=match.incarnation,
-                self_incarnation=match.self_incarnation, fixed=match.fixed, window="interrupt",
+                depth=match.depth,
+                cause=target.run.instance,
+                incarnation=match.incarnation,
+                self_incarnation=match.self_incarnation,
+                fixed=match.fixed,
+                window="interrupt",
             )
             if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
                 continue  # it does not trigger at all
             effect = self._ranked(effect)
             if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
-                self.record("triggered", effect, event=match.events[0].name, interrupting=what,
-                            about=tuple((op.event.name, op.subject or op.event.player) for op in target.ops[:6]))
+                self.record(
+                    "triggered",
+                    effect,
+                    event=match.events[0].name,
+                    interrupting=what,
+                    about=tuple((op.event.name, op.subject or op.event.player) for op in target.ops[:6]),
+                )
             pool.add(effect)
         replacements = [e for e in pool if e.kind == "replacement"]
         together = len(replacements) > 1 and self.ruleset.replacements_together(self.state, replacements)
@@ -267,10 +310,20 @@ class Performing:
             self.state.record(events)
         look_back = None
         if self.ruleset.has_look_back:
+
             def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
                 return self.ruleset.look_back(self.state, card, ability, event, self_card)
-        for match in match_triggers(self.index, self.view, events, before, moment=moment,
-                                    cause=run.trigger_cause, depth=run.depth + 1, look_back=look_back):
+
+        for match in match_triggers(
+            self.index,
+            self.view,
+            events,
+            before,
+            moment=moment,
+            cause=run.trigger_cause,
+            depth=run.depth + 1,
+            look_back=look_back,
+        ):
             if len(match.events) > 1 and self.ruleset.trigger_each_event(self.state, match.ability, match.events):
                 found = [evolve(match, events=[event]) for event in match.events]
             else:
@@ -294,7 +347,8 @@ class Performing:
         scope = self._match_scope(match)
         match.fixed = tuple(
             (ref, int(view.holds(ref.condition, scope)) if isinstance(ref, AtTrigger) else view.read(ref, scope))
-            for ref in refs)
+            for ref in refs
+        )
 
     def _trigger_condition_holds(self, match: Match) -> bool:
         """An ability with a ``trigger_condition`` triggers only if it holds
@@ -307,8 +361,13 @@ class Performing:
     @staticmethod
     def _match_scope(match: Match) -> Scope:
         """What an ability's words mean as it triggers."""
-        return Scope(key=match.key, controller=match.controller,
-                     card=match.card, self_card=match.self_card, events=tuple(match.events))
+        return Scope(
+            key=match.key,
+            controller=match.controller,
+            card=match.card,
+            self_card=match.self_card,
+            events=tuple(match.events),
+        )
 
     def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:
         """Games that re-check a pending effect's ``trigger_condition``

@@ -91,15 +91,21 @@ class ScenarioFile(pytest.File):
             return
         games = list(scenario.data.get("expect") or {})
         if not games:
-            yield ScenarioItem.from_parent(self, name="expect", scenario=scenario, game=None,
-                                           problem="a scenario file under tests needs an expect block")
+            yield ScenarioItem.from_parent(
+                self,
+                name="expect",
+                scenario=scenario,
+                game=None,
+                problem="a scenario file under tests needs an expect block",
+            )
         for game, name in zip(games, selectable_ids(games), strict=True):
             yield ScenarioItem.from_parent(self, name=name, scenario=scenario, game=game)
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, scenario: Scenario | None, game: str | None, problem: str | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *, scenario: Scenario | None, game: str | None, problem: str | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
         self.game = game
@@ -132,5 +138,3 @@ class ScenarioItem(pytest.Item):
         title = self.scenario.title if self.scenario else self.path.name
         game = self.game if self.game == self.name else repr(self.game)  # the key as written
         return self.path, 0, escape_controls(f"scenario [{game}]: {title}")
-
-

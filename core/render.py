@@ -29,8 +29,16 @@ from .resolution import Resolution
 from .safe_text import SHORTENED_NOTE, Shown
 from .trace import Step
 
-__all__ = ["Node", "build_tree", "tree_lines", "render_text", "print_tree", "describe_event", "step_line",
-           "end_state_lines"]
+__all__ = [
+    "Node",
+    "build_tree",
+    "tree_lines",
+    "render_text",
+    "print_tree",
+    "describe_event",
+    "step_line",
+    "end_state_lines",
+]
 
 _OUTCOME_STYLE = {
     "resolved": ("✓", "green"),
@@ -49,8 +57,19 @@ MAX_TREE_STEPS = 20_000
 #: Effects the "Resolution order" line names at most (the first and the last).
 MAX_ORDER_SHOWN = 40
 #: Step keys the tree writes in its own way; the rest are the game's details.
-SKIP_KEYS = {"kind", "effect", "player", "id", "cause", "event", "interrupting", "about", "reason", "chain",
-             "chain_link"}
+SKIP_KEYS = {
+    "kind",
+    "effect",
+    "player",
+    "id",
+    "cause",
+    "event",
+    "interrupting",
+    "about",
+    "reason",
+    "chain",
+    "chain_link",
+}
 
 
 #: Makes the plain functions' values safe to print (its note on shortening is not read).
@@ -236,8 +255,10 @@ class _Builder:
         card's name, its player and the game's details."""
         key = step.get("effect", "?")
         card = key.rsplit(".", 1)[0]
-        label: list[Segment] = [(shown or self.shown(key), "bold"),
-                                (f"  {self.card(card)} · {self.shown(step.get('player'))}", None)]
+        label: list[Segment] = [
+            (shown or self.shown(key), "bold"),
+            (f"  {self.card(card)} · {self.shown(step.get('player'))}", None),
+        ]
         extras = self.extras(step)
         if extras:
             label.append((f"  {', '.join(extras)}", "dim"))
@@ -260,8 +281,9 @@ class _Builder:
             self.places.append(self.line)
 
     def on_start(self, step: Step) -> None:
-        self.nodes[0] = self.child(self.root, [("start", "bold"), (f" · {self.shown(step.get('player'))} "
-                                                                    "performs the start actions", None)])
+        self.nodes[0] = self.child(
+            self.root, [("start", "bold"), (f" · {self.shown(step.get('player'))} performs the start actions", None)]
+        )
 
     def on_event(self, step: Step) -> None:
         in_rules = self.rules is not None and self.rules[0] == step.get("cause")
@@ -271,8 +293,10 @@ class _Builder:
     def on_triggered(self, step: Step) -> None:
         if not step.get("interrupting"):
             extras = self.extras(step)
-            self.waiting[step.get("id")] = (f"{self.shown(step.get('effect'))} ({self.shown(step.get('player'))}"
-                                            f"{', ' + ', '.join(extras) if extras else ''})")
+            self.waiting[step.get("id")] = (
+                f"{self.shown(step.get('effect'))} ({self.shown(step.get('player'))}"
+                f"{', ' + ', '.join(extras) if extras else ''})"
+            )
             self.causes[step.get("id")] = step.get("cause")
         self.triggered(step)
 
@@ -295,8 +319,17 @@ class _Builder:
             parent = self.beside()
         under_it = self.last is not None and self.last[0] == effect and parent is self.last[1]
         about = f" for {self.shown(effect)}" if effect and not under_it else ""
-        self.child(parent, [(f"? {self.shown(step.get('player'))} chose {self.shown(step.get('label'))} "
-                             f"({self.shown(decision)}{about})", "dim")], came=None)
+        self.child(
+            parent,
+            [
+                (
+                    f"? {self.shown(step.get('player'))} chose {self.shown(step.get('label'))} "
+                    f"({self.shown(decision)}{about})",
+                    "dim",
+                )
+            ],
+            came=None,
+        )
 
     def order_choice(self, step: Step) -> None:
         options = step.get("options")
@@ -307,8 +340,9 @@ class _Builder:
             chosen = f"{chosen}#1"  # the plain key names the first of its instances
         self.chosen = chosen if isinstance(chosen, str) and "#" in chosen else None
         self.chosen_id = self.instance(str(chosen))
-        label: list[Segment] = [(f"? {self.shown(step.get('player'))} chose {self.shown(chosen)} (order; among "
-                                 f"{among})", "dim")]
+        label: list[Segment] = [
+            (f"? {self.shown(step.get('player'))} chose {self.shown(chosen)} (order; among {among})", "dim")
+        ]
         candidates = {str(o).split("#")[0] for o in options} if listed else set()
         others = self.numbered([text for text in self.waiting.values() if text.split(" ", 1)[0] not in candidates])
         if listed and others:
@@ -329,8 +363,9 @@ class _Builder:
         chain, link = step.get("chain"), step.get("chain_link")
         if link:
             label.append((f"  chain {chain} · CL{link}", "dim"))
-            self.links.setdefault(chain, []).append(f"{self.shown(step.get('effect'))} "
-                                                    f"({self.shown(step.get('player'))})")
+            self.links.setdefault(chain, []).append(
+                f"{self.shown(step.get('effect'))} ({self.shown(step.get('player'))})"
+            )
         wanted = self.parent(step.get("cause"))
         if link and id(wanted) in self.link_lines:
             # a chain is built only after the last one resolved: a new chain starts at the top
@@ -378,8 +413,9 @@ class _Builder:
             self.done.append(node)
 
     def on_declared(self, step: Step) -> None:
-        self.child(self.parent(step.get("cause")), [("☑ declared ", "green"), *self.effect_label(step)],
-                   "triggered during")
+        self.child(
+            self.parent(step.get("cause")), [("☑ declared ", "green"), *self.effect_label(step)], "triggered during"
+        )
 
     def ended_effect(self, step: Step) -> None:
         """A pending effect that failed, was declined, lost or missed the timing."""
@@ -387,8 +423,11 @@ class _Builder:
         self.waiting.pop(step.get("id"), None)
         mark, style = _OUTCOME_STYLE[kind]
         reason = f": {self.shown.sentence(step.get('reason'))}" if step.get("reason") else ""
-        self.child(self.parent(step.get("cause")),
-                   [(f"{mark} {kind} ", style), *self.effect_label(step), (reason, style)], "triggered during")
+        self.child(
+            self.parent(step.get("cause")),
+            [(f"{mark} {kind} ", style), *self.effect_label(step), (reason, style)],
+            "triggered during",
+        )
 
     def on_prevented(self, step: Step) -> None:
         card = step.get("card")
@@ -398,8 +437,9 @@ class _Builder:
     def on_negated(self, step: Step) -> None:
         link = f"CL{step.get('chain_link')} {self.shown(step.get('effect', ''))}"
         what = f"the {step.get('what', 'activation')} of {link}"
-        self.child(self.parent(step.get("cause")), [("⊘ negates ", "red"), (what, None),
-                                                     (" — it will not resolve", "dim")])
+        self.child(
+            self.parent(step.get("cause")), [("⊘ negates ", "red"), (what, None), (" — it will not resolve", "dim")]
+        )
 
     def on_rules(self, step: Step) -> None:
         cards = ", ".join(self.card(c) for c in step.get("cards", ()))
@@ -415,8 +455,13 @@ class _Builder:
     on_turn_continues = on_turn_end
 
     def on_ended(self, step: Step) -> None:
-        self.child(self.root, [(f"■ ended: {self.shown(step.get('outcome', ''))}", "bold red"),
-                               (f" — {self.shown.sentence(step.get('reason', ''))}", None)])
+        self.child(
+            self.root,
+            [
+                (f"■ ended: {self.shown(step.get('outcome', ''))}", "bold red"),
+                (f" — {self.shown.sentence(step.get('reason', ''))}", None),
+            ],
+        )
 
     def triggered(self, step: Step) -> None:
         cause = step.get("cause")
@@ -438,7 +483,7 @@ class _Builder:
                 detail = f" ({', '.join(extras)})" if extras else ""
                 head = [(f"▲ triggered{detail}: ", "magenta")]
             node = self.child(self.parent(cause), list(head))
-            self.group = (marker, node, head, [], node.label[len(head):])  # the note on where it came from
+            self.group = (marker, node, head, [], node.label[len(head) :])  # the note on where it came from
         _, node, head, entries, note = self.group
         self.line = node
         entries.append((key, number, self.shown(step.get("player"))))
@@ -501,8 +546,17 @@ def build_tree(result: Resolution, places: list[Node] | None = None) -> Node:
         builder.add(step)
     if len(trace) > MAX_TREE_STEPS:
         left = len(trace) - MAX_TREE_STEPS
-        builder.root.children.append(Node([(f"… {left:,} more steps are not drawn (the tree stops at "
-                                            f"{MAX_TREE_STEPS:,}; --json gives every step)", "dim")]))
+        builder.root.children.append(
+            Node(
+                [
+                    (
+                        f"… {left:,} more steps are not drawn (the tree stops at "
+                        f"{MAX_TREE_STEPS:,}; --json gives every step)",
+                        "dim",
+                    )
+                ]
+            )
+        )
         if trace[-1].kind == "ended":
             builder.add(trace[-1])
     for node in builder.done:  # an effect that resolved with nothing under it changed nothing: say so
@@ -510,8 +564,17 @@ def build_tree(result: Resolution, places: list[Node] | None = None) -> Node:
             node.label.append((" — it changed nothing", "dim"))
     notes = []
     if builder.flat_note:
-        notes.append(Node([(f"layers deeper than {MAX_DEPTH} are drawn at depth {MAX_DEPTH} "
-                            "(the JSON trace keeps every cause)", "dim")]))
+        notes.append(
+            Node(
+                [
+                    (
+                        f"layers deeper than {MAX_DEPTH} are drawn at depth {MAX_DEPTH} "
+                        "(the JSON trace keeps every cause)",
+                        "dim",
+                    )
+                ]
+            )
+        )
     if builder.shown.shortened:
         notes.append(Node([(SHORTENED_NOTE, "dim")]))
     builder.root.children[:0] = notes
@@ -521,8 +584,9 @@ def build_tree(result: Resolution, places: list[Node] | None = None) -> Node:
 def tree_lines(root: Node) -> Iterator[tuple[str, Node]]:
     """Each node with the guide drawn before it (iterative: no recursion)."""
     yield "", root
-    todo: list[tuple[Node, str, bool]] = [(child, "", i == len(root.children) - 1)
-                                          for i, child in reversed(list(enumerate(root.children)))]
+    todo: list[tuple[Node, str, bool]] = [
+        (child, "", i == len(root.children) - 1) for i, child in reversed(list(enumerate(root.children)))
+    ]
     while todo:
         node, prefix, last = todo.pop()
         yield prefix + ("└── " if last else "├── "), node
@@ -537,9 +601,13 @@ def end_state_lines(result: Resolution, shown: Shown | None = None) -> list[str]
     shown = shown or Shown()
     order = result.keys("resolved")
     if len(order) > MAX_ORDER_SHOWN:
-        head, tail = order[:MAX_ORDER_SHOWN - 5], order[-5:]
-        listed = (" → ".join(map(shown, head)) + f" → … {len(order) - len(head) - len(tail):,} more … → "
-                  + " → ".join(map(shown, tail)) + f" ({len(order):,} in all; --json lists every one)")
+        head, tail = order[: MAX_ORDER_SHOWN - 5], order[-5:]
+        listed = (
+            " → ".join(map(shown, head))
+            + f" → … {len(order) - len(head) - len(tail):,} more … → "
+            + " → ".join(map(shown, tail))
+            + f" ({len(order):,} in all; --json lists every one)"
+        )
     else:
         listed = " → ".join(map(shown, order)) if order else "(nothing resolved)"
     lines = ["Resolution order: " + listed]
@@ -553,8 +621,11 @@ def end_state_lines(result: Resolution, shown: Shown | None = None) -> list[str]
         counters = [shown.sentence(text) for text in counters]
     lines.append("Counters: " + " · ".join(counters))
     start = result.compiled.state
-    moved = [f"{shown(c.id)} {shown(start.cards[c.id].zone)} → {shown(c.zone)}" for c in result.state.cards.values()
-             if start.cards[c.id].zone != c.zone]
+    moved = [
+        f"{shown(c.id)} {shown(start.cards[c.id].zone)} → {shown(c.zone)}"
+        for c in result.state.cards.values()
+        if start.cards[c.id].zone != c.zone
+    ]
     if moved:
         lines.append("Moved: " + ", ".join(moved))
     if result.state.marks:

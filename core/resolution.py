@@ -86,13 +86,13 @@ class Resolution:
         ``lazy``: the steps are a :class:`tcgtrig.jsontext.Items`, each made
         as it is written (:func:`tcgtrig.jsontext.dump`): printing a long
         trace then takes no more memory than the trace itself."""
-        out: dict[str, Any] = {"format": 1, "game": self.game, "title": self.title,
-                               "outcome": self.outcome}
+        out: dict[str, Any] = {"format": 1, "game": self.game, "title": self.title, "outcome": self.outcome}
         if self.reason:
             out["reason"] = self.reason
         trace = self.trace
-        out["steps"] = (jsontext.Items(lambda: (step.to_dict() for step in trace)) if lazy
-                        else [step.to_dict() for step in trace])
+        out["steps"] = (
+            jsontext.Items(lambda: (step.to_dict() for step in trace)) if lazy else [step.to_dict() for step in trace]
+        )
         out.update(summary(self.state, self.engine.view))
         if self.unused_choices:
             out["unused_choices"] = list(self.unused_choices)
@@ -122,8 +122,12 @@ def pick_game(scenario: Scenario, game: str | None) -> str:
     installed = available_games()
     if scenario.game:
         if split_game(scenario.game)[0] not in installed:
-            raise scenario.source.error(("game",), f"unknown game {scenario.game!r}: it is not installed here "
-                                        "(tcgtrig games lists what is; --game picks another)", installed)
+            raise scenario.source.error(
+                ("game",),
+                f"unknown game {scenario.game!r}: it is not installed here "
+                "(tcgtrig games lists what is; --game picks another)",
+                installed,
+            )
         return scenario.game
     for name in scenario.games():
         if split_game(name)[0] in installed:
@@ -161,8 +165,7 @@ def resolve(
     from_file = chooser is None and choices is None
     if chooser is None:
         chooser = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled,
-                    title=scenario.title)
+    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled, title=scenario.title)
     try:
         engine.run(chooser)
     except PluginError as exc:
@@ -175,8 +178,15 @@ def resolve(
             raw = scenario.data.get("choices")
             path = ("choices", ruleset.key_in(raw)) if isinstance(raw, dict) else ("choices",)
             path += (exc.index - 1,)
-            raise ChoiceError(exc.decision, exc.label, exc.legal, index=exc.index, file=scenario.file,
-                              line=scenario.source.line(path), path=format_path(path)) from None
+            raise ChoiceError(
+                exc.decision,
+                exc.label,
+                exc.legal,
+                index=exc.index,
+                file=scenario.file,
+                line=scenario.source.line(path),
+                path=format_path(path),
+            ) from None
         raise
     unused = tuple(chooser.remaining) if isinstance(chooser, ScriptedChooser) else ()
     return engine.result(unused)

@@ -18,8 +18,16 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
-__all__ = ["UNSAFE", "UNSAFE_IN_JSON", "NAME_LIMIT", "SENTENCE_LIMIT", "escape_controls", "Shown", "SafeStream",
-           "SHORTENED_NOTE"]
+__all__ = [
+    "UNSAFE",
+    "UNSAFE_IN_JSON",
+    "NAME_LIMIT",
+    "SENTENCE_LIMIT",
+    "escape_controls",
+    "Shown",
+    "SafeStream",
+    "SHORTENED_NOTE",
+]
 
 #: C0 and C1 control characters, DEL, line and paragraph separators, and the
 #: bidi controls (embeddings, overrides, isolates, marks).
@@ -34,8 +42,10 @@ NAME_LIMIT = 80
 #: Characters of a sentence (a title, a reason, a game's details) shown at most,
 #: once each name in it is shortened: the engine's own reasons are far shorter.
 SENTENCE_LIMIT = 2_000
-SHORTENED_NOTE = (f"names longer than {NAME_LIMIT} characters (and texts longer than {SENTENCE_LIMIT:,}) are "
-                  "shortened with … (--json gives them whole)")
+SHORTENED_NOTE = (
+    f"names longer than {NAME_LIMIT} characters (and texts longer than {SENTENCE_LIMIT:,}) are "
+    "shortened with … (--json gives them whole)"
+)
 _LONG_WORD = re.compile(rf"\S{{{NAME_LIMIT + 1},}}")
 
 
@@ -64,7 +74,7 @@ class Shown:
         text = value if type(value) is str else str(value)
         if len(text) > limit:
             self.shortened = True
-            text = text[:limit - 1] + "…"
+            text = text[: limit - 1] + "…"
         return escape_controls(text)
 
     def sentence(self, value: Any) -> str:
@@ -75,7 +85,7 @@ class Shown:
         text = value if type(value) is str else str(value)
         if len(text) > NAME_LIMIT and _LONG_WORD.search(text) is not None:
             self.shortened = True
-            text = _LONG_WORD.sub(lambda word: word.group()[:NAME_LIMIT - 1] + "…", text)
+            text = _LONG_WORD.sub(lambda word: word.group()[: NAME_LIMIT - 1] + "…", text)
         return self(text, SENTENCE_LIMIT)
 
 

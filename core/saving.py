@@ -28,8 +28,16 @@ from .resolution import Resolution
 from .scenario import Scenario, scenario_from_data
 from .serialization import state_to_dict
 
-__all__ = ["SAVE_FORMAT", "SAVE_FORMATS_READ", "SavedPosition", "run_until", "save_position", "read_position",
-           "finish_position", "resume_position"]
+__all__ = [
+    "SAVE_FORMAT",
+    "SAVE_FORMATS_READ",
+    "SavedPosition",
+    "run_until",
+    "save_position",
+    "read_position",
+    "finish_position",
+    "resume_position",
+]
 
 #: The format :func:`save_position` writes: 2 added ``options`` and ``scripted_answers``.
 SAVE_FORMAT = 2
@@ -103,8 +111,10 @@ def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) 
     """
     fallback = chooser.fallback
     if not isinstance(fallback, (DefaultChooser, RandomChooser)):
-        raise TcgTrigError("this position cannot be saved: after the script it is answered neither by the default "
-                           "chooser nor by --random, so resuming could not answer as it did")
+        raise TcgTrigError(
+            "this position cannot be saved: after the script it is answered neither by the default "
+            "chooser nor by --random, so resuming could not answer as it did"
+        )
     seed = fallback.seed if isinstance(fallback, RandomChooser) else None
     return {
         "save_format": SAVE_FORMAT,
@@ -119,12 +129,19 @@ def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) 
         "state": state_to_dict(engine.state),
         "pending": _pending(engine),
         # for people and tools: what is in progress (resuming replays the answers, which rebuilds it)
-        "chain": [{"link": number, "effect": effect.key, "player": effect.controller, "id": effect.id}
-                  for number, effect in enumerate(engine.chain_links, 1)],
+        "chain": [
+            {"link": number, "effect": effect.key, "player": effect.controller, "id": effect.id}
+            for number, effect in enumerate(engine.chain_links, 1)
+        ],
         "interrupt_windows": [
-            {"before": [{"event": op.event.name, "about": op.subject or op.event.player} for op in window.target.ops],
-             "pending": [{"effect": e.key, "player": e.controller, "id": e.id} for e in window.pool]}
-            for window in engine.machine.windows],
+            {
+                "before": [
+                    {"event": op.event.name, "about": op.subject or op.event.player} for op in window.target.ops
+                ],
+                "pending": [{"effect": e.key, "player": e.controller, "id": e.id} for e in window.pool],
+            }
+            for window in engine.machine.windows
+        ],
         "resolving": [type(frame).__name__ for frame in engine.machine.frames],
         "finished": engine.finished,
     }
@@ -137,11 +154,15 @@ def read_position(data: Any, source: str = "<saved position>") -> SavedPosition:
         raise TcgTrigError(f"{source}: not a saved position of tcgtrig (it has no save_format)")
     version = data["save_format"]
     if not _whole(version):
-        raise TcgTrigError(f"{source}: key 'save_format': expected the whole number {SAVE_FORMAT} (or "
-                           f"{', '.join(map(str, SAVE_FORMATS_READ[1:]))}), got {_shown(version)}")
+        raise TcgTrigError(
+            f"{source}: key 'save_format': expected the whole number {SAVE_FORMAT} (or "
+            f"{', '.join(map(str, SAVE_FORMATS_READ[1:]))}), got {_shown(version)}"
+        )
     if version not in SAVE_FORMATS_READ:
-        raise TcgTrigError(f"{source}: save_format {version} is not one this tcgtrig reads "
-                           f"({', '.join(map(str, SAVE_FORMATS_READ))}): was it saved by a newer tcgtrig?")
+        raise TcgTrigError(
+            f"{source}: save_format {version} is not one this tcgtrig reads "
+            f"({', '.join(map(str, SAVE_FORMATS_READ))}): was it saved by a newer tcgtrig?"
+        )
     for key, kind in (("scenario", dict), ("game", str)):
         if not isinstance(data.get(key), kind):
             raise TcgTrigError(f"{source}: key {key!r}: expected {'a mapping' if kind is dict else 'a string'}")
@@ -152,16 +173,28 @@ def read_position(data: Any, source: str = "<saved position>") -> SavedPosition:
         raise TcgTrigError(f"{source}: key 'stopped_after_steps': expected a number of steps, got {_shown(steps)}")
     scripted = data.get("scripted_answers", len(answers)) if version >= 2 else len(answers)
     if not _whole(scripted) or not 0 <= scripted <= len(answers):
-        raise TcgTrigError(f"{source}: key 'scripted_answers': expected a whole number from 0 to {len(answers)} "
-                           f"(the answers), got {_shown(scripted)}")
+        raise TcgTrigError(
+            f"{source}: key 'scripted_answers': expected a whole number from 0 to {len(answers)} "
+            f"(the answers), got {_shown(scripted)}"
+        )
     options = _options(data, version, source)
     file = data.get("file")
-    scenario = scenario_from_data(data["scenario"], file=file if isinstance(file, str) and file else source,
-                                  check_game=False)
-    return SavedPosition(source=source, scenario=scenario, game=data["game"], answers=tuple(answers),
-                         script=(*answers[:scripted], *remaining), seed=options["random"],
-                         max_steps=options["max_steps"], max_memory=options["max_memory"],
-                         stopped_after_steps=steps, state=data.get("state"), pending=data.get("pending"))
+    scenario = scenario_from_data(
+        data["scenario"], file=file if isinstance(file, str) and file else source, check_game=False
+    )
+    return SavedPosition(
+        source=source,
+        scenario=scenario,
+        game=data["game"],
+        answers=tuple(answers),
+        script=(*answers[:scripted], *remaining),
+        seed=options["random"],
+        max_steps=options["max_steps"],
+        max_memory=options["max_memory"],
+        stopped_after_steps=steps,
+        state=data.get("state"),
+        pending=data.get("pending"),
+    )
 
 
 def finish_position(saved: SavedPosition) -> Resolution:
@@ -169,15 +202,23 @@ def finish_position(saved: SavedPosition) -> Resolution:
     resolve to the end: the trace of an uninterrupted run."""
     ruleset = load_ruleset(saved.game)
     compiled = saved.scenario.compile(ruleset)
-    chooser = ScriptedChooser(list(saved.script),
-                              fallback=RandomChooser(saved.seed) if saved.seed is not None else None)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, saved.max_steps, compiled=compiled,
-                    title=saved.scenario.title)
+    chooser = ScriptedChooser(
+        list(saved.script), fallback=RandomChooser(saved.seed) if saved.seed is not None else None
+    )
+    engine = Engine(
+        ruleset, compiled.state.copy(), compiled.start, saved.max_steps, compiled=compiled, title=saved.scenario.title
+    )
     _step_until(engine, chooser, lambda: len(engine.trace) >= saved.stopped_after_steps)  # to where it was saved
-    if (len(engine.trace) != saved.stopped_after_steps or tuple(_answers(engine)) != saved.answers
-            or state_to_dict(engine.state) != saved.state or _pending(engine) != saved.pending):
-        raise TcgTrigError(f"{saved.source}: the saved state and pending effects are not where its scenario and "
-                           "answers lead (was the file edited?): save the position again")
+    if (
+        len(engine.trace) != saved.stopped_after_steps
+        or tuple(_answers(engine)) != saved.answers
+        or state_to_dict(engine.state) != saved.state
+        or _pending(engine) != saved.pending
+    ):
+        raise TcgTrigError(
+            f"{saved.source}: the saved state and pending effects are not where its scenario and "
+            "answers lead (was the file edited?): save the position again"
+        )
     return engine.run(chooser).result(chooser.remaining)
 
 
@@ -220,8 +261,9 @@ def _labels(data: dict[str, Any], key: str, source: str) -> list[str]:
         raise TcgTrigError(f"{source}: key {key!r}: expected a list of labels (strings), got {_shown(value)}")
     for index, label in enumerate(value):
         if not isinstance(label, str):
-            raise TcgTrigError(f"{source}: key {key!r}: expected a list of labels (strings), got {_shown(label)} "
-                               f"at [{index}]")
+            raise TcgTrigError(
+                f"{source}: key {key!r}: expected a list of labels (strings), got {_shown(label)} at [{index}]"
+            )
     return value
 
 
@@ -229,21 +271,25 @@ def _options(data: dict[str, Any], version: int, source: str) -> dict[str, Any]:
     """The run's options, checked (a save of format 1 had none: the defaults)."""
     options = data.get("options", {}) if version >= 2 else {}
     if not isinstance(options, dict):
-        raise TcgTrigError(f"{source}: key 'options': expected a mapping of {', '.join(OPTIONS)}, "
-                           f"got {_shown(options)}")
+        raise TcgTrigError(
+            f"{source}: key 'options': expected a mapping of {', '.join(OPTIONS)}, got {_shown(options)}"
+        )
     unknown = sorted(set(options) - set(OPTIONS), key=str)
     if unknown:
         raise TcgTrigError(f"{source}: key 'options': unknown key {str(unknown[0])!r} (legal: {', '.join(OPTIONS)})")
     steps = options.get("max_steps", DEFAULT_MAX_STEPS)
     if not _whole(steps) or steps < 1:
-        raise TcgTrigError(f"{source}: key 'options.max_steps': expected a whole number of steps, 1 or more, "
-                           f"got {_shown(steps)}")
+        raise TcgTrigError(
+            f"{source}: key 'options.max_steps': expected a whole number of steps, 1 or more, got {_shown(steps)}"
+        )
     seed = options.get("random")
     if seed is not None and not _whole(seed):
-        raise TcgTrigError(f"{source}: key 'options.random': expected a whole number (the seed) or null, "
-                           f"got {_shown(seed)}")
+        raise TcgTrigError(
+            f"{source}: key 'options.random': expected a whole number (the seed) or null, got {_shown(seed)}"
+        )
     memory = options.get("max_memory")
     if memory is not None and (not _whole(memory) or memory < 1):
-        raise TcgTrigError(f"{source}: key 'options.max_memory': expected a number of bytes, 1 or more, or null, "
-                           f"got {_shown(memory)}")
+        raise TcgTrigError(
+            f"{source}: key 'options.max_memory': expected a number of bytes, 1 or more, or null, got {_shown(memory)}"
+        )
     return {"max_steps": steps, "random": seed, "max_memory": memory}

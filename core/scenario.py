@@ -102,9 +102,27 @@ __all__ = [
 
 #: The core action words every game understands.
 CORE_ACTIONS = (
-    "move", "stack", "draw", "gain", "lose", "flag", "change", "emit",
-    "activate", "prevent", "if", "together", "may", "resolve_pending", "end_turn", "pass_turn", "grant", "mark",
-    "negate", "battle", "win",
+    "move",
+    "stack",
+    "draw",
+    "gain",
+    "lose",
+    "flag",
+    "change",
+    "emit",
+    "activate",
+    "prevent",
+    "if",
+    "together",
+    "may",
+    "resolve_pending",
+    "end_turn",
+    "pass_turn",
+    "grant",
+    "mark",
+    "negate",
+    "battle",
+    "win",
 )
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
@@ -118,21 +136,66 @@ MAX_NUMBER = 1_000_000_000
 MAX_DRAW = 10_000
 #: Words that mean something where a card is named (selectors, patterns,
 #: the answers to a decision): no card may be called so.
-RESERVED_CARD_IDS = frozenset({
-    "self", "source", "event", "event.card", "event.against", "own", "own_other", "opponent", "other", "any", "all",
-    "none", "turn_player", "use", "decline", "pass",
-})
+RESERVED_CARD_IDS = frozenset(
+    {
+        "self",
+        "source",
+        "event",
+        "event.card",
+        "event.against",
+        "own",
+        "own_other",
+        "opponent",
+        "other",
+        "any",
+        "all",
+        "none",
+        "turn_player",
+        "use",
+        "decline",
+        "pass",
+    }
+)
 _PATTERN_CARDS = ("self", "source", "own", "own_other", "opponent", "other", "any")
 _PLAYER_WORDS = ("self", "opponent")
-_QUERY_KEYS = ("zone", "owner", "types", "type", "all_types", "has", "name", "flag", "no_flag", "stat", "under",
-               "exclude", "pick", "upto", "chooser", "highest", "lowest", "top",
-               "cards_under")
+_QUERY_KEYS = (
+    "zone",
+    "owner",
+    "types",
+    "type",
+    "all_types",
+    "has",
+    "name",
+    "flag",
+    "no_flag",
+    "stat",
+    "under",
+    "exclude",
+    "pick",
+    "upto",
+    "chooser",
+    "highest",
+    "lowest",
+    "top",
+    "cards_under",
+)
 #: what ``negate`` negates
 NEGATIONS = ("activation", "effect")
 _PATTERN_KEYS = ("event", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat")
 _HISTORY_KEYS = ("event", "base", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat", "amount")
-_EXPECT_LISTS = ("resolved", "activated", "triggered", "declared", "failed", "declined", "missed", "lost",
-                 "prevented", "used", "negated")
+_EXPECT_LISTS = (
+    "resolved",
+    "activated",
+    "triggered",
+    "declared",
+    "failed",
+    "declined",
+    "missed",
+    "lost",
+    "prevented",
+    "used",
+    "negated",
+)
 _MAX_ALIAS_DEPTH = 16
 
 Path_ = tuple[Any, ...]
@@ -260,7 +323,7 @@ class Scenario:
         names: list[str] = []
         if self.game:
             names.append(self.game)
-        for name in (self.data.get("expect") or {}):
+        for name in self.data.get("expect") or {}:
             if name not in names:
                 names.append(name)
         return names
@@ -317,8 +380,9 @@ def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
         return _checked(scenario_from_source(load_source(path)), check_game)
 
 
-def scenario_from_text(text: str, file: str = "<scenario>", *, kind: str | None = None,
-                       check_game: bool = True) -> Scenario:
+def scenario_from_text(
+    text: str, file: str = "<scenario>", *, kind: str | None = None, check_game: bool = True
+) -> Scenario:
     """Read and check scenario text (YAML unless ``kind="json"``); see
     :func:`load_scenario` for ``check_game``."""
     with _collector_paused():
@@ -345,11 +409,15 @@ def scenario_from_source(source: Source) -> Scenario:
     players = tuple(data["players"])
     for index, player in enumerate(players):
         if not player.isprintable():
-            raise source.error(("players", index), f"a player name cannot hold a line break or a control "
-                               f"character: {player!r}")
+            raise source.error(
+                ("players", index), f"a player name cannot hold a line break or a control character: {player!r}"
+            )
         if player in _RESERVED_PLAYERS:
-            raise source.error(("players", index), f"a player cannot be called {player!r}: the word means a "
-                               "player relative to an effect", ["any other name"])
+            raise source.error(
+                ("players", index),
+                f"a player cannot be called {player!r}: the word means a player relative to an effect",
+                ["any other name"],
+            )
     turn_player = data["turn_player"]
     if turn_player not in players:
         raise source.error(("turn_player",), f"unknown player {turn_player!r}", players)
@@ -360,12 +428,18 @@ def scenario_from_source(source: Source) -> Scenario:
         _check_numbers(source)
     _check_cards(source, players)
     _check_games(source)
-    return Scenario(title=data["title"], game=data.get("game"), players=players,  # type: ignore[arg-type]
-                    turn_player=turn_player, source=source)
+    return Scenario(
+        title=data["title"],
+        game=data.get("game"),
+        players=players,  # type: ignore[arg-type]
+        turn_player=turn_player,
+        source=source,
+    )
 
 
-def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | None = None, *,
-                  plain_numbers: bool | None = None) -> None:
+def _check_schema(
+    source: Source, data: Any = None, at: Path_ = (), part: str | None = None, *, plain_numbers: bool | None = None
+) -> None:
     """Check the file against the schema — or, with ``part``, the value
     ``data`` found at ``at`` against that definition (an ability a word
     carries inside an action, which the schema leaves open).
@@ -388,8 +462,14 @@ def _check_schema(source: Source, data: Any = None, at: Path_ = (), part: str | 
     except fastjsonschema.JsonSchemaException:
         pass  # jsonschema finds and explains every problem
     validator = _validator(part)
-    errors = sorted(validator.iter_errors(data), key=lambda e: (
-        source.line(at + tuple(e.absolute_path)) or 0, len(e.absolute_path), _document_order(data, e.absolute_path)))
+    errors = sorted(
+        validator.iter_errors(data),
+        key=lambda e: (
+            source.line(at + tuple(e.absolute_path)) or 0,
+            len(e.absolute_path),
+            _document_order(data, e.absolute_path),
+        ),
+    )
     if not errors:
         return
     error = _most_telling(errors[0])
@@ -536,8 +616,11 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
     for number, card in enumerate(cards):
         path: Path_ = ("cards", number)
         if card["id"] in RESERVED_CARD_IDS:
-            raise source.error(path + ("id",), f"a card cannot be called {card['id']!r}: the word already means "
-                               "something where a card is named", ["any other id"])
+            raise source.error(
+                path + ("id",),
+                f"a card cannot be called {card['id']!r}: the word already means something where a card is named",
+                ["any other id"],
+            )
         if card["id"] in seen:
             raise source.error(path + ("id",), f"duplicate card id {card['id']!r} (also cards[{seen[card['id']]}])")
         seen[card["id"]] = number
@@ -546,8 +629,9 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
         ability_ids: set[str] = set()
         for index, ability in enumerate(card.get("abilities") or []):
             if ability["id"] in ability_ids:
-                raise source.error(path + ("abilities", index, "id"),
-                                   f"duplicate ability id {ability['id']!r} on card {card['id']!r}")
+                raise source.error(
+                    path + ("abilities", index, "id"), f"duplicate ability id {ability['id']!r} on card {card['id']!r}"
+                )
             ability_ids.add(ability["id"])
     ids = list(seen)
     settled: set[str] = set()  # cards whose pile is known to end on a card under nothing
@@ -565,7 +649,7 @@ def _check_cards(source: Source, players: tuple[str, ...]) -> None:
             while parent is not None and parent not in settled:
                 if parent in chain:
                     names = list(chain)
-                    circle = " → ".join([*names[chain[parent]:], parent])
+                    circle = " → ".join([*names[chain[parent] :], parent])
                     raise source.error(path + ("under",), f"cards are stacked under each other in a circle: {circle}")
                 chain[parent] = len(chain)
                 parent = cards[seen[parent]].get("under")
@@ -631,30 +715,40 @@ class _Compiler:
         if written == split_game(self.game)[0]:
             return data
         if written not in available_games():
-            raise self.source.error(("words",), f"the file is written in the words of {written!r}, which is not "
-                                    "installed", available_games())
+            raise self.source.error(
+                ("words",),
+                f"the file is written in the words of {written!r}, which is not installed",
+                available_games(),
+            )
         source = load_ruleset(written).info
         try:
-            return {**data, "cards": translate(data["cards"], source, self.ruleset.info),
-                    "start": translate(data["start"], source, self.ruleset.info),
-                    **({"history": translate(data["history"], source, self.ruleset.info)} if "history" in data
-                       else {})}
+            return {
+                **data,
+                "cards": translate(data["cards"], source, self.ruleset.info),
+                "start": translate(data["start"], source, self.ruleset.info),
+                **({"history": translate(data["history"], source, self.ruleset.info)} if "history" in data else {}),
+            }
         except NoMeaning as why:
-            raise self.source.error(("words",), f"written in {source.title}'s words, the file has no meaning in "
-                                    f"{self.ruleset.info.title}: {why}") from None
+            raise self.source.error(
+                ("words",),
+                f"written in {source.title}'s words, the file has no meaning in {self.ruleset.info.title}: {why}",
+            ) from None
 
     # -- top level ------------------------------------------------------------
 
     def compile(self) -> Compiled:
         limit = self.ruleset.info.max_players
         if len(self.players) > limit:
-            raise self.error(("players",), f"{self.ruleset.info.title} is played by at most {limit} players; the "
-                             f"file names {len(self.players)}")
+            raise self.error(
+                ("players",),
+                f"{self.ruleset.info.title} is played by at most {limit} players; the file names {len(self.players)}",
+            )
         with _collector_paused():
             cards = [self.card(c, ("cards", i)) for i, c in enumerate(self.data["cards"])]
             counters = self.data.get("counters") or {}
-            state = GameState.build(self.players, self.scenario.turn_player, cards, counters,
-                                    used=self.data.get("used") or ())
+            state = GameState.build(
+                self.players, self.scenario.turn_player, cards, counters, used=self.data.get("used") or ()
+            )
             self.link_counters(state, counters)
             self.context = "start"
             self.writer = "start"
@@ -663,8 +757,7 @@ class _Compiler:
             if self.reads_history or history:
                 state.keep_history = True
                 state.record(history)
-            return Compiled(game=self.game, state=state, start=start, choices=self.choices(),
-                            expect=self.expectation())
+            return Compiled(game=self.game, state=state, start=start, choices=self.choices(), expect=self.expectation())
 
     def history(self, raw: list[Any]) -> list[Event]:
         """What already happened this turn (a position in progress), as events."""
@@ -672,8 +765,11 @@ class _Compiler:
         for index, item in enumerate(raw):
             at: Path_ = ("history", index)
             if not isinstance(item, dict) or "event" not in item:
-                raise self.error(at, f"expected an event such as {{event: used, card: ID}}, got {_describe(item)}",
-                                 list(_HISTORY_KEYS))
+                raise self.error(
+                    at,
+                    f"expected an event such as {{event: used, card: ID}}, got {_describe(item)}",
+                    list(_HISTORY_KEYS),
+                )
             self.only(item, at, _HISTORY_KEYS)
             card = item.get("card")
             if card is not None and card not in self.known_cards:
@@ -682,12 +778,22 @@ class _Compiler:
                 if item.get(key) is not None and item[key] not in self.players:
                     raise self.error(at + (key,), f"unknown player {item[key]!r}", list(self.players))
             owner = self.data["cards"][self.card_ids.index(card)]["owner"] if card is not None else None
-            events.append(Event(
-                name=self.text(item["event"], at + ("event",)), base=item.get("base"), card=card,
-                player=item.get("player", owner), from_=item.get("from"), to=item.get("to"),
-                by=item.get("by", "effect"), actor=item.get("actor", item.get("player", owner)),
-                counter=item.get("counter"), flag=item.get("flag"), stat=item.get("stat"),
-                amount=item.get("amount")))
+            events.append(
+                Event(
+                    name=self.text(item["event"], at + ("event",)),
+                    base=item.get("base"),
+                    card=card,
+                    player=item.get("player", owner),
+                    from_=item.get("from"),
+                    to=item.get("to"),
+                    by=item.get("by", "effect"),
+                    actor=item.get("actor", item.get("player", owner)),
+                    counter=item.get("counter"),
+                    flag=item.get("flag"),
+                    stat=item.get("stat"),
+                    amount=item.get("amount"),
+                )
+            )
         return events
 
     def choices(self) -> tuple[str, ...]:
@@ -704,8 +810,9 @@ class _Compiler:
         labels = []
         for index, label in enumerate(raw):
             if isinstance(label, bool):
-                raise self.error(path + (index,), f"{label!r} is a boolean: YAML reads yes/no as booleans; "
-                                 "write 'use' or 'decline'")
+                raise self.error(
+                    path + (index,), f"{label!r} is a boolean: YAML reads yes/no as booleans; write 'use' or 'decline'"
+                )
             labels.append(str(label))
         return tuple(labels)
 
@@ -736,8 +843,9 @@ class _Compiler:
         for number, chain in enumerate(raw.get("chains") or []):
             for index, effect in enumerate(chain):
                 if effect.split("#")[0] not in self.effect_keys:
-                    raise self.error(base + ("chains", number, index), f"unknown effect key {effect!r}",
-                                     self.effect_keys)
+                    raise self.error(
+                        base + ("chains", number, index), f"unknown effect key {effect!r}", self.effect_keys
+                    )
         for name in ("zones", "flags", "stats"):
             for card_id in raw.get(name) or {}:
                 if card_id not in self.known_cards:
@@ -760,14 +868,22 @@ class _Compiler:
 
     def card(self, raw: dict[str, Any], path: Path_) -> Card:
         self.writer = raw["id"]  # grants written on this card are keyed by it
-        abilities = tuple(self.ability(a, raw, path + ("abilities", i))
-                          for i, a in enumerate(raw.get("abilities") or []))
+        abilities = tuple(
+            self.ability(a, raw, path + ("abilities", i)) for i, a in enumerate(raw.get("abilities") or [])
+        )
         mods = tuple(self.lasting(item, path + ("lasting", i)) for i, item in enumerate(raw.get("lasting") or []))
         flags = set(raw.get("flags") or ()) | {mod.flag for mod in mods if mod.flag}
         return Card(
-            id=raw["id"], name=raw.get("name", raw["id"]), owner=raw["owner"], zone=raw["zone"],
-            under=raw.get("under"), stats=raw.get("stats") or {}, flags=flags,
-            types=raw.get("types") or (), abilities=abilities, mods=mods,
+            id=raw["id"],
+            name=raw.get("name", raw["id"]),
+            owner=raw["owner"],
+            zone=raw["zone"],
+            under=raw.get("under"),
+            stats=raw.get("stats") or {},
+            flags=flags,
+            types=raw.get("types") or (),
+            abilities=abilities,
+            mods=mods,
         )
 
     def link_counters(self, state: GameState, counters: dict[str, dict[str, int]]) -> None:
@@ -778,9 +894,14 @@ class _Compiler:
                 for other, linked in self.ruleset.linked_counters(state, player, name, value).items():
                     given = counters.get(other, {}).get(name)
                     if given is not None and given != linked:
-                        raise self.error(("counters", other, name), (
-                            f"{player}'s {name} {value} means {other}'s {name} is {linked} in "
-                            f"{self.ruleset.info.title}, not {given}"), [str(linked)])
+                        raise self.error(
+                            ("counters", other, name),
+                            (
+                                f"{player}'s {name} {value} means {other}'s {name} is {linked} in "
+                                f"{self.ruleset.info.title}, not {given}"
+                            ),
+                            [str(linked)],
+                        )
                     state.set_counter(other, name, linked)
 
     def lasting(self, raw: Any, at: Path_) -> Mod:
@@ -788,8 +909,9 @@ class _Compiler:
         ``{flag, until}``, with ``player``: who made it (default: the turn
         player)."""
         if not isinstance(raw, dict):
-            raise self.error(at, f"expected {{stat: NAME, by: N, until: …}} or {{flag: NAME, until: …}}, "
-                             f"got {_describe(raw)}")
+            raise self.error(
+                at, f"expected {{stat: NAME, by: N, until: …}} or {{flag: NAME, until: …}}, got {_describe(raw)}"
+            )
         self.only(raw, at, ("stat", "by", "flag", "until", "player"))
         self.need(raw, at, "until")
         until = self.text(raw["until"], at + ("until",), choices=DURATIONS)
@@ -815,9 +937,12 @@ class _Compiler:
             raise self.error(path + ("kind",), f"unknown kind {kind!r}", ABILITY_KINDS)
         pattern = self.pattern(when, path + ("when",)) if when is not None else None
         if "trigger_condition" in raw and kind not in ("triggered", "interrupt", "replacement"):
-            raise self.error(path + ("trigger_condition",), f"{_article(kind)} ability does not trigger: a "
-                             "trigger_condition belongs to a triggered, interrupt or replacement ability "
-                             "(use 'condition')")
+            raise self.error(
+                path + ("trigger_condition",),
+                f"{_article(kind)} ability does not trigger: a "
+                "trigger_condition belongs to a triggered, interrupt or replacement ability "
+                "(use 'condition')",
+            )
         targets = self.targets(raw, kind, path)
         outer_targets, self.target_names = self.target_names, frozenset(name for name, _ in targets)
         try:
@@ -825,8 +950,15 @@ class _Compiler:
         finally:
             self.target_names = outer_targets
 
-    def _ability(self, raw: dict[str, Any], card: dict[str, Any], path: Path_, kind: str, pattern: Pattern | None,
-                 targets: tuple[tuple[str, Query], ...]) -> Ability:
+    def _ability(
+        self,
+        raw: dict[str, Any],
+        card: dict[str, Any],
+        path: Path_,
+        kind: str,
+        pattern: Pattern | None,
+        targets: tuple[tuple[str, Query], ...],
+    ) -> Ability:
         self.context = "cost"
         cost = self.actions(raw.get("cost") or [], path + ("cost",))
         if cost and kind == "continuous":
@@ -838,20 +970,33 @@ class _Compiler:
                 if not isinstance(action, Change):
                     raise self.error(path + ("do", index), "a continuous ability may only 'change' stats")
                 if action.until is not None:
-                    raise self.error(path + ("do", index), "a continuous change lasts while its condition "
-                                     "holds: it takes no 'until'")
+                    raise self.error(
+                        path + ("do", index), "a continuous change lasts while its condition holds: it takes no 'until'"
+                    )
         if raw.get("once_per_turn") and raw.get("per_turn", 1) != 1:
             raise self.error(path + ("per_turn",), "'once_per_turn: true' is 'per_turn: 1': write one of them")
         active_in = self.words(raw.get("active_in", card["zone"]), path + ("active_in",))
         return Ability(
-            id=raw["id"], kind=kind, when=pattern, optional=raw.get("optional", False),
-            once_per_turn=raw.get("once_per_turn", False), per_turn=raw.get("per_turn", 0),
+            id=raw["id"],
+            kind=kind,
+            when=pattern,
+            optional=raw.get("optional", False),
+            once_per_turn=raw.get("once_per_turn", False),
+            per_turn=raw.get("per_turn", 0),
             wording=raw.get("wording", "when"),
-            speed=raw.get("speed", 1), tags=raw.get("tags") or (), active_in=active_in,
+            speed=raw.get("speed", 1),
+            tags=raw.get("tags") or (),
+            active_in=active_in,
             condition=self.condition(raw["condition"], path + ("condition",)) if "condition" in raw else None,
-            trigger_condition=(self.condition(raw["trigger_condition"], path + ("trigger_condition",))
-                               if "trigger_condition" in raw else None),
-            cost=cost, do=do, text=raw.get("text"), targets=targets,
+            trigger_condition=(
+                self.condition(raw["trigger_condition"], path + ("trigger_condition",))
+                if "trigger_condition" in raw
+                else None
+            ),
+            cost=cost,
+            do=do,
+            text=raw.get("text"),
+            targets=targets,
         )
 
     def targets(self, raw: dict[str, Any], kind: str, path: Path_) -> tuple[tuple[str, Query], ...]:
@@ -865,20 +1010,24 @@ class _Compiler:
         elif "targets" in raw:
             named, at = raw["targets"], path + ("targets",)
             if not isinstance(named, dict) or not named:
-                raise self.error(at, f"expected named queries such as {{first: {{zone: …, pick: 1}}}}, got "
-                                 f"{_describe(named)}")
+                raise self.error(
+                    at, f"expected named queries such as {{first: {{zone: …, pick: 1}}}}, got {_describe(named)}"
+                )
         else:
             return ()
         if kind not in ("triggered", "activated"):
-            raise self.error(at, f"{_article(kind)} ability does not activate: only a triggered or activated one "
-                             "targets")
+            raise self.error(
+                at, f"{_article(kind)} ability does not activate: only a triggered or activated one targets"
+            )
         out = []
         for name, query in named.items():
             where = at if "target" in raw else at + (name,)
             found = self.selector(query, where)
             if not isinstance(found, Query):
-                raise self.error(where, "a target is a query of what may be targeted, such as "
-                                 "{zone: field, owner: opponent, pick: 1}")
+                raise self.error(
+                    where,
+                    "a target is a query of what may be targeted, such as {zone: field, owner: opponent, pick: 1}",
+                )
             out.append((str(name) if "targets" in raw else "target", found))
         return tuple(out)
 
@@ -900,9 +1049,19 @@ class _Compiler:
         actor = raw.get("actor")
         if actor is not None and actor not in ("self", "opponent", "any"):
             raise self.error(path + ("actor",), f"unknown player word {actor!r}", ["self", "opponent", "any"])
-        return Pattern(event=raw["event"], card=card, player=player, from_=raw.get("from"), to=raw.get("to"),
-                       by=raw.get("by"), counter=raw.get("counter"), flag=raw.get("flag"), stat=raw.get("stat"),
-                       actor=actor, card_is=card_is)
+        return Pattern(
+            event=raw["event"],
+            card=card,
+            player=player,
+            from_=raw.get("from"),
+            to=raw.get("to"),
+            by=raw.get("by"),
+            counter=raw.get("counter"),
+            flag=raw.get("flag"),
+            stat=raw.get("stat"),
+            actor=actor,
+            card_is=card_is,
+        )
 
     def history_pattern(self, raw: Any, at: Path_) -> Pattern:
         """A pattern the turn's history is searched with (``happened``)."""
@@ -910,8 +1069,11 @@ class _Compiler:
             self.only(raw, at, _PATTERN_KEYS)
             self.need(raw, at, "event")
         elif not isinstance(raw, str):
-            raise self.error(at, f"expected an event pattern such as {{event: used, player: self}}, got "
-                             f"{_describe(raw)}", list(_PATTERN_KEYS))
+            raise self.error(
+                at,
+                f"expected an event pattern such as {{event: used, player: self}}, got {_describe(raw)}",
+                list(_PATTERN_KEYS),
+            )
         self.reads_history = True
         return self.pattern(raw, at)
 
@@ -930,16 +1092,20 @@ class _Compiler:
 
     def action(self, raw: Any, path: Path_, depth: int = 0) -> list[Action]:
         if not isinstance(raw, dict) or not raw:
-            raise self.error(path, f"expected an action (a mapping such as {{move: …}}), got {_describe(raw)}",
-                             self.legal_actions())
+            raise self.error(
+                path, f"expected an action (a mapping such as {{move: …}}), got {_describe(raw)}", self.legal_actions()
+            )
         keys = [k for k in raw if k not in _MODIFIERS and k not in ("then", "else")]
         if "if" in raw:
             keys = ["if"]
         elif "may" in raw:
             keys = ["may"]
         if len(keys) != 1:
-            raise self.error(path, f"expected exactly one action word, got {', '.join(map(repr, keys)) or 'none'}",
-                             self.legal_actions())
+            raise self.error(
+                path,
+                f"expected exactly one action word, got {', '.join(map(repr, keys)) or 'none'}",
+                self.legal_actions(),
+            )
         word = keys[0]
         extra = set(raw) - {word, *_MODIFIERS} - ({"then", "else"} if word in ("if", "may") else set())
         if extra:
@@ -963,14 +1129,20 @@ class _Compiler:
             members = self.actions(arg, at, depth)
             for index, member in enumerate(members):
                 if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)):
-                    raise self.error(at + (index,), "'together' holds actions that happen at once "
-                                     "(move, stack, draw, gain, lose, flag, change, emit, together); "
-                                     "write the others one after another")
+                    raise self.error(
+                        at + (index,),
+                        "'together' holds actions that happen at once "
+                        "(move, stack, draw, gain, lose, flag, change, emit, together); "
+                        "write the others one after another",
+                    )
             return [Together(actions=members, label=label)]
         if word == "resolve_pending":
             if self.context != "start":
-                raise self.error(at, "'resolve_pending' is a step boundary of the start actions: it works "
-                                 "only in 'start' (an effect never lets others resolve in its middle)")
+                raise self.error(
+                    at,
+                    "'resolve_pending' is a step boundary of the start actions: it works "
+                    "only in 'start' (an effect never lets others resolve in its middle)",
+                )
             if arg not in (None, {}):
                 raise self.error(at, "expected {} (it takes no arguments)")
             return [ResolvePending(label=label)]
@@ -981,8 +1153,7 @@ class _Compiler:
                 raise self.error(at, f"'{word}' takes no arguments: write {{{word}: {{}}}}")
             if word == "pass_turn":
                 return [PassTurn(label=label)]
-            return [Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(),
-                    PassTurn(label=label)]
+            return [Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(), PassTurn(label=label)]
         if word == "mark":
             if not isinstance(arg, dict):
                 raise self.error(at, f"expected {{set: NAME}} or {{clear: NAME}}, got {_describe(arg)}")
@@ -993,8 +1164,7 @@ class _Compiler:
                 raise self.error(at, "expected exactly one of 'set' or 'clear'")
             which = "set" if "set" in arg else "clear"
             name = self.text(arg[which], at + (which,))
-            return [Mark(set_=name if which == "set" else None, clear=name if which == "clear" else None,
-                         label=label)]
+            return [Mark(set_=name if which == "set" else None, clear=name if which == "clear" else None, label=label)]
         if word == "activate":
             if not isinstance(arg, str) or arg not in self.printed_keys:
                 raise self.error(at, f"unknown effect key {arg!r} (a printed ability)", sorted(self.printed_keys))
@@ -1020,8 +1190,10 @@ class _Compiler:
             return [Negate(card=self.selector(arg, at), label=label)]
         if word == "prevent":
             if self.context not in ("interrupt", "replacement", "activated"):
-                raise self.error(at, "'prevent' works only in an interrupt or replacement ability "
-                                 "(it stops the action about to happen)")
+                raise self.error(
+                    at,
+                    "'prevent' works only in an interrupt or replacement ability (it stops the action about to happen)",
+                )
             card = None
             if isinstance(arg, dict) and "card" in arg:
                 card = self.selector(arg["card"], at + ("card",))
@@ -1038,8 +1210,9 @@ class _Compiler:
                 return portable
             elsewhere = meaning_elsewhere(word, self.game) if isinstance(word, str) else None
             if elsewhere is not None:
-                raise self.error(path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}",
-                                 self.legal_actions())
+                raise self.error(
+                    path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}", self.legal_actions()
+                )
             raise self.error(path, f"unknown action {word!r} for game {self.game!r}", self.legal_actions())
         return [self.primitive(word, arg, at, label=label, by=by, as_=as_)]
 
@@ -1053,8 +1226,9 @@ class _Compiler:
         from .meanings import NoMeaning, translate
 
         own = split_game(self.game)[0]
-        preferred = [split_game(named)[0] for named in (self.data.get("words"), self.data.get("game"))
-                     if isinstance(named, str)]
+        preferred = [
+            split_game(named)[0] for named in (self.data.get("words"), self.data.get("game")) if isinstance(named, str)
+        ]
         for other in [*preferred, *available_games()]:
             if other == own or other not in available_games():
                 continue
@@ -1067,14 +1241,16 @@ class _Compiler:
             try:
                 expanded = source.aliases[word](arg)
             except Exception as exc:  # noqa: BLE001 - its argument, as its own game reads it
-                raise self.error(path + (word,), f"bad argument for {word!r} ({source.info.title}'s word): {exc}") \
-                    from None
+                raise self.error(
+                    path + (word,), f"bad argument for {word!r} ({source.info.title}'s word): {exc}"
+                ) from None
             items = expanded if isinstance(expanded, list) else [expanded]
             try:
                 items = [translate(item, source.info, self.ruleset.info) for item in items]
             except NoMeaning as why:
-                raise self.error(path, f"{word!r} ({source.info.title}'s word) has no meaning in "
-                                 f"{self.ruleset.info.title}: {why}") from None
+                raise self.error(
+                    path, f"{word!r} ({source.info.title}'s word) has no meaning in {self.ruleset.info.title}: {why}"
+                ) from None
             try:
                 return self.expansion(items, raw, path, depth)
             except ScenarioError:
@@ -1102,9 +1278,11 @@ class _Compiler:
         except NOT_THE_PLUGINS:
             raise
         except BaseException as exc:  # noqa: BLE001 - the word itself is broken, not the file (SystemExit too)
-            raise PluginError(self.ruleset._culprit("tcgtrig_action_aliases"),
-                              f"the word {word!r} raised {type(exc).__name__}: {exc}",
-                              hook="tcgtrig_action_aliases") from exc
+            raise PluginError(
+                self.ruleset._culprit("tcgtrig_action_aliases"),
+                f"the word {word!r} raised {type(exc).__name__}: {exc}",
+                hook="tcgtrig_action_aliases",
+            ) from exc
         try:
             return self.expansion(expanded if isinstance(expanded, list) else [expanded], raw, path, depth)
         except ScenarioError as exc:  # point at the word the user wrote
@@ -1127,35 +1305,60 @@ class _Compiler:
             raw = args["ability"]
             _check_schema(self.source, raw, at + ("ability",), "ability")
             if f"{self.writer}.{raw['id']}" in self.grants:
-                raise self.error(at + ("ability", "id"), f"{self.writer} already grants an ability with id "
-                                 f"{raw['id']!r}: give each its own id")
+                raise self.error(
+                    at + ("ability", "id"),
+                    f"{self.writer} already grants an ability with id {raw['id']!r}: give each its own id",
+                )
             if raw.get("kind") in ("continuous", "activated"):
-                raise self.error(at + ("ability", "kind"), "a gained ability here is triggered, an interrupt "
-                                 "or a replacement", ["triggered", "interrupt", "replacement"])
+                raise self.error(
+                    at + ("ability", "kind"),
+                    "a gained ability here is triggered, an interrupt or a replacement",
+                    ["triggered", "interrupt", "replacement"],
+                )
             until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
             self.grants.add(f"{self.writer}.{raw['id']}")
             if f"{self.writer}.{raw['id']}" in self.printed_keys:
-                raise self.error(at + ("ability", "id"), f"{self.writer}.{raw['id']} is already an ability "
-                                 f"printed on {self.writer}: give the gained one another id")
+                raise self.error(
+                    at + ("ability", "id"),
+                    f"{self.writer}.{raw['id']} is already an ability "
+                    f"printed on {self.writer}: give the gained one another id",
+                )
             outer = self.context
             ability = self.ability(raw, {"zone": "battle"}, at + ("ability",))
             self.context = outer
-            return Grant(card=self.selector(args["card"], at + ("card",)), ability=ability,
-                         key=f"{self.writer}.{raw['id']}", until=until, as_=as_, by=by, label=label)
+            return Grant(
+                card=self.selector(args["card"], at + ("card",)),
+                ability=ability,
+                key=f"{self.writer}.{raw['id']}",
+                until=until,
+                as_=as_,
+                by=by,
+                label=label,
+            )
         if word == "draw":
             self.only(args, at, ("player", "count", "as", "by", "label"))
             count = self.amount(args.get("count", 1), at + ("count",))
             if isinstance(count, int) and count > MAX_DRAW:
                 raise self.error(at + ("count",), f"a draw of {count:,} cards: at most {MAX_DRAW:,} at once")
-            return Draw(player=self.player(args.get("player", "self"), at + ("player",)),
-                        count=count, as_=as_, by=by, label=label)
+            return Draw(
+                player=self.player(args.get("player", "self"), at + ("player",)),
+                count=count,
+                as_=as_,
+                by=by,
+                label=label,
+            )
         if word in ("gain", "lose"):
             self.only(args, at, ("player", "counter", "amount", "as", "by", "label"))
             self.need(args, at, "counter")
-            return Gain(player=self.player(args.get("player", "self"), at + ("player",)),
-                        counter=self.text(args["counter"], at + ("counter",)),
-                        amount=self.amount(args.get("amount", 1), at + ("amount",)),
-                        sign=1 if word == "gain" else -1, as_=as_, by=by, label=label)
+            return Gain(
+                player=self.player(args.get("player", "self"), at + ("player",)),
+                counter=self.text(args["counter"], at + ("counter",)),
+                amount=self.amount(args.get("amount", 1), at + ("amount",)),
+                sign=1 if word == "gain" else -1,
+                as_=as_,
+                by=by,
+                label=label,
+            )
         if word == "move":
             self.only(args, at, ("card", "to", "from", "as", "under", "alone", "by", "label"))
             self.need(args, at, "card", "to")
@@ -1164,13 +1367,26 @@ class _Compiler:
             under = self.one_card(args["under"], at + ("under",)) if "under" in args else None
             if to == SOURCES and under is None:
                 raise self.error(at, "a move to sources needs 'under': the card to stack it under")
-            return Move(card=self.selector(args["card"], at + ("card",)), to=to, from_=from_, as_=as_, under=under,
-                        alone=self.flag_value(args.get("alone", False), at + ("alone",)), by=by, label=label)
+            return Move(
+                card=self.selector(args["card"], at + ("card",)),
+                to=to,
+                from_=from_,
+                as_=as_,
+                under=under,
+                alone=self.flag_value(args.get("alone", False), at + ("alone",)),
+                by=by,
+                label=label,
+            )
         if word == "stack":
             self.only(args, at, ("card", "onto", "as", "by", "label"))
             self.need(args, at, "card", "onto")
-            return Stack(card=self.one_card(args["card"], at + ("card",)),
-                         onto=self.one_card(args["onto"], at + ("onto",)), as_=as_, by=by, label=label)
+            return Stack(
+                card=self.one_card(args["card"], at + ("card",)),
+                onto=self.one_card(args["onto"], at + ("onto",)),
+                as_=as_,
+                by=by,
+                label=label,
+            )
         if word == "flag":
             self.only(args, at, ("card", "set", "clear", "until", "as", "by", "label"))
             self.need(args, at, "card")
@@ -1181,16 +1397,28 @@ class _Compiler:
             if "until" in args and which == "clear":
                 raise self.error(at + ("until",), "'until' says how long a flag that is set lasts")
             until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
-            return Flag(card=self.selector(args["card"], at + ("card",)), set_=name if which == "set" else None,
-                        clear=name if which == "clear" else None, until=until, as_=as_, by=by, label=label)
+            return Flag(
+                card=self.selector(args["card"], at + ("card",)),
+                set_=name if which == "set" else None,
+                clear=name if which == "clear" else None,
+                until=until,
+                as_=as_,
+                by=by,
+                label=label,
+            )
         if word == "change":
             self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
             self.need(args, at, "card", "stat", "by")
             until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
-            return Change(card=self.selector(args["card"], at + ("card",)),
-                          stat=self.text(args["stat"], at + ("stat",)),
-                          by_amount=self.amount(args["by"], at + ("by",), signed=True), until=until,
-                          as_=as_, by=by, label=label)
+            return Change(
+                card=self.selector(args["card"], at + ("card",)),
+                stat=self.text(args["stat"], at + ("stat",)),
+                by_amount=self.amount(args["by"], at + ("by",), signed=True),
+                until=until,
+                as_=as_,
+                by=by,
+                label=label,
+            )
         if word == "battle":
             self.only(args, at, ("card", "against", "hold", "by", "label"))
             self.need(args, at, "card")
@@ -1203,8 +1431,14 @@ class _Compiler:
             card = self.selector(args["card"], at + ("card",)) if "card" in args else None
             player = self.player(args["player"], at + ("player",)) if "player" in args else None
             reason = self.line(args["reason"], at + ("reason",)) if "reason" in args else None
-            return Emit(event=self.text(args["event"], at + ("event",)), card=card, player=player, by=by,
-                        reason=reason, label=label)
+            return Emit(
+                event=self.text(args["event"], at + ("event",)),
+                card=card,
+                player=player,
+                by=by,
+                reason=reason,
+                label=label,
+            )
         raise AssertionError(word)  # pragma: no cover
 
     def text(self, raw: Any, at: Path_, *, choices: Sequence[str] | None = None) -> str:
@@ -1259,8 +1493,11 @@ class _Compiler:
 
     def amount(self, raw: Any, at: Path_, *, signed: bool = False) -> Value:
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, "expected an integer, {count: …}, {card: …, stat: …}, {did: …} or {happened: …}, got "
-                             f"{_describe(raw)}")
+            raise self.error(
+                at,
+                "expected an integer, {count: …}, {card: …, stat: …}, {did: …} or {happened: …}, got "
+                f"{_describe(raw)}",
+            )
         if isinstance(raw, int):
             if raw < 0 and not signed:
                 raise self.error(at, f"expected an integer of at least 0, got {raw}")
@@ -1271,8 +1508,11 @@ class _Compiler:
         """A number: ``5``, ``{count: QUERY}`` or ``{card: SEL, stat: NAME}``;
         ``fixed: true`` reads it as it was when the effect triggered."""
         if isinstance(raw, bool) or not isinstance(raw, (int, dict)):
-            raise self.error(at, "expected an integer, {count: …}, {card: …, stat: …}, {did: …} or {happened: …}, got "
-                             f"{_describe(raw)}")
+            raise self.error(
+                at,
+                "expected an integer, {count: …}, {card: …, stat: …}, {did: …} or {happened: …}, got "
+                f"{_describe(raw)}",
+            )
         if isinstance(raw, int):
             return raw
         fixed = self.flag_value(raw["fixed"], at + ("fixed",)) if "fixed" in raw else False
@@ -1289,10 +1529,14 @@ class _Compiler:
             self.only(raw, at, ("card", "stat", "fixed"))
             self.need(raw, at, "card")
             self.need(raw, at, "stat")
-            return StatOf(self.selector(raw["card"], at + ("card",)), self.text(raw["stat"], at + ("stat",)),
-                          fixed=fixed)
-        raise self.error(at, "expected {count: QUERY}, {card: SEL, stat: NAME}, {did: LABEL} or {happened: PATTERN}",
-                         ["count", "card", "stat", "fixed", "did", "happened"])
+            return StatOf(
+                self.selector(raw["card"], at + ("card",)), self.text(raw["stat"], at + ("stat",)), fixed=fixed
+            )
+        raise self.error(
+            at,
+            "expected {count: QUERY}, {card: SEL, stat: NAME}, {did: LABEL} or {happened: PATTERN}",
+            ["count", "card", "stat", "fixed", "did", "happened"],
+        )
 
     # -- selectors and conditions --------------------------------------------------
 
@@ -1307,8 +1551,11 @@ class _Compiler:
             if (raw == "target" or raw.startswith("target.")) and (self.target_names or raw not in self.known_cards):
                 name = raw.partition(".")[2] or "target"
                 if name not in self.target_names:
-                    raise self.error(at, f"{raw!r}: the ability has no such target (its 'target' or 'targets')",
-                                     [f"target.{n}" if n != "target" else "target" for n in sorted(self.target_names)])
+                    raise self.error(
+                        at,
+                        f"{raw!r}: the ability has no such target (its 'target' or 'targets')",
+                        [f"target.{n}" if n != "target" else "target" for n in sorted(self.target_names)],
+                    )
                 return TargetRef(name)
             if raw in self.known_cards:
                 return CardIds((raw,))
@@ -1319,8 +1566,9 @@ class _Compiler:
                     raise self.error(at + (index,), f"unknown card {item!r}", self.card_ids)
             return CardIds(tuple(raw))
         if not isinstance(raw, dict):
-            raise self.error(at, f"expected a card: self, source, event.card, a card id, a list or a query, "
-                             f"got {_describe(raw)}")
+            raise self.error(
+                at, f"expected a card: self, source, event.card, a card id, a list or a query, got {_describe(raw)}"
+            )
         self.only(raw, at, _QUERY_KEYS)
         zone = self.words(raw["zone"], at + ("zone",)) if "zone" in raw else ()
         type_key = "types" if "types" in raw else "type"
@@ -1333,12 +1581,13 @@ class _Compiler:
             self.flag_value(raw["upto"], at + ("upto",))
         stats = []
         if not isinstance(raw.get("stat") or {}, dict):
-            raise self.error(at + ("stat",), "expected stat tests such as {dp: {lte: 5000}}, got "
-                             f"{_describe(raw['stat'])}")
+            raise self.error(
+                at + ("stat",), f"expected stat tests such as {{dp: {{lte: 5000}}}}, got {_describe(raw['stat'])}"
+            )
         for stat, test in (raw.get("stat") or {}).items():
             if not isinstance(test, dict) or len(test) != 1:
                 raise self.error(at + ("stat", stat), "expected one comparison such as {lte: 5000}", COMPARISONS)
-            (op, value), = test.items()
+            ((op, value),) = test.items()
             if op not in COMPARISONS:
                 raise self.error(at + ("stat", stat, op), "expected a comparison with a number", COMPARISONS)
             stats.append((stat, op, self.value(value, at + ("stat", stat, op))))
@@ -1347,12 +1596,11 @@ class _Compiler:
             test = raw["cards_under"]
             if not isinstance(test, dict) or len(test) != 1 or next(iter(test)) not in COMPARISONS:
                 raise self.error(at + ("cards_under",), "expected one comparison such as {lte: 2}", COMPARISONS)
-            (op, value), = test.items()
+            ((op, value),) = test.items()
             under_counts.append((op, self.value(value, at + ("cards_under", op))))
         owner = raw.get("owner")
         if owner is not None and owner not in ("self", "opponent", "any") + self.players:
-            raise self.error(at + ("owner",), f"unknown player {owner!r}",
-                             ["self", "opponent", "any", *self.players])
+            raise self.error(at + ("owner",), f"unknown player {owner!r}", ["self", "opponent", "any", *self.players])
         pick = raw.get("pick")
         if isinstance(pick, dict):  # a number read when the cards are chosen
             pick = self.value(pick, at + ("pick",))
@@ -1369,12 +1617,24 @@ class _Compiler:
             if pick is None:
                 raise self.error(at + ("chooser",), "'chooser' says who picks: it needs 'pick'")
         return Query(
-            zone=zone, owner=owner, types=types, all_types=all_types, has=raw.get("has"), name=raw.get("name"),
-            flag=raw.get("flag"), no_flag=raw.get("no_flag"), stat=tuple(stats),
+            zone=zone,
+            owner=owner,
+            types=types,
+            all_types=all_types,
+            has=raw.get("has"),
+            name=raw.get("name"),
+            flag=raw.get("flag"),
+            no_flag=raw.get("no_flag"),
+            stat=tuple(stats),
             under=self.selector(raw["under"], at + ("under",)) if "under" in raw else None,
             exclude=self.selector(raw["exclude"], at + ("exclude",)) if "exclude" in raw else None,
-            pick=pick, upto=bool(raw.get("upto", False)), chooser=chooser,
-            highest=raw.get("highest"), lowest=raw.get("lowest"), top=raw.get("top"), cards_under=tuple(under_counts),
+            pick=pick,
+            upto=bool(raw.get("upto", False)),
+            chooser=chooser,
+            highest=raw.get("highest"),
+            lowest=raw.get("lowest"),
+            top=raw.get("top"),
+            cards_under=tuple(under_counts),
         )
 
     def compare(self, raw: dict[str, Any], at: Path_) -> Compare:
@@ -1384,8 +1644,7 @@ class _Compiler:
         return Compare(ops[0], self.value(raw[ops[0]], at + (ops[0],)))
 
     def condition(self, raw: Any, at: Path_) -> Condition:
-        forms = ("card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger, mark, "
-                 "happened")
+        forms = "card+in|flag|no_flag|stat, player+counter, count, all, any, not, did, turn, at_trigger, mark, happened"
         if not isinstance(raw, dict) or not raw:
             raise self.error(at, f"expected a condition ({forms}), got {_describe(raw)}")
         if "all" in raw or "any" in raw:
@@ -1420,8 +1679,11 @@ class _Compiler:
             return CountIs(self.selector(raw["count"], at + ("count",)), self.compare(raw, at))
         if "counter" in raw:
             self.only(raw, at, ("player", "counter") + COMPARISONS)
-            return CounterIs(self.player(raw.get("player", "self"), at + ("player",)),
-                             self.text(raw["counter"], at + ("counter",)), self.compare(raw, at))
+            return CounterIs(
+                self.player(raw.get("player", "self"), at + ("player",)),
+                self.text(raw["counter"], at + ("counter",)),
+                self.compare(raw, at),
+            )
         if "card" in raw:
             card = self.selector(raw["card"], at + ("card",))
             if "in" in raw:
@@ -1463,4 +1725,3 @@ def _granted_keys(data: dict[str, Any]) -> list[str]:
 def _with_modifiers(item: dict[str, Any], modifiers: dict[str, Any]) -> dict[str, Any]:
     """Put an alias's ``label``/``by``/``as`` onto the action it expands to."""
     return {**item, **{k: v for k, v in modifiers.items() if k not in item}}
-

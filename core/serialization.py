@@ -77,8 +77,21 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     }
 
 
-_EVENT_KEYS = ("name", "base", "card", "player", "from_", "to", "by", "counter", "amount", "flag", "stat", "actor",
-               "against")
+_EVENT_KEYS = (
+    "name",
+    "base",
+    "card",
+    "player",
+    "from_",
+    "to",
+    "by",
+    "counter",
+    "amount",
+    "flag",
+    "stat",
+    "actor",
+    "against",
+)
 
 
 def _event_to_dict(event: Event) -> dict[str, Any]:
@@ -104,9 +117,17 @@ def _mod_from_dict(raw: dict[str, Any], converter: cattrs.Converter, data: dict[
     ids = {card["id"] for card in cards}
     holder_id = next(f"gained_{n}" for n in range(len(ids) + 1) if f"gained_{n}" not in ids)
     holder = {"id": holder_id, "owner": data["players"][0], "zone": "gained", "abilities": [raw["ability"]]}
-    scenario = scenario_from_data({"format": 1, "title": "gained ability", "players": data["players"],
-                                   "turn_player": data["turn_player"], "cards": [*cards, holder], "start": []},
-                                  file="<saved state>")
+    scenario = scenario_from_data(
+        {
+            "format": 1,
+            "title": "gained ability",
+            "players": data["players"],
+            "turn_player": data["turn_player"],
+            "cards": [*cards, holder],
+            "start": [],
+        },
+        file="<saved state>",
+    )
     ability = scenario.compile(ruleset).state.cards[holder_id].abilities[0]
     return evolve(converter.structure({k: v for k, v in raw.items() if k != "ability"}, Mod), ability=ability)
 
@@ -124,11 +145,18 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
 
     converter = make_converter()
     cards = [{k: v for k, v in card.items() if k not in ("mods", "incarnation")} for card in data["cards"]]
-    scenario = scenario_from_data({
-        "format": 1, "title": "saved state", "players": data["players"],
-        "turn_player": data["turn_player"], "counters": data.get("counters") or {},
-        "cards": cards, "start": [],
-    }, file="<saved state>")
+    scenario = scenario_from_data(
+        {
+            "format": 1,
+            "title": "saved state",
+            "players": data["players"],
+            "turn_player": data["turn_player"],
+            "counters": data.get("counters") or {},
+            "cards": cards,
+            "start": [],
+        },
+        file="<saved state>",
+    )
     state = scenario.compile(ruleset).state
     for raw in data["cards"]:
         card = state.cards[raw["id"]]

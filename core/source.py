@@ -33,6 +33,7 @@ __all__ = ["Source", "load_source", "parse_source", "read_limited", "format_path
 
 Path_ = tuple[Any, ...]
 
+
 #: Bytes a scenario file may have; ``--max-bytes`` (or the environment
 #: variable ``TCGTRIG_MAX_BYTES``) raises it.  A 100,000-card file is about
 #: 15 MB of JSON.
@@ -97,8 +98,9 @@ class Source:
             path = path[:-1]
 
     def error(self, path: Sequence[Any], message: str, options: Sequence[str] | None = None) -> ScenarioError:
-        return ScenarioError(message, file=self.file, line=self.line(path),
-                             path=format_path(path) or None, options=options)
+        return ScenarioError(
+            message, file=self.file, line=self.line(path), path=format_path(path) or None, options=options
+        )
 
 
 # ---------------------------------------------------------------------------
@@ -112,8 +114,11 @@ def read_limited(stream: IO[bytes], file: str, max_bytes: int | None = None) -> 
     limit = MAX_BYTES if max_bytes is None else max_bytes
     raw = stream.read(limit + 1)
     if len(raw) > limit:
-        raise ScenarioError(f"larger than the limit of {_size(limit)} (a scenario file is text of a few KB; "
-                            "--max-bytes or TCGTRIG_MAX_BYTES raises the limit)", file=file)
+        raise ScenarioError(
+            f"larger than the limit of {_size(limit)} (a scenario file is text of a few KB; "
+            "--max-bytes or TCGTRIG_MAX_BYTES raises the limit)",
+            file=file,
+        )
     return decode(raw, file)
 
 
@@ -123,8 +128,11 @@ def decode(raw: bytes, file: str) -> str:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise ScenarioError(f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte {exc.start} cannot be read "
-                            "(save the file as UTF-8)", file=file, line=line) from None
+        raise ScenarioError(
+            f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at byte {exc.start} cannot be read (save the file as UTF-8)",
+            file=file,
+            line=line,
+        ) from None
     check_text(text, file)
     return text
 
@@ -136,8 +144,12 @@ def check_text(text: str, file: str) -> None:
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
         column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
-        raise ScenarioError(f"a control character U+{ord(found.group()):04X} at column {column}: a scenario file "
-                            "is plain text (is this a binary file?)", file=file, line=line)
+        raise ScenarioError(
+            f"a control character U+{ord(found.group()):04X} at column {column}: a scenario file "
+            "is plain text (is this a binary file?)",
+            file=file,
+            line=line,
+        )
 
 
 def _size(count: int) -> str:
@@ -177,8 +189,7 @@ def _careful_yaml(text: str, file: str) -> Source:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = " ".join(filter(None, [exc.context, exc.problem]))
-        raise ScenarioError(f"not valid YAML: {problem}", file=file,
-                            line=mark.line + 1 if mark else None) from None
+        raise ScenarioError(f"not valid YAML: {problem}", file=file, line=mark.line + 1 if mark else None) from None
     except yaml.YAMLError as exc:
         raise ScenarioError(f"not valid YAML: {exc}", file=file) from None
     except ValueError:  # an integer too long to read
@@ -212,16 +223,20 @@ def _measure(root: yaml.Node, file: str) -> None:
             sizes[key] = 1 + sum(sizes[id(child)] for child in children)
             continue
         if key in open_nodes:
-            raise ScenarioError("an alias refers to the value that contains it", file=file,
-                                line=node.start_mark.line + 1)
+            raise ScenarioError(
+                "an alias refers to the value that contains it", file=file, line=node.start_mark.line + 1
+            )
         if depth > MAX_DEPTH:
-            raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file,
-                                line=node.start_mark.line + 1)
+            raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file, line=node.start_mark.line + 1)
         if key in sizes:  # written once, named again by an alias
             expanded += sizes[key]
             if expanded - len(written) > MAX_ALIAS_VALUES:
-                raise ScenarioError(f"aliases repeat values more than {MAX_ALIAS_VALUES:,} times over (an alias "
-                                    "bomb?): write the values out", file=file, line=node.start_mark.line + 1)
+                raise ScenarioError(
+                    f"aliases repeat values more than {MAX_ALIAS_VALUES:,} times over (an alias "
+                    "bomb?): write the values out",
+                    file=file,
+                    line=node.start_mark.line + 1,
+                )
             continue
         written.add(key)
         expanded += 1
@@ -259,17 +274,24 @@ class _Builder:
         yaml = self.yaml
         self.lines.setdefault(path, node.start_mark.line + 1)
         if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
-            raise ScenarioError(f"not valid YAML here: the tag {node.tag!r} is not allowed (scenario files "
-                                "hold plain data only)", file=self.file, line=node.start_mark.line + 1,
-                                path=format_path(path) or None)
+            raise ScenarioError(
+                f"not valid YAML here: the tag {node.tag!r} is not allowed (scenario files hold plain data only)",
+                file=self.file,
+                line=node.start_mark.line + 1,
+                path=format_path(path) or None,
+            )
         if isinstance(node, yaml.MappingNode):
             self.constructor.flatten_mapping(node)
             result: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 key = self.key(key_node, path)
                 if key in result:
-                    raise ScenarioError(f"duplicate key {key!r}", file=self.file,
-                                        line=key_node.start_mark.line + 1, path=format_path(path) or None)
+                    raise ScenarioError(
+                        f"duplicate key {key!r}",
+                        file=self.file,
+                        line=key_node.start_mark.line + 1,
+                        path=format_path(path) or None,
+                    )
                 self.lines[path + (key,)] = key_node.start_mark.line + 1
                 result[key] = self.build(value_node, path + (key,))
             return result
@@ -285,14 +307,15 @@ class _Builder:
             raise ScenarioError(
                 f"a key must be a word, got {shown}"
                 + (" (YAML reads yes/no/on/off as booleans: quote it)" if isinstance(key, bool) else ""),
-                file=self.file, line=node.start_mark.line + 1, path=format_path(path) or None,
+                file=self.file,
+                line=node.start_mark.line + 1,
+                path=format_path(path) or None,
             )
         return str(key)
 
 
 #: The tags of plain scalars the quick reader builds itself.
-_QUICK_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
-               "tag:yaml.org,2002:float")
+_QUICK_TAGS = ("tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
 _STR_TAG = "tag:yaml.org,2002:str"
 _NO_KEY = object()
 
@@ -411,11 +434,13 @@ def _yaml(text: str, file: str) -> Source:
 
 def _careful_lines(text: str, file: str) -> Callable[[], dict[Path_, int]]:
     """The line map of text the quick reader took, worked out when first needed."""
+
     def lines() -> dict[Path_, int]:
         try:
             return _careful_yaml(text, file).lines
         except ScenarioError:
             return {}
+
     return lines
 
 
@@ -439,8 +464,12 @@ def _json_depth(data: Any, file: str) -> None:
     while level:
         if depth >= MAX_DEPTH and any(level):  # a non-empty collection: its items are deeper still
             raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file)
-        level = [item for value in level for item in (value.values() if isinstance(value, dict) else value)
-                 if isinstance(item, (dict, list))]
+        level = [
+            item
+            for value in level
+            for item in (value.values() if isinstance(value, dict) else value)
+            if isinstance(item, (dict, list))
+        ]
         depth += 1
 
 
@@ -473,32 +502,36 @@ def _no_lone_surrogates(source: Source, text: str) -> None:
         if found is not None:
             escape = re.search(rf"\\u{ord(found.group()):04x}", text, re.IGNORECASE)
             line = text.count("\n", 0, escape.start()) + 1 if escape is not None else None
-            raise ScenarioError(f"half a character: the escape \\u{ord(found.group()):04x} (a lone surrogate) is "
-                                "not text; write the character itself or its pair of escapes", file=source.file,
-                                line=line, path=format_path(path) or None)
+            raise ScenarioError(
+                f"half a character: the escape \\u{ord(found.group()):04x} (a lone surrogate) is "
+                "not text; write the character itself or its pair of escapes",
+                file=source.file,
+                line=line,
+                path=format_path(path) or None,
+            )
 
 
 def parse_source(text: str, file: str = "<scenario>", *, kind: str | None = None) -> Source:
     """Read scenario text.  ``kind`` is ``json`` or ``yaml`` (default: by name)."""
     kind = kind or ("json" if file.endswith(".json") else "yaml")
     if len(text) > MAX_BYTES:
-        raise ScenarioError(f"larger than the limit of {_size(MAX_BYTES)} (--max-bytes or TCGTRIG_MAX_BYTES "
-                            "raises the limit)", file=file)
+        raise ScenarioError(
+            f"larger than the limit of {_size(MAX_BYTES)} (--max-bytes or TCGTRIG_MAX_BYTES raises the limit)",
+            file=file,
+        )
     if kind == "json":
         check_text(text, file)
         try:
             data = json.loads(text, object_pairs_hook=_no_duplicates)
         except json.JSONDecodeError as exc:
-            raise ScenarioError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=file,
-                                line=exc.lineno) from None
+            raise ScenarioError(f"not valid JSON: {exc.msg} (column {exc.colno})", file=file, line=exc.lineno) from None
         except RecursionError:
             raise ScenarioError(f"nested more than {MAX_DEPTH} levels deep", file=file) from None
         except _DuplicateKey as exc:
             _careful_yaml(text, file)  # the YAML reader says where: "duplicate key" with its line
             raise ScenarioError(f"duplicate key {exc.args[0]!r}", file=file) from None
         except ValueError:  # an integer too long to read
-            raise ScenarioError("a number with thousands of digits: no card game counts that far",
-                                file=file) from None
+            raise ScenarioError("a number with thousands of digits: no card game counts that far", file=file) from None
         _json_depth(data, file)
         source = Source(data, file, _careful_lines(text, file))  # JSON is YAML: the YAML reader finds lines
         _no_lone_surrogates(source, text)

@@ -107,8 +107,9 @@ class Step:
         flat = self._flat
         for i in range(0, len(flat), 2):
             value = flat[i + 1]
-            out[flat[i]] = ([list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, tuple)
-                            else value)
+            out[flat[i]] = (
+                [list(v) if isinstance(v, tuple) else v for v in value] if isinstance(value, tuple) else value
+            )
         return out
 
     def __eq__(self, other: object) -> bool:

@@ -56,8 +56,7 @@ class Listeners:
                 by_self.setdefault(card_id, []).append(entry)
             else:
                 by_card.setdefault(card_id if want == "source" else want, []).append(entry)
-        return cls(tuple(every), {k: tuple(v) for k, v in by_card.items()},
-                   {k: tuple(v) for k, v in by_self.items()})
+        return cls(tuple(every), {k: tuple(v) for k, v in by_card.items()}, {k: tuple(v) for k, v in by_self.items()})
 
     def about(self, event_card: str | None, state: Any, moved_roots: dict[str, list[str]]) -> list:
         """The abilities that may trigger on an event about ``event_card``,
@@ -164,8 +163,12 @@ class AbilityIndex:
             fixed=fixed,
             counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
             one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
-            self_listeners=frozenset(card_id for entries in triggers.values() for card_id, ability, _ in entries
-                                     if ability.when.card == "self"),
+            self_listeners=frozenset(
+                card_id
+                for entries in triggers.values()
+                for card_id, ability, _ in entries
+                if ability.when.card == "self"
+            ),
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
             by_key=by_key,
@@ -239,20 +242,53 @@ def match_triggers(
                         self_card = view.self_of(was, ability, before)
                         controller = view.owner_in(self_card, before)
                         if view.matches(ability.when, event, controller, self_card, card_id, before) and (
-                                look_back is None or look_back(was, ability, event, self_card)):
+                            look_back is None or look_back(was, ability, event, self_card)
+                        ):
                             hit = (self_card, controller, True)
                 if hit is not None:
-                    _note(found, event, Match(card_id, ability, hit[0], hit[1], [], moment, now.incarnation,
-                                              cause, depth, self_incarnation=state.cards[hit[0]].incarnation,
-                                              looked_back=hit[2], key=key))
+                    _note(
+                        found,
+                        event,
+                        Match(
+                            card_id,
+                            ability,
+                            hit[0],
+                            hit[1],
+                            [],
+                            moment,
+                            now.incarnation,
+                            cause,
+                            depth,
+                            self_incarnation=state.cards[hit[0]].incarnation,
+                            looked_back=hit[2],
+                            key=key,
+                        ),
+                    )
             for key, ability in index.granted.get(name, ()):
                 for holder, looked_back, grant in _holders(state, ability, before):
                     controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
                     if view.matches(ability.when, event, controller, holder, holder, before):
                         now = state.cards[holder]
-                        _note(found, event, Match(holder, ability, holder, controller, [], moment, now.incarnation,
-                                                  cause, depth, self_incarnation=now.incarnation,
-                                                  looked_back=looked_back, key=key, granted=True, grant=grant))
+                        _note(
+                            found,
+                            event,
+                            Match(
+                                holder,
+                                ability,
+                                holder,
+                                controller,
+                                [],
+                                moment,
+                                now.incarnation,
+                                cause,
+                                depth,
+                                self_incarnation=now.incarnation,
+                                looked_back=looked_back,
+                                key=key,
+                                granted=True,
+                                grant=grant,
+                            ),
+                        )
     return list(found.values())
 
 
@@ -278,16 +314,47 @@ def match_interrupts(
                 controller = state.cards[self_card].owner
                 if not view.matches(ability.when, event, controller, self_card, card_id):
                     continue
-                _note(found, event, Match(card_id, ability, self_card, controller, [], moment, card.incarnation,
-                                          cause, depth, self_incarnation=state.cards[self_card].incarnation, key=key))
+                _note(
+                    found,
+                    event,
+                    Match(
+                        card_id,
+                        ability,
+                        self_card,
+                        controller,
+                        [],
+                        moment,
+                        card.incarnation,
+                        cause,
+                        depth,
+                        self_incarnation=state.cards[self_card].incarnation,
+                        key=key,
+                    ),
+                )
             for key, ability in index.granted_interrupts.get(name, ()):
                 for holder, _, grant in _holders(state, ability, {}):
                     controller = state.controller(holder)
                     if view.matches(ability.when, event, controller, holder, holder):
                         card = state.cards[holder]
-                        _note(found, event, Match(holder, ability, holder, controller, [], moment, card.incarnation,
-                                                  cause, depth, self_incarnation=card.incarnation, key=key,
-                                                  granted=True, grant=grant))
+                        _note(
+                            found,
+                            event,
+                            Match(
+                                holder,
+                                ability,
+                                holder,
+                                controller,
+                                [],
+                                moment,
+                                card.incarnation,
+                                cause,
+                                depth,
+                                self_incarnation=card.incarnation,
+                                key=key,
+                                granted=True,
+                                grant=grant,
+                            ),
+                        )
     return list(found.values())
 
 
@@ -313,8 +380,9 @@ def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tupl
 _MAYBE_FIXED = frozenset({Count, StatOf, AtTrigger})
 
 
-def _read_words(cards: Sequence[Card], start: Sequence[Any]
-                ) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, tuple]]]:
+def _read_words(
+    cards: Sequence[Card], start: Sequence[Any]
+) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, tuple]]]:
     """One walk of every word of the cards (their abilities, and those they
     gained already) and of the start actions, gathering: every ``grant``
     there and every gained ability on a card, as (effect key, ability); the

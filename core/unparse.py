@@ -65,11 +65,20 @@ def _some(**items: Any) -> dict[str, Any]:
 
 
 def pattern_to_data(pattern: Pattern) -> dict[str, Any]:
-    return {"event": pattern.event, **_some(
-        card=pattern.card if pattern.card_is is None else selector_to_data(pattern.card_is),
-        player=pattern.player, to=pattern.to, by=pattern.by, counter=pattern.counter,
-        flag=pattern.flag, stat=pattern.stat, actor=pattern.actor),
-        **({"from": pattern.from_} if pattern.from_ else {})}
+    return {
+        "event": pattern.event,
+        **_some(
+            card=pattern.card if pattern.card_is is None else selector_to_data(pattern.card_is),
+            player=pattern.player,
+            to=pattern.to,
+            by=pattern.by,
+            counter=pattern.counter,
+            flag=pattern.flag,
+            stat=pattern.stat,
+            actor=pattern.actor,
+        ),
+        **({"from": pattern.from_} if pattern.from_ else {}),
+    }
 
 
 def selector_to_data(selector: Any) -> Any:
@@ -84,14 +93,25 @@ def selector_to_data(selector: Any) -> Any:
         for stat, op, value in selector.stat:
             stats[stat] = {op: _amount(value)}
         return _some(
-            zone=list(selector.zone), owner=selector.owner, types=list(selector.types),
-            all_types=list(selector.all_types), has=selector.has, name=selector.name,
-            flag=selector.flag, no_flag=selector.no_flag, stat=stats,
+            zone=list(selector.zone),
+            owner=selector.owner,
+            types=list(selector.types),
+            all_types=list(selector.all_types),
+            has=selector.has,
+            name=selector.name,
+            flag=selector.flag,
+            no_flag=selector.no_flag,
+            stat=stats,
             under=selector_to_data(selector.under) if selector.under is not None else None,
             exclude=selector_to_data(selector.exclude) if selector.exclude is not None else None,
-            pick=_amount(selector.pick), upto=selector.upto, chooser=selector.chooser, highest=selector.highest,
-            lowest=selector.lowest, top=selector.top,
-            cards_under={op: _amount(value) for op, value in selector.cards_under})
+            pick=_amount(selector.pick),
+            upto=selector.upto,
+            chooser=selector.chooser,
+            highest=selector.highest,
+            lowest=selector.lowest,
+            top=selector.top,
+            cards_under={op: _amount(value) for op, value in selector.cards_under},
+        )
     raise TypeError(f"not a selector: {selector!r}")
 
 
@@ -149,33 +169,87 @@ def _actions(actions: Any) -> list[dict[str, Any]]:
 def action_to_data(action: Any) -> dict[str, Any]:
     label = _some(label=getattr(action, "label", None))
     if isinstance(action, Move):
-        return {"move": {"card": selector_to_data(action.card), "to": action.to, **_some(
-            under=selector_to_data(action.under) if action.under is not None else None, alone=action.alone,
-            by=action.by), **({"from": action.from_} if action.from_ else {}),
-            **({"as": action.as_} if action.as_ else {}), **label}}
+        return {
+            "move": {
+                "card": selector_to_data(action.card),
+                "to": action.to,
+                **_some(
+                    under=selector_to_data(action.under) if action.under is not None else None,
+                    alone=action.alone,
+                    by=action.by,
+                ),
+                **({"from": action.from_} if action.from_ else {}),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
     if isinstance(action, Stack):
-        return {"stack": {"card": selector_to_data(action.card), "onto": selector_to_data(action.onto),
-                          **_some(by=action.by), **({"as": action.as_} if action.as_ else {}), **label}}
+        return {
+            "stack": {
+                "card": selector_to_data(action.card),
+                "onto": selector_to_data(action.onto),
+                **_some(by=action.by),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
     if isinstance(action, Draw):
-        return {"draw": {"player": action.player, "count": _amount(action.count), **_some(by=action.by),
-                         **({"as": action.as_} if action.as_ else {}), **label}}
+        return {
+            "draw": {
+                "player": action.player,
+                "count": _amount(action.count),
+                **_some(by=action.by),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
     if isinstance(action, Gain):
-        return {"gain" if action.sign > 0 else "lose": {
-            "player": action.player, "counter": action.counter, "amount": _amount(action.amount),
-            **_some(by=action.by), **({"as": action.as_} if action.as_ else {}), **label}}
+        return {
+            "gain" if action.sign > 0 else "lose": {
+                "player": action.player,
+                "counter": action.counter,
+                "amount": _amount(action.amount),
+                **_some(by=action.by),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
     if isinstance(action, Flag):
         which = {"set": action.set_} if action.set_ is not None else {"clear": action.clear}
-        return {"flag": {"card": selector_to_data(action.card), **which, **_some(by=action.by, until=action.until),
-                         **({"as": action.as_} if action.as_ else {}), **label}}
+        return {
+            "flag": {
+                "card": selector_to_data(action.card),
+                **which,
+                **_some(by=action.by, until=action.until),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
     if isinstance(action, Change):
-        data = {"change": {"card": selector_to_data(action.card), "stat": action.stat,
-                           "by": _amount(action.by_amount), **_some(until=action.until),
-                           **({"as": action.as_} if action.as_ else {}), **label}}
+        data = {
+            "change": {
+                "card": selector_to_data(action.card),
+                "stat": action.stat,
+                "by": _amount(action.by_amount),
+                **_some(until=action.until),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
         return {**data, **_some(by=action.by)}  # "by" inside change is the amount
     if isinstance(action, Emit):
-        return {"emit": {"event": action.event, **_some(
-            card=selector_to_data(action.card) if action.card is not None else None,
-            player=action.player, by=action.by, reason=action.reason), **label}}
+        return {
+            "emit": {
+                "event": action.event,
+                **_some(
+                    card=selector_to_data(action.card) if action.card is not None else None,
+                    player=action.player,
+                    by=action.by,
+                    reason=action.reason,
+                ),
+                **label,
+            }
+        }
     if isinstance(action, Activate):
         return {"activate": action.key, **label}
     if isinstance(action, Battle):
@@ -189,13 +263,16 @@ def action_to_data(action: Any) -> dict[str, Any]:
     if isinstance(action, Prevent):
         return {"prevent": {"card": selector_to_data(action.card)} if action.card is not None else {}, **label}
     if isinstance(action, If):
-        return {"if": condition_to_data(action.condition), "then": _actions(action.then),
-                **({"else": _actions(action.else_)} if action.else_ else {}), **label}
+        return {
+            "if": condition_to_data(action.condition),
+            "then": _actions(action.then),
+            **({"else": _actions(action.else_)} if action.else_ else {}),
+            **label,
+        }
     if isinstance(action, Together):
         return {"together": _actions(action.actions), **label}
     if isinstance(action, May):
-        return {"may": _actions(action.then), **({"else": _actions(action.else_)} if action.else_ else {}),
-                **label}
+        return {"may": _actions(action.then), **({"else": _actions(action.else_)} if action.else_ else {}), **label}
     if isinstance(action, ResolvePending):
         return {"resolve_pending": {}, **label}
     if isinstance(action, PassTurn):
@@ -203,9 +280,15 @@ def action_to_data(action: Any) -> dict[str, Any]:
     if isinstance(action, Mark):
         return {"mark": {"set": action.set_} if action.set_ is not None else {"clear": action.clear}, **label}
     if isinstance(action, Grant):
-        return {"grant": {"card": selector_to_data(action.card), "ability": ability_to_data(action.ability),
-                          **_some(until=action.until, by=action.by), **({"as": action.as_} if action.as_ else {}),
-                          **label}}
+        return {
+            "grant": {
+                "card": selector_to_data(action.card),
+                "ability": ability_to_data(action.ability),
+                **_some(until=action.until, by=action.by),
+                **({"as": action.as_} if action.as_ else {}),
+                **label,
+            }
+        }
     raise TypeError(f"not an action: {action!r}")
 
 

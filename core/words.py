@@ -37,15 +37,19 @@ def card_argument(arg: Any) -> tuple[Any, dict[str, Any]]:
 def move_word(to: str, as_: str, **fixed: Any) -> Word:
     """A word that moves its cards to ``to`` as the event ``as_`` (``fixed``
     adds keys such as ``from`` or ``alone``)."""
+
     def expand(arg: Any) -> dict[str, Any]:
         card, modifiers = card_argument(arg)
         return {"move": {"card": card, "to": to, **fixed, "as": as_, **modifiers}}
+
     return expand
 
 
 def flag_word(verb: str, flag: str, as_: str) -> Word:
     """A word that sets (``verb="set"``) or clears (``"clear"``) a flag."""
+
     def expand(arg: Any) -> dict[str, Any]:
         card, modifiers = card_argument(arg)
         return {"flag": {"card": card, verb: flag, "as": as_, **modifiers}}
+
     return expand

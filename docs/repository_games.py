@@ -41,7 +41,7 @@ def example_packages(root: Path = ROOT) -> dict[str, Path]:
         text = pyproject.read_text(encoding="utf-8")
         section = text.split('[project.entry-points."tcgtrig.games"]', 1)
         if len(section) == 2:
-            for name in re.findall(r'^\s*([A-Za-z0-9_-]+)\s*=', section[1].split("\n[", 1)[0], re.M):
+            for name in re.findall(r"^\s*([A-Za-z0-9_-]+)\s*=", section[1].split("\n[", 1)[0], re.M):
                 found[name] = pyproject.parent
     return found
 

@@ -28,8 +28,13 @@ settings.load_profile("ci")
 
 def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     if not pluginmanager.has_plugin("hypothesispytest"):
-        parser.addoption("--hypothesis-profile", dest="hypothesis_profile", default=None, metavar="NAME",
-                         help="Load this hypothesis settings profile: ci (default) or long.")
+        parser.addoption(
+            "--hypothesis-profile",
+            dest="hypothesis_profile",
+            default=None,
+            metavar="NAME",
+            help="Load this hypothesis settings profile: ci (default) or long.",
+        )
 
 
 #: the environment variable that runs the slow tier too
@@ -37,8 +42,10 @@ SLOW = "TCGTRIG_SLOW"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", f"slow: a stress, child-process or browser test: run with {SLOW}=1 (CI "
-                            "sets it) or when -m selects it")
+    config.addinivalue_line(
+        "markers",
+        f"slow: a stress, child-process or browser test: run with {SLOW}=1 (CI sets it) or when -m selects it",
+    )
     # with hypothesis's plugin loaded, the plugin reads the option itself
     if not config.pluginmanager.has_plugin("hypothesispytest"):
         profile = config.getoption("hypothesis_profile", None)

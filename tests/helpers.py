@@ -47,7 +47,6 @@ def plain_ruleset(*extra: object) -> tcgtrig.Ruleset:
     return tcgtrig.load_ruleset("plain", plugins=(PlainGame(), *extra), autoload=False)
 
 
-
 def ability(**fields: Any) -> tcgtrig.Ability:
     """An ability with id ``x`` and the given fields (policy unit tests)."""
     return tcgtrig.Ability(id="x", **fields)
@@ -81,8 +80,9 @@ class Finished:
     stderr: str
 
 
-def run_processes(commands: dict[str, tuple[list[str], bytes]], where: Path, deadline: float,
-                  **popen: Any) -> dict[str, Finished]:
+def run_processes(
+    commands: dict[str, tuple[list[str], bytes]], where: Path, deadline: float, **popen: Any
+) -> dict[str, Finished]:
     """Run every command at once (name → argv, what goes to its standard
     input), its output in files under ``where``; wait for all of them
     together for at most ``deadline`` seconds, kill what is left.
@@ -106,8 +106,11 @@ def run_processes(commands: dict[str, tuple[list[str], bytes]], where: Path, dea
             status = None
         out.close()
         err.close()
-        found[name] = Finished(status, (where / f"{name}.out").read_text(encoding="utf-8", errors="replace"),
-                               (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"))
+        found[name] = Finished(
+            status,
+            (where / f"{name}.out").read_text(encoding="utf-8", errors="replace"),
+            (where / f"{name}.err").read_text(encoding="utf-8", errors="replace"),
+        )
     return found
 
 
@@ -127,8 +130,10 @@ def require_example_games() -> None:
 
     missing = missing_example_games()
     if missing:
-        why = (f"example game(s) not installed: {', '.join(missing)} "
-               f"(pip install -e examples/games/{missing[0]}, as the README's first command does)")
+        why = (
+            f"example game(s) not installed: {', '.join(missing)} "
+            f"(pip install -e examples/games/{missing[0]}, as the README's first command does)"
+        )
         if os.environ.get("TCGTRIG_REQUIRE_EXAMPLE_GAMES"):
             pytest.fail(why)
         pytest.skip(why)

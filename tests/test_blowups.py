@@ -33,15 +33,20 @@ LIMIT = "--as=2147483648"
 DEADLINE = 300
 PILED = "kept recurring while the pending effects only piled up"
 
-pytestmark = [pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed"),
-              pytest.mark.slow]  # each blow-up runs to its bound in a child process
+pytestmark = [
+    pytest.mark.skipif(shutil.which("prlimit") is None, reason="prlimit (util-linux) is not installed"),
+    pytest.mark.slow,
+]  # each blow-up runs to its bound in a child process
 
-LONG_LOOP = LOOP + """\
+LONG_LOOP = (
+    LOOP
+    + """\
 expect:
   digimon:
     outcome: draw
     counters: {{A: {{n: 125000}}}}  # a.go ran 125,000 times: the whole step limit, not a memory verdict before it
 """
+)
 
 #: the generated files: name → length of each card id
 LONG = {"long-names-200k.yaml": 100_000, "long-names-800k.yaml": 400_000}
@@ -49,10 +54,15 @@ LONG = {"long-names-200k.yaml": 100_000, "long-names-800k.yaml": 400_000}
 #: every process: an id → (arguments after ``tcgtrig``, the file, what goes to standard input)
 ANSWERS = b"1\n" * 300
 RUNS: dict[str, tuple[tuple[str, ...], str, bytes]] = {
-    **{f"{verb}-{name}": (args, name, b"") for name in ("fan-out-2.yaml", "fan-out-50.yaml")
-       for verb, args in (("run", ("run",)), ("json", ("run", "--json")))},
-    **{f"json-{game}-fan-out-50.yaml": (("run", "--json", "-g", game), "fan-out-50.yaml", b"")
-       for game in ("duelmasters", "yugioh")},
+    **{
+        f"{verb}-{name}": (args, name, b"")
+        for name in ("fan-out-2.yaml", "fan-out-50.yaml")
+        for verb, args in (("run", ("run",)), ("json", ("run", "--json")))
+    },
+    **{
+        f"json-{game}-fan-out-50.yaml": (("run", "--json", "-g", game), "fan-out-50.yaml", b"")
+        for game in ("duelmasters", "yugioh")
+    },
     "play-fan-out-50.yaml": (("play",), "fan-out-50.yaml", ANSWERS),
     # the whole step limit, with the output one line: the memory a step takes does not grow with the names
     **{f"check-{name}": (("check",), name, b"") for name in LONG},
@@ -73,11 +83,29 @@ def blowups(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[int | N
         (where / name).write_text(LONG_LOOP.format(a="a" * length, b="b" * length), encoding="utf-8")
     environ = {**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}
     environ.pop("TCGTRIG_MAX_MEMORY", None)  # the default bound, under the address-space limit
-    commands = {run_id: (["prlimit", LIMIT, sys.executable, "-m", "tcgtrig", *args,
-                          str(HOSTILE / name if (HOSTILE / name).exists() else where / name)], stdin)
-                for run_id, (args, name, stdin) in RUNS.items()}
-    return {run_id: (done.status, done.stdout if done.status is not None else "", done.stderr if done.status is not None
-                     else "") for run_id, done in run_processes(commands, where, DEADLINE, env=environ).items()}
+    commands = {
+        run_id: (
+            [
+                "prlimit",
+                LIMIT,
+                sys.executable,
+                "-m",
+                "tcgtrig",
+                *args,
+                str(HOSTILE / name if (HOSTILE / name).exists() else where / name),
+            ],
+            stdin,
+        )
+        for run_id, (args, name, stdin) in RUNS.items()
+    }
+    return {
+        run_id: (
+            done.status,
+            done.stdout if done.status is not None else "",
+            done.stderr if done.status is not None else "",
+        )
+        for run_id, done in run_processes(commands, where, DEADLINE, env=environ).items()
+    }
 
 
 def result_of(blowups, run_id: str) -> tuple[int, str, str]:
@@ -95,8 +123,10 @@ def test_a_fan_out_ends_with_a_verdict_naming_the_effects(blowups, name):
     assert "endless loop: c0.go" in stdout and PILED in stdout
 
 
-@pytest.mark.parametrize("run_id", ["json-fan-out-2.yaml", "json-fan-out-50.yaml", "json-duelmasters-fan-out-50.yaml",
-                                    "json-yugioh-fan-out-50.yaml"])
+@pytest.mark.parametrize(
+    "run_id",
+    ["json-fan-out-2.yaml", "json-fan-out-50.yaml", "json-duelmasters-fan-out-50.yaml", "json-yugioh-fan-out-50.yaml"],
+)
 def test_a_fan_out_ends_with_a_verdict_in_the_json_trace(blowups, run_id):
     status, stdout, stderr = result_of(blowups, run_id)
     assert status == 3 and stderr == ""

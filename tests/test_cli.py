@@ -25,8 +25,14 @@ T1 = SCENARIOS / "triggered-01.yaml"
 T1_TEXT = T1.read_text(encoding="utf-8")
 
 # triggered-01 under digimon with the file's choices
-T1_ORDER = ["gabumon.trash", "metalgarurumon.play", "garurumon.unsuspend",
-            "upamon.draw", "zudomon.memory", "venommyotismon.memory"]
+T1_ORDER = [
+    "gabumon.trash",
+    "metalgarurumon.play",
+    "garurumon.unsuspend",
+    "upamon.draw",
+    "zudomon.memory",
+    "venommyotismon.memory",
+]
 # the first ordering decision of triggered-01: A's four priority-1 effects
 T1_FIRST_OPTIONS = ["metalgarurumon.play", "zudomon.memory", "gabumon.trash", "upamon.draw"]
 
@@ -88,9 +94,14 @@ def test_games_json(runner):
     assert [g["name"] for g in listing] == INSTALLED
     digimon = next(g for g in listing if g["name"] == "digimon")
     assert digimon == {
-        "name": "digimon", "title": "Digimon Card Game", "version": "1.0.0",
-        "module": "tcgtrig.plugins.digimon.hooks", "distribution": "tcgtrig",
-        "distribution_version": "0.1.0", "error": None, "variants": [],
+        "name": "digimon",
+        "title": "Digimon Card Game",
+        "version": "1.0.0",
+        "module": "tcgtrig.plugins.digimon.hooks",
+        "distribution": "tcgtrig",
+        "distribution_version": "0.1.0",
+        "error": None,
+        "variants": [],
     }
 
 
@@ -150,8 +161,7 @@ def test_the_tree_labels_repeated_effects_as_choice_names_them(runner):
     out = invoke(runner, "run", path).stdout
     assert "malomyotismon.memory#1 (B), malomyotismon.memory#2 (B)" in out  # as they trigger
     assert "also waiting: malomyotismon.memory#1 (B, priority 1); malomyotismon.memory#2 (B, priority 1)" in out
-    assert ("? B chose malomyotismon.memory#1 (order; among malomyotismon.memory#1, "
-            "malomyotismon.memory#2)") in out
+    assert ("? B chose malomyotismon.memory#1 (order; among malomyotismon.memory#1, malomyotismon.memory#2)") in out
     assert "4. ▶ malomyotismon.memory#1  BT3-092 MaloMyotismon · B" in out
     # the labels the tree shows are the ones --choice takes
     script = ["use", "guilmon", "darktyrannomon_1", "darktyrannomon_2", "guilmon.memory", "malomyotismon.memory#2"]
@@ -171,8 +181,18 @@ def test_run_json_follows_the_contract(runner):
     assert result.exit_code == 0
     assert result.stderr == ""
     data = json.loads(result.stdout)
-    assert list(data) == ["format", "game", "title", "outcome", "steps", "counters", "zones", "flags", "stats",
-                          "marks"]  # optional: the file's attack is still going on at its end
+    assert list(data) == [
+        "format",
+        "game",
+        "title",
+        "outcome",
+        "steps",
+        "counters",
+        "zones",
+        "flags",
+        "stats",
+        "marks",
+    ]  # optional: the file's attack is still going on at its end
     assert data["marks"] == ["attack_in_progress"]
     assert data["format"] == 1
     assert data["game"] == "digimon"
@@ -191,8 +211,9 @@ def test_run_json_follows_the_contract(runner):
     assert [c["label"] for c in choices] == ["gabumon.trash", "metalgarurumon.play", "upamon.draw"]
     assert choices[0]["decision"] == "order" and choices[0]["options"] == T1_FIRST_OPTIONS
     events = [s for s in steps if s["kind"] == "event"]
-    assert {"event": "played", "card": "garurumon", "from": "sources", "to": "battle"}.items() <= \
-        next(e for e in events if e["event"] == "played").items()
+    assert {"event": "played", "card": "garurumon", "from": "sources", "to": "battle"}.items() <= next(
+        e for e in events if e["event"] == "played"
+    ).items()
     assert data["counters"] == {"A": {"memory": 0}, "B": {"memory": 0}}
     assert data["zones"]["garurumon"] == "battle"
     assert data["zones"]["myotismon_source"] == "trash"
@@ -223,17 +244,34 @@ def test_run_choice_overrides_the_files_choices_and_changes_the_order(runner):
     assert result.exit_code == 0
     # upamon.draw first, then the default (earliest triggered) — the file's
     # script (gabumon.trash first) is not used at all
-    assert order_line(result.stdout) == ["upamon.draw", "metalgarurumon.play", "garurumon.unsuspend",
-                                         "zudomon.memory", "gabumon.trash", "venommyotismon.memory"]
+    assert order_line(result.stdout) == [
+        "upamon.draw",
+        "metalgarurumon.play",
+        "garurumon.unsuspend",
+        "zudomon.memory",
+        "gabumon.trash",
+        "venommyotismon.memory",
+    ]
     result = invoke(runner, "run", T1, "--choice", "upamon.draw", "--choice", "zudomon.memory", "--json")
     steps = json.loads(result.stdout)["steps"]
-    assert [s["effect"] for s in steps if s["kind"] == "resolved"][:3] == \
-        ["upamon.draw", "zudomon.memory", "metalgarurumon.play"]
+    assert [s["effect"] for s in steps if s["kind"] == "resolved"][:3] == [
+        "upamon.draw",
+        "zudomon.memory",
+        "metalgarurumon.play",
+    ]
 
 
 def test_run_reports_unused_choices(runner):
-    args = ["--choice", "gabumon.trash", "--choice", "metalgarurumon.play",
-            "--choice", "upamon.draw", "--choice", "zudomon.memory"]
+    args = [
+        "--choice",
+        "gabumon.trash",
+        "--choice",
+        "metalgarurumon.play",
+        "--choice",
+        "upamon.draw",
+        "--choice",
+        "zudomon.memory",
+    ]
     text = invoke(runner, "run", T1, *args)
     assert text.exit_code == 0
     # the last decision had one legal option: the fourth label is left over
@@ -276,8 +314,9 @@ def test_check_one_file_for_one_game(runner):
 
 
 def _swapped(tmp_path: Path) -> Path:
-    text = T1_TEXT.replace("resolved: [gabumon.trash, metalgarurumon.play,",
-                           "resolved: [metalgarurumon.play, gabumon.trash,")
+    text = T1_TEXT.replace(
+        "resolved: [gabumon.trash, metalgarurumon.play,", "resolved: [metalgarurumon.play, gabumon.trash,"
+    )
     assert text != T1_TEXT
     return write(tmp_path, "wrong.yaml", text)
 
@@ -300,9 +339,13 @@ def test_check_wrong_expectation_exits_1_and_shows_expected_vs_actual(runner, tm
 
 def test_check_counts_passes_and_failures_together(runner, tmp_path):
     wrong = _swapped(tmp_path)
-    counters = write(tmp_path, "counters.yaml",
-                     T1_TEXT.replace("    counters: {A: {memory: 0}, B: {memory: 0}}",
-                                     "    counters: {A: {memory: 5}, B: {memory: 0}}"))
+    counters = write(
+        tmp_path,
+        "counters.yaml",
+        T1_TEXT.replace(
+            "    counters: {A: {memory: 0}, B: {memory: 0}}", "    counters: {A: {memory: 5}, B: {memory: 0}}"
+        ),
+    )
     result = invoke(runner, "check", T1, wrong, counters)
     assert result.exit_code == 1
     assert result.stdout.splitlines()[-1] == "1 passed, 2 failed"
@@ -314,7 +357,8 @@ def test_check_uses_the_files_choices_for_the_game(runner, tmp_path):
     # choices as a mapping: the digimon list is the one used
     text = T1_TEXT.replace(
         "choices: [gabumon.trash, metalgarurumon.play, upamon.draw]",
-        "choices:\n  nosuchgame: [upamon.draw]\n  digimon: [gabumon.trash, metalgarurumon.play, upamon.draw]")
+        "choices:\n  nosuchgame: [upamon.draw]\n  digimon: [gabumon.trash, metalgarurumon.play, upamon.draw]",
+    )
     assert text != T1_TEXT
     result = invoke(runner, "check", write(tmp_path, "mapped.yaml", text))
     assert result.exit_code == 0, result.output
@@ -331,7 +375,9 @@ def test_check_skips_expectations_for_games_that_are_not_installed(runner, tmp_p
 
 
 def test_a_file_without_game_runs_under_an_installed_game_its_expectations_name(runner, tmp_path):
-    text = T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:", "expect:\n  nosuchgame: {}\n  digimon:")
+    text = T1_TEXT.replace("game: digimon\n", "").replace(
+        "expect:\n  digimon:", "expect:\n  nosuchgame: {}\n  digimon:"
+    )
     result = invoke(runner, "run", write(tmp_path, "multi.yaml", text), "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["game"] == "digimon"
@@ -402,7 +448,10 @@ def test_compare_does_not_say_the_games_agree_when_only_one_could_resolve_the_fi
 
 def test_compare_lists_marks_that_differ(runner, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(tmp_path, "m.yaml", """format: 1
+    write(
+        tmp_path,
+        "m.yaml",
+        """format: 1
 title: a mark only one game sets (Digimon's memory is one gauge, so B's side goes below 0)
 players: [A, B]
 turn_player: A
@@ -411,7 +460,8 @@ start:
   - gain: {counter: memory, amount: 1}
   - if: {player: opponent, counter: memory, lt: 0}
     then: [{mark: {set: linked}}]
-""")
+""",
+    )
     data = json.loads(invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--json").stdout)
     assert data["games"]["digimon"]["marks"] == ["linked"] and "marks" not in data["games"]["yugioh"]
     assert {"what": "marks", "games": {"digimon": ["linked"], "yugioh": []}} in data["differences"]
@@ -422,8 +472,13 @@ start:
 def test_piped_compare_wraps_to_100_columns(tmp_path):
     # issue 22 item 12: off a terminal the table and the lines were up to 1,000 columns (3,000 bytes) wide
     cost = Path(__file__).parent.parent / "examples" / "09-cost-triggers.yaml"
-    long = write(tmp_path, "long.yaml", cost.read_text(encoding="utf-8").replace(
-        "cannon", "cannon_with_a_name_long_enough_to_need_wrapping_in_a_table"))
+    long = write(
+        tmp_path,
+        "long.yaml",
+        cost.read_text(encoding="utf-8").replace(
+            "cannon", "cannon_with_a_name_long_enough_to_need_wrapping_in_a_table"
+        ),
+    )
     for path in (cost, long):
         result = CliRunner(env={"COLUMNS": None, "FORCE_COLOR": None}).invoke(main, ["compare", str(path)])
         assert result.exit_code == 0, result.stderr
@@ -459,14 +514,17 @@ def test_compare_html_replaces_the_page_at_once(runner, tmp_path, monkeypatch):
     umask = os.umask(0)
     os.umask(umask)
     assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask  # as any new file
-    assert_one_line_error(invoke(runner, "compare", T1, "--html", tmp_path / "no" / "page.html"),
-                          rf"error: {re.escape(str(tmp_path / 'no' / 'page.html'))}: cannot write the page: "
-                          r"No such file or directory")
+    assert_one_line_error(
+        invoke(runner, "compare", T1, "--html", tmp_path / "no" / "page.html"),
+        rf"error: {re.escape(str(tmp_path / 'no' / 'page.html'))}: cannot write the page: "
+        r"No such file or directory",
+    )
 
 
 def test_compare_with_an_unknown_game_lists_the_installed_ones(runner):
-    assert_one_line_error(invoke(runner, "compare", T1, "--games", "digimon,nope"),
-                          r"error: unknown game 'nope' \(installed: .+\)")
+    assert_one_line_error(
+        invoke(runner, "compare", T1, "--games", "digimon,nope"), r"error: unknown game 'nope' \(installed: .+\)"
+    )
 
 
 # -- play ------------------------------------------------------------------------
@@ -482,8 +540,14 @@ def test_play_resolves_with_the_persons_answers(runner):
     assert "  4. upamon.draw" in out
     # upamon.draw, then option 2 of (metalgarurumon.play, zudomon.memory,
     # gabumon.trash), then the default; the file's choices are not used
-    assert order_line(out) == ["upamon.draw", "zudomon.memory", "metalgarurumon.play",
-                               "garurumon.unsuspend", "gabumon.trash", "venommyotismon.memory"]
+    assert order_line(out) == [
+        "upamon.draw",
+        "zudomon.memory",
+        "metalgarurumon.play",
+        "garurumon.unsuspend",
+        "gabumon.trash",
+        "venommyotismon.memory",
+    ]
     assert out.count("decides (order)") == 3  # 4, 3, then 2 pending; 1 is not asked
 
 
@@ -492,8 +556,14 @@ def test_play_asks_again_after_an_illegal_answer(runner):
     assert result.exit_code == 0, result.output
     assert "not a legal choice: 'bogus'" in result.stdout
     assert "not a legal choice: '9'" in result.stdout
-    assert order_line(result.stdout) == ["gabumon.trash", "upamon.draw", "zudomon.memory", "metalgarurumon.play",
-                                         "garurumon.unsuspend", "venommyotismon.memory"]
+    assert order_line(result.stdout) == [
+        "gabumon.trash",
+        "upamon.draw",
+        "zudomon.memory",
+        "metalgarurumon.play",
+        "garurumon.unsuspend",
+        "venommyotismon.memory",
+    ]
 
 
 # -- bad input: exit 2, one line, no traceback -----------------------------------
@@ -533,9 +603,11 @@ def test_compare_fails_when_no_game_can_resolve_the_file(runner, tmp_path, monke
     text = T1_TEXT.replace("  - attack: metalgarurumon", "  - attack: metalgarurumonx")
     line = text.splitlines().index("  - attack: metalgarurumonx") + 1
     write(tmp_path, "unk.yaml", text)
-    assert_one_line_error(invoke(runner, "compare", "unk.yaml", "--json"),
-                          rf"error: no installed game could resolve this file: digimon: unk\.yaml:{line}: "
-                          r"start\[0\]\.attack: unknown card 'metalgarurumonx' .*")
+    assert_one_line_error(
+        invoke(runner, "compare", "unk.yaml", "--json"),
+        rf"error: no installed game could resolve this file: digimon: unk\.yaml:{line}: "
+        r"start\[0\]\.attack: unknown card 'metalgarurumonx' .*",
+    )
 
 
 def test_text_output_keeps_colon_words_literally(runner, tmp_path, monkeypatch):
@@ -547,24 +619,31 @@ def test_text_output_keeps_colon_words_literally(runner, tmp_path, monkeypatch):
 def test_boolean_choice_in_the_file(runner, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     write(tmp_path, "b.yaml", T1_TEXT.replace("choices: [gabumon.trash,", "choices: [yes, gabumon.trash,"))
-    assert_one_line_error(invoke(runner, "run", "b.yaml"),
-                          r"error: b\.yaml:\d+: choices\[0\]: True is a boolean: .*write 'use' or 'decline'")
+    assert_one_line_error(
+        invoke(runner, "run", "b.yaml"),
+        r"error: b\.yaml:\d+: choices\[0\]: True is a boolean: .*write 'use' or 'decline'",
+    )
 
 
 def test_unknown_game_lists_the_installed_games(runner):
-    message = assert_one_line_error(invoke(runner, "run", T1, "--game", "nope"),
-                                    r"error: unknown game 'nope' \(installed: .+\)")
+    message = assert_one_line_error(
+        invoke(runner, "run", T1, "--game", "nope"), r"error: unknown game 'nope' \(installed: .+\)"
+    )
     assert message.endswith(f"(installed: {', '.join(INSTALLED)})")
     assert_one_line_error(invoke(runner, "play", T1, "-g", "nope"), r"error: unknown game 'nope' .*")
 
 
 def test_file_without_a_game_needs_one(runner, tmp_path):
-    path = write(tmp_path, "nogame.yaml", T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:",
-                                                                                          "expect:\n  nosuchgame:"))
-    assert_one_line_error(invoke(runner, "run", path),
-                          r"error: no game given: the file has no 'game' key, names no installed game in "
-                          r"'expect', and no --game was passed \(installed: "
-                          + re.escape(", ".join(tcgtrig.available_games())) + r"\)")
+    path = write(
+        tmp_path,
+        "nogame.yaml",
+        T1_TEXT.replace("game: digimon\n", "").replace("expect:\n  digimon:", "expect:\n  nosuchgame:"),
+    )
+    assert_one_line_error(
+        invoke(runner, "run", path),
+        r"error: no game given: the file has no 'game' key, names no installed game in "
+        r"'expect', and no --game was passed \(installed: " + re.escape(", ".join(tcgtrig.available_games())) + r"\)",
+    )
     assert invoke(runner, "run", path, "-g", "digimon").exit_code == 0
 
 
@@ -572,13 +651,15 @@ def test_illegal_scripted_choice_names_the_decision_and_the_legal_labels(runner)
     message = assert_one_line_error(
         invoke(runner, "run", T1, "--choice", "bogus"),
         r"error: choice #1 'bogus' is not legal for decision: order by A: "
-        r"which pending effect activates next .*\(legal: .+\)")
+        r"which pending effect activates next .*\(legal: .+\)",
+    )
     assert message.endswith(f"(legal: {', '.join(T1_FIRST_OPTIONS)})")
     # the second label, for the second decision (upamon.draw already went)
     assert_one_line_error(
         invoke(runner, "run", T1, "--json", "--choice", "upamon.draw", "--choice", "garurumon.unsuspend"),
         r"error: choice #2 'garurumon.unsuspend' is not legal for decision: order by A: .*"
-        r"\(legal: metalgarurumon\.play, zudomon\.memory, gabumon\.trash\)")
+        r"\(legal: metalgarurumon\.play, zudomon\.memory, gabumon\.trash\)",
+    )
 
 
 @pytest.mark.parametrize("command", ["run", "compare", "play"])
@@ -602,11 +683,14 @@ def test_usage_errors_exit_2(runner):
     assert invoke(runner, "frobnicate").exit_code == 2
 
 
-@pytest.mark.parametrize(("args", "line"), [
-    (["run", "--bogus", "x"], "error: no such option '--bogus' (see: tcgtrig run --help)"),
-    (["frobnicate"], "error: no such command 'frobnicate' (see: tcgtrig --help)"),
-    (["explore"], "error: missing argument 'FILE' (see: tcgtrig explore --help)"),
-])
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["run", "--bogus", "x"], "error: no such option '--bogus' (see: tcgtrig run --help)"),
+        (["frobnicate"], "error: no such command 'frobnicate' (see: tcgtrig --help)"),
+        (["explore"], "error: missing argument 'FILE' (see: tcgtrig explore --help)"),
+    ],
+)
 def test_usage_errors_are_one_line_like_every_other_error(args, line):
     done = subprocess.run([sys.executable, "-m", "tcgtrig", *args], capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", line + "\n")
@@ -646,8 +730,16 @@ def test_recursive_yaml_alias_is_bad_input(runner, tmp_path, monkeypatch):
 
 def _tcgtrig(*args: object, cwd: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8", **env}
-    return subprocess.run([sys.executable, "-m", "tcgtrig", *map(str, args)], capture_output=True,
-                          text=True, encoding="utf-8", errors="replace", env=environ, cwd=cwd, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tcgtrig", *map(str, args)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        env=environ,
+        cwd=cwd,
+        timeout=60,
+    )
 
 
 def test_process_bad_input_gives_one_line_and_no_traceback(tmp_path):
@@ -689,8 +781,19 @@ def test_run_reads_standard_input_for_a_dash(runner):
 
 
 def test_unused_scripted_choices_are_a_warning_on_standard_error(runner):
-    result = invoke(runner, "run", T1, "--choice", "gabumon.trash", "--choice", "metalgarurumon.play",
-                    "--choice", "upamon.draw", "--choice", "use")
+    result = invoke(
+        runner,
+        "run",
+        T1,
+        "--choice",
+        "gabumon.trash",
+        "--choice",
+        "metalgarurumon.play",
+        "--choice",
+        "upamon.draw",
+        "--choice",
+        "use",
+    )
     assert result.exit_code == 0
     assert "warning: scripted choices left unused: use" in result.stderr
 
@@ -715,10 +818,20 @@ def test_shell_completion_offers_the_games_and_their_variants():
     import os
     import subprocess
     import sys
-    env = {**os.environ, "_TCGTRIG_COMPLETE": "bash_complete", "COMP_WORDS": "tcgtrig run x.yaml --game yu",
-           "COMP_CWORD": "4"}
-    done = subprocess.run([sys.executable, "-c", "from tcgtrig.cli import main; main(prog_name='tcgtrig')"],
-                          env=env, capture_output=True, text=True, timeout=60)
+
+    env = {
+        **os.environ,
+        "_TCGTRIG_COMPLETE": "bash_complete",
+        "COMP_WORDS": "tcgtrig run x.yaml --game yu",
+        "COMP_CWORD": "4",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "from tcgtrig.cli import main; main(prog_name='tcgtrig')"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     offered = [line.split(",", 1)[1] for line in done.stdout.splitlines() if "," in line]
     assert "yugioh" in offered and "yugioh/ocg" in offered and "digimon" not in offered
 
@@ -744,8 +857,11 @@ def test_an_output_naming_the_input_file_is_refused(runner, tmp_path, command):
     option = command[-1]
     for output in _output_spellings(tmp_path, scenario):
         result = invoke(runner, *command, output, scenario)
-        assert_one_line_error(result, rf"error: {option} .*: that is the input file .*t1\.yaml: writing it would "
-                                      r"overwrite the scenario \(name another file\)")
+        assert_one_line_error(
+            result,
+            rf"error: {option} .*: that is the input file .*t1\.yaml: writing it would "
+            r"overwrite the scenario \(name another file\)",
+        )
         assert scenario.read_text(encoding="utf-8") == T1_TEXT
     other = tmp_path / "out.any"
     assert invoke(runner, *command, other, scenario).exit_code == 0 and other.stat().st_size > 0
@@ -761,18 +877,23 @@ def test_a_bad_memory_setting_in_the_environment_is_said_not_ignored(monkeypatch
     assert CliRunner().invoke(main, ["run", str(T1)]).exit_code == 0
 
 
-@pytest.mark.parametrize("args", [
-    ["run", "--json", "tests/scenarios/digimon/triggered-09.yaml"],
-    ["run", "tests/scenarios/digimon/triggered-09.yaml"],
-    ["compare", "tests/scenarios/digimon/triggered-09.yaml"],
-    ["explore", "--json", "tests/scenarios/digimon/qa-13-bt20-068-q4285.yaml"],
-    ["games", "--json"],
-], ids=lambda args: " ".join(args[:2]))
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--json", "tests/scenarios/digimon/triggered-09.yaml"],
+        ["run", "tests/scenarios/digimon/triggered-09.yaml"],
+        ["compare", "tests/scenarios/digimon/triggered-09.yaml"],
+        ["explore", "--json", "tests/scenarios/digimon/qa-13-bt20-068-q4285.yaml"],
+        ["games", "--json"],
+    ],
+    ids=lambda args: " ".join(args[:2]),
+)
 def test_a_reader_gone_ends_the_command_quietly_with_status_141(args):
     # `tcgtrig run --json F | head`: exit 1 and nothing said (click's and rich's handling of a broken pipe)
     root = Path(__file__).resolve().parent.parent
-    process = subprocess.Popen([sys.executable, "-m", "tcgtrig", *args], cwd=root, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tcgtrig", *args], cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     process.stdout.close()  # the reader is gone before the first line
     stderr = process.stderr.read()
     process.stderr.close()

@@ -28,8 +28,12 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def browser(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                           "--v=0", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_page_is_self_contained(page):
@@ -75,8 +79,8 @@ def read_png(data: bytes) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat, width = 8, b"", 0
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        chunk = data[pos + 8 : pos + 8 + length]
         if kind == b"IHDR":
             width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
             assert depth == 8 and colour in (2, 6)
@@ -90,7 +94,7 @@ def read_png(data: bytes) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
     previous = bytearray(stride)
     offset = 0
     for _ in range(height):
-        kind, line = raw[offset], bytearray(raw[offset + 1:offset + 1 + stride])
+        kind, line = raw[offset], bytearray(raw[offset + 1 : offset + 1 + stride])
         offset += 1 + stride
         for i in range(stride):
             a = line[i - channels] if i >= channels else 0

@@ -57,8 +57,11 @@ def _pairs() -> list[Any]:
         try:
             named = tcgtrig.load_scenario(path).games()
         except TcgTrigError as exc:  # the scenario plugin reports it as a failure
-            params.append(pytest.param(path, None, id=f"unloadable:{name}",
-                                       marks=pytest.mark.skip(reason=f"does not load: {exc}")))
+            params.append(
+                pytest.param(
+                    path, None, id=f"unloadable:{name}", marks=pytest.mark.skip(reason=f"does not load: {exc}")
+                )
+            )
             continue
         for game in named:  # variants too (yugioh/ocg), for every installed game
             if game.partition("/")[0] in games:
@@ -157,11 +160,12 @@ def test_every_resolved_instance_was_activated_first(path, game):
             if not ruleset(game).chain:
                 # games that resolve at once: resolution begins right after activation,
                 # or right after its cost is paid
-                between = trace[at + 1:index]
+                between = trace[at + 1 : index]
                 own = [s for s in between if s.kind == "event" and s.get("cause") == step["id"]]
-                assert at == index - 1 or (costs(result, step["effect"])
-                                           and all(s.get("by") == "cost" for s in own)), \
-                    (trace[at].to_dict(), step.to_dict())
+                assert at == index - 1 or (costs(result, step["effect"]) and all(s.get("by") == "cost" for s in own)), (
+                    trace[at].to_dict(),
+                    step.to_dict(),
+                )
     # the start is its own kind (id 0), never "resolved"
     assert trace[0].kind == "start" and trace[0]["id"] == 0
     assert all(s["id"] != 0 for s in trace if s.kind == "resolved")
@@ -273,7 +277,7 @@ def test_a_copy_answered_differently_leaves_the_original_alone(path, game):
         assert (engine.state.fingerprint(), state_to_dict(engine.state), steps(engine.trace)) == before
         assert engine.decision is decision  # the original still waits for its answer
         # the branch took the other label
-        taken = [s for s in branch.trace[len(before[2]):] if s.kind == "choice"][0]
+        taken = [s for s in branch.trace[len(before[2]) :] if s.kind == "choice"][0]
         assert taken["label"] == other
         engine.answer(chooser.choose(decision, engine))
         branches += 1
@@ -322,8 +326,11 @@ def test_decision_kinds_are_the_documented_ones():
         if "no end after" in (_reference(path, game).reason or ""):
             continue  # over-long: skipped by the other tests too
         scenario = tcgtrig.load_scenario(path)
-        for inner in [ScriptedChooser(scenario.compile(ruleset(game)).choices), DefaultChooser(),
-                      *(RandomChooser(seed) for seed in SEEDS)]:
+        for inner in [
+            ScriptedChooser(scenario.compile(ruleset(game)).choices),
+            DefaultChooser(),
+            *(RandomChooser(seed) for seed in SEEDS),
+        ]:
             recording = Recording(inner)
             result = resolve(scenario, game, chooser=recording, max_steps=STEP_BUDGET)
             seen.update(recording.kinds)
@@ -340,7 +347,8 @@ def test_decision_kinds_are_the_documented_ones():
 
 
 def test_a_replacement_is_not_a_triggered_effect():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: wall
             owner: B
@@ -348,7 +356,9 @@ def test_a_replacement_is_not_a_triggered_effect():
             abilities:
               - {id: block, kind: replacement, when: {event: gained, player: opponent}, do: [{prevent: {}}]}
         start: [{gain: {counter: memory, amount: 3}}]
-        """, "digimon")
+        """,
+        "digimon",
+    )
     assert not [s for s in result.trace if s.kind == "triggered"]
     assert result.keys("applied") == ["wall.block"] and result.keys("prevented") == ["wall.block"]
     assert result.state.counter("A", "memory") == 0
@@ -410,6 +420,9 @@ def test_world_positions_set_the_games_rules_processing_off():
     for seed in range(60):
         scenario = tcgtrig.scenario.scenario_from_data(world_position(seed, ruleset), file="<w>", check_game=False)
         result = Engine.for_scenario(scenario, ruleset, max_steps=400).run(RandomChooser(seed)).result()
-        by_rule += sum(1 for step in result.trace if step.kind == "event" and step.get("by") == "rule"
-                       and step.get("event") in ("deleted", "trashed"))
+        by_rule += sum(
+            1
+            for step in result.trace
+            if step.kind == "event" and step.get("by") == "rule" and step.get("event") in ("deleted", "trashed")
+        )
     assert by_rule > 0

@@ -14,12 +14,20 @@ import pytest
 import tcgtrig
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted({*ROOT.glob("tests/scenarios/**/*.yaml"), *ROOT.glob("tests/plugins/*/positions/*.yaml"),
-                *ROOT.glob("examples/*.yaml"), *ROOT.glob("examples/games/*/scenarios/*.yaml")})
+FILES = sorted(
+    {
+        *ROOT.glob("tests/scenarios/**/*.yaml"),
+        *ROOT.glob("tests/plugins/*/positions/*.yaml"),
+        *ROOT.glob("examples/*.yaml"),
+        *ROOT.glob("examples/games/*/scenarios/*.yaml"),
+    }
+)
 #: the one line a word of another game gets
-ELSEWHERE = re.compile(r"^[^\n]*: (?:unknown action '(\w+)' for game '[\w/]+': it is [^\n]*'s word\b"
-                       r"|'(\w+)' \([^\n]*'s word\) has no meaning in "
-                       r"|players: [^\n]* is played by at most \d+ players; the file names \d+)[^\n]*$")
+ELSEWHERE = re.compile(
+    r"^[^\n]*: (?:unknown action '(\w+)' for game '[\w/]+': it is [^\n]*'s word\b"
+    r"|'(\w+)' \([^\n]*'s word\) has no meaning in "
+    r"|players: [^\n]* is played by at most \d+ players; the file names \d+)[^\n]*$"
+)
 
 
 @pytest.mark.parametrize("game", tcgtrig.available_games())

@@ -21,8 +21,9 @@ SCENARIOS = sorted((ROOT / "examples" / "games" / "lorcana" / "scenarios").glob(
 if "lorcana" not in tcgtrig.available_games():
     if os.environ.get("TCGTRIG_REQUIRE_EXAMPLE_GAMES"):
         raise RuntimeError("the lorcana example game is not installed: pip install -e examples/games/lorcana")
-    pytest.skip("the lorcana example game is not installed (pip install -e examples/games/lorcana)",
-                allow_module_level=True)
+    pytest.skip(
+        "the lorcana example game is not installed (pip install -e examples/games/lorcana)", allow_module_level=True
+    )
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)

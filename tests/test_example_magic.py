@@ -19,8 +19,9 @@ SCENARIOS = sorted((ROOT / "examples" / "games" / "magic" / "scenarios").glob("*
 if "magic" not in tcgtrig.available_games():
     if os.environ.get("TCGTRIG_REQUIRE_EXAMPLE_GAMES"):
         raise RuntimeError("the magic example game is not installed: pip install -e examples/games/magic")
-    pytest.skip("the magic example game is not installed (pip install -e examples/games/magic)",
-                allow_module_level=True)
+    pytest.skip(
+        "the magic example game is not installed (pip install -e examples/games/magic)", allow_module_level=True
+    )
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
@@ -47,9 +48,11 @@ def test_a_trigger_raised_mid_resolution_goes_on_top_of_the_stack():
 def test_a_draw_takes_from_the_library():
     from tcgtrig.scenario import scenario_from_text
 
-    text = ("format: 1\ntitle: draw\ngame: magic\nplayers: [A, B]\nturn_player: A\n"
-            "cards: [{id: top, owner: A, zone: library}, {id: next, owner: A, zone: library}]\n"
-            "start: [{draw: {count: 1}}]\n")
+    text = (
+        "format: 1\ntitle: draw\ngame: magic\nplayers: [A, B]\nturn_player: A\n"
+        "cards: [{id: top, owner: A, zone: library}, {id: next, owner: A, zone: library}]\n"
+        "start: [{draw: {count: 1}}]\n"
+    )
     result = tcgtrig.resolve(scenario_from_text(text, "draw.yaml"), "magic")
     assert (result.state.cards["top"].zone, result.state.cards["next"].zone) == ("hand", "library")
 

@@ -35,6 +35,7 @@ def test_there_are_at_least_ten_positions_each_expected_under_every_game():
 
 def test_every_position_shows_a_difference_between_the_games():
     from tcgtrig.compare import compare_games, differences
+
     for path in EXAMPLES:
         assert differences(compare_games(tcgtrig.load_scenario(path), GAMES)), path.name
 
@@ -44,8 +45,9 @@ def test_the_generated_comparison_is_up_to_date():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     for relative, text in module.pages(ROOT).items():
-        assert (ROOT / relative).read_text(encoding="utf-8") == text, \
+        assert (ROOT / relative).read_text(encoding="utf-8") == text, (
             f"{relative} is out of date: run python docs/make_comparison.py"
+        )
 
 
 def test_every_position_resolves_as_its_expect_says_under_every_game():
@@ -59,6 +61,7 @@ def test_every_position_resolves_as_its_expect_says_under_every_game():
 
 def test_the_readme_shows_one_comparison_as_compare_gives_it():
     from tcgtrig.compare import compare_games
+
     results = compare_games(tcgtrig.load_scenario(ROOT / "examples" / "02-derived-trigger.yaml"), GAMES)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     orders = [r.keys("resolved") for r in results.values()]

@@ -84,35 +84,56 @@ STORED: dict[str, Case] = {
     "alias-bomb.yaml": Case(r"aliases repeat values more than 100,000 times over \(an alias bomb\?\)"),
     "alias-recursive.yaml": Case(r"an alias refers to the value that contains it"),
     "alias-reanchored.yaml": Case(r"not valid YAML: found duplicate anchor", line=8),
-    "python-tag.yaml": Case(r"notes: not valid YAML here: the tag 'tag:yaml\.org,2002:python/object/apply:os\.system' "
-                            r"is not allowed", line=8),
-    "python-name-tag.yaml": Case(r"not valid YAML: could not determine a constructor for the tag "
-                                 r"'tag:yaml\.org,2002:python/name:os\.system'", line=10),
+    "python-tag.yaml": Case(
+        r"notes: not valid YAML here: the tag 'tag:yaml\.org,2002:python/object/apply:os\.system' "
+        r"is not allowed",
+        line=8,
+    ),
+    "python-name-tag.yaml": Case(
+        r"not valid YAML: could not determine a constructor for the tag "
+        r"'tag:yaml\.org,2002:python/name:os\.system'",
+        line=10,
+    ),
     "duplicate-key.yaml": Case(r"cards\[0\]: duplicate key 'zone'", line=10),
     "non-string-key.yaml": Case(r"cards\[0\]: a key must be a word, got a mapping or a list", line=10),
     "players-number.yaml": Case(r"players: expected an array, got 5", line=4),
     "cards-string.yaml": Case(r"cards: expected an array, got 'x'", line=6),
     "zone-number.yaml": Case(r"cards\[0\]\.zone: expected a string, got 3", line=9),
     "unknown-key-card.yaml": Case(r"cards\[0\]\.colour: unknown key 'colour' \(legal: .*zone\)", line=10),
-    "unknown-key-ability.yaml": Case(r"cards\[0\]\.abilities\[0\]\.once_per_game: unknown key 'once_per_game' "
-                                     r"\(legal: .*once_per_turn", line=13),
-    "unknown-key-action.yaml": Case(r"cards\[0\]\.abilities\[0\]\.do\[0\]\.gain\.times: unknown key 'times' "
-                                    r"\(legal: player, counter, amount", line=14),
+    "unknown-key-ability.yaml": Case(
+        r"cards\[0\]\.abilities\[0\]\.once_per_game: unknown key 'once_per_game' "
+        r"\(legal: .*once_per_turn",
+        line=13,
+    ),
+    "unknown-key-action.yaml": Case(
+        r"cards\[0\]\.abilities\[0\]\.do\[0\]\.gain\.times: unknown key 'times' "
+        r"\(legal: player, counter, amount",
+        line=14,
+    ),
     "unknown-key-query.yaml": Case(r"start\[0\]\.delete: unknown key 'colour' \(legal: zone, owner", line=9),
     "unknown-key-expect.yaml": Case(r"expect\.digimon\.winner: unknown key 'winner' \(legal: activated", line=12),
-    "dangling-delete.yaml": Case(r"cards\[0\]\.abilities\[0\]\.do\[0\]\.delete: unknown card 'ghost' "
-                                 r"\(legal: self, source, event\.card, agumon\)", line=13),
+    "dangling-delete.yaml": Case(
+        r"cards\[0\]\.abilities\[0\]\.do\[0\]\.delete: unknown card 'ghost' "
+        r"\(legal: self, source, event\.card, agumon\)",
+        line=13,
+    ),
     "dangling-under.yaml": Case(r"cards\[1\]\.under: unknown card 'ghost' \(legal: agumon, koromon\)", line=8),
     # labels are only known once a decision comes: explore tries every answer
     # and play asks stdin, neither reads the file's choices
     "dangling-choice.yaml": Case(
         r"choices\[0\]: choice #1 'ghost\.trash' is not legal for decision: order by A: .*"
-        r"\(legal: agumon\.one, agumon\.two\)", line=15, accepted=("explore",),
-        messages={"play": r"^play stopped: no answer \(end of input\)$"}, library="resolve"),
-    "query-stat-word.yaml": Case(r"start\[0\]\.delete: expected stat tests such as \{dp: \{lte: 5000\}\}, got 'lots'",
-                                 line=9),
-    "under-cycle.yaml": Case(r"cards\[0\]\.under: cards are stacked under each other in a circle: a → b → c → a",
-                             line=7),
+        r"\(legal: agumon\.one, agumon\.two\)",
+        line=15,
+        accepted=("explore",),
+        messages={"play": r"^play stopped: no answer \(end of input\)$"},
+        library="resolve",
+    ),
+    "query-stat-word.yaml": Case(
+        r"start\[0\]\.delete: expected stat tests such as \{dp: \{lte: 5000\}\}, got 'lots'", line=9
+    ),
+    "under-cycle.yaml": Case(
+        r"cards\[0\]\.under: cards are stacked under each other in a circle: a → b → c → a", line=7
+    ),
     # absurd numbers: no card game counts beyond ±10**9, nor draws more than 10,000 at once
     "per-turn-huge.yaml": Case(r"per_turn: 1000000000000000 is greater than the maximum of 100", line=11),
     "amount-huge.yaml": Case(rf"start\[0\]\.gain\.amount: a number that large {BEYOND}", line=8),
@@ -120,40 +141,65 @@ STORED: dict[str, Case] = {
     "counters-huge.yaml": Case(rf"counters\.B\.lp: a number that large {BEYOND}", line=6),
     "draw-huge.yaml": Case(rf"start\[0\]\.draw: 1,000,000,000,000 {BEYOND}", line=9),
     "game-typo.yaml": Case(rf"game: unknown game 'digimom': did you mean 'digimon'\? \(legal: {INSTALLED}\)", line=3),
-    "expect-game-typo.yaml": Case(rf"expect\.digimom: unknown game 'digimom': did you mean 'digimon'\? "
-                                  rf"\(legal: {INSTALLED}\)", line=7),
+    "expect-game-typo.yaml": Case(
+        rf"expect\.digimom: unknown game 'digimom': did you mean 'digimon'\? "
+        rf"\(legal: {INSTALLED}\)",
+        line=7,
+    ),
     # a game far from every installed one may be installed elsewhere: check
     # skips its expectations and compare resolves under the installed games
     "expect-game-unknown.yaml": Case(
         rf"^no game given: the file has no 'game' key, names no installed game in 'expect', and no --game was "
-        rf"passed \(installed: {INSTALLED}\)$", line=None, names_file=False, accepted=("check", "compare")),
+        rf"passed \(installed: {INSTALLED}\)$",
+        line=None,
+        names_file=False,
+        accepted=("check", "compare"),
+    ),
     # issue 22 item 9: an emit's reason (the rule a refused attack declaration cites) is one line of text
-    "emit-reason-list.yaml": Case(r"start\[0\]\.emit\.reason: expected one line of text \(the rule it cites\), got a list",
-                                  line=12),
+    "emit-reason-list.yaml": Case(
+        r"start\[0\]\.emit\.reason: expected one line of text \(the rule it cites\), got a list", line=12
+    ),
     "duplicate-key.json": Case(r"cards\[0\]: duplicate key 'zone'", line=8),
     # a line break in the input is shown escaped: the message stays one line
     # (the command line escapes it: the library's message holds it as it is)
-    "newline-key.yaml": Case(r"cards\[0\]\.stats\.dp\\nx: expected an integer, got 'lots'", line=7,
-                             messages={"library": r"cards\[0\]\.stats\.dp\nx: expected an integer, got 'lots'"}),
+    "newline-key.yaml": Case(
+        r"cards\[0\]\.stats\.dp\\nx: expected an integer, got 'lots'",
+        line=7,
+        messages={"library": r"cards\[0\]\.stats\.dp\nx: expected an integer, got 'lots'"},
+    ),
     "newline-legal.yaml": Case(NEWLINE_PLAYER, line=4),
     "newline-player.yaml": Case(NEWLINE_PLAYER, line=4),
     # issue 22, item 14: a decimal where a whole number belongs is bad input, wherever it is
     "stats-float.yaml": Case(r"cards\[0\]\.stats\.atk: expected an integer, got 500\.0", line=7),
     "counters-float.yaml": Case(r"counters\.A\.memory: expected an integer, got 2\.0", line=6),
-    "amount-float.yaml": Case(r"start\[0\]\.gain\.amount: expected an integer, \{count: …\}, \{card: …, stat: …\}, "
-                              r"\{did: …\} or \{happened: …\}, "
-                              r"got 2\.0", line=8),
+    "amount-float.yaml": Case(
+        r"start\[0\]\.gain\.amount: expected an integer, \{count: …\}, \{card: …, stat: …\}, "
+        r"\{did: …\} or \{happened: …\}, "
+        r"got 2\.0",
+        line=8,
+    ),
     "per-turn-float.yaml": Case(r"cards\[0\]\.abilities\[0\]\.per_turn: expected an integer, got 1\.0", line=12),
     "expect-stat-float.yaml": Case(r"expect\.digimon\.stats\.agumon\.dp: expected an integer, got 2000\.0", line=11),
     # issue 22 (review): JSON's "\udc00" reads as half a character, which no output can write
-    "lone-surrogate.json": Case(r"cards\[0\]\.name: half a character: the escape \\udc00 \(a lone surrogate\) is "
-                                r"not text", line=3),
-    **{f"reserved-id-{word}.yaml": Case(rf"cards\[1\]\.id: a card cannot be called '{word}': the word already means "
-                                        r"something where a card is named", line=8) for word in RESERVED},
+    "lone-surrogate.json": Case(
+        r"cards\[0\]\.name: half a character: the escape \\udc00 \(a lone surrogate\) is "
+        r"not text",
+        line=3,
+    ),
+    **{
+        f"reserved-id-{word}.yaml": Case(
+            rf"cards\[1\]\.id: a card cannot be called '{word}': the word already means "
+            r"something where a card is named",
+            line=8,
+        )
+        for word in RESERVED
+    },
     # issue 22 item 13: escape sequences and bidi controls in every string a file can hold are not bad
     # input: every command shows them escaped (tests/test_terminal_safety.py checks what it prints)
-    **{name: Case("", line=None, accepted=COMMANDS, library="none")
-       for name in ("terminal-escapes.yaml", "terminal-escapes.json")},
+    **{
+        name: Case("", line=None, accepted=COMMANDS, library="none")
+        for name in ("terminal-escapes.yaml", "terminal-escapes.json")
+    },
 }
 
 # written at run time: bytes that are no text
@@ -161,7 +207,9 @@ GENERATED: dict[str, Case] = {
     "control-char.yaml": Case(r"a control character U\+0001 at column 1: a scenario file is plain text", line=1),
     "archive.tar": Case(r"a control character U\+0000 at column \d+: .*\(is this a binary file\?\)", line=1),
     "del-string.json": Case(r"a control character U\+007F at column 13: a scenario file is plain text", line=2),
-    "invalid-utf8.yaml": Case(r"not UTF-8 text: byte 0xff at byte 17 cannot be read \(save the file as UTF-8\)", line=2),
+    "invalid-utf8.yaml": Case(
+        r"not UTF-8 text: byte 0xff at byte 17 cannot be read \(save the file as UTF-8\)", line=2
+    ),
     "bigint.yaml": Case(BIG_INT, line=None),
     "bigint.json": Case(BIG_INT, line=None),
 }
@@ -174,15 +222,23 @@ CLI = ("run", "check", "compare", "play", "explore", "stdin")
 XFAIL: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 # in the corpus, but they would run for minutes if a detector failed: only processes with a deadline run them
-HANGS = ("loop-counter-read.yaml", "loop-counter-bound.yaml",
-         # issue 22, item 1: every activation triggers 2 (50) more; tests/test_blowups.py runs them under prlimit
-         "fan-out-2.yaml", "fan-out-50.yaml")
+HANGS = (
+    "loop-counter-read.yaml",
+    "loop-counter-bound.yaml",
+    # issue 22, item 1: every activation triggers 2 (50) more; tests/test_blowups.py runs them under prlimit
+    "fan-out-2.yaml",
+    "fan-out-50.yaml",
+)
 
 # issue 22, items 1-4: sound files whose every decision (explore) or every question (play) blows up without
 # a budget (tests/core/test_explore.py, tests/test_play.py); here, processes under a memory limit (prlimit
 # --as=2G) with a deadline run them (BUDGETED below)
-SEARCHES = ("explore-pick-10-of-200.yaml", "explore-fan-out.yaml", "explore-chain-7.yaml",
-            "play-20-independent-triggers.yaml")
+SEARCHES = (
+    "explore-pick-10-of-200.yaml",
+    "explore-fan-out.yaml",
+    "explore-chain-7.yaml",
+    "play-20-independent-triggers.yaml",
+)
 
 
 def _int_digits_limit() -> int:
@@ -205,12 +261,12 @@ def _generated_bytes(name: str) -> bytes:
         "control-char.yaml": b"\x01",
         "archive.tar": _tar(),
         "del-string.json": b'{"format": 1,\n "title": "a\x7fb", "players": ["A", "B"], "turn_player": "A", '
-                           b'"cards": [], "start": []}\n',
+        b'"cards": [], "start": []}\n',
         "invalid-utf8.yaml": b"format: 1\ntitle: \xff\xfe\n",
         "bigint.yaml": f"format: 1\ntitle: t\ngame: digimon\nplayers: [A, B]\nturn_player: A\ncards: []\n"
-                       f"start:\n  - memory: {digits}\n".encode(),
+        f"start:\n  - memory: {digits}\n".encode(),
         "bigint.json": f'{{"format": 1, "title": "t", "game": "digimon", "players": ["A", "B"], "turn_player": "A", '
-                       f'"cards": [], "start": [{{"memory": {digits}}}]}}'.encode(),
+        f'"cards": [], "start": [{{"memory": {digits}}}]}}'.encode(),
     }[name]
 
 
@@ -243,8 +299,11 @@ def _xfail(name: str, where: str) -> list[pytest.MarkDecorator]:
 
 
 def _params(commands: tuple[str, ...]) -> list[object]:
-    return [pytest.param(name, command, id=f"{command}-{name}", marks=_xfail(name, command))
-            for name in CASES for command in commands]
+    return [
+        pytest.param(name, command, id=f"{command}-{name}", marks=_xfail(name, command))
+        for name in CASES
+        for command in commands
+    ]
 
 
 def assert_no_traceback(result: Result) -> None:
@@ -330,15 +389,19 @@ def test_check_reports_the_file_and_goes_on(runner, generated, name, command):
 
 
 def test_numbers_up_to_the_bound_are_read():
-    text = ("format: 1\ntitle: t\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
-            "counters: {{A: {{memory: {memory}}}}}\ncards:\n  - {{id: x, owner: A, zone: deck}}\n"
-            "start:\n  - draw: {draw}\n  - lose: {{counter: score, amount: {amount}}}\n")
+    text = (
+        "format: 1\ntitle: t\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
+        "counters: {{A: {{memory: {memory}}}}}\ncards:\n  - {{id: x, owner: A, zone: deck}}\n"
+        "start:\n  - draw: {draw}\n  - lose: {{counter: score, amount: {amount}}}\n"
+    )
     bound = 1_000_000_000
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(text.format(memory=10, draw=10_000, amount=bound)), "digimon")
     assert result.state.cards["x"].zone == "hand" and result.state.counters["A"]["score"] == -bound
-    for memory, draw, amount, message in ((-bound - 1, 1, 1, "-1,000,000,001 is beyond"),
-                                          (0, 10_001, 1, "a draw of 10,001 cards: at most 10,000 at once"),
-                                          (0, 1, bound + 1, "1,000,000,001 is beyond")):
+    for memory, draw, amount, message in (
+        (-bound - 1, 1, 1, "-1,000,000,001 is beyond"),
+        (0, 10_001, 1, "a draw of 10,001 cards: at most 10,000 at once"),
+        (0, 1, bound + 1, "1,000,000,001 is beyond"),
+    ):
         with pytest.raises(tcgtrig.ScenarioError, match=message):
             tcgtrig.scenario_from_text(text.format(memory=memory, draw=draw, amount=amount))
 
@@ -349,7 +412,8 @@ def test_check_on_an_unknown_game_under_expect_skips_it_and_names_the_installed_
     assert result.stdout.splitlines() == [
         f"SKIP {HOSTILE / 'expect-game-unknown.yaml'} [pokemon]: game 'pokemon' is not installed "
         f"(installed: {INSTALLED})",
-        "0 passed, 0 failed, 1 skipped"]
+        "0 passed, 0 failed, 1 skipped",
+    ]
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=_xfail(n, "stdin")) for n in GENERATED])
@@ -367,8 +431,10 @@ def test_input_over_the_byte_limit_is_one_line(runner, monkeypatch):
     monkeypatch.setattr(tcgtrig.source, "MAX_BYTES", tcgtrig.source.MAX_BYTES)
     result = runner.invoke(main, ["run", str(GOOD), "--max-bytes", "100"])
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [f"error: {GOOD}: larger than the limit of 100 bytes (a scenario file is "
-                                          "text of a few KB; --max-bytes or TCGTRIG_MAX_BYTES raises the limit)"]
+    assert result.stderr.splitlines() == [
+        f"error: {GOOD}: larger than the limit of 100 bytes (a scenario file is "
+        "text of a few KB; --max-bytes or TCGTRIG_MAX_BYTES raises the limit)"
+    ]
 
 
 # -- the library -----------------------------------------------------------------
@@ -407,19 +473,29 @@ def test_text_without_a_file_raises_a_scenario_error():
 
 def _process(*args: object, cwd: Path, input: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess[str]:
     environ = {**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"}
-    done = subprocess.run([sys.executable, "-m", "tcgtrig", *map(str, args)], input=input, capture_output=True,
-                          env=environ, cwd=cwd, timeout=timeout)
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8", "replace"),
-                                       done.stderr.decode("utf-8", "replace"))
+    done = subprocess.run(
+        [sys.executable, "-m", "tcgtrig", *map(str, args)],
+        input=input,
+        capture_output=True,
+        env=environ,
+        cwd=cwd,
+        timeout=timeout,
+    )
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace")
+    )
 
 
-@pytest.mark.parametrize(("command", "name"), [
-    ("run", "control-char.yaml"),
-    ("compare", "deep-1000.json"),
-    ("play", "python-tag.yaml"),
-    ("explore", "archive.tar"),
-    ("run", "alias-bomb.yaml"),
-])
+@pytest.mark.parametrize(
+    ("command", "name"),
+    [
+        ("run", "control-char.yaml"),
+        ("compare", "deep-1000.json"),
+        ("play", "python-tag.yaml"),
+        ("explore", "archive.tar"),
+        ("run", "alias-bomb.yaml"),
+    ],
+)
 def test_process_bad_input_is_one_line_and_exit_2(generated, tmp_path, command, name):
     case, path = CASES[name], path_of(name, generated)
     done = _process(command, path, cwd=tmp_path)
@@ -455,8 +531,10 @@ PILE = 3000
 
 def _pile(cards: int) -> str:
     """A valid file of ``cards`` cards, each stacked under the one before."""
-    lines = [f"format: 1\ntitle: one pile of {cards} cards\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
-             "cards:\n  - {id: c0, owner: A, zone: battle}\n"]
+    lines = [
+        f"format: 1\ntitle: one pile of {cards} cards\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
+        "cards:\n  - {id: c0, owner: A, zone: battle}\n"
+    ]
     lines += [f"  - {{id: c{i}, owner: A, zone: sources, under: c{i - 1}}}\n" for i in range(1, cards)]
     return "".join(lines) + "start:\n  - delete: c0\n"
 
@@ -468,10 +546,13 @@ def hangs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, int
     where = tmp_path_factory.mktemp("hangs")
     (where / "deep-pile.yaml").write_text(_pile(PILE), encoding="utf-8")
     files = {name: HOSTILE / name for name in HANGS} | {"deep-pile.yaml": where / "deep-pile.yaml"}
-    commands = {name: ([sys.executable, "-m", "tcgtrig", "run", str(path), "--json"], b"")
-                for name, path in files.items()}
-    return {name: (done.status is not None, done.status, done.stdout if done.status is not None else "", done.stderr)
-            for name, done in run_processes(commands, where, DEADLINE).items()}
+    commands = {
+        name: ([sys.executable, "-m", "tcgtrig", "run", str(path), "--json"], b"") for name, path in files.items()
+    }
+    return {
+        name: (done.status is not None, done.status, done.stdout if done.status is not None else "", done.stderr)
+        for name, done in run_processes(commands, where, DEADLINE).items()
+    }
 
 
 def test_a_loop_that_no_threshold_can_stop_ends_at_once(hangs):
@@ -540,35 +621,57 @@ class Search:
 #: verdict, and no traceback.
 BUDGETED: dict[str, Search] = {
     # item 2: 50 positions asked tried 7,000 options (52 s, 580 MB, 65 MB of output); none ended at the default
-    "pick-50": Search(("explore", "explore-pick-10-of-200.yaml", "--max-states", "50"), 3,
-                      r"\Awarning: stopped early: the work budget ran out at 50 positions reached \(--max-states "
-                      r"raises it\); \d+ positions asked, 50 reached; the \d+ outcomes listed are those found so far\n\Z",
-                      r"\A\d\d? distinct outcomes from \d+ positions asked"),
-    "pick-default": Search(("explore", "explore-pick-10-of-200.yaml", "--json"), 3,
-                           r"\Awarning: stopped early: more than 1,000 distinct outcomes: the first 1,000 found are kept "
-                           r"\(--max-outcomes raises it\);", r'"by": "outcomes"'),
+    "pick-50": Search(
+        ("explore", "explore-pick-10-of-200.yaml", "--max-states", "50"),
+        3,
+        r"\Awarning: stopped early: the work budget ran out at 50 positions reached \(--max-states "
+        r"raises it\); \d+ positions asked, 50 reached; the \d+ outcomes listed are those found so far\n\Z",
+        r"\A\d\d? distinct outcomes from \d+ positions asked",
+    ),
+    "pick-default": Search(
+        ("explore", "explore-pick-10-of-200.yaml", "--json"),
+        3,
+        r"\Awarning: stopped early: more than 1,000 distinct outcomes: the first 1,000 found are kept "
+        r"\(--max-outcomes raises it\);",
+        r'"by": "outcomes"',
+    ),
     # item 1: a MemoryError at 12 GB (explore), 6 GB (play, then outcomes); every path of the fan-out is deep:
     # the depth stops it (or the memory, the work or the outcomes: whichever the engine lets come first)
-    "fan-explore": Search(("explore", "explore-fan-out.yaml", "--max-states", "10000"), 3,
-                          r"\Awarning: stopped early: (a decision path went past 1,000 answers: the resolution may "
-                          r"never end \(--max-depth raises it\)|memory limit reached: |the work budget ran out |more than )"),
-    "fan-memory": Search(("explore", "explore-fan-out.yaml", "--max-depth", "1000000", "--max-memory", "256M"), 3,
-                         r"\Awarning: stopped early: (memory limit reached: |the work budget ran out |more than )"),
-    "fan-outcomes": Search(("play", "explore-fan-out.yaml"), 2,
-                           r"error: play stopped: no answer \(end of input\)\n\Z",
-                           r"  1\. c0\.go → \d+ outcomes?.*\n(.*\n)?  2\. c1\.go → ",
-                           input="outcomes\n"),
+    "fan-explore": Search(
+        ("explore", "explore-fan-out.yaml", "--max-states", "10000"),
+        3,
+        r"\Awarning: stopped early: (a decision path went past 1,000 answers: the resolution may "
+        r"never end \(--max-depth raises it\)|memory limit reached: |the work budget ran out |more than )",
+    ),
+    "fan-memory": Search(
+        ("explore", "explore-fan-out.yaml", "--max-depth", "1000000", "--max-memory", "256M"),
+        3,
+        r"\Awarning: stopped early: (memory limit reached: |the work budget ran out |more than )",
+    ),
+    "fan-outcomes": Search(
+        ("play", "explore-fan-out.yaml"),
+        2,
+        r"error: play stopped: no answer \(end of input\)\n\Z",
+        r"  1\. c0\.go → \d+ outcomes?.*\n(.*\n)?  2\. c1\.go → ",
+        input="outcomes\n",
+    ),
     # item 4: 55 s and 525 MB before the first question; outcomes: 100 s an option
-    "skip-irrelevant": Search(("play", "play-20-independent-triggers.yaml", "--skip-irrelevant",
-                               "--max-states", "10000"), 2,
-                              r"\Aexploring whether the answer matters… 5,\d{3} positions\n"
-                              r"error: play stopped: no answer \(end of input\)\n\Z",
-                              r"could not tell whether the answer changes the outcome \(the work budget ran out at "
-                              r"10,000 positions reached \(--max-states raises it\)\): asking"),
-    "outcomes-20": Search(("play", "play-20-independent-triggers.yaml", "--max-states", "2000"), 2,
-                          r"error: play stopped: no answer \(end of input\)\n\Z",
-                          r"(  \d+\. c\d\d\.x → 1 outcome \(not all explored: the work budget ran out at 100 positions "
-                          r"reached \(--max-states raises it\)\): complete, .*\n){20}", input="outcomes\n"),
+    "skip-irrelevant": Search(
+        ("play", "play-20-independent-triggers.yaml", "--skip-irrelevant", "--max-states", "10000"),
+        2,
+        r"\Aexploring whether the answer matters… 5,\d{3} positions\n"
+        r"error: play stopped: no answer \(end of input\)\n\Z",
+        r"could not tell whether the answer changes the outcome \(the work budget ran out at "
+        r"10,000 positions reached \(--max-states raises it\)\): asking",
+    ),
+    "outcomes-20": Search(
+        ("play", "play-20-independent-triggers.yaml", "--max-states", "2000"),
+        2,
+        r"error: play stopped: no answer \(end of input\)\n\Z",
+        r"(  \d+\. c\d\d\.x → 1 outcome \(not all explored: the work budget ran out at 100 positions "
+        r"reached \(--max-states raises it\)\): complete, .*\n){20}",
+        input="outcomes\n",
+    ),
 }
 #: Seconds the searches get, all at once (each takes 1-3 s alone).
 SEARCH_DEADLINE = 60
@@ -588,11 +691,20 @@ def searches(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, 
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
 
-    commands = {name: ([sys.executable, "-m", "tcgtrig",
-                        *(str(HOSTILE / arg) if arg in SEARCHES else arg for arg in search.args)],
-                       search.input.encode()) for name, search in BUDGETED.items()}
-    ran = run_processes(commands, where, SEARCH_DEADLINE, preexec_fn=limited,
-                        env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"})
+    commands = {
+        name: (
+            [sys.executable, "-m", "tcgtrig", *(str(HOSTILE / arg) if arg in SEARCHES else arg for arg in search.args)],
+            search.input.encode(),
+        )
+        for name, search in BUDGETED.items()
+    }
+    ran = run_processes(
+        commands,
+        where,
+        SEARCH_DEADLINE,
+        preexec_fn=limited,
+        env={**os.environ, "COLUMNS": "250", "PYTHONIOENCODING": "utf-8"},
+    )
     return {name: (done.status is not None, done.status, done.stdout, done.stderr) for name, done in ran.items()}
 
 

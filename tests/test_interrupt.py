@@ -77,15 +77,32 @@ TRIES = 8
 def test_ctrl_c_during_explore_with_two_jobs_ends_every_process(tmp_path):
     # a rare hang (1 in ~40) and orphan workers: Ctrl-C goes to the whole process group, as a terminal sends it
     chain = _endless_chain(tmp_path)
-    command = [sys.executable, "-m", "tcgtrig", "explore", str(chain), "--jobs", "2",
-               "--max-states", "100000000", "--max-outcomes", "100000000"]
+    command = [
+        sys.executable,
+        "-m",
+        "tcgtrig",
+        "explore",
+        str(chain),
+        "--jobs",
+        "2",
+        "--max-states",
+        "100000000",
+        "--max-outcomes",
+        "100000000",
+    ]
     workers_seen = 0
     for attempt in range(TRIES):
         errors = tmp_path / f"stderr-{attempt}.txt"
         with errors.open("wb") as stream:
-            process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stream, cwd=tmp_path,
-                                       start_new_session=True, preexec_fn=_ctrl_c_as_at_a_terminal,
-                                       env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+            process = subprocess.Popen(
+                command,
+                stdout=subprocess.DEVNULL,
+                stderr=stream,
+                cwd=tmp_path,
+                start_new_session=True,
+                preexec_fn=_ctrl_c_as_at_a_terminal,
+                env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+            )
         try:
             deadline = time.monotonic() + 30
             # half the tries wait for the workers; the others interrupt whatever is running

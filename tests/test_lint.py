@@ -51,8 +51,7 @@ def test_each_kind_of_typo_is_found_with_its_line_and_the_closest_name(typos):
         "card to 'hnad' (did you mean 'hand'?)",
         f"{typos}:13: cards[0].abilities[2].do[0].delete.zone: no card is in or moves to the zone 'batle' "
         "(did you mean 'battle'?)",
-        f"{typos}:14: cards[0].abilities[3].when.to: no card is in or moves to the zone 'trsh' "
-        "(did you mean 'trash'?)",
+        f"{typos}:14: cards[0].abilities[3].when.to: no card is in or moves to the zone 'trsh' (did you mean 'trash'?)",
     ]
 
 
@@ -73,7 +72,8 @@ def test_check_warns_once_per_file_and_strict_fails(tmp_path):
         "format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\ncards:\n"
         "  - {id: c, owner: A, zone: field, abilities: [{id: x, when: {event: movd}, do: [{gain: {counter: n}}]}]}\n"
         "start: [{move: {card: c, to: field}}]\nexpect:\n  digimon: {}\n  duelmasters: {}\n  yugioh: {}\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     runner = CliRunner()
     checked = runner.invoke(main, ["check", str(both)])
     assert checked.exit_code == 0, checked.stdout
@@ -127,5 +127,6 @@ def test_the_event_list_in_the_docs_is_up_to_date():
 
     require_example_games()
 
-    assert (ROOT / "docs" / "events.md").read_text(encoding="utf-8") == make_events.page(), \
+    assert (ROOT / "docs" / "events.md").read_text(encoding="utf-8") == make_events.page(), (
         "run: python docs/make_events.py"
+    )

@@ -132,8 +132,9 @@ def test_registered_games_have_the_same_files():
         folder = ROOT / "plugins" / target.split(".")[2]
         assert {p.name for p in folder.glob("*.py")} >= {"__init__.py", "hooks.py", "policy.py"}, name
         hooks_module = importlib.import_module(target)
-        public = [n for n, v in vars(hooks_module).items()
-                  if inspect.isfunction(v) and v.__module__ == hooks_module.__name__]
+        public = [
+            n for n, v in vars(hooks_module).items() if inspect.isfunction(v) and v.__module__ == hooks_module.__name__
+        ]
         assert all(n.startswith("tcgtrig_") for n in public), f"{target} holds more than hook implementations"
 
 
@@ -185,6 +186,7 @@ def test_readme_scenario_examples_resolve_as_they_expect():
 
 def test_the_schema_names_every_core_action_and_ability_key():
     from tcgtrig.scenario import CORE_ACTIONS
+
     schema = tcgtrig.scenario.schema()
     description = schema["$defs"]["action"]["description"]
     assert [word for word in CORE_ACTIONS if word not in description] == []
@@ -197,6 +199,7 @@ def test_the_schema_names_every_core_action_and_ability_key():
 def test_every_scenario_example_in_the_docs_runs_as_it_says(tmp_path):
     from click.testing import CliRunner
     from tcgtrig.cli import main
+
     for doc in sorted((ROOT / "docs").glob("*.md")):
         for number, block in enumerate(re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)):
             if "format:" not in block:

@@ -86,20 +86,21 @@ OTHER_VALUES = st.one_of(
     st.lists(SCALARS, max_size=3),
     st.dictionaries(st.text(string.ascii_lowercase + "_", min_size=1, max_size=8), SCALARS, max_size=3),
 )
-UNKNOWN_KEYS = st.one_of(st.sampled_from(["colour", "extra", "strat", "cardz", "whn", "do_", "game", "x"]),
-                         TEXT.filter(bool))
+UNKNOWN_KEYS = st.one_of(
+    st.sampled_from(["colour", "extra", "strat", "cardz", "whn", "do_", "game", "x"]), TEXT.filter(bool)
+)
 
 
 def typo(word: str, draw: st.DrawFn) -> str:
     kind = draw(st.sampled_from(["drop", "double", "swap", "upper", "plural"]), label="typo")
     i = draw(st.integers(0, max(len(word) - 1, 0)), label="at")
     if kind == "drop" and len(word) > 1:
-        return word[:i] + word[i + 1:]
+        return word[:i] + word[i + 1 :]
     if kind == "double":
-        return word[:i] + word[i:i + 1] * 2 + word[i + 1:]
+        return word[:i] + word[i : i + 1] * 2 + word[i + 1 :]
     if kind == "swap" and len(word) > 1:
         i = min(i, len(word) - 2)
-        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
     if kind == "upper":
         return word.upper() if word.upper() != word else word + "_"
     return word + "s"
@@ -149,8 +150,7 @@ def mutate(data: dict[str, Any], kind: str, draw: st.DrawFn) -> str | None:
         cards = [c for c in listed if isinstance(c, dict) and "id" in c] if isinstance(listed, list) else []
         if len(cards) < 2:
             return None
-        one, two = draw(st.lists(st.integers(0, len(cards) - 1), min_size=2, max_size=2, unique=True),
-                        label="cards")
+        one, two = draw(st.lists(st.integers(0, len(cards) - 1), min_size=2, max_size=2, unique=True), label="cards")
         cards[one]["id"], cards[two]["id"] = cards[two]["id"], cards[one]["id"]
         return f"swap the ids of cards {one} and {two}"
     if kind == "unknown_key":
@@ -183,8 +183,12 @@ def known_crash(error: BaseException) -> str | None:
 def echoes_a_line_break(message: str, data: Any) -> bool:
     """Whether a string of ``data`` (a key or a value) that holds a line break
     is written raw into ``message``."""
-    texts = {text for path, value in nodes(data) for text in (*path[-1:], value)
-             if isinstance(text, str) and ("\n" in text or "\r" in text)}
+    texts = {
+        text
+        for path, value in nodes(data)
+        for text in (*path[-1:], value)
+        if isinstance(text, str) and ("\n" in text or "\r" in text)
+    }
     return any(text in message for text in texts)
 
 

@@ -19,15 +19,18 @@ ZONE = {"digimon": "battle", "duelmasters": "battle", "yugioh": "field", "plain"
 PILED = "kept recurring while the pending effects only piled up"
 
 
-def fan_out(cards: int, game: str = "digimon", do: str = "[{gain: {counter: n}}, {emit: {event: ping}}]",
-            owners: str = "A") -> str:
+def fan_out(
+    cards: int, game: str = "digimon", do: str = "[{gain: {counter: n}}, {emit: {event: ping}}]", owners: str = "A"
+) -> str:
     """``cards`` cards, each triggering on ``ping`` and pinging again: every
     activation triggers ``cards`` effects (the blow-up of issue 22)."""
     lines = ["cards:"]
     for number in range(cards):
         owner = owners[number % len(owners)]
-        lines.append(f"  - {{id: c{number}, owner: {owner}, zone: {ZONE[game]}, "
-                     f"abilities: [{{id: go, when: {{event: ping}}, do: {do}}}]}}")
+        lines.append(
+            f"  - {{id: c{number}, owner: {owner}, zone: {ZONE[game]}, "
+            f"abilities: [{{id: go, when: {{event: ping}}, do: {do}}}]}}"
+        )
     lines.append("start: [{emit: {event: ping}}]")
     return "\n".join(lines) + "\n"
 
@@ -77,8 +80,9 @@ def test_a_counter_the_rules_read_keeps_it_from_the_verdict():
     result = run(fan_out(2, "plain"), reading_n, max_steps=400)
     assert "step limit reached: no end after 400 steps" in result.reason
     # memory the effects give and take back within the cycle is not growing: that pile-up is caught
-    back = run(fan_out(2, do="[{gain: {counter: memory}}, {lose: {counter: memory}}, {emit: {event: ping}}]"),
-               "digimon")
+    back = run(
+        fan_out(2, do="[{gain: {counter: memory}}, {lose: {counter: memory}}, {emit: {event: ping}}]"), "digimon"
+    )
     assert PILED in back.reason and "; nothing drains them" in back.reason
 
 
@@ -88,8 +92,9 @@ def test_a_counter_the_rules_read_keeps_it_from_the_verdict():
 @pytest.mark.parametrize("game", GAMES)
 def test_a_fan_out_a_counter_bounds_runs_to_its_end(game):
     # every activation triggers two more until n reaches 60; then the pile drains
-    bounded = fan_out(2, game, do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 60}, "
-                                  "then: [{emit: {event: ping}}]}]")
+    bounded = fan_out(
+        2, game, do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 60}, then: [{emit: {event: ping}}]}]"
+    )
     result = run(bounded, game, max_steps=5_000)
     assert result.outcome == "complete", result.reason
     assert result.state.counter("A", "n") == len(result.keys("resolved")) >= 60
@@ -97,8 +102,11 @@ def test_a_fan_out_a_counter_bounds_runs_to_its_end(game):
 
 
 def test_a_fan_out_bounded_past_the_step_limit_gets_the_limits_verdict_at_once():
-    far = fan_out(2, do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 1000000}, "
-                        "then: [{emit: {event: ping}}]}]", owners="AB")
+    far = fan_out(
+        2,
+        do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 1000000}, then: [{emit: {event: ping}}]}]",
+        owners="AB",
+    )
     result = run(far, "digimon", max_steps=3_000)
     assert result.reason.startswith("step limit reached: c") and PILED in result.reason
     assert "only n changed besides, and what reads it cannot change for another" in result.reason
@@ -109,8 +117,11 @@ def test_a_fan_out_bounded_past_the_step_limit_gets_the_limits_verdict_at_once()
 @pytest.mark.parametrize("game", GAMES)
 def test_a_fan_out_bounded_past_the_step_limit_in_which_a_player_chose_runs_to_the_limit(game):
     # the answers may differ next time round: only running it shows where it goes
-    far = fan_out(2, game, do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 1000000}, "
-                              "then: [{emit: {event: ping}}]}]")
+    far = fan_out(
+        2,
+        game,
+        do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 1000000}, then: [{emit: {event: ping}}]}]",
+    )
     result = run(far, game, max_steps=600)
     assert "step limit reached: no end after 600 steps" in result.reason
 
@@ -122,8 +133,10 @@ def test_a_pool_that_grows_and_then_drains_is_not_cut_off(game):
     for level in range(8):
         for side in "lr":
             then = f"[{{emit: {{event: e{level + 1}}}}}]" if level < 7 else "[{gain: {counter: leaves}}]"
-            lines.append(f"  - {{id: {side}{level}, owner: A, zone: {ZONE[game]}, abilities: "
-                         f"[{{id: go, when: {{event: e{level}}}, do: {then}}}]}}")
+            lines.append(
+                f"  - {{id: {side}{level}, owner: A, zone: {ZONE[game]}, abilities: "
+                f"[{{id: go, when: {{event: e{level}}}, do: {then}}}]}}"
+            )
     lines.append("start: [{emit: {event: e0}}]")
     result = run("\n".join(lines) + "\n", game, max_steps=10_000)
     assert result.outcome == "complete", result.reason
@@ -135,8 +148,10 @@ def test_a_pool_that_grows_and_then_drains_is_not_cut_off(game):
 def test_a_fan_out_that_runs_out_of_cards_is_not_cut_off(game):
     # each activation trashes a card from the deck and pings only while one is left: the zones bound it
     deck = "\n".join(f"  - {{id: d{i}, owner: A, zone: deck}}" for i in range(12))
-    do = ("[{move: {card: {zone: deck, owner: self, pick: 1}, to: trash}}, "
-          "{if: {count: {zone: deck, owner: self}, gte: 1}, then: [{emit: {event: ping}}]}]")
+    do = (
+        "[{move: {card: {zone: deck, owner: self, pick: 1}, to: trash}}, "
+        "{if: {count: {zone: deck, owner: self}, gte: 1}, then: [{emit: {event: ping}}]}]"
+    )
     result = run(fan_out(2, game, do=do).replace("start:", deck + "\nstart:"), game, max_steps=5_000)
     assert result.outcome == "complete", result.reason
     assert all(card.zone == "trash" for card in result.state.cards.values() if card.id.startswith("d"))
@@ -144,8 +159,11 @@ def test_a_fan_out_that_runs_out_of_cards_is_not_cut_off(game):
 
 def test_duel_masters_single_pool_ordered_by_the_player_runs_to_its_end():
     # every pending effect waits in one pool and the player picks; scripted picks take the newest first
-    bounded = fan_out(3, "duelmasters", do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 30}, "
-                                           "then: [{emit: {event: ping}}]}]")
+    bounded = fan_out(
+        3,
+        "duelmasters",
+        do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 30}, then: [{emit: {event: ping}}]}]",
+    )
     result = run(bounded, "duelmasters", choices=["c2.go", "c1.go"] * 20, max_steps=5_000)
     assert result.outcome == "complete", result.reason
     assert not result.keys("lost")
@@ -153,8 +171,11 @@ def test_duel_masters_single_pool_ordered_by_the_player_runs_to_its_end():
 
 def test_yugioh_chains_that_grow_and_resolve_are_not_cut_off():
     # each link's resolution triggers two effects for the next chain, until n reaches 40
-    bounded = fan_out(2, "yugioh", do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 40}, "
-                                      "then: [{emit: {event: ping}}]}]")
+    bounded = fan_out(
+        2,
+        "yugioh",
+        do="[{gain: {counter: n}}, {if: {player: self, counter: n, lt: 40}, then: [{emit: {event: ping}}]}]",
+    )
     result = run(bounded, "yugioh", max_steps=5_000)
     assert result.outcome == "complete", result.reason
     assert len(result.chains()) > 3 and max(map(len, result.chains())) > 8
@@ -173,8 +194,11 @@ def no_memory():
 
 
 def test_a_huge_batch_of_triggers_reads_the_memory_as_it_comes_in(no_memory):
-    lines = ["cards:"] + [f"  - {{id: w{i}, owner: A, zone: battle, abilities: [{{id: go, when: {{event: ping}}, "
-                          "do: [{gain: {counter: n}}]}]}" for i in range(3_000)]
+    lines = ["cards:"] + [
+        f"  - {{id: w{i}, owner: A, zone: battle, abilities: [{{id: go, when: {{event: ping}}, "
+        "do: [{gain: {counter: n}}]}]}"
+        for i in range(3_000)
+    ]
     result = run("\n".join(lines) + "\nstart: [{emit: {event: ping}}]\n", "digimon")
     assert result.reason.startswith("memory limit reached: ")
     assert not result.keys("activated")  # ended before the first of them, not after 2,048 steps
@@ -182,16 +206,21 @@ def test_a_huge_batch_of_triggers_reads_the_memory_as_it_comes_in(no_memory):
 
 def test_a_long_chain_reads_the_memory_as_it_resolves(no_memory):
     # one chain of 100 links: no step is counted while it resolves
-    lines = ["cards:"] + [f"  - {{id: m{i}, owner: A, zone: field, types: [monster], abilities: [{{id: go, "
-                          "when: {event: ping}, do: [{gain: {counter: n}}]}]}" for i in range(100)]
+    lines = ["cards:"] + [
+        f"  - {{id: m{i}, owner: A, zone: field, types: [monster], abilities: [{{id: go, "
+        "when: {event: ping}, do: [{gain: {counter: n}}]}]}"
+        for i in range(100)
+    ]
     result = run("\n".join(lines) + "\nstart: [{emit: {event: ping}}]\n", "yugioh")
     assert result.reason.startswith("memory limit reached: ")
     assert 0 < len(result.keys("resolved")) < 100
 
 
 def test_the_library_api_is_unchanged_for_a_pile_up():
-    result = tcgtrig.resolve(tcgtrig.scenario_from_text("format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\n"
-                                                        + fan_out(2), "fan.yaml"), "digimon")
+    result = tcgtrig.resolve(
+        tcgtrig.scenario_from_text("format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\n" + fan_out(2), "fan.yaml"),
+        "digimon",
+    )
     assert result.to_dict()["outcome"] == "loop"
 
 
@@ -217,8 +246,10 @@ def test_a_pools_shape_leaves_out_how_many_of_each_kind_wait():
     assert small.shape_fingerprint() == big.shape_fingerprint()
     assert small.quick_fingerprint() != big.quick_fingerprint()
     assert len(big.shape()) == 3  # the run of "y" buckets counts once
-    assert big.kinds() == {pending(ability(), key="x").signature_hash(): 4,
-                           pending(ability(), key="y").signature_hash(): 5}
+    assert big.kinds() == {
+        pending(ability(), key="x").signature_hash(): 4,
+        pending(ability(), key="y").signature_hash(): 5,
+    }
 
 
 def test_a_pools_shape_keeps_the_order_kinds_first_come_in():

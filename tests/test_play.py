@@ -61,13 +61,16 @@ def test_outcomes_shows_where_each_option_leads():
 
 def test_an_illegal_answer_names_the_legal_ones():
     result = play("bogus\n\n\n\n")
-    assert "not a legal choice: 'bogus' (legal: metalgarurumon.play, zudomon.memory, gabumon.trash, " \
-           "upamon.draw, undo, outcomes)" in result.stdout
+    assert (
+        "not a legal choice: 'bogus' (legal: metalgarurumon.play, zudomon.memory, gabumon.trash, "
+        "upamon.draw, undo, outcomes)" in result.stdout
+    )
 
 
 def test_ctrl_c_ends_with_exit_130(monkeypatch):
     def interrupted(prompt: str) -> str:
         raise KeyboardInterrupt
+
     monkeypatch.setattr("tcgtrig.cli._read_answer", interrupted)
     result = CliRunner().invoke(main, ["play", str(T1)])
     assert result.exit_code == 130 and "Traceback" not in result.output
@@ -101,10 +104,13 @@ def test_play_under_a_real_terminal():
 
 def test_play_shows_what_is_pending_in_the_games_structure():
     result = play("\n\n\n")
-    assert ("pending, as the game ranks them: metalgarurumon.play (A, priority 1); zudomon.memory (A, priority 1)"
-            in result.stdout)
-    chain = CliRunner().invoke(main, ["play", "tests/scenarios/digimon/triggered-04.yaml", "--game", "yugioh"],
-                               input="\n" * 20)
+    assert (
+        "pending, as the game ranks them: metalgarurumon.play (A, priority 1); zudomon.memory (A, priority 1)"
+        in result.stdout
+    )
+    chain = CliRunner().invoke(
+        main, ["play", "tests/scenarios/digimon/triggered-04.yaml", "--game", "yugioh"], input="\n" * 20
+    )
     assert chain.exit_code == 0, chain.output
     assert "chain: CL1 " in chain.stdout or "pending, as the game ranks them" in chain.stdout
 
@@ -135,8 +141,10 @@ TWENTY = Path(__file__).parent / "hostile" / "play-20-independent-triggers.yaml"
 def test_skip_irrelevant_explores_within_its_budget_then_asks():
     # every order ends alike, but showing it takes 2^19 positions: silent for 55 s and 525 MB before
     result = CliRunner().invoke(main, ["play", str(TWENTY), "--skip-irrelevant", "--max-states", "6000"], input="\n")
-    assert "could not tell whether the answer changes the outcome (the work budget ran out at 6,000 positions " \
-           "reached (--max-states raises it)): asking" in result.stdout
+    assert (
+        "could not tell whether the answer changes the outcome (the work budget ran out at 6,000 positions "
+        "reached (--max-states raises it)): asking" in result.stdout
+    )
     assert "A decides (order): which pending effect activates next" in result.stdout  # then it asks
     progress = re.findall(r"^exploring whether the answer matters… ([\d,]+) positions$", result.stderr, re.M)
     assert progress and all(5_000 <= int(n.replace(",", "")) <= 6_000 for n in progress)
@@ -147,8 +155,11 @@ def test_outcomes_explores_each_option_within_a_share_of_the_budget():
     result = CliRunner().invoke(main, ["play", str(TWENTY), "--max-states", "2000"], input="outcomes\n")
     lines = [line for line in result.stdout.splitlines() if " → " in line]
     assert len(lines) == 20
-    assert all("→ 1 outcome (not all explored: the work budget ran out at 100 positions reached (--max-states "
-               "raises it)): complete" in line for line in lines), lines[0]
+    assert all(
+        "→ 1 outcome (not all explored: the work budget ran out at 100 positions reached (--max-states "
+        "raises it)): complete" in line
+        for line in lines
+    ), lines[0]
 
 
 def test_play_exits_3_when_the_resolution_ended_early():

@@ -143,8 +143,11 @@ def test_yugioh_chains_resolve_last_link_first(game, seed):
 def test_yugioh_segoc_puts_the_turn_players_mandatory_triggers_first(seed):
     data = random_position(seed)
     result = resolved(data, "yugioh", seed)
-    optional = {f"{card['id']}.{ability['id']}": bool(ability.get("optional"))
-                for card in data["cards"] for ability in card.get("abilities") or []}
+    optional = {
+        f"{card['id']}.{ability['id']}": bool(ability.get("optional"))
+        for card in data["cards"]
+        for ability in card.get("abilities") or []
+    }
     turn_player = data["turn_player"]
     by_chain: dict[int, list[tuple[int, int]]] = {}
     for step in result.trace:

@@ -70,20 +70,29 @@ EXPECT_KEYS = {
 def test_every_expect_key_gives_a_test_id_that_can_be_selected(pytester):
     import json
 
-    data = {"format": 1, "title": "odd keys", "players": ["A", "B"], "turn_player": "A", "cards": [],
-            "start": [], "expect": {key: {} for key in EXPECT_KEYS}}
+    data = {
+        "format": 1,
+        "title": "odd keys",
+        "players": ["A", "B"],
+        "turn_player": "A",
+        "cards": [],
+        "start": [],
+        "expect": {key: {} for key in EXPECT_KEYS},
+    }
     folder = pytester.mkdir("scenarios")
     (folder / "odd.json").write_text(json.dumps(data), encoding="utf-8")
     result = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "--collect-only", "-q")
     ids = [line.split("::", 1)[1] for line in result.stdout.lines if line.startswith("scenarios/odd.json::")]
     assert ids == list(EXPECT_KEYS.values())
     for key, test_id in EXPECT_KEYS.items():
-        by_node = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", f"scenarios/odd.json::{test_id}",
-                                                "-q", "-rs")
+        by_node = pytester.runpytest_subprocess(
+            "-p", "tcgtrig.pytest_plugin", f"scenarios/odd.json::{test_id}", "-q", "-rs"
+        )
         outcomes = by_node.parseoutcomes()
         assert sum(outcomes.get(k, 0) for k in ("passed", "skipped", "failed")) == 1, (key, by_node.stdout.str())
-    selected = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "-k", "a_b and not a_b-2",
-                                             "--collect-only", "-q")
+    selected = pytester.runpytest_subprocess(
+        "-p", "tcgtrig.pytest_plugin", "-k", "a_b and not a_b-2", "--collect-only", "-q"
+    )
     assert [line for line in selected.stdout.lines if "::" in line] == ["scenarios/odd.json::a_b"]
     # the test says which key it is
     report = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "scenarios/odd.json::_evil", "-rs")

@@ -31,9 +31,10 @@ start: [{emit: {event: ping_a}}]
 """
 
 #: The same, but B's effect reads the counter: it may stop the loop one day.
-READ = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
-                         "do: [{gain: {counter: m}}, {if: {player: self, counter: n, lt: 1000000}, "
-                         "then: [{emit: {event: ping_a}}]}]")
+READ = PING_PONG.replace(
+    "do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
+    "do: [{gain: {counter: m}}, {if: {player: self, counter: n, lt: 1000000}, then: [{emit: {event: ping_a}}]}]",
+)
 
 
 @pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
@@ -46,17 +47,22 @@ def test_a_loop_that_only_grows_counters_nothing_reads_ends_at_once(game):
     assert result.trace[-1].kind == "ended"
 
 
-@pytest.mark.parametrize(("test", "settled"), [
-    ("{player: self, counter: n, gte: 0}", True),   # true, and stays true as n grows
-    ("{player: self, counter: n, gt: -5}", True),
-    ("{player: self, counter: n, ne: -1}", True),   # n has passed -1 for good
-    ("{player: self, counter: n, lt: 1000}", False),  # true now, false one day: the loop ends by itself
-    ("{player: self, counter: n, ne: 1000}", False),  # true until n reaches 1000
-    ("{player: self, counter: n, gte: {count: {zone: hand}}}", False),  # against a number that may change
-])
+@pytest.mark.parametrize(
+    ("test", "settled"),
+    [
+        ("{player: self, counter: n, gte: 0}", True),  # true, and stays true as n grows
+        ("{player: self, counter: n, gt: -5}", True),
+        ("{player: self, counter: n, ne: -1}", True),  # n has passed -1 for good
+        ("{player: self, counter: n, lt: 1000}", False),  # true now, false one day: the loop ends by itself
+        ("{player: self, counter: n, ne: 1000}", False),  # true until n reaches 1000
+        ("{player: self, counter: n, gte: {count: {zone: hand}}}", False),  # against a number that may change
+    ],
+)
 def test_a_condition_on_a_growing_counter_ends_the_loop_only_when_it_is_settled(test, settled):
-    text = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
-                             "do: [{gain: {counter: m}}, {if: " + test + ", then: [{emit: {event: ping_a}}]}]")
+    text = PING_PONG.replace(
+        "do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
+        "do: [{gain: {counter: m}}, {if: " + test + ", then: [{emit: {event: ping_a}}]}]",
+    )
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "read.yaml"), "digimon", max_steps=3_000)
     reason = result.reason or ""
     assert ("kept recurring" in reason) is settled
@@ -86,8 +92,9 @@ def test_with_a_higher_limit_the_same_loop_runs_on():
 
 def test_a_cycle_in_which_a_player_chose_is_left_to_the_step_limit():
     # the answers may differ next time round: only running it shows where it goes
-    optional = READ.replace("abilities: [{id: go, when: {event: ping_a}", "abilities: [{id: go, optional: true, "
-                            "when: {event: ping_a}")
+    optional = READ.replace(
+        "abilities: [{id: go, when: {event: ping_a}", "abilities: [{id: go, optional: true, when: {event: ping_a}"
+    )
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(optional, "read.yaml"), "digimon", max_steps=600)
     assert "step limit reached: no end after 600 steps" in result.reason
 
@@ -133,9 +140,11 @@ def test_a_long_resolution_prints_a_bounded_tree_and_order_line_and_a_complete_t
 def test_a_counter_that_goes_both_ways_is_never_taken_as_settled():
     """Lost as well as gained: between two looks it may have crossed the
     number and come back, so the step limit decides."""
-    text = PING_PONG.replace("do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
-                             "do: [{gain: {counter: n, amount: 2}}, {lose: {counter: n}}, "
-                             "{if: {player: self, counter: n, gte: 0}, then: [{emit: {event: ping_a}}]}]")
+    text = PING_PONG.replace(
+        "do: [{gain: {counter: m}}, {emit: {event: ping_a}}]",
+        "do: [{gain: {counter: n, amount: 2}}, {lose: {counter: n}}, "
+        "{if: {player: self, counter: n, gte: 0}, then: [{emit: {event: ping_a}}]}]",
+    )
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "both.yaml"), "digimon", max_steps=1_000)
     assert "step limit reached" in result.reason
 

@@ -31,8 +31,9 @@ def test_resume_gives_the_uninterrupted_trace(tmp_path, file, game, stop):
     whole = runner.invoke(main, ["run", str(ROOT / file), "--game", game, "--json"])
     assert whole.exit_code == 0, whole.output
     saved = tmp_path / "position.json"
-    stopped = runner.invoke(main, ["run", str(ROOT / file), "--game", game, "--stop-after", str(stop),
-                                   "--save", str(saved)])
+    stopped = runner.invoke(
+        main, ["run", str(ROOT / file), "--game", game, "--stop-after", str(stop), "--save", str(saved)]
+    )
     assert stopped.exit_code == 0, stopped.output
     position = json.loads(saved.read_text(encoding="utf-8"))
     assert position["game"] == game and "state" in position and isinstance(position["pending"], list)
@@ -93,8 +94,13 @@ def test_an_edited_save_is_refused(tmp_path):
     result = runner.invoke(main, ["resume", str(saved)])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert "not where its scenario and answers lead (was the file edited?)" in result.stderr
-    for broken in ("{", '{"save_format": 1}', "[1, 2]", '{"save_format": 1, "scenario": {}, "game": "digimon", '
-                   '"answers": [], "remaining_choices": [], "stopped_after_steps": 0}'):
+    for broken in (
+        "{",
+        '{"save_format": 1}',
+        "[1, 2]",
+        '{"save_format": 1, "scenario": {}, "game": "digimon", '
+        '"answers": [], "remaining_choices": [], "stopped_after_steps": 0}',
+    ):
         saved.write_text(broken, encoding="utf-8")
         result = runner.invoke(main, ["resume", str(saved)])
         assert result.exit_code == 2 and result.stderr.startswith("error: ") and "Traceback" not in result.output
@@ -175,7 +181,10 @@ def test_a_random_run_is_saved_and_resumed(tmp_path, file, game):
 
 
 def test_a_game_variant_is_kept(tmp_path):
-    runner, file = CliRunner(), ROOT / "tests/scenarios/yugioh/case-13-illusion-snatch-chains-to-bottomless-trap-hole.yaml"
+    runner, file = (
+        CliRunner(),
+        ROOT / "tests/scenarios/yugioh/case-13-illusion-snatch-chains-to-bottomless-trap-hole.yaml",
+    )
     whole = runner.invoke(main, ["run", str(file), "--game", "yugioh/ocg", "--json"])
     position, resumed = _stop_and_resume(runner, tmp_path, file, 1, "--game", "yugioh/ocg")
     assert position["game"] == "yugioh/ocg" and json.loads(resumed.stdout) == json.loads(whole.stdout)
@@ -212,30 +221,64 @@ def _a_save(tmp_path: Path) -> tuple[Path, dict]:
     return saved, json.loads(saved.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("key, value, message", [
-    ("save_format", True, r"key 'save_format': expected the whole number 2 \(or 1\), got true"),
-    ("save_format", 1.0, r"key 'save_format': expected the whole number 2 \(or 1\), got 1\.0"),
-    ("save_format", 2.0, r"key 'save_format': expected the whole number 2 \(or 1\), got 2\.0"),
-    ("save_format", "2", r"key 'save_format': expected the whole number 2 \(or 1\), got '2'"),
-    ("save_format", 3, r"save_format 3 is not one this tcgtrig reads \(2, 1\)"),
-    ("options", [], r"key 'options': expected a mapping"),
-    ("options", {"max_steps": 10, "random": None, "max_memory": None, "colour": 1},
-     r"key 'options': unknown key 'colour' \(legal: max_memory, max_steps, random\)"),
-    ("options.max_steps", "100", r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got '100'"),
-    ("options.max_steps", True, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got true"),
-    ("options.max_steps", 0, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got 0"),
-    ("options.max_steps", 10.0, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got 10\.0"),
-    ("options.random", 1.5, r"key 'options\.random': expected a whole number \(the seed\) or null, got 1\.5"),
-    ("options.random", False, r"key 'options\.random': expected a whole number \(the seed\) or null, got false"),
-    ("options.max_memory", "2G", r"key 'options\.max_memory': expected a number of bytes, 1 or more, or null, got '2G'"),
-    ("options.max_memory", -5, r"key 'options\.max_memory': expected a number of bytes, 1 or more, or null, got -5"),
-    ("scripted_answers", 99, r"key 'scripted_answers': expected a whole number from 0 to 2 \(the answers\), got 99"),
-    ("scripted_answers", True, r"key 'scripted_answers': expected a whole number from 0 to 2 \(the answers\), got true"),
-    ("answers", [1, 2], r"key 'answers': expected a list of labels \(strings\), got 1 at \[0\]"),
-    ("remaining_choices", [None], r"key 'remaining_choices': expected a list of labels \(strings\), got null at \[0\]"),
-    ("stopped_after_steps", 3.0, r"key 'stopped_after_steps': expected a number of steps"),
-    ("game", "digimom", r"unknown game 'digimom'.*"),
-])
+@pytest.mark.parametrize(
+    "key, value, message",
+    [
+        ("save_format", True, r"key 'save_format': expected the whole number 2 \(or 1\), got true"),
+        ("save_format", 1.0, r"key 'save_format': expected the whole number 2 \(or 1\), got 1\.0"),
+        ("save_format", 2.0, r"key 'save_format': expected the whole number 2 \(or 1\), got 2\.0"),
+        ("save_format", "2", r"key 'save_format': expected the whole number 2 \(or 1\), got '2'"),
+        ("save_format", 3, r"save_format 3 is not one this tcgtrig reads \(2, 1\)"),
+        ("options", [], r"key 'options': expected a mapping"),
+        (
+            "options",
+            {"max_steps": 10, "random": None, "max_memory": None, "colour": 1},
+            r"key 'options': unknown key 'colour' \(legal: max_memory, max_steps, random\)",
+        ),
+        (
+            "options.max_steps",
+            "100",
+            r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got '100'",
+        ),
+        ("options.max_steps", True, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got true"),
+        ("options.max_steps", 0, r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got 0"),
+        (
+            "options.max_steps",
+            10.0,
+            r"key 'options\.max_steps': expected a whole number of steps, 1 or more, got 10\.0",
+        ),
+        ("options.random", 1.5, r"key 'options\.random': expected a whole number \(the seed\) or null, got 1\.5"),
+        ("options.random", False, r"key 'options\.random': expected a whole number \(the seed\) or null, got false"),
+        (
+            "options.max_memory",
+            "2G",
+            r"key 'options\.max_memory': expected a number of bytes, 1 or more, or null, got '2G'",
+        ),
+        (
+            "options.max_memory",
+            -5,
+            r"key 'options\.max_memory': expected a number of bytes, 1 or more, or null, got -5",
+        ),
+        (
+            "scripted_answers",
+            99,
+            r"key 'scripted_answers': expected a whole number from 0 to 2 \(the answers\), got 99",
+        ),
+        (
+            "scripted_answers",
+            True,
+            r"key 'scripted_answers': expected a whole number from 0 to 2 \(the answers\), got true",
+        ),
+        ("answers", [1, 2], r"key 'answers': expected a list of labels \(strings\), got 1 at \[0\]"),
+        (
+            "remaining_choices",
+            [None],
+            r"key 'remaining_choices': expected a list of labels \(strings\), got null at \[0\]",
+        ),
+        ("stopped_after_steps", 3.0, r"key 'stopped_after_steps': expected a number of steps"),
+        ("game", "digimom", r"unknown game 'digimom'.*"),
+    ],
+)
 def test_a_hostile_save_is_one_clear_line(tmp_path, key, value, message):
     saved, data = _a_save(tmp_path)
     where, _, name = key.rpartition(".")
@@ -275,8 +318,7 @@ def test_a_save_that_cannot_be_written_leaves_the_old_file_and_says_why(tmp_path
     saved = tmp_path / "s.json"
     saved.write_text("the old save", encoding="utf-8")
     real = tcgtrig.saving.save_position
-    monkeypatch.setattr(tcgtrig.saving, "save_position",
-                        lambda *args: {**real(*args), "note": "half \ud800"})
+    monkeypatch.setattr(tcgtrig.saving, "save_position", lambda *args: {**real(*args), "note": "half \ud800"})
     result = CliRunner().invoke(main, ["run", str(T1), "--stop-after", "1", "--save", str(saved)])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "cannot write the saved position: surrogates not allowed" in result.stderr

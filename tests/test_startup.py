@@ -36,8 +36,10 @@ def imported_after(code: str) -> set[str]:
 
 def command(*args: str) -> str:
     """Run the command line in-process (as the console script does), keeping going after its exit."""
-    return (f"import sys\nsys.argv = ['tcgtrig', *{list(args)!r}]\nfrom tcgtrig.cli import main\n"
-            "try:\n    main()\nexcept SystemExit:\n    pass")
+    return (
+        f"import sys\nsys.argv = ['tcgtrig', *{list(args)!r}]\nfrom tcgtrig.cli import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass"
+    )
 
 
 def test_importing_the_package_imports_nothing_heavy():
@@ -93,8 +95,9 @@ def test_the_type_checking_imports_match_the_lazy_names():
     ``__getattr__`` hands out at run time, and both are ``__all__``."""
     tree = ast.parse((ROOT / "core" / "__init__.py").read_text(encoding="utf-8"))
     guarded = next(node for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
-    static = {alias.name: node.module for node in guarded.body if isinstance(node, ast.ImportFrom)
-              for alias in node.names}
+    static = {
+        alias.name: node.module for node in guarded.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
     lazy = {name: module for module, names in tcgtrig._HOMES.items() for name in names}
     assert static == lazy
     assert set(lazy) | {"__version__"} == set(tcgtrig.__all__)

@@ -115,7 +115,9 @@ def test_the_json_trace_keeps_them_as_data_written_escaped():
     text = result.json_text()
     assert RAW.search(text.replace("\n", "")) is None
     trace = json.loads(text)
-    assert trace["title"] == "\x1b]0;PWNED\x07 \x1b[2J \x1b]8;;javascript:alert(1)\x1b\\click\x1b]8;;\x1b\\ \u202eevil \r"
+    assert (
+        trace["title"] == "\x1b]0;PWNED\x07 \x1b[2J \x1b]8;;javascript:alert(1)\x1b\\click\x1b]8;;\x1b\\ \u202eevil \r"
+    )
     assert trace["title"] in trace["counters"]["A"]
 
 
@@ -123,8 +125,16 @@ def test_the_json_trace_keeps_them_as_data_written_escaped():
 
 CORPUS = Path(__file__).parent / "hostile"
 ESCAPES = ("terminal-escapes.yaml", "terminal-escapes.json")
-COMMANDS = (("run",), ("run", "--json"), ("check",), ("compare",), ("compare", "--json"), ("explore",),
-            ("explore", "--json"), ("play",))
+COMMANDS = (
+    ("run",),
+    ("run", "--json"),
+    ("check",),
+    ("compare",),
+    ("compare", "--json"),
+    ("explore",),
+    ("explore", "--json"),
+    ("play",),
+)
 
 
 @pytest.fixture
@@ -135,7 +145,9 @@ def runner() -> CliRunner:
 def assert_nothing_raw(*texts: str) -> None:
     for text in texts:
         found = RAW.search(text)
-        assert found is None, f"{found.group()!r} at {found.start()}: {text[max(found.start() - 80, 0):found.end() + 80]!r}"
+        assert found is None, (
+            f"{found.group()!r} at {found.start()}: {text[max(found.start() - 80, 0) : found.end() + 80]!r}"
+        )
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
@@ -170,7 +182,9 @@ def test_the_page_shows_them_escaped(runner, tmp_path, name):
 def test_a_failed_expectation_and_a_scripted_choice_show_them_escaped(runner, tmp_path):
     text = (CORPUS / "terminal-escapes.yaml").read_text(encoding="utf-8")
     wrong = tmp_path / "wrong.yaml"
-    wrong.write_text(text.replace('zones: {bell: "\\u202Egraveyard"}', 'zones: {bell: "\\e[2Jwrong"}'), encoding="utf-8")
+    wrong.write_text(
+        text.replace('zones: {bell: "\\u202Egraveyard"}', 'zones: {bell: "\\e[2Jwrong"}'), encoding="utf-8"
+    )
     checked = runner.invoke(main, ["check", str(wrong)])
     assert checked.exit_code == 1 and "FAIL" in checked.stdout
     assert "\\x1b[2Jwrong" in checked.stdout
@@ -180,8 +194,9 @@ def test_a_failed_expectation_and_a_scripted_choice_show_them_escaped(runner, tm
 
 
 def test_a_process_writes_no_raw_escape_to_a_pipe():
-    done = subprocess.run([sys.executable, "-m", "tcgtrig", "run", str(CORPUS / "terminal-escapes.yaml")],
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "tcgtrig", "run", str(CORPUS / "terminal-escapes.yaml")], capture_output=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
     assert_nothing_raw(done.stdout.decode("utf-8"), done.stderr.decode("utf-8"))
 
@@ -192,10 +207,17 @@ def test_on_a_terminal_the_only_escapes_are_the_styles(command):
     """On a terminal rich styles the output (SGR sequences): nothing else."""
     leader, follower = os.openpty()
     args = [*command] if command == ("games",) else [*command, str(CORPUS / "terminal-escapes.yaml")]
-    environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")} | {"TERM": "xterm-256color",
-                                                                                          "COLUMNS": "200"}
-    process = subprocess.Popen([sys.executable, "-m", "tcgtrig", *args], stdout=follower, stderr=follower,
-                               stdin=subprocess.DEVNULL, env=environ)
+    environ = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "TERM")} | {
+        "TERM": "xterm-256color",
+        "COLUMNS": "200",
+    }
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tcgtrig", *args],
+        stdout=follower,
+        stderr=follower,
+        stdin=subprocess.DEVNULL,
+        env=environ,
+    )
     os.close(follower)
     chunks = []
     while True:

@@ -61,7 +61,13 @@ GAME_INFO = GameInfo(
     zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "trash": "discard", "security": "life"},
     tokens_arrive=True,  # CR 4-21-5: removed from the game, "considered to be placed in that area"
     battle_stat="dp",  # CR 14-1
-    event_roles={"deleted": "destroyed", "returned": "returned_to_hand", "played": "put_into_play",
-                 "trashed": "discarded", "suspended": "tapped", "unsuspended": "untapped"},
+    event_roles={
+        "deleted": "destroyed",
+        "returned": "returned_to_hand",
+        "played": "put_into_play",
+        "trashed": "discarded",
+        "suspended": "tapped",
+        "unsuspended": "untapped",
+    },
     flag_roles={"suspended": "tapped"},
 )

@@ -85,8 +85,10 @@ def _declare(card: Any, declaration: list[dict[str, Any]]) -> list[dict[str, Any
     during the ended attack's own end processing is taken as after it: the
     words cannot see that effects are still pending (no card is known to
     need it)."""
-    return [{"if": {"mark": ENDED}, "then": _attack_over()},
-            {"if": DURING_AN_ATTACK, "then": _refused(card), "else": declaration}]
+    return [
+        {"if": {"mark": ENDED}, "then": _attack_over()},
+        {"if": DURING_AN_ATTACK, "then": _refused(card), "else": declaration},
+    ]
 
 
 def _declaration(card: Any, target: Any) -> dict[str, Any]:
@@ -105,8 +107,10 @@ def _refused(card: Any) -> list[dict[str, Any]]:
     made.  The rule event says so in the trace; then setting the mark that
     is set already changes nothing, so ``did: previous`` reads 0 (no attack
     was declared), as it reads the declaration's events when there is one."""
-    return [{"emit": {"event": "attack_not_declared", "card": card, "by": "rule", "reason": NO_NEW_ATTACK}},
-            {"mark": {"set": IN_ATTACK}}]
+    return [
+        {"emit": {"event": "attack_not_declared", "card": card, "by": "rule", "reason": NO_NEW_ATTACK}},
+        {"mark": {"set": IN_ATTACK}},
+    ]
 
 
 def counter_timing(arg: Any) -> list[dict[str, Any]]:
@@ -114,8 +118,10 @@ def counter_timing(arg: Any) -> list[dict[str, Any]]:
     player — their [Counter] effects — unless an effect ended the attack.
     It comes even if the attacker left the battle area (11-1-5)."""
     _no_argument(arg, "counter_timing")
-    return [{"if": ON, "then": [{"emit": {"event": "counter_timing", "player": "opponent", "by": "rule"}}]},
-            {"resolve_pending": {}}]
+    return [
+        {"if": ON, "then": [{"emit": {"event": "counter_timing", "player": "opponent", "by": "rule"}}]},
+        {"resolve_pending": {}},
+    ]
 
 
 def block_timing(arg: Any) -> list[dict[str, Any]]:
@@ -124,16 +130,30 @@ def block_timing(arg: Any) -> list[dict[str, Any]]:
     Digimon that has <Blocker>: it is suspended and becomes the attack
     target (event ``blocked``)."""
     _no_argument(arg, "block_timing")
-    blocker = {"zone": "battle", "owner": "opponent", "has": "blocker", "no_flag": "suspended",
-               "pick": 1, "upto": True, "chooser": "opponent"}
+    blocker = {
+        "zone": "battle",
+        "owner": "opponent",
+        "has": "blocker",
+        "no_flag": "suspended",
+        "pick": 1,
+        "upto": True,
+        "chooser": "opponent",
+    }
     block = [
         {"flag": {"card": blocker, "set": "blocking", "as": "blocked", "by": "rule"}},
-        {"together": [
-            {"flag": {"card": {"zone": "battle", "flag": "blocking"}, "set": "suspended", "as": "suspended",
-                      "by": "rule"}},
-            {"flag": {"card": {"zone": "battle", "flag": "attack_target"}, "clear": "attack_target",
-                      "by": "rule"}},
-        ]},
+        {
+            "together": [
+                {
+                    "flag": {
+                        "card": {"zone": "battle", "flag": "blocking"},
+                        "set": "suspended",
+                        "as": "suspended",
+                        "by": "rule",
+                    }
+                },
+                {"flag": {"card": {"zone": "battle", "flag": "attack_target"}, "clear": "attack_target", "by": "rule"}},
+            ]
+        },
         {"flag": {"card": {"zone": "battle", "flag": "blocking"}, "set": "attack_target", "by": "rule"}},
     ]
     return [{"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": block}, {"resolve_pending": {}}]
@@ -144,10 +164,18 @@ def end_attack(arg: Any) -> dict[str, Any]:
     right after that effect (event ``end_of_attack``, the attacking
     player's, whoever ended it); later timings of the attack do not."""
     _no_argument(arg, "end_attack")
-    return {"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": [{"mark": {"set": ENDED}}, {"together": [
-        {"flag": {"card": ATTACKING, "set": ENDED, "as": "attack_ended"}},
-        {"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
-    ]}]}
+    return {
+        "if": {"all": [ON, ATTACKER_IN_BATTLE]},
+        "then": [
+            {"mark": {"set": ENDED}},
+            {
+                "together": [
+                    {"flag": {"card": ATTACKING, "set": ENDED, "as": "attack_ended"}},
+                    {"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
+                ]
+            },
+        ],
+    }
 
 
 def end_of_attack(arg: Any) -> list[dict[str, Any]]:
@@ -156,9 +184,11 @@ def end_of_attack(arg: Any) -> list[dict[str, Any]]:
     until then (11-6-2, Q&A Q4728) — and the attack's flags and marks are
     cleared: a new attack can be declared."""
     _no_argument(arg, "end_of_attack")
-    return [{"if": ON, "then": [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}}]},
-            {"resolve_pending": {}},
-            *_attack_over()]
+    return [
+        {"if": ON, "then": [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}}]},
+        {"resolve_pending": {}},
+        *_attack_over(),
+    ]
 
 
 def _attack_over() -> list[dict[str, Any]]:
@@ -183,8 +213,7 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
     else:
         success, declared = [], arg
     card, target = _attack_argument(declared)
-    timings: list[dict[str, Any]] = [{"mark": {"set": IN_ATTACK}}, _declaration(card, target),
-                                     {"resolve_pending": {}}]
+    timings: list[dict[str, Any]] = [{"mark": {"set": IN_ATTACK}}, _declaration(card, target), {"resolve_pending": {}}]
     timings += counter_timing({}) + block_timing({})
     if success:
         timings.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})
@@ -220,11 +249,19 @@ def security_check(arg: Any) -> list[dict[str, Any]]:
     present = {"card": card, "in": "battle"}
     security_digimon = {"zone": REVEALED, "types": ["digimon"]}
     one = [
-        {"move": {"card": {"zone": "security", "owner": "opponent", "top": 1}, "to": REVEALED, "as": "checked",
-                  "by": "rule"}},
+        {
+            "move": {
+                "card": {"zone": "security", "owner": "opponent", "top": 1},
+                "to": REVEALED,
+                "as": "checked",
+                "by": "rule",
+            }
+        },
         {"resolve_pending": {}},
-        {"if": {"all": [present, {"count": security_digimon, "gte": 1}]},
-         "then": [{"battle": {"card": card, "against": security_digimon}}, {"resolve_pending": {}}]},
+        {
+            "if": {"all": [present, {"count": security_digimon, "gte": 1}]},
+            "then": [{"battle": {"card": card, "against": security_digimon}}, {"resolve_pending": {}}],
+        },
         {"move": {"card": {"zone": REVEALED}, "to": "trash", "by": "rule"}},
     ]
     return [{"if": present, "then": one} for _ in range(checks)]
@@ -240,12 +277,20 @@ def confirm_attack(arg: Any) -> list[dict[str, Any]]:
     modelled."""
     target = {"zone": "battle", "flag": "attack_target"}
     card = arg["card"] if isinstance(arg, dict) and "card" in arg else arg
-    wins = {"win": {"player": "self", "reason": "CR 11-5-1-2: the attack succeeded on a player with no security "
-                                                  "cards"}}
-    return [{"if": {"count": target, "gte": 1},
-             "then": [{"battle": {"card": card, "against": target}}, {"resolve_pending": {}}],
-             "else": [{"if": {"count": {"zone": "security", "owner": "opponent"}, "gte": 1},
-                       "then": security_check(arg), "else": [wins]}]}]
+    wins = {"win": {"player": "self", "reason": "CR 11-5-1-2: the attack succeeded on a player with no security cards"}}
+    return [
+        {
+            "if": {"count": target, "gte": 1},
+            "then": [{"battle": {"card": card, "against": target}}, {"resolve_pending": {}}],
+            "else": [
+                {
+                    "if": {"count": {"zone": "security", "owner": "opponent"}, "gte": 1},
+                    "then": security_check(arg),
+                    "else": [wins],
+                }
+            ],
+        }
+    ]
 
 
 def _no_argument(arg: Any, word: str) -> None:

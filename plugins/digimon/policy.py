@@ -27,8 +27,10 @@ from .attack import REVEALED, WORDS
 SECURITY_TAG = "security"
 SOURCES = "sources"
 LEFT = "its card moved (left its area or became a new card) before it activated (CR 15-4-4-3)"
-LOST_EFFECT_DIGIVOLVED = ("its Digimon digivolved: the card became a digivolution card — the same card "
-                          "(CR 3-1-3-1-3), but the Digimon no longer has the effect (CR 15-4-4-4)")
+LOST_EFFECT_DIGIVOLVED = (
+    "its Digimon digivolved: the card became a digivolution card — the same card "
+    "(CR 3-1-3-1-3), but the Digimon no longer has the effect (CR 15-4-4-4)"
+)
 
 
 def rank(state: GameState, effect: PendingEffect) -> tuple[int, int, int]:
@@ -96,8 +98,11 @@ def lost(state: GameState, effect: PendingEffect) -> Drop | None:
         return Drop("lost", LEFT)
     if effect.looked_back and not any(event.card == effect.self_card for event in effect.events):
         # it watched another card's event and its own card left at that same moment
-        return Drop("lost", "its card left its area at the same moment: it triggered, but by the time it "
-                            "could activate its card was a new card (CR 15-4-4-3, Q&A Q1222/Q2046)")
+        return Drop(
+            "lost",
+            "its card left its area at the same moment: it triggered, but by the time it "
+            "could activate its card was a new card (CR 15-4-4-3, Q&A Q1222/Q2046)",
+        )
     if effect.granted:
         return _gained_lost(state, effect, card)
     if effect.self_card == effect.card:
@@ -106,15 +111,15 @@ def lost(state: GameState, effect: PendingEffect) -> Drop | None:
         return Drop("lost", LOST_EFFECT_DIGIVOLVED if card.zone == SOURCES else LEFT)
     if effect.looked_back:
         if top.incarnation != effect.self_incarnation:
-            return Drop("lost", "the Digimon it is pending for moved again before it activated "
-                                "(CR 15-8-3-5, Q&A Q4285)")
+            return Drop(
+                "lost", "the Digimon it is pending for moved again before it activated (CR 15-8-3-5, Q&A Q4285)"
+            )
         return None
     if card.incarnation == effect.incarnation:
         return None
     if top.incarnation != effect.self_incarnation and top.zone != SOURCES:
         return Drop("lost", LEFT)
-    return Drop("lost", "its Digimon lost the effect: the digivolution card that gives it left "
-                        "(CR 15-4-4-4)")
+    return Drop("lost", "its Digimon lost the effect: the digivolution card that gives it left (CR 15-4-4-4)")
 
 
 def _gained_lost(state: GameState, effect: PendingEffect, card: Card) -> Drop | None:
@@ -125,8 +130,10 @@ def _gained_lost(state: GameState, effect: PendingEffect, card: Card) -> Drop | 
         return None if card.incarnation == effect.incarnation else Drop("lost", LEFT)
     if state.holder_of(effect.grant) is not None:
         return None
-    return Drop("lost", "its Digimon no longer has the gained effect: it left its area or the effect "
-                        "ended (CR 15-13-2, 15-4-4-3)")
+    return Drop(
+        "lost",
+        "its Digimon no longer has the gained effect: it left its area or the effect ended (CR 15-13-2, 15-4-4-3)",
+    )
 
 
 def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
@@ -138,8 +145,13 @@ def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
 
 
 #: the timing an ability's trigger event gives it, for "its [X] effects don't activate"
-TIMINGS = {"played": "on_play", "digivolved": "when_digivolving", "attacking": "when_attacking",
-           "deleted": "on_deletion", "end_of_attack": "end_of_attack"}
+TIMINGS = {
+    "played": "on_play",
+    "digivolved": "when_digivolving",
+    "attacking": "when_attacking",
+    "deleted": "on_deletion",
+    "end_of_attack": "end_of_attack",
+}
 #: the flag that forbids every effect of the Digimon that carries it
 CANT_ACTIVATE = "cant_activate"
 
@@ -161,8 +173,9 @@ def forbidden(state: GameState, effect: PendingEffect) -> str | None:
     timings = {TIMINGS.get(when.event, "")} if when is not None else set()
     for timing in sorted(timings | set(effect.ability.tags)):
         if timing and f"no_{timing}" in card.flags:
-            return f"a persistent effect says its [{timing.replace('_', ' ').title()}] effects don't activate " \
-                   "(CR 15-8-2)"
+            return (
+                f"a persistent effect says its [{timing.replace('_', ' ').title()}] effects don't activate (CR 15-8-2)"
+            )
     return None
 
 
@@ -251,13 +264,15 @@ def endless(reason: str, stoppable: bool | None) -> GameEnd:
     first), so it is not a draw — the script must make the choice that ends
     it."""
     if stoppable:
-        return GameEnd("loop", f"{reason}; a player can stop this loop by choosing differently: under CR 18-3 "
-                               "the turn player, then the non-turn player, declares how many times it repeats "
-                               "(script the choice that ends it)")
+        return GameEnd(
+            "loop",
+            f"{reason}; a player can stop this loop by choosing differently: under CR 18-3 "
+            "the turn player, then the non-turn player, declares how many times it repeats "
+            "(script the choice that ends it)",
+        )
     if stoppable is None:
         return GameEnd("draw", f"{reason}; treated as an endless loop, a draw (CR 18-3)")
-    return GameEnd("draw", f"{reason}; an endless loop that no player can stop ends the game in a "
-                           "draw (CR 18-3)")
+    return GameEnd("draw", f"{reason}; an endless loop that no player can stop ends the game in a draw (CR 18-3)")
 
 
 # -- the game's words ----------------------------------------------------------
@@ -277,14 +292,20 @@ def _dna_digivolve(arg: Any) -> dict[str, Any]:
     effects end, an attacking one is no longer present (8-2-2-1-3/5), and
     their per-turn uses are the new Digimon's (8-2-2-1-6).  The new
     Digimon's event is ``digivolved`` ([When Digivolving], 8-2-2-5)."""
-    if not isinstance(arg, dict) or set(arg) != {"card", "from"} or not isinstance(arg["from"], list) or len(
-            arg["from"]) < 2:
+    if (
+        not isinstance(arg, dict)
+        or set(arg) != {"card", "from"}
+        or not isinstance(arg["from"], list)
+        or len(arg["from"]) < 2
+    ):
         raise ValueError("expected {card: the DNA Digimon, from: [the Digimon it is made from, …]} (two or more)")
     into = arg["card"]
-    return {"together": [
-        {"move": {"card": into, "to": "battle", "as": "digivolved"}},
-        *({"move": {"card": part, "to": "sources", "under": into}} for part in arg["from"]),
-    ]}
+    return {
+        "together": [
+            {"move": {"card": into, "to": "battle", "as": "digivolved"}},
+            *({"move": {"card": part, "to": "sources", "under": into}} for part in arg["from"]),
+        ]
+    }
 
 
 def _memory(arg: Any) -> dict[str, Any]:

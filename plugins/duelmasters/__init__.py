@@ -60,11 +60,25 @@ GAME_INFO = GameInfo(
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter
     stats=("power",),  # what its rules read
-    zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "graveyard": "discard", "shields": "life",
-                "mana": "resource"},
-    event_roles={"destroyed": "destroyed", "discarded": "discarded", "returned": "returned_to_hand",
-                 "summoned": "put_into_play", "put_into_battle": "put_into_play", "put_into_mana": "resourced",
-                 "tapped": "tapped", "untapped": "untapped", "broken": "life_lost"},
+    zone_roles={
+        "deck": "deck",
+        "hand": "hand",
+        "battle": "field",
+        "graveyard": "discard",
+        "shields": "life",
+        "mana": "resource",
+    },
+    event_roles={
+        "destroyed": "destroyed",
+        "discarded": "discarded",
+        "returned": "returned_to_hand",
+        "summoned": "put_into_play",
+        "put_into_battle": "put_into_play",
+        "put_into_mana": "resourced",
+        "tapped": "tapped",
+        "untapped": "untapped",
+        "broken": "life_lost",
+    },
     flag_roles={"tapped": "tapped"},
     battle_stat="power",  # the creature with the lower power is destroyed, both when equal
     max_players=4,  # Duel Party, the multiplayer format: turns and waiting abilities go in turn order

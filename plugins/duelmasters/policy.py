@@ -60,8 +60,10 @@ def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
     the active one (who resolves first)."""
     if effect.window != "main":
         return None
-    return {"class": CLASS_NAMES[ability_class(effect)],
-            "side": "active" if effect.controller == state.turn_player else "non-active"}
+    return {
+        "class": CLASS_NAMES[ability_class(effect)],
+        "side": "active" if effect.controller == state.turn_player else "non-active",
+    }
 
 
 def declared(effect: PendingEffect) -> bool:
@@ -127,10 +129,12 @@ def _attack(arg: Any) -> dict[str, Any]:
     """An attack is declared: the creature is tapped — event ``attacking``,
     its Attack Triggers."""
     card, _ = card_argument(arg)
-    return {"together": [
-        {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
-        {"emit": {"event": "attacking", "card": card}},
-    ]}
+    return {
+        "together": [
+            {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
+            {"emit": {"event": "attacking", "card": card}},
+        ]
+    }
 
 
 def _block(arg: Any) -> dict[str, Any]:
@@ -138,11 +142,13 @@ def _block(arg: Any) -> dict[str, Any]:
     ``blocking``, until the end of the attack) — event ``blocked``; the
     battle is then ``battle: {card: ATTACKER, against: BLOCKER}``."""
     card, _ = card_argument(arg)
-    return {"together": [
-        {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
-        {"flag": {"card": card, "set": BLOCKING, "by": "rule"}},
-        {"emit": {"event": "blocked", "card": card}},
-    ]}
+    return {
+        "together": [
+            {"flag": {"card": card, "set": "tapped", "as": "tapped"}},
+            {"flag": {"card": card, "set": BLOCKING, "by": "rule"}},
+            {"emit": {"event": "blocked", "card": card}},
+        ]
+    }
 
 
 def _end_of_attack(arg: Any) -> list[dict[str, Any]]:
@@ -154,9 +160,11 @@ def _end_of_attack(arg: Any) -> list[dict[str, Any]]:
     ended since."""
     if arg not in (None, {}):
         raise ValueError("end_of_attack takes no arguments: write {end_of_attack: {}}")
-    return [{"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
-            {"resolve_pending": {}},
-            {"flag": {"card": {"flag": BLOCKING}, "clear": BLOCKING, "by": "rule"}}]
+    return [
+        {"emit": {"event": "end_of_attack", "player": "turn_player", "by": "rule"}},
+        {"resolve_pending": {}},
+        {"flag": {"card": {"flag": BLOCKING}, "clear": BLOCKING, "by": "rule"}},
+    ]
 
 
 def _power(arg: Any) -> dict[str, Any]:

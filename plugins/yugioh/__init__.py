@@ -56,7 +56,11 @@ GAME_INFO = GameInfo(
     rule_counters=(),  # no rule here reads a counter
     stats=("atk", "def", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "field": "field", "graveyard": "discard", "banished": "exile"},
-    event_roles={"destroyed": "destroyed", "discarded": "discarded", "special_summoned": "put_into_play",
-                 "banished": "exiled"},
+    event_roles={
+        "destroyed": "destroyed",
+        "discarded": "discarded",
+        "special_summoned": "put_into_play",
+        "banished": "exiled",
+    },
     battle_stat="atk",  # damage calculation: tcgtrig_battle_result (positions, battle damage)
 )

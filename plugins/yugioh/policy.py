@@ -54,8 +54,11 @@ def moved_away(state: GameState, effect: PendingEffect) -> Drop | None:
     card = state.cards.get(effect.card)
     if card is None or card.incarnation == effect.incarnation:
         return None
-    return Drop("lost", f"its card changed location after it triggered (now: {card.zone}): a trigger "
-                        "effect activates only from where its condition was met")
+    return Drop(
+        "lost",
+        f"its card changed location after it triggered (now: {card.zone}): a trigger "
+        "effect activates only from where its condition was met",
+    )
 
 
 def missed(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
@@ -70,8 +73,10 @@ def missed(effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
     elif effect.link >= 2:
         why = f"its event happened at Chain Link {effect.link}, and Chain Link {effect.link - 1} resolved after it"
     else:
-        why = ("something else happened after its event (a later part of the same effect, or the summon "
-               "its Tribute or material was for)")
+        why = (
+            "something else happened after its event (a later part of the same effect, or the summon "
+            "its Tribute or material was for)"
+        )
     return Drop("missed", f"{why}: an optional 'when … you can' effect misses the timing")
 
 
@@ -148,16 +153,22 @@ def battle_result(state: GameState, card: str, against: str | None, stat: Any) -
     if attack == other:
         return BattleResult(destroyed=(card, against) if attack > 0 else ())
     winner, loser = (card, against) if attack > other else (against, card)
-    return BattleResult(destroyed=(loser,), winner=winner,
-                        damage=((state.controller(loser), abs(attack - other)),), counter="lp")
+    return BattleResult(
+        destroyed=(loser,), winner=winner, damage=((state.controller(loser), abs(attack - other)),), counter="lp"
+    )
 
 
 # -- the game's words ----------------------------------------------------------
 
+
 def _set(arg: Any) -> dict[str, Any]:
     card, modifiers = card_argument(arg)
-    return {"together": [{"move": {"card": card, "to": "field", "as": "set", **modifiers}},
-                         {"flag": {"card": card, "set": "face_down"}}]}
+    return {
+        "together": [
+            {"move": {"card": card, "to": "field", "as": "set", **modifiers}},
+            {"flag": {"card": card, "set": "face_down"}},
+        ]
+    }
 
 
 def _number(arg: Any) -> int:
@@ -175,6 +186,7 @@ def _negate(what: str) -> Any:
     def word(arg: Any) -> dict[str, Any]:
         card, modifiers = card_argument(arg)
         return {"negate": {"card": card, "what": what}, **{k: v for k, v in modifiers.items() if k == "label"}}
+
     return word
 
 
@@ -198,12 +210,15 @@ def _damage_step(arg: Any) -> list[dict[str, Any]]:
         {"resolve_pending": {}},
     ]
     if against is not None:
-        steps.append({"if": {"card": against, "flag": "face_down"},
-                      "then": [{"flag": {"card": against, "clear": "face_down", "as": "flipped", "by": "rule"}}]})
+        steps.append(
+            {
+                "if": {"card": against, "flag": "face_down"},
+                "then": [{"flag": {"card": against, "clear": "face_down", "as": "flipped", "by": "rule"}}],
+            }
+        )
     steps += [
         {"emit": {"event": "before_damage_calculation", "card": card, "by": "rule"}},
-        {"battle": {"card": card, **({"against": against} if against is not None else {}),
-                    "hold": BATTLE_DESTROYED}},
+        {"battle": {"card": card, **({"against": against} if against is not None else {}), "hold": BATTLE_DESTROYED}},
         {"emit": {"event": "after_damage_calculation", "card": card, "by": "rule"}},
         {"resolve_pending": {}},
         {"emit": {"event": "end_of_damage_step", "card": card, "by": "rule"}},

@@ -30,11 +30,20 @@ COST = """
 
 def test_cost_is_paid_before_the_effect_and_its_events_are_by_cost(plain):
     result = run(COST, plain)
-    order = [(s.kind, s.get("effect") or s.get("event")) for s in result.trace
-             if s.kind in ("activated", "resolved", "event")]
-    assert order == [("activated", "spell.main"), ("event", "sacrificed"), ("resolved", "spell.main"),
-                     ("event", "gained"), ("activated", "watcher.sees"), ("resolved", "watcher.sees"),
-                     ("event", "gained")]
+    order = [
+        (s.kind, s.get("effect") or s.get("event"))
+        for s in result.trace
+        if s.kind in ("activated", "resolved", "event")
+    ]
+    assert order == [
+        ("activated", "spell.main"),
+        ("event", "sacrificed"),
+        ("resolved", "spell.main"),
+        ("event", "gained"),
+        ("activated", "watcher.sees"),
+        ("resolved", "watcher.sees"),
+        ("event", "gained"),
+    ]
     assert result.state.cards["c1"].zone == "pile"
     assert result.state.counter("A", "cards") == 3 and result.state.counter("B", "seen") == 1
 
@@ -47,7 +56,8 @@ def test_a_cost_that_cannot_be_paid_fails_the_effect(plain):
 
 
 def test_cost_of_a_pending_optional_effect_is_paid_after_use(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: x
             owner: A
@@ -60,10 +70,14 @@ def test_cost_of_a_pending_optional_effect_is_paid_after_use(plain):
                 do: [{gain: {counter: cards}}]
         counters: {A: {mana: 2}}
         start: [{emit: {event: ping}}]
-        """, plain, choices=["use"])
+        """,
+        plain,
+        choices=["use"],
+    )
     assert result.keys("resolved") == ["x.pay"]
     assert result.state.counter("A", "mana") == 0 and result.state.counter("A", "cards") == 1
-    poor = run("""
+    poor = run(
+        """
         cards:
           - id: x
             owner: A
@@ -73,7 +87,9 @@ def test_cost_of_a_pending_optional_effect_is_paid_after_use(plain):
                  do: [{gain: {counter: cards}}]}
         counters: {A: {mana: 1}}
         start: [{emit: {event: ping}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert poor.keys("failed") == ["x.pay"] and poor.state.counter("A", "mana") == 1
 
 
@@ -127,8 +143,14 @@ STEPS = """
 def test_resolve_pending_lets_waiting_effects_resolve_between_start_steps(plain):
     result = run(STEPS, plain)
     kinds = [(s.kind, s.get("effect") or s.get("event")) for s in result.trace if s.kind in ("resolved", "event")]
-    assert kinds == [("event", "attacking"), ("resolved", "x.on_attack"), ("event", "gained"),
-                     ("event", "hit"), ("resolved", "x.on_hit"), ("event", "gained")]
+    assert kinds == [
+        ("event", "attacking"),
+        ("resolved", "x.on_attack"),
+        ("event", "gained"),
+        ("event", "hit"),
+        ("resolved", "x.on_hit"),
+        ("event", "gained"),
+    ]
     assert result.state.counter("A", "ok") == 1
     without = run(STEPS.replace("      - resolve_pending: {}\n", ""), plain)
     kinds = [(s.kind, s.get("effect") or s.get("event")) for s in without.trace if s.kind in ("resolved", "event")]
@@ -170,8 +192,10 @@ DRAWS = """
 def test_draw_one_at_a_time_makes_one_event_per_card(plain):
     together = run(DRAWS, plain)
     one_by_one = run(DRAWS, tcgtrig.load_ruleset("plain", plugins=(OneByOne(),), autoload=False))
-    draws = [[s.get("cards") for s in r.trace if s.kind == "event" and s.get("event") == "drawn"]
-             for r in (together, one_by_one)]
+    draws = [
+        [s.get("cards") for s in r.trace if s.kind == "event" and s.get("event") == "drawn"]
+        for r in (together, one_by_one)
+    ]
     assert draws == [[("d1", "d2")], [("d1",), ("d2",)]]
     assert together.state.counter("B", "draws") == 1 and one_by_one.state.counter("B", "draws") == 2
     assert one_by_one.state.cards["d2"].zone == "hand" and one_by_one.state.cards["d3"].zone == "deck"
@@ -199,7 +223,8 @@ def test_self_is_a_new_object_once_it_moved_again(plain):
 
 
 def test_self_follows_its_card_to_the_top_of_a_pile(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: x
             owner: A
@@ -208,7 +233,9 @@ def test_self_follows_its_card_to_the_top_of_a_pile(plain):
               - {id: grow, when: ping, do: [{stack: {card: top, onto: self}}, {flag: {card: self, set: marked}}]}
           - {id: top, owner: A, zone: hand}
         start: [{emit: {event: ping}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.state.cards["x"].zone == "sources" and result.state.cards["top"].flags == frozenset({"marked"})
 
 

@@ -17,8 +17,11 @@ SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = ("digimon", "duelmasters", "yugioh")
 #: Hooks called while resolving (the others are called as a game loads).
 RESOLVING_HOOKS = sorted(
-    name for name in dir(tcgtrig.hookspecs) if name.startswith("tcgtrig_")
-    and name not in ("tcgtrig_game_info", "tcgtrig_variant", "tcgtrig_addhooks", "tcgtrig_action_aliases"))
+    name
+    for name in dir(tcgtrig.hookspecs)
+    if name.startswith("tcgtrig_")
+    and name not in ("tcgtrig_game_info", "tcgtrig_variant", "tcgtrig_addhooks", "tcgtrig_action_aliases")
+)
 
 
 def _broken(hook: str, raises: bool) -> object:
@@ -73,12 +76,12 @@ def test_a_word_that_raises_is_the_plugins_fault_not_the_files():
 
     ruleset = tcgtrig.load_ruleset("digimon", plugins=[BadWord()])
     scenario = tcgtrig.scenario_from_text(
-        "format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\ncards: []\nstart: [{explode: 1}]\n", "w.yaml")
+        "format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\ncards: []\nstart: [{explode: 1}]\n", "w.yaml"
+    )
     with pytest.raises(PluginError) as caught:
         tcgtrig.resolve(scenario, ruleset)
     assert caught.value.hook == "tcgtrig_action_aliases" and caught.value.plugin == "BadWord-0"
     assert "the word 'explode' raised ZeroDivisionError" in str(caught.value)
-
 
 
 def test_the_position_before_the_failure_is_sound_and_saveable():

@@ -37,7 +37,8 @@ def chainy() -> tcgtrig.Ruleset:
 
 
 def test_responses_resolve_last_in_first_out():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: spell
             owner: A
@@ -48,7 +49,10 @@ def test_responses_resolve_last_in_first_out():
             zone: field
             abilities: [{id: quick, kind: activated, speed: 2, do: [{gain: {counter: lp, amount: 5}}]}]
         start: [{activate: spell.main}]
-        """, chainy(), choices=["trap.quick"])
+        """,
+        chainy(),
+        choices=["trap.quick"],
+    )
     assert result.keys("activated") == ["spell.main", "trap.quick"]
     assert result.keys("resolved") == ["trap.quick", "spell.main"]
     links = [(s["chain"], s["chain_link"]) for s in result.trace if s.kind == "resolved"]
@@ -56,7 +60,8 @@ def test_responses_resolve_last_in_first_out():
 
 
 def test_speed_one_cannot_respond_and_passing_closes_the_window():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: spell
             owner: A
@@ -67,13 +72,16 @@ def test_speed_one_cannot_respond_and_passing_closes_the_window():
             zone: field
             abilities: [{id: ignition, kind: activated, speed: 1, do: []}]
         start: [{activate: spell.main}]
-        """, chainy())
+        """,
+        chainy(),
+    )
     assert result.keys("activated") == ["spell.main"]
     assert not any(s.kind == "choice" for s in result.trace)  # nothing B could respond with
 
 
 def test_triggers_wait_for_the_whole_chain_and_form_the_next_one():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: spell
             owner: A
@@ -92,7 +100,10 @@ def test_triggers_wait_for_the_whole_chain_and_form_the_next_one():
             zone: field
             abilities: [{id: seen, when: boom, optional: true, wording: if, do: []}]
         start: [{activate: spell.main}]
-        """, chainy(), choices=["trap.quick"])
+        """,
+        chainy(),
+        choices=["trap.quick"],
+    )
     kinds = [(s.kind, s.get("effect")) for s in result.trace]
     # both links resolved before anything they triggered became pending
     assert kinds.index(("resolved", "spell.main")) < kinds.index(("triggered", "a_watch.seen"))
@@ -102,7 +113,8 @@ def test_triggers_wait_for_the_whole_chain_and_form_the_next_one():
 
 
 def test_an_optional_when_trigger_misses_the_timing_after_then():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: victim
             owner: B
@@ -120,7 +132,9 @@ def test_an_optional_when_trigger_misses_the_timing_after_then():
                   - move: {card: victim, to: grave}
                   - gain: {counter: lp, amount: 1}
         start: [{activate: spell.main}]
-        """, chainy())
+        """,
+        chainy(),
+    )
     assert result.keys("missed") == ["victim.when_you_can"]
     assert result.keys("resolved") == ["spell.main", "victim.if_you_can"]
 
@@ -128,7 +142,8 @@ def test_an_optional_when_trigger_misses_the_timing_after_then():
 def test_a_chain_being_built_is_part_of_the_position():
     """Building a chain changes nothing on the board; the loop detector must
     still see two positions with different chains as different."""
-    result = run("""
+    result = run(
+        """
         cards:
           - id: x
             owner: A
@@ -140,7 +155,9 @@ def test_a_chain_being_built_is_part_of_the_position():
               - {id: a, when: {event: flag_set, card: self}, do: []}
               - {id: b, when: {event: flag_set, card: self}, do: []}
         start: [{activate: x.down}]
-        """, chainy())
+        """,
+        chainy(),
+    )
     assert result.outcome == "complete"
     assert result.chains() == [["x.down"], ["x.up"], ["x.a", "x.b"]]
 
@@ -169,7 +186,8 @@ def test_a_second_chain_started_after_the_first_resolved_is_not_a_loop():
     chain 1 resolved, then passes in the window after chain 2.  The position
     before and after that pass differ only in whether the window has been
     offered: it is not the same position, and the resolution completes."""
-    result = run("""
+    result = run(
+        """
         counters: {A: {lp: 8000}, B: {lp: 8000}}
         cards:
           - id: x
@@ -177,7 +195,10 @@ def test_a_second_chain_started_after_the_first_resolved_is_not_a_loop():
             zone: field
             abilities: [{id: main, kind: activated, speed: 2, do: [{gain: {counter: lp, amount: 100}}]}]
         start: [{activate: x.main}]
-        """, chainy(), choices=["pass", "x.main"])
+        """,
+        chainy(),
+        choices=["pass", "x.main"],
+    )
     assert result.outcome == "complete", result.reason
     assert result.chains() == [["x.main"], ["x.main"]]
     assert result.state.counter("A", "lp") == 8200
@@ -190,14 +211,17 @@ def test_whether_the_open_window_was_offered_and_what_may_answer_are_part_of_the
     """The open window for the last thing that happened, before and after it
     was offered, and the events a ``when`` may answer, make different
     positions (loop detection and explore compare them)."""
-    engine = tcgtrig.Engine.for_scenario(scenario("""
+    engine = tcgtrig.Engine.for_scenario(
+        scenario("""
         cards:
           - id: x
             owner: A
             zone: field
             abilities: [{id: main, kind: activated, speed: 2, do: []}]
         start: [{gain: {counter: lp, amount: 1}}]
-        """), chainy())
+        """),
+        chainy(),
+    )
     machine = engine.machine
     machine.last_events = (tcgtrig.Event(name="gained", player="A"),)
     before = machine.position()

@@ -43,16 +43,23 @@ THREE = """
     """
 
 # Five effects: 5! orders, so a few random seeds surely differ.
-FIVE = """
+FIVE = (
+    """
     cards:
-""" + "".join(f"""
+"""
+    + "".join(
+        f"""
       - id: e{i}
         owner: A
         zone: battle
         abilities: [{{id: go, when: {{event: ping}}, do: [{{gain: {{counter: n}}}}]}}]
-""" for i in range(5)) + """
+"""
+        for i in range(5)
+    )
+    + """
     start: [{emit: {event: ping}}]
     """
+)
 
 OPTIONAL = """
     cards:
@@ -232,7 +239,8 @@ def test_single_legal_option_consumes_no_script_entry(plain):
 
 
 def test_pick_with_a_single_candidate_consumes_no_script_entry(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: x, owner: B, zone: battle}
           - id: w
@@ -242,7 +250,10 @@ def test_pick_with_a_single_candidate_consumes_no_script_entry(plain):
               - {id: go, optional: true, when: {event: moved, card: x}, do: [{gain: {counter: n}}]}
         start:
           - move: {card: {zone: battle, owner: opponent, pick: 1}, to: trash}
-        """, plain, choices=["decline"])
+        """,
+        plain,
+        choices=["decline"],
+    )
     assert result.state.cards["x"].zone == "trash"
     assert result.keys("declined") == ["w.go"]
     assert result.unused_choices == ()
@@ -257,29 +268,38 @@ def test_scripted_target_picks(plain):
 
 
 def test_choices_mapping_picks_the_list_for_the_game_being_run(plain):
-    text = THREE + """
+    text = (
+        THREE
+        + """
     choices:
       plain: [c.go, b.go]
       digimon: [b.go]
     """
+    )
     assert run(text, plain).keys("resolved") == ["c.go", "b.go", "a.go"]
 
 
 def test_choices_mapping_for_another_game_is_ignored(plain):
-    text = THREE + """
+    text = (
+        THREE
+        + """
     choices:
       digimon: [c.go]
     """
+    )
     assert run(text, plain).keys("resolved") == ["a.go", "b.go", "c.go"]
     assert run(text, plain).unused_choices == ()
 
 
 def test_choices_mapping_under_digimon(digimon):
-    text = THREE + """
+    text = (
+        THREE
+        + """
     choices:
       plain: [c.go]
       digimon: [b.go, c.go]
     """
+    )
     assert scenario(text).compile(digimon).choices == ("b.go", "c.go")
     assert run(text, digimon).keys("resolved") == ["b.go", "c.go", "a.go"]
 

@@ -59,12 +59,15 @@ def test_the_collector_is_held_back_while_resolving_and_restored_after(default_t
             seen.append(gc.get_threshold())
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Watcher(),), autoload=False)
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: x, owner: A, zone: battle, abilities: [{id: a, when: {event: gained}, do: [{gain: {counter: c}}],
                                                           condition: {player: self, counter: c, lt: 3}}]}
         start: [{gain: {counter: c}}]
-        """, ruleset)
+        """,
+        ruleset,
+    )
     assert result.keys("resolved") == ["x.a", "x.a"]
     assert seen == [RESOLVING_THRESHOLDS] * 3  # the third fails its condition
     assert gc.get_threshold() == (700, 10, 10)
@@ -78,11 +81,14 @@ def test_thresholds_are_restored_when_a_plugin_raises(default_thresholds):
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Broken(),), autoload=False)
     with pytest.raises(PluginError):
-        run("""
+        run(
+            """
             cards:
               - {id: x, owner: A, zone: battle, abilities: [{id: a, when: {event: gained}, do: [{gain: {counter: d}}]}]}
             start: [{gain: {counter: c}}]
-            """, ruleset)
+            """,
+            ruleset,
+        )
     assert gc.get_threshold() == (700, 10, 10)
 
 

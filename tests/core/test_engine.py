@@ -19,7 +19,8 @@ DIGIMON_SCENARIOS = Path(__file__).parents[1] / "scenarios" / "digimon"
 
 
 def test_start_is_one_effect_and_triggers_wait_for_it(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: watcher
             owner: A
@@ -31,17 +32,21 @@ def test_start_is_one_effect_and_triggers_wait_for_it(plain):
         start:
           - gain: {counter: memory}
           - gain: {counter: memory}
-        """, plain)
+        """,
+        plain,
+    )
     # two sequential gains are two moments: the ability triggers twice, after both
     kinds = [s.kind for s in result.trace]
-    assert kinds.index("triggered") > max(i for i, s in enumerate(result.trace)
-                                          if s.kind == "event" and s.get("cause") == 0)
+    assert kinds.index("triggered") > max(
+        i for i, s in enumerate(result.trace) if s.kind == "event" and s.get("cause") == 0
+    )
     assert result.keys("resolved") == ["watcher.count", "watcher.count"]
     assert result.state.counter("A", "seen") == 2
 
 
 def test_together_is_one_moment_so_one_trigger(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: x, owner: B, zone: battle}
           - {id: y, owner: B, zone: battle}
@@ -56,13 +61,16 @@ def test_together_is_one_moment_so_one_trigger(plain):
           - together:
               - move: {card: x, to: trash, as: deleted}
               - move: {card: y, to: trash, as: deleted}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["watcher.count"]
     assert result.state.counter("A", "hits") == 2  # one trigger, both cards in its event
 
 
 def test_query_without_pick_moves_all_matches_at_once(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: x, owner: B, zone: battle}
           - {id: y, owner: B, zone: battle}
@@ -75,13 +83,16 @@ def test_query_without_pick_moves_all_matches_at_once(plain):
                 do: [{gain: {counter: hits}}]
         start:
           - move: {card: {zone: battle, owner: opponent}, to: trash}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["watcher.count"]
     assert result.state.cards["x"].zone == result.state.cards["y"].zone == "trash"
 
 
 def test_turn_player_first_then_opponent_by_default(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: b1
             owner: B
@@ -93,7 +104,9 @@ def test_turn_player_first_then_opponent_by_default(plain):
             abilities: [{id: go, when: {event: ping}, do: [{gain: {counter: n}}]}]
         start:
           - emit: {event: ping}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["a1.go", "b1.go"]
 
 
@@ -121,7 +134,8 @@ def test_scripted_order_and_duplicate_labels(plain):
 
 
 def test_same_key_twice_is_labelled_with_a_number(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: w
             owner: A
@@ -136,7 +150,10 @@ def test_same_key_twice_is_labelled_with_a_number(plain):
         start:
           - emit: {event: ping}
           - emit: {event: ping}
-        """, plain, choices=["w.note#2"])
+        """,
+        plain,
+        choices=["w.note#2"],
+    )
     choice = next(s for s in result.trace if s.kind == "choice")
     assert choice["options"] == ("w.note#1", "w.note#2")
     resolved_ids = [s["id"] for s in result.trace if s.kind == "resolved"]
@@ -144,7 +161,8 @@ def test_same_key_twice_is_labelled_with_a_number(plain):
 
 
 def test_optional_effect_declined_is_recorded(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: may
             owner: A
@@ -152,14 +170,18 @@ def test_optional_effect_declined_is_recorded(plain):
             abilities:
               - {id: go, optional: true, when: {event: ping}, do: [{gain: {counter: n}}]}
         start: [{emit: {event: ping}}]
-        """, plain, choices=["decline"])
+        """,
+        plain,
+        choices=["decline"],
+    )
     assert result.keys("declined") == ["may.go"]
     assert result.keys("resolved") == []
     assert result.state.counter("A", "n") == 0
 
 
 def test_condition_fails_and_spends_no_once_per_turn(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: opt
             owner: A
@@ -174,7 +196,9 @@ def test_condition_fails_and_spends_no_once_per_turn(plain):
           - emit: {event: ping}
           - gain: {counter: memory}
           - emit: {event: ping}
-        """, plain)
+        """,
+        plain,
+    )
     # both triggers were pending when memory was already 1: the first activates,
     # the second finds its once-per-turn spent
     assert result.keys("resolved") == ["opt.go"]
@@ -185,7 +209,8 @@ def test_condition_fails_and_spends_no_once_per_turn(plain):
 
 
 def test_failed_condition_keeps_once_per_turn_available(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: opt
             owner: A
@@ -197,13 +222,16 @@ def test_failed_condition_keeps_once_per_turn_available(plain):
                 condition: {card: opt, flag: ready}
                 do: [{gain: {counter: n}}]
         start: [{emit: {event: ping}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("failed") == ["opt.go"]
     assert result.state.used == {}
 
 
 def test_every_triggered_effect_ends_exactly_once(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: a
             owner: A
@@ -213,7 +241,10 @@ def test_every_triggered_effect_ends_exactly_once(plain):
               - {id: two, optional: true, when: {event: ping}, do: []}
               - {id: three, when: {event: pong}, condition: {card: a, flag: never}, do: []}
         start: [{emit: {event: ping}}]
-        """, plain, choices=["a.one", "decline"])
+        """,
+        plain,
+        choices=["a.one", "decline"],
+    )
     triggered = [s["id"] for s in result.trace if s.kind == "triggered"]
     ended = [s["id"] for s in result.trace if s.kind in tcgtrig.trace.OUTCOME_KINDS]
     assert sorted(triggered) == sorted(ended)
@@ -221,7 +252,8 @@ def test_every_triggered_effect_ends_exactly_once(plain):
 
 
 def test_leave_the_zone_trigger_looks_back(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: mon
             owner: A
@@ -234,14 +266,17 @@ def test_leave_the_zone_trigger_looks_back(plain):
           - together:
               - move: {card: mon, to: trash, as: deleted}
               - move: {card: other_card, to: trash}
-        """, plain)
+        """,
+        plain,
+    )
     # as it was just before the move, mon saw its own deletion and the other card leaving with it
     assert result.keys("resolved") == ["mon.on_deletion", "mon.other_left"]
     assert (result.state.counter("A", "n"), result.state.counter("A", "seen")) == (1, 1)
 
 
 def test_inherited_ability_belongs_to_the_top_cards_controller(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: top, owner: B, zone: battle}
           - id: src
@@ -251,25 +286,31 @@ def test_inherited_ability_belongs_to_the_top_cards_controller(plain):
             abilities:
               - {id: go, when: {event: attacking, card: self}, do: [{gain: {counter: n}}]}
         start: [{emit: {event: attacking, card: top}}]
-        """, plain)
+        """,
+        plain,
+    )
     step = next(s for s in result.trace if s.kind == "resolved")
     assert step["player"] == "B"
     assert result.state.counter("B", "n") == 1
 
 
 def test_cards_under_a_moving_card_go_with_it_by_default(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: top, owner: A, zone: battle}
           - {id: src, owner: A, zone: sources, under: top}
         start: [{move: {card: top, to: hand}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.state.cards["src"].zone == "hand"
     assert result.state.cards["src"].under is None
 
 
 def test_stack_puts_a_card_on_top(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: old, owner: A, zone: battle, flags: [suspended]}
           - {id: src, owner: A, zone: sources, under: old}
@@ -279,7 +320,9 @@ def test_stack_puts_a_card_on_top(plain):
             abilities:
               - {id: when_digivolving, when: {event: digivolved, card: self}, do: [{gain: {counter: n}}]}
         start: [{stack: {card: new, onto: old, as: digivolved}}]
-        """, plain)
+        """,
+        plain,
+    )
     state = result.state
     assert (state.cards["new"].zone, state.cards["old"].zone, state.cards["old"].under) == ("battle", "sources", "new")
     assert state.cards["new"].flags == {"suspended"}
@@ -288,7 +331,8 @@ def test_stack_puts_a_card_on_top(plain):
 
 
 def test_interrupt_prevents_the_action_and_its_triggers_wait(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: mon
             owner: A
@@ -307,7 +351,9 @@ def test_interrupt_prevents_the_action_and_its_triggers_wait(plain):
         start:
           - move: {card: mon, to: trash, as: deleted}
           - emit: {event: after}
-        """, plain)
+        """,
+        plain,
+    )
     kinds = [(s.kind, s.get("effect") or s.get("event")) for s in result.trace]
     assert ("prevented", "mon.save") in kinds
     assert result.state.cards["mon"].zone == "battle"
@@ -318,7 +364,8 @@ def test_interrupt_prevents_the_action_and_its_triggers_wait(plain):
 
 
 def test_replacement_applies_without_activation(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: wall
             owner: B
@@ -326,7 +373,9 @@ def test_replacement_applies_without_activation(plain):
             abilities:
               - {id: block, kind: replacement, when: {event: gained, player: opponent}, do: [{prevent: {}}]}
         start: [{gain: {counter: memory, amount: 3}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("applied") == ["wall.block"]
     assert result.keys("resolved") == []
     assert result.state.counter("A", "memory") == 0
@@ -371,17 +420,22 @@ def test_pick_asks_the_acting_player_and_upto_can_stop(plain):
 
 
 def test_pick_with_no_more_matches_than_needed_asks_nothing(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: x, owner: B, zone: battle}
         start: [{move: {card: {zone: battle, owner: opponent, pick: 1}, to: trash}}]
-        """, plain, chooser=ScriptedChooser([]))
+        """,
+        plain,
+        chooser=ScriptedChooser([]),
+    )
     assert result.state.cards["x"].zone == "trash"
     assert not any(s.kind == "choice" for s in result.trace)
 
 
 def test_continuous_ability_changes_stats_while_it_holds(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: mon, owner: A, zone: battle, stats: {dp: 1000}}
           - id: aura
@@ -394,13 +448,16 @@ def test_continuous_ability_changes_stats_while_it_holds(plain):
                 do: [{change: {card: mon, stat: dp, by: 2000}}]
         start:
           - flag: {card: mon, set: suspended}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.stat("mon", "dp") == 3000
     assert result.to_json()["stats"]["mon"] == {"dp": 3000}
 
 
 def test_activate_applies_another_ability_inline(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: spell
             owner: A
@@ -414,14 +471,17 @@ def test_activate_applies_another_ability_inline(plain):
         start:
           - activate: spell.main
           - move: {card: spell, to: trash}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["spell.main", "watcher.seen"]
     assert result.state.counter("A", "memory") == 2
 
 
 @pytest.mark.slow
 def test_a_100000_deep_chain_of_nested_triggers_completes():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: engine
             owner: A
@@ -432,7 +492,9 @@ def test_a_100000_deep_chain_of_nested_triggers_completes():
                 condition: {player: self, counter: depth, lt: 100000}
                 do: [{gain: {counter: depth}}]
         start: [{gain: {counter: depth}}]
-        """, "digimon")  # not memory: Digimon's memory gauge stops at 10
+        """,
+        "digimon",
+    )  # not memory: Digimon's memory gauge stops at 10
     assert result.outcome == "complete"
     assert result.state.counter("A", "depth") == 100_000
     assert len(result.keys("resolved")) == 99_999
@@ -441,7 +503,8 @@ def test_a_100000_deep_chain_of_nested_triggers_completes():
 
 
 def test_endless_loop_ends_in_a_draw_with_a_message(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: flip
             owner: A
@@ -450,14 +513,17 @@ def test_endless_loop_ends_in_a_draw_with_a_message(plain):
               - {id: up, when: {event: flag_set}, do: [{flag: {card: flip, clear: suspended}}]}
               - {id: down, when: {event: flag_cleared}, do: [{flag: {card: flip, set: suspended}}]}
         start: [{flag: {card: flip, set: suspended}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.outcome == "draw"
     assert "endless loop" in result.reason
     assert result.trace[-1].kind == "ended"
 
 
 def test_unbounded_growth_stops_at_the_step_limit(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: grow
             owner: A
@@ -465,7 +531,10 @@ def test_unbounded_growth_stops_at_the_step_limit(plain):
             abilities:
               - {id: more, when: {event: gained}, do: [{gain: {counter: memory}}]}
         start: [{gain: {counter: memory}}]
-        """, plain, max_steps=500)
+        """,
+        plain,
+        max_steps=500,
+    )
     assert result.outcome == "draw"
     assert "500" in result.reason
     assert result.state.counter("A", "memory") < 600
@@ -533,7 +602,8 @@ def test_answer_must_be_legal(plain):
 
 
 def test_taking_a_card_out_of_a_pile_leaves_the_rest_in_place(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: old, owner: A, zone: battle}
           - {id: bottom, owner: A, zone: sources, under: old}
@@ -542,7 +612,9 @@ def test_taking_a_card_out_of_a_pile_leaves_the_rest_in_place(plain):
           - stack: {card: new, onto: old}
           - move: {card: old, to: trash}
           - move: {card: {zone: sources, under: new}, to: hand}
-        """, plain)
+        """,
+        plain,
+    )
     state = result.state
     # "old" was covered by "new", then taken out: "bottom" stayed in the pile under "new",
     # and a query for cards under "new" finds it at any depth
@@ -553,7 +625,8 @@ def test_taking_a_card_out_of_a_pile_leaves_the_rest_in_place(plain):
 
 
 def test_a_middle_card_keeps_its_place_in_the_pile(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: old, owner: A, zone: battle}
           - {id: bottom, owner: A, zone: sources, under: old}
@@ -561,7 +634,9 @@ def test_a_middle_card_keeps_its_place_in_the_pile(plain):
         start:
           - stack: {card: new, onto: old}
           - move: {card: old, to: trash}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.state.cards["bottom"].zone == "sources"
     assert result.state.top("bottom").id == "new"
 
@@ -569,7 +644,8 @@ def test_a_middle_card_keeps_its_place_in_the_pile(plain):
 def test_a_finite_cascade_that_looks_alike_is_not_a_loop(plain):
     # the second ping is about another card: the same effect key, a different
     # triggering event, and the cascade ends
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: p, owner: A, zone: battle}
           - {id: s, owner: A, zone: hand}
@@ -584,13 +660,16 @@ def test_a_finite_cascade_that_looks_alike_is_not_a_loop(plain):
                     then: []
                     else: [{emit: {event: ping, card: s}}]
         start: [{emit: {event: ping, card: p}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.outcome == "complete"
     assert result.keys("resolved") == ["w.echo", "w.echo"]
 
 
 def test_what_is_pending_when_a_loop_ends_is_lost(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: grow
             owner: A
@@ -599,7 +678,10 @@ def test_what_is_pending_when_a_loop_ends_is_lost(plain):
               - {id: more, when: {event: gained}, do: [{gain: {counter: memory}}]}
               - {id: also, when: {event: gained}, do: []}
         start: [{gain: {counter: memory}}]
-        """, plain, max_steps=5)
+        """,
+        plain,
+        max_steps=5,
+    )
     assert result.outcome == "draw"
     triggered = {s["id"] for s in result.trace if s.kind == "triggered"}
     ended = [s["id"] for s in result.trace if s.kind in tcgtrig.trace.OUTCOME_KINDS]
@@ -608,7 +690,8 @@ def test_what_is_pending_when_a_loop_ends_is_lost(plain):
 
 
 def test_a_repeated_position_reports_the_cycle_length(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: flip
             owner: A
@@ -617,20 +700,26 @@ def test_a_repeated_position_reports_the_cycle_length(plain):
               - {id: up, when: {event: flag_set}, do: [{flag: {card: flip, clear: lit}}]}
               - {id: down, when: {event: flag_cleared}, do: [{flag: {card: flip, set: lit}}]}
         start: [{flag: {card: flip, set: lit}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert "came back after 2 steps" in result.reason
 
 
 def test_step_boundaries_in_a_row_are_not_an_endless_loop(plain):
-    result = run("""
+    result = run(
+        """
         cards: []
         start: [{resolve_pending: {}}, {resolve_pending: {}}, {resolve_pending: {}}, {end_turn: {}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.outcome == "complete" and result.state.turn_player == "B"
 
 
 def test_a_resolution_gives_its_trace_as_a_dict_and_as_json_text(plain):
     import json as _json
+
     result = run("cards: []\nstart: [{gain: {counter: n}}]\n", plain)
     assert result.to_dict() == result.to_json() and result.to_dict()["format"] == 1
     assert _json.loads(result.json_text()) == result.to_dict()
@@ -639,6 +728,7 @@ def test_a_resolution_gives_its_trace_as_a_dict_and_as_json_text(plain):
 def test_effect_labels_read_well():
     from helpers import ability, pending
     from tcgtrig.choices import EffectLabels
+
     labels = EffectLabels({i: pending(ability(), id=i, key=f"c{i}.x") for i in range(1, 9)})
     assert repr(labels).startswith("EffectLabels([c1.x, c2.x") and "(8 in all)" in repr(labels)
 
@@ -685,8 +775,9 @@ def test_the_pile_up_guard_reads_the_pool_and_the_declarations_where_the_positio
     # the guards leave parts of Machine.position() out by their place in it: a new part must move the places
     from tcgtrig.machine import _COUNTERS_AT, _DUE_AT, _POOL_AT
 
-    engine = tcgtrig.Engine.for_scenario(tcgtrig.load_scenario(
-        Path(__file__).parents[1] / "scenarios" / "digimon" / "triggered-01.yaml"))
+    engine = tcgtrig.Engine.for_scenario(
+        tcgtrig.load_scenario(Path(__file__).parents[1] / "scenarios" / "digimon" / "triggered-01.yaml")
+    )
     assert engine.advance() is not None and len(engine.pending) > 1
     machine = engine.machine
     position = machine.position()

@@ -42,7 +42,8 @@ def test_your_own_start_action_is_yours(plain):
 
 
 def test_what_the_rules_do_has_no_actor(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: watcher
             owner: A
@@ -52,17 +53,22 @@ def test_what_the_rules_do_has_no_actor(plain):
               - {id: plain, when: {event: moved}, do: [{gain: {counter: m}}]}
           - {id: victim, owner: A, zone: battle}
         start: [{move: {card: victim, to: trash, by: rule}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["watcher.plain"]
 
 
 def test_an_unknown_actor_word_names_the_legal_ones(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match="actor.*legal: self, opponent, any"):
-        run("""
+        run(
+            """
             cards:
               - id: w
                 owner: A
                 zone: battle
                 abilities: [{id: x, when: {event: moved, actor: enemy}, do: []}]
             start: []
-            """, plain)
+            """,
+            plain,
+        )

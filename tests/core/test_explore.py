@@ -13,9 +13,14 @@ from helpers import scenario
 from tcgtrig.explore import explore
 from tcgtrig.resolution import summary
 
-TEN = scenario("    cards:\n" + "\n".join(
-    f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n{i}}}}}]}}]}}"
-    for i in range(10)) + "\n    start: [{emit: {event: ping}}]\n")
+TEN = scenario(
+    "    cards:\n"
+    + "\n".join(
+        f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n{i}}}}}]}}]}}"
+        for i in range(10)
+    )
+    + "\n    start: [{emit: {event: ping}}]\n"
+)
 
 Q4285 = "tests/scenarios/digimon/qa-13-bt20-068-q4285.yaml"
 
@@ -24,7 +29,7 @@ def test_ten_independent_triggers_cost_about_two_to_the_ten_positions():
     found = explore(TEN, "digimon")
     assert found.complete and len(found.outcomes) == 1
     assert found.outcomes[0].paths == math.factorial(10)  # every order, counted
-    assert found.states <= 2 ** 10  # each set of effects still pending is asked once
+    assert found.states <= 2**10  # each set of effects still pending is asked once
     assert not any(d["matters"] for d in found.decisions)  # the order never changes the outcome
 
 
@@ -54,6 +59,7 @@ def test_explore_on_the_command_line(tmp_path):
 
     from click.testing import CliRunner
     from tcgtrig.cli import main
+
     result = CliRunner().invoke(main, ["explore", Q4285, "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
@@ -75,7 +81,7 @@ def test_two_jobs_find_the_same_outcomes_scripts_and_paths():
 
 def test_a_search_whose_branches_meet_stays_in_one_process():
     alone = explore(TEN, "digimon", jobs=1)
-    assert 2 ** 9 < alone.states <= 2 ** 10
+    assert 2**9 < alone.states <= 2**10
     # paused after 200 positions, it sees the branches meet and goes on by itself: the same walk
     default = explore(TEN, "digimon", jobs=2, serial_first=200)
     assert (default.states, default.complete) == (alone.states, True)
@@ -85,12 +91,17 @@ def test_a_search_whose_branches_meet_stays_in_one_process():
 
 def test_an_interactive_chooser_need_not_ask_what_cannot_change_the_outcome():
     from tcgtrig.choices import InteractiveChooser
+
     asked, said = [], []
-    chooser = InteractiveChooser(ask=lambda prompt: asked.append(prompt) or "", say=said.append,
-                                 skip_irrelevant=True)
-    six = scenario("    cards:\n" + "\n".join(
-        f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n{i}}}}}]}}]}}"
-        for i in range(6)) + "\n    start: [{emit: {event: ping}}]\n")
+    chooser = InteractiveChooser(ask=lambda prompt: asked.append(prompt) or "", say=said.append, skip_irrelevant=True)
+    six = scenario(
+        "    cards:\n"
+        + "\n".join(
+            f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n{i}}}}}]}}]}}"
+            for i in range(6)
+        )
+        + "\n    start: [{emit: {event: ping}}]\n"
+    )
     result = tcgtrig.resolve(six, "digimon", chooser=chooser)
     assert asked == [] and len(result.keys("resolved")) == 6
     assert sum("every answer leads to the same outcome" in line for line in said) == 5
@@ -123,10 +134,17 @@ def test_the_outcomes_kept_are_capped_and_the_cap_is_said():
 
 
 def _same(one, other):
-    assert [(o.choices, o.paths, o.end, o.outcome) for o in one.outcomes] == \
-        [(o.choices, o.paths, o.end, o.outcome) for o in other.outcomes]
-    assert (one.states, one.reached, one.complete, one.stopped_by, one.reason, one.decisions) == \
-        (other.states, other.reached, other.complete, other.stopped_by, other.reason, other.decisions)
+    assert [(o.choices, o.paths, o.end, o.outcome) for o in one.outcomes] == [
+        (o.choices, o.paths, o.end, o.outcome) for o in other.outcomes
+    ]
+    assert (one.states, one.reached, one.complete, one.stopped_by, one.reason, one.decisions) == (
+        other.states,
+        other.reached,
+        other.complete,
+        other.stopped_by,
+        other.reason,
+        other.decisions,
+    )
 
 
 @pytest.mark.slow
@@ -135,8 +153,10 @@ def test_a_search_cut_by_a_budget_gives_the_same_answer_on_any_number_of_cores()
     # Farmed out at once, option by option: the first option fits in 4,000 positions (32 outcomes), the
     # second is cut part-way; with 35 outcomes kept, the second option's outcomes with the first's are too many
     scene = tcgtrig.load_scenario(CHAIN)
-    for limits, stopped_by, cores in (({"max_states": 4_000}, "work", (2, 3)),
-                                      ({"max_states": 4_000, "max_outcomes": 35}, "outcomes", (2,))):
+    for limits, stopped_by, cores in (
+        ({"max_states": 4_000}, "work", (2, 3)),
+        ({"max_states": 4_000, "max_outcomes": 35}, "outcomes", (2,)),
+    ):
         one = explore(scene, "yugioh", jobs=1, serial_first=0, **limits)
         assert one.stopped_by == stopped_by and one.reached <= 4_000 and one.states < one.reached
         assert {o.choices[0] for o in one.outcomes} == {"t1.go", "t3.go"}
@@ -161,7 +181,10 @@ def test_an_option_a_worker_explored_too_far_is_explored_again_within_what_is_le
         farm = _OptionFarm(root, scene, "yugioh", options, budget, _Limits(outcomes=cap), None)
         alone = farm._take([None] * len(options))
         # the first two options, each with more budget than is left for it and no outcomes before
-        greedy = [_explore_option(root, label, limit, _Limits(outcomes=cap)) for label, limit in zip(options[:2], (budget, 1_000), strict=True)]
+        greedy = [
+            _explore_option(root, label, limit, _Limits(outcomes=cap))
+            for label, limit in zip(options[:2], (budget, 1_000), strict=True)
+        ]
         assert greedy[1].reached > budget - greedy[0].reached or len(greedy[1].outcomes) + 33 > cap
         _same(farm._take(greedy + [None] * (len(options) - 2)), alone)
         assert not alone.complete and alone.reached <= budget + 1
@@ -256,8 +279,10 @@ def test_explore_jobs_on_the_command_line_share_one_budget(tmp_path):
 
     endless = tmp_path / "endless-chain.yaml"
     endless.write_text(CHAIN.read_text(encoding="utf-8").replace(" once_per_turn: true,", ""), encoding="utf-8")
-    runs = [CliRunner().invoke(main, ["explore", str(endless), "--jobs", jobs, "--max-states", "2500", "--json"])
-            for jobs in ("1", "2")]
+    runs = [
+        CliRunner().invoke(main, ["explore", str(endless), "--jobs", jobs, "--max-states", "2500", "--json"])
+        for jobs in ("1", "2")
+    ]
     assert [run.exit_code for run in runs] == [3, 3]
     assert runs[0].stdout == runs[1].stdout and runs[0].stderr == runs[1].stderr
     found = json.loads(runs[1].stdout)
@@ -269,9 +294,14 @@ def test_a_long_script_is_shown_in_part_and_in_full_in_json(tmp_path):
     from click.testing import CliRunner
     from tcgtrig.cli import main
 
-    many = scenario("    cards:\n" + "\n".join(
-        f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n}}}}]}}]}}"
-        for i in range(60)) + "\n    start: [{emit: {event: ping}}]\n")
+    many = scenario(
+        "    cards:\n"
+        + "\n".join(
+            f"      - {{id: c{i}, owner: A, zone: battle, abilities: [{{id: x, when: ping, do: [{{gain: {{counter: n}}}}]}}]}}"
+            for i in range(60)
+        )
+        + "\n    start: [{emit: {event: ping}}]\n"
+    )
     path = tmp_path / "many.json"
     path.write_text(json.dumps(many.data), encoding="utf-8")
     shown = CliRunner().invoke(main, ["explore", str(path), "-g", "digimon", "--max-states", "100"])
@@ -319,8 +349,9 @@ def test_a_process_counting_from_here_is_charged_only_for_its_growth(monkeypatch
 def test_the_progress_count_never_goes_back_when_the_one_process_probe_is_abandoned():
     # the probe reached 200 positions, then the option-by-option search began to count from 1 again
     reports: list[int] = []
-    found = explore(tcgtrig.load_scenario(PICK), "digimon", jobs=1, serial_first=200, max_states=6_000,
-                    progress=reports.append)
+    found = explore(
+        tcgtrig.load_scenario(PICK), "digimon", jobs=1, serial_first=200, max_states=6_000, progress=reports.append
+    )
     assert found.stopped_by == "outcomes"
     assert reports and reports == sorted(reports)
     assert reports[0] <= 200 < reports[-1]

@@ -37,27 +37,39 @@ def test_a_gained_ability_triggers_under_the_granters_key(plain):
 
 
 def test_it_travels_with_the_pile_when_the_card_is_covered(plain):
-    result = run(GRANTER.replace("UNTIL", "") + """
+    result = run(
+        GRANTER.replace("UNTIL", "")
+        + """
       - stack: {card: top, onto: mon}
       - emit: {event: ping}
-    """, plain)
+    """,
+        plain,
+    )
     assert result.keys("resolved") == ["giver.main", "giver.gained"]
     assert any(m.key == "giver.gained" for m in result.state.cards["top"].mods)
 
 
 def test_it_ends_when_the_card_moves(plain):
-    result = run(GRANTER.replace("UNTIL", "") + """
+    result = run(
+        GRANTER.replace("UNTIL", "")
+        + """
       - move: {card: mon, to: hand}
       - emit: {event: ping}
-    """, plain)
+    """,
+        plain,
+    )
     assert result.keys("resolved") == ["giver.main"]
 
 
 def test_it_ends_with_its_duration(plain):
-    result = run(GRANTER.replace("UNTIL", "until: end_of_turn") + """
+    result = run(
+        GRANTER.replace("UNTIL", "until: end_of_turn")
+        + """
       - end_turn: {}
       - emit: {event: ping}
-    """, plain)
+    """,
+        plain,
+    )
     assert result.keys("resolved") == ["giver.main"]
 
 
@@ -79,7 +91,8 @@ def test_a_gained_id_may_not_shadow_a_printed_one(plain):
 
 
 def test_a_gained_ability_held_by_a_pile_triggers_once_and_follows_its_top_card():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: giver
             owner: A
@@ -94,7 +107,9 @@ def test_a_gained_ability_held_by_a_pile_triggers_once_and_follows_its_top_card(
         start:
           - activate: giver.main
           - move: {card: mon, to: trash, alone: true}
-        """, "digimon")
+        """,
+        "digimon",
+    )
     # the pile's top card left alone: the card under it now holds the gained ability,
     # which triggered once (not once more for the card that left) and resolves
     assert result.keys("triggered") == ["giver.gained"] and result.keys("resolved") == ["giver.main", "giver.gained"]
@@ -102,7 +117,8 @@ def test_a_gained_ability_held_by_a_pile_triggers_once_and_follows_its_top_card(
 
 
 def test_each_card_that_gained_a_once_per_turn_ability_has_its_own_use(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: giver
             owner: A
@@ -115,28 +131,36 @@ def test_each_card_that_gained_a_once_per_turn_ability_has_its_own_use(plain):
           - {id: one, owner: A, zone: battle}
           - {id: two, owner: A, zone: battle}
         start: [{activate: giver.main}, {emit: {event: ping}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["giver.main", "giver.g", "giver.g"]
     assert result.state.used == {"giver.g@one": 1, "giver.g@two": 1}
 
 
 def test_a_grant_id_may_not_repeat_on_one_card(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match="already grants an ability with id 'g'"):
-        run("""
+        run(
+            """
             cards:
               - {id: one, owner: A, zone: battle}
             start:
               - grant: {card: one, ability: {id: g, when: ping, do: []}}
               - grant: {card: one, ability: {id: g, when: pong, do: []}}
-            """, plain)
+            """,
+            plain,
+        )
 
 
 def test_a_granted_ability_is_checked_like_any_other(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match=r"grant\.ability\.per_turn: expected an integer"):
-        run("""
+        run(
+            """
             cards: [{id: one, owner: A, zone: battle}]
             start: [{grant: {card: one, ability: {id: g, when: ping, per_turn: two, do: []}}}]
-            """, plain)
+            """,
+            plain,
+        )
 
 
 def test_a_saved_gained_ability_may_name_other_cards():

@@ -32,7 +32,11 @@ def game(*plugins: object) -> tcgtrig.Ruleset:
 
 def test_hook_tcgtrig_game_info():
     ruleset = game()
-    assert (ruleset.name, ruleset.info.title, ruleset.info.resolution) == ("plain", "Plain (core defaults)", "immediate")
+    assert (ruleset.name, ruleset.info.title, ruleset.info.resolution) == (
+        "plain",
+        "Plain (core defaults)",
+        "immediate",
+    )
 
 
 def test_hook_tcgtrig_addhooks():
@@ -186,7 +190,8 @@ def test_hook_tcgtrig_rules_processing():
             doomed = [card for card, value in hp.items() if value is not None and value <= 0]
             return [Move(card=CardIds(tuple(doomed)), to="gone", by="rule")] if doomed else None
 
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: x, owner: B, zone: field, stats: {hp: 1000}}
           - id: w
@@ -194,7 +199,9 @@ def test_hook_tcgtrig_rules_processing():
             zone: field
             abilities: [{id: saw, when: {event: moved, by: rule}, do: []}]
         start: [{change: {card: x, stat: hp, by: -1000}}]
-        """, game(ZeroLifeLeaves()))
+        """,
+        game(ZeroLifeLeaves()),
+    )
     assert (result.state.cards["x"].zone, result.state.cards["w"].zone) == ("gone", "field")
     assert result.keys("resolved") == ["w.saw"]
     assert any(s.kind == "rules" and s["cards"] == ("x",) for s in result.trace)
@@ -221,8 +228,14 @@ class Battling:
 
     @hookimpl
     def tcgtrig_game_info(self) -> GameInfo:
-        return GameInfo(name="plain", title="Battling", version="0", battle_stat="power",
-                        zone_roles={"field": "field", "bin": "discard"}, event_roles={"broken": "destroyed"})
+        return GameInfo(
+            name="plain",
+            title="Battling",
+            version="0",
+            battle_stat="power",
+            zone_roles={"field": "field", "bin": "discard"},
+            event_roles={"broken": "destroyed"},
+        )
 
 
 BATTLE = """
@@ -253,8 +266,12 @@ def test_hook_tcgtrig_battle_result():
         @hookimpl
         def tcgtrig_battle_result(self, state, card, against, stat):
             strong, weak = sorted((card, against), key=lambda c: -(stat(c, "power") or 0))
-            return tcgtrig.BattleResult(destroyed=(strong,), winner=weak, counter="hp",
-                                        damage=((state.controller(strong), stat(strong, "power") - stat(weak, "power")),))
+            return tcgtrig.BattleResult(
+                destroyed=(strong,),
+                winner=weak,
+                counter="hp",
+                damage=((state.controller(strong), stat(strong, "power") - stat(weak, "power")),),
+            )
 
     result = run(BATTLE, tcgtrig.load_ruleset("plain", plugins=(Battling(), Sudden()), autoload=False))
     assert (result.state.cards["big"].zone, result.state.cards["small"].zone) == ("bin", "field")
@@ -277,7 +294,8 @@ def test_hook_tcgtrig_endless_loop():
         def tcgtrig_endless_loop(self, reason):
             return GameEnd("tie", f"house rule: {reason}")
 
-    result = run("""
+    result = run(
+        """
         cards:
           - id: flip
             owner: A
@@ -286,7 +304,9 @@ def test_hook_tcgtrig_endless_loop():
               - {id: up, when: flag_set, do: [{flag: {card: flip, clear: lit}}]}
               - {id: down, when: flag_cleared, do: [{flag: {card: flip, set: lit}}]}
         start: [{flag: {card: flip, set: lit}}]
-        """, game(Verdict()))
+        """,
+        game(Verdict()),
+    )
     assert result.outcome == "tie" and result.reason.startswith("house rule: endless loop")
 
 
@@ -302,7 +322,8 @@ class Gauge:
 
 
 def test_hook_tcgtrig_linked_counters():
-    result = run("""
+    result = run(
+        """
         counters: {A: {score: 2}}
         cards:
           - id: b_card
@@ -310,17 +331,22 @@ def test_hook_tcgtrig_linked_counters():
             zone: hand
             abilities: [{id: go, kind: activated, do: [{gain: {counter: score, amount: 3}}]}]
         start: [{activate: b_card.go}]
-        """, game(Gauge()))
+        """,
+        game(Gauge()),
+    )
     assert result.state.counter("A", "score") == -1 and result.state.counter("B", "score") == 1
 
 
 def test_linked_counters_a_file_gives_must_agree():
     with pytest.raises(tcgtrig.TcgTrigError, match="B's score is -2"):
-        run("""
+        run(
+            """
             counters: {A: {score: 2}, B: {score: 2}}
             cards: []
             start: []
-            """, game(Gauge()))
+            """,
+            game(Gauge()),
+        )
 
 
 class EndsWhenNegative:
@@ -364,6 +390,7 @@ def test_hook_tcgtrig_describe_counters():
 
     result = run("cards: []\nstart: [{gain: {counter: score, amount: 4}}]\n", game(Describe()))
     from tcgtrig.render import render_text
+
     assert "Counters: score 4 for A" in render_text(result)
 
 
@@ -388,10 +415,12 @@ def test_hook_tcgtrig_chain_responder():
         def tcgtrig_chain_responder(self, chain, passes):
             return None
 
-    assert tcgtrig.resolve(tcgtrig.scenario_from_text("format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\n"
-                                                      + CHAIN.replace("\n    ", "\n")),
-                           tcgtrig.load_ruleset("plain", plugins=(Chain(), NobodyResponds()), autoload=False)
-                           ).keys("activated") == ["s.go"]
+    assert tcgtrig.resolve(
+        tcgtrig.scenario_from_text(
+            "format: 1\ntitle: t\nplayers: [A, B]\nturn_player: A\n" + CHAIN.replace("\n    ", "\n")
+        ),
+        tcgtrig.load_ruleset("plain", plugins=(Chain(), NobodyResponds()), autoload=False),
+    ).keys("activated") == ["s.go"]
 
 
 def test_hook_tcgtrig_can_respond():
@@ -402,8 +431,9 @@ def test_hook_tcgtrig_can_respond():
 
     default = run(CHAIN, tcgtrig.load_ruleset("plain", plugins=(Chain(),), autoload=False), choices=["q.quick"])
     assert default.keys("activated")[:2] == ["s.go", "q.quick"]
-    counters = run(CHAIN, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnlyCounters()), autoload=False),
-                   choices=["c.counter"])
+    counters = run(
+        CHAIN, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnlyCounters()), autoload=False), choices=["c.counter"]
+    )
     respond = next(s for s in counters.trace if s.kind == "choice")
     assert respond["options"] == ("c.counter", "pass")
 
@@ -509,8 +539,12 @@ class Variants:
 
     @hookimpl
     def tcgtrig_game_info(self):
-        return GameInfo(name="plain", title="Plain with variants", version="0",
-                        variants={"normal": "turn player first", "reversed": "opponent first"})
+        return GameInfo(
+            name="plain",
+            title="Plain with variants",
+            version="0",
+            variants={"normal": "turn player first", "reversed": "opponent first"},
+        )
 
     @hookimpl
     def tcgtrig_variant(self, variant):
@@ -527,21 +561,32 @@ def test_hook_tcgtrig_variant():
     reversed_ = tcgtrig.load_ruleset("plain/reversed", plugins=(Variants(),), autoload=False)
     explicit = tcgtrig.load_ruleset("plain/normal", plugins=(Variants(),), autoload=False)
     assert (normal.name, normal.variant, explicit.name, reversed_.name, reversed_.variant) == (
-        "plain", "normal", "plain", "plain/reversed", "reversed")
+        "plain",
+        "normal",
+        "plain",
+        "plain/reversed",
+        "reversed",
+    )
     assert run(TWO_EFFECTS, normal).keys("resolved") == ["a.first", "a.second", "b.other"]
     assert run(TWO_EFFECTS, reversed_).keys("resolved") == ["b.other", "a.first", "a.second"]
-    with pytest.raises(tcgtrig.UnknownGameError, match=r"unknown variant 'plain/nope' \(legal: plain/normal, "
-                                                      r"plain/reversed\)"):
+    with pytest.raises(
+        tcgtrig.UnknownGameError,
+        match=r"unknown variant 'plain/nope' \(legal: plain/normal, "
+        r"plain/reversed\)",
+    ):
         tcgtrig.load_ruleset("plain/nope", plugins=(Variants(),), autoload=False)
 
 
 def test_variant_keys_in_expect_and_choices():
-    text = TWO_EFFECTS + """
+    text = (
+        TWO_EFFECTS
+        + """
     choices: {plain: [a.second], plain/reversed: []}
     expect:
       plain: {resolved: [a.second, a.first, b.other]}
       plain/reversed: {resolved: [b.other, a.first, a.second]}
     """
+    )
     for name in ("plain", "plain/normal", "plain/reversed"):
         result = run(text, tcgtrig.load_ruleset(name, plugins=(Variants(),), autoload=False))
         assert tcgtrig.check_expectation(result, result.compiled.expect) == [], name

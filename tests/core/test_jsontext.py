@@ -11,8 +11,14 @@ from hypothesis import strategies as st
 from tcgtrig.jsontext import CHUNK, Items, dump, dumps, escape_unsafe
 
 PLAIN = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
-VALUES = st.recursive(PLAIN, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-    st.text(max_size=4) | st.integers() | st.none() | st.booleans(), inner, max_size=4), max_leaves=30)
+VALUES = st.recursive(
+    PLAIN,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=4) | st.integers() | st.none() | st.booleans(), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
 STEPS = st.lists(st.dictionaries(st.text(max_size=5), PLAIN | st.lists(PLAIN, max_size=2), max_size=5), max_size=8)
 
 
@@ -43,17 +49,21 @@ def test_terminal_controls_are_escaped_and_the_value_is_the_same(text):
 
 
 def test_other_characters_stay_readable():
-    assert dumps(["日本語 é ∞", UNSAFE]) == ('[\n  "日本語 é ∞",\n  "\\u001b]0;PWNED\\u0007 \\u001b[2J \\u007f \\u0085 '
-                                           '\\u202e \\u2066 \\u2028 \\u061c"\n]')
+    assert dumps(["日本語 é ∞", UNSAFE]) == (
+        '[\n  "日本語 é ∞",\n  "\\u001b]0;PWNED\\u0007 \\u001b[2J \\u007f \\u0085 \\u202e \\u2066 \\u2028 \\u061c"\n]'
+    )
 
 
-@pytest.mark.parametrize("value", [
-    [{"a": "},\n      {"}, {"b": 1}],  # what separates two mappings, inside a string
-    [{"a": float("nan"), "b": float("inf")}, {"c": -0.0}],
-    {"tuple": (1, (2, 3)), 1: "one", None: "none"},
-    [{"a": 1}, {}, {"b": [1]}, {"c": 2}],
-    [{"a": object()}],  # not JSON at all: json's own error
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"a": "},\n      {"}, {"b": 1}],  # what separates two mappings, inside a string
+        [{"a": float("nan"), "b": float("inf")}, {"c": -0.0}],
+        {"tuple": (1, (2, 3)), 1: "one", None: "none"},
+        [{"a": 1}, {}, {"b": [1]}, {"c": 2}],
+        [{"a": object()}],  # not JSON at all: json's own error
+    ],
+)
 def test_edge_cases(value):
     try:
         expected = as_json_writes_it(value)
@@ -90,15 +100,18 @@ def test_steps_are_streamed_as_json_writes_them(steps):
     assert streamed(value) == as_json_writes_it(value)
 
 
-@pytest.mark.parametrize("value", [
-    [{"a": "},\n      {"}, {"b": 1}],
-    [{"a": float("nan"), "b": float("inf")}, {"c": -0.0}],
-    {"tuple": (1, (2, 3)), 1: "one", None: "none"},
-    [{"a": 1}, {}, {"b": [1]}, {"c": 2}],
-    {"steps": [{"a": 1}] * 600 + [{"b": Word("x")}] + [{"a": [Word("y"), 2]}] * 3, Word("k"): {"n": [Word("z")]}},
-    [Word("top")],
-    Word("alone"),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        [{"a": "},\n      {"}, {"b": 1}],
+        [{"a": float("nan"), "b": float("inf")}, {"c": -0.0}],
+        {"tuple": (1, (2, 3)), 1: "one", None: "none"},
+        [{"a": 1}, {}, {"b": [1]}, {"c": 2}],
+        {"steps": [{"a": 1}] * 600 + [{"b": Word("x")}] + [{"a": [Word("y"), 2]}] * 3, Word("k"): {"n": [Word("z")]}},
+        [Word("top")],
+        Word("alone"),
+    ],
+)
 def test_streamed_edge_cases(value):
     assert streamed(value) == as_json_writes_it(value)
 

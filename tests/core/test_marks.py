@@ -58,7 +58,8 @@ def test_a_mark_emits_no_event_and_is_left_out_of_the_end_state_when_there_is_no
 
 
 def test_did_sees_whether_a_mark_changed(plain):
-    result = run("""
+    result = run(
+        """
         cards: []
         start:
           - mark: {set: x}
@@ -67,18 +68,23 @@ def test_did_sees_whether_a_mark_changed(plain):
           - mark: {set: x}
           - if: {did: previous}
             then: [{gain: {counter: second}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.state.counter("A", "first") == 1 and result.state.counter("A", "second") == 0
 
 
-@pytest.mark.parametrize("action, message", [
-    ("{mark: {set: a, clear: a}}", "expected exactly one of 'set' or 'clear'"),
-    ("{mark: {}}", "expected exactly one of 'set' or 'clear'"),
-    ("{mark: noted}", "expected {set: NAME} or {clear: NAME}"),
-    ("{mark: {set: a, to: b}}", "unknown key 'to'"),
-    ("{mark: {set: a}, as: b}", "'mark' makes no event, so it takes no 'by' or 'as'"),
-    ("{together: [{mark: {set: a}}, {emit: {event: ping}}]}", "'together' holds actions that happen at once"),
-])
+@pytest.mark.parametrize(
+    "action, message",
+    [
+        ("{mark: {set: a, clear: a}}", "expected exactly one of 'set' or 'clear'"),
+        ("{mark: {}}", "expected exactly one of 'set' or 'clear'"),
+        ("{mark: noted}", "expected {set: NAME} or {clear: NAME}"),
+        ("{mark: {set: a, to: b}}", "unknown key 'to'"),
+        ("{mark: {set: a}, as: b}", "'mark' makes no event, so it takes no 'by' or 'as'"),
+        ("{together: [{mark: {set: a}}, {emit: {event: ping}}]}", "'together' holds actions that happen at once"),
+    ],
+)
 def test_a_bad_mark_is_a_clear_error(plain, action, message):
     with pytest.raises(tcgtrig.TcgTrigError, match=message.replace("{", r"\{").replace("(", r"\(")):
         run(f"cards: []\nstart: [{action}]\n", plain)

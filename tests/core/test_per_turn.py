@@ -41,7 +41,8 @@ def test_a_spent_ability_does_not_trigger_where_the_game_says_so():
 
 def test_an_effect_already_pending_when_the_count_runs_out_still_fails():
     strict = info_only_ruleset("strict", spent_abilities_trigger=False)
-    result = run("""
+    result = run(
+        """
         cards:
           - id: a
             owner: A
@@ -49,7 +50,9 @@ def test_an_effect_already_pending_when_the_count_runs_out_still_fails():
             abilities:
               - {id: go, once_per_turn: true, when: {event: ping}, do: [{gain: {counter: n}}]}
         start: [{emit: {event: ping}}, {emit: {event: ping}}]
-        """, strict)
+        """,
+        strict,
+    )
     # both triggered before either activated: the second finds its use spent
     assert result.keys("triggered") == ["a.go", "a.go"]
     assert result.keys("resolved") == ["a.go"] and result.keys("failed") == ["a.go"]
@@ -57,7 +60,8 @@ def test_an_effect_already_pending_when_the_count_runs_out_still_fails():
 
 def test_both_spellings_of_once_cannot_disagree():
     with pytest.raises(tcgtrig.TcgTrigError, match="per_turn"):
-        run("""
+        run(
+            """
             cards:
               - id: a
                 owner: A
@@ -65,7 +69,9 @@ def test_both_spellings_of_once_cannot_disagree():
                 abilities:
                   - {id: go, once_per_turn: true, per_turn: 2, when: {event: ping}, do: []}
             start: []
-            """, plain_ruleset())
+            """,
+            plain_ruleset(),
+        )
 
 
 def test_per_turn_round_trips_through_scenario_data(plain):

@@ -28,14 +28,14 @@ from tcgtrig.compare import compare_games
 
 DIGIMON_FILE = Path(__file__).resolve().parents[1] / "scenarios" / "digimon" / "triggered-01.yaml"
 
-GOOD_GAME = '''
+GOOD_GAME = """
 from tcgtrig import GameInfo, hookimpl
 
 
 @hookimpl
 def tcgtrig_game_info():
     return GameInfo(name="{name}", title="{title}", version="1")
-'''
+"""
 
 
 def install(root: Path, distribution: str, game: str, module: str, source: str) -> Path:
@@ -168,7 +168,7 @@ def test_a_word_that_exits_is_the_plugins_failure():
 
 # -- printing --------------------------------------------------------------------
 
-PRINTS = '''
+PRINTS = """
 import sys
 print("hello from the import")
 print("and on stderr", file=sys.stderr)
@@ -179,7 +179,7 @@ from tcgtrig import GameInfo, hookimpl
 def tcgtrig_game_info():
     print("hello from game info")
     return GameInfo(name="prints", title="Prints", version="1")
-'''
+"""
 
 
 def test_what_a_plugin_prints_while_loading_is_kept_off_the_output(installed):
@@ -197,13 +197,13 @@ def test_what_a_plugin_prints_while_loading_is_kept_off_the_output(installed):
 
 # -- a plugin that never returns ---------------------------------------------------
 
-HANGS = '''
+HANGS = """
 import os
 import time
 
 while not os.path.exists({stop!r}):  # the test lets it go at the end
     time.sleep(0.02)
-'''
+"""
 
 
 @pytest.fixture
@@ -274,8 +274,9 @@ def test_process_games_lists_the_others_when_a_plugin_spins_forever(tmp_path):
     still ends (the thread is a daemon)."""
     root = install(tmp_path, "tcgtrig-spins", "spins", "spins_game", "while True:\n    pass\n")
     env = {**os.environ, "PYTHONPATH": str(root), "TCGTRIG_PLUGIN_TIMEOUT": "5"}
-    done = subprocess.run([sys.executable, "-m", "tcgtrig", "games", "--json"], capture_output=True, text=True,
-                          env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "tcgtrig", "games", "--json"], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 0 and done.stderr == ""
     listed = {g["name"]: g for g in json.loads(done.stdout)}
     assert "did not finish loading in 5 s" in listed["spins"]["error"]
@@ -294,7 +295,8 @@ def test_a_package_that_registers_a_bundled_name_is_refused_and_named(installed)
     assert refused.error == (
         f"game plugin 'digimon': tcgtrig-impostor 1.0 · {refused.module} is not used: the name 'digimon' is taken "
         "by the bundled game (tcgtrig 0.1.0 · tcgtrig.plugins.digimon.hooks), which is used; uninstall the other "
-        "package or register the game under another name")
+        "package or register the game under another name"
+    )
     assert tcgtrig.available_games().count("digimon") == 1
 
 
@@ -336,11 +338,25 @@ def _details_game(details: object, depth_word: str = "depth") -> tcgtrig.Ruleset
     return tcgtrig.load_ruleset("plain", plugins=(Details(),), autoload=False)
 
 
-@pytest.mark.parametrize("details", [
-    {"note": math.nan}, {"note": math.inf}, {"effect": "x"}, {"reason": "x"}, {"two lines": 1}, {"": 1},
-    {"note": "one\nline"}, {"note": "\u202eevil"}, {"note": "x" * 1001}, {"note": 10**12}, {"note": [1]},
-    {"note": {"a": 1}}, {1: "x"},
-], ids=repr)
+@pytest.mark.parametrize(
+    "details",
+    [
+        {"note": math.nan},
+        {"note": math.inf},
+        {"effect": "x"},
+        {"reason": "x"},
+        {"two lines": 1},
+        {"": 1},
+        {"note": "one\nline"},
+        {"note": "\u202eevil"},
+        {"note": "x" * 1001},
+        {"note": 10**12},
+        {"note": [1]},
+        {"note": {"a": 1}},
+        {1: "x"},
+    ],
+    ids=repr,
+)
 def test_unfit_trace_details_are_the_plugins_failure(details):
     with pytest.raises(PluginError) as caught:
         run(SCENARIO, _details_game(details))
@@ -352,8 +368,9 @@ def test_unfit_trace_details_are_the_plugins_failure(details):
 def test_the_games_depth_detail_is_how_deep_the_effect_was_derived(depth):
     with pytest.raises(PluginError) as caught:
         run(SCENARIO, _details_game({"layer": depth}, depth_word="layer"))
-    assert "'layer' (the game's word for depth) to be how deep the effect was derived: a whole number from 0 to" \
-        in str(caught.value)
+    assert "'layer' (the game's word for depth) to be how deep the effect was derived: a whole number from 0 to" in str(
+        caught.value
+    )
 
 
 def test_reasons_built_from_the_files_own_words_are_not_the_plugins_failure():
@@ -372,8 +389,10 @@ def test_reasons_built_from_the_files_own_words_are_not_the_plugins_failure():
             return f"{effect.key} is in \x1b]0;zone\x07"
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Words(),), autoload=False)
-    text = (f"cards:\n  - {{id: {long_id}, owner: A, zone: battle, abilities: [{{id: go, when: ping, once_per_turn: true, "
-            "do: [{gain: {counter: n}}]}]}\nstart: [{emit: {event: ping}}]\n")
+    text = (
+        f"cards:\n  - {{id: {long_id}, owner: A, zone: battle, abilities: [{{id: go, when: ping, once_per_turn: true, "
+        "do: [{gain: {counter: n}}]}]}\nstart: [{emit: {event: ping}}]\n"
+    )
     result = run(text, ruleset)
     assert result.keys("failed") == [f"{long_id}.go"]
     step = next(s for s in result.trace if s.kind == "failed")
@@ -395,17 +414,22 @@ def test_a_sound_float_does_not_let_an_equal_whole_number_out_of_range_through()
 
 
 def test_sound_details_pass_and_reach_the_trace():
-    result = run(SCENARIO, _details_game({"layer": 1, "note": "ok", "share": 0.5, "flagged": True, "none": None},
-                                         depth_word="layer"))
+    result = run(
+        SCENARIO,
+        _details_game({"layer": 1, "note": "ok", "share": 0.5, "flagged": True, "none": None}, depth_word="layer"),
+    )
     step = next(s for s in result.trace if s.kind == "triggered")
     assert (step.get("layer"), step.get("note"), step.get("share"), step.get("flagged")) == (1, "ok", 0.5, True)
 
 
-@pytest.mark.parametrize(("hook", "answer", "wanted"), [
-    ("tcgtrig_activation_blocked", ["a", "list"], "a reason (text) or None"),
-    ("tcgtrig_check_pending", Drop("lost", 42), "reason: text"),
-    ("tcgtrig_once_per_turn_key", "", "a key (text) or None"),
-])
+@pytest.mark.parametrize(
+    ("hook", "answer", "wanted"),
+    [
+        ("tcgtrig_activation_blocked", ["a", "list"], "a reason (text) or None"),
+        ("tcgtrig_check_pending", Drop("lost", 42), "reason: text"),
+        ("tcgtrig_once_per_turn_key", "", "a key (text) or None"),
+    ],
+)
 def test_unfit_reasons_are_the_plugins_failure(hook, answer, wanted):
     def answer_hook(self, effect):  # noqa: ANN001, ANN202
         return answer
@@ -413,7 +437,9 @@ def test_unfit_reasons_are_the_plugins_failure(hook, answer, wanted):
     answer_hook.__name__ = hook
     extra = type("Answers", (), {hook: hookimpl(answer_hook)})()
     ruleset = tcgtrig.load_ruleset("plain", plugins=(PlainGame(), extra), autoload=False)
-    scenario = SCENARIO.replace("{id: first, when: ping, do: []}", "{id: first, when: ping, do: [], once_per_turn: true}")
+    scenario = SCENARIO.replace(
+        "{id: first, when: ping, do: []}", "{id: first, when: ping, do: [], once_per_turn: true}"
+    )
     with pytest.raises(PluginError) as caught:
         run(scenario, ruleset)
     assert caught.value.hook == hook and wanted in str(caught.value)
@@ -426,23 +452,28 @@ def test_an_unfit_game_end_is_the_plugins_failure():
             return GameEnd("draw", None)
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Ends(),), autoload=False)
-    loop = "cards:\n  - {id: a, owner: A, zone: battle, abilities: [{id: again, when: ping, do: [{emit: {event: ping}}]}]}\n" \
-           "start: [{emit: {event: ping}}]\n"
+    loop = (
+        "cards:\n  - {id: a, owner: A, zone: battle, abilities: [{id: again, when: ping, do: [{emit: {event: ping}}]}]}\n"
+        "start: [{emit: {event: ping}}]\n"
+    )
     with pytest.raises(PluginError, match=r"a GameEnd\(outcome: a word, reason: text\)"):
         run(loop, ruleset, max_steps=50)
 
 
-@pytest.mark.parametrize(("fields", "said"), [
-    ({"title": "Two\nlines"}, "title 'Two\\nlines': expected one line of text"),
-    ({"title": ""}, "title '': expected one line of text"),
-    ({"title": 5}, "title 5: expected one line of text"),
-    ({"version": None}, "version None: expected one line of text"),
-    ({"name": "Plain Game"}, "name 'Plain Game': expected lower-case letters, digits and _"),
-    ({"variants": {"Fast mode": "x"}}, "variants 'Fast mode'"),
-    ({"terms": {"depth": "two\nlines"}}, "terms 'depth'"),
-    ({"events": ["ok", ""]}, "events: '': expected a word"),
-    ({"draw_one_at_a_time": "yes"}, "draw_one_at_a_time 'yes': expected True or False"),
-])
+@pytest.mark.parametrize(
+    ("fields", "said"),
+    [
+        ({"title": "Two\nlines"}, "title 'Two\\nlines': expected one line of text"),
+        ({"title": ""}, "title '': expected one line of text"),
+        ({"title": 5}, "title 5: expected one line of text"),
+        ({"version": None}, "version None: expected one line of text"),
+        ({"name": "Plain Game"}, "name 'Plain Game': expected lower-case letters, digits and _"),
+        ({"variants": {"Fast mode": "x"}}, "variants 'Fast mode'"),
+        ({"terms": {"depth": "two\nlines"}}, "terms 'depth'"),
+        ({"events": ["ok", ""]}, "events: '': expected a word"),
+        ({"draw_one_at_a_time": "yes"}, "draw_one_at_a_time 'yes': expected True or False"),
+    ],
+)
 def test_unfit_game_info_is_the_plugins_failure(fields, said):
     class Odd:
         @hookimpl
@@ -484,6 +515,7 @@ def test_a_word_that_exits_on_a_sample_does_not_stop_the_typo_check():
                 if arg != "x":
                     sys.exit("no")
                 return {"emit": {"event": "left"}}
+
             return {"leave": leave}
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Picky(),), autoload=False)

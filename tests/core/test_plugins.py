@@ -85,8 +85,12 @@ def test_out_of_tree_game_from_the_command_line(tmp_path):
     games = subprocess.run([sys.executable, "-m", "tcgtrig", "games"], capture_output=True, text=True, env=env)
     assert games.returncode == 0
     assert "toy" in games.stdout and "Toy Game" in games.stdout and "digimon" in games.stdout
-    ran = subprocess.run([sys.executable, "-m", "tcgtrig", "run", str(scenario_file), "--game", "toy", "--json"],
-                         capture_output=True, text=True, env=env)
+    ran = subprocess.run(
+        [sys.executable, "-m", "tcgtrig", "run", str(scenario_file), "--game", "toy", "--json"],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert ran.returncode == 0, ran.stderr
     assert '"game": "toy"' in ran.stdout
 
@@ -189,13 +193,18 @@ def test_addhooks_lets_a_game_add_its_own_hooks():
 
 
 def test_info_name_must_match_the_entry_point(tmp_path, monkeypatch):
-    install_fake_distribution(tmp_path, "tcgtrig-liar", "liar_game", """
+    install_fake_distribution(
+        tmp_path,
+        "tcgtrig-liar",
+        "liar_game",
+        """
         from tcgtrig import GameInfo, hookimpl
 
         @hookimpl
         def tcgtrig_game_info():
             return GameInfo(name="digimon", title="Impostor", version="0")
-        """)
+        """,
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(PluginError) as info:
         tcgtrig.load_ruleset("liar")

@@ -19,8 +19,14 @@ from tcgtrig import ScenarioError, scenario_from_text
 from tcgtrig.source import MAX_DEPTH, _careful_yaml, _quick_yaml, _Unusual, parse_source
 
 TESTS = Path(__file__).resolve().parents[1]
-FILES = sorted([*TESTS.glob("scenarios/**/*.yaml"), *TESTS.glob("scenarios/**/*.json"), *TESTS.glob("hostile/*.*"),
-                *(TESTS.parent / "examples").glob("*.yaml")])
+FILES = sorted(
+    [
+        *TESTS.glob("scenarios/**/*.yaml"),
+        *TESTS.glob("scenarios/**/*.json"),
+        *TESTS.glob("hostile/*.*"),
+        *(TESTS.parent / "examples").glob("*.yaml"),
+    ]
+)
 
 #: Text the quick reader takes: it must read it as the careful reader does.
 QUICK = {
@@ -73,8 +79,9 @@ def leaves(value: Any) -> list[Any]:
 
 def same(a: Any, b: Any) -> bool:
     pairs = list(zip(leaves(a), leaves(b), strict=True))
-    return repr(a) == repr(b) and all(type(x) is type(y) and (x == y or (isinstance(x, float) and math.isnan(x)))
-                                      for x, y in pairs)
+    return repr(a) == repr(b) and all(
+        type(x) is type(y) and (x == y or (isinstance(x, float) and math.isnan(x))) for x, y in pairs
+    )
 
 
 def read(text: str, file: str = "<test>") -> tuple[Any, dict[Any, int] | ScenarioError]:
@@ -156,16 +163,21 @@ def _old_json_depth(data: Any) -> bool:
     return True
 
 
-@pytest.mark.parametrize("text", [
-    "1", "[]", "{}",
-    "[" * MAX_DEPTH + "]" * MAX_DEPTH,  # an empty list at the limit
-    "[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH,  # a number past it
-    "[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1),  # a number at it
-    "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
-    '{"a": ' * (MAX_DEPTH - 1) + "{}" + "}" * (MAX_DEPTH - 1),
-    '{"a": ' * (MAX_DEPTH - 1) + '{"b": 1}' + "}" * (MAX_DEPTH - 1),
-    "[" + "[]," * 5 + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2) + "]",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1",
+        "[]",
+        "{}",
+        "[" * MAX_DEPTH + "]" * MAX_DEPTH,  # an empty list at the limit
+        "[" * MAX_DEPTH + "1" + "]" * MAX_DEPTH,  # a number past it
+        "[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1),  # a number at it
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+        '{"a": ' * (MAX_DEPTH - 1) + "{}" + "}" * (MAX_DEPTH - 1),
+        '{"a": ' * (MAX_DEPTH - 1) + '{"b": 1}' + "}" * (MAX_DEPTH - 1),
+        "[" + "[]," * 5 + "[" * (MAX_DEPTH - 2) + "]" * (MAX_DEPTH - 2) + "]",
+    ],
+)
 def test_the_json_depth_limit_is_where_it_was(text):
     import json
 

@@ -49,21 +49,26 @@ def test_unknown_top_level_key_lists_the_legal_keys():
 
 
 def test_wrong_type_says_what_was_expected():
-    err = error_of(GOOD_TOP + """\
+    err = error_of(
+        GOOD_TOP
+        + """\
         cards:
           - id: a
             owner: A
             zone: battle
             stats: {dp: lots}
         start: []
-        """.replace("        ", ""))
+        """.replace("        ", "")
+    )
     assert err.path == "cards[0].stats.dp"
     assert err.line == 9
     assert "expected an integer" in err.message
 
 
 def test_unknown_ability_kind_lists_the_kinds():
-    err = error_of(GOOD_TOP + textwrap.dedent("""\
+    err = error_of(
+        GOOD_TOP
+        + textwrap.dedent("""\
         cards:
           - id: a
             owner: A
@@ -71,7 +76,8 @@ def test_unknown_ability_kind_lists_the_kinds():
             abilities:
               - {id: x, kind: trigered, when: ping}
         start: []
-        """))
+        """)
+    )
     assert err.path == "cards[0].abilities[0].kind"
     assert "triggered" in err.options
 
@@ -83,7 +89,9 @@ def test_unknown_owner_lists_the_players():
 
 
 def test_duplicate_card_id():
-    err = error_of(GOOD_TOP + "cards:\n  - {id: a, owner: A, zone: battle}\n  - {id: a, owner: B, zone: battle}\nstart: []\n")
+    err = error_of(
+        GOOD_TOP + "cards:\n  - {id: a, owner: A, zone: battle}\n  - {id: a, owner: B, zone: battle}\nstart: []\n"
+    )
     assert "duplicate card id 'a'" in str(err)
     assert err.line == 7
 
@@ -95,12 +103,15 @@ def test_duplicate_yaml_key():
 
 
 def test_unknown_card_in_a_selector_lists_the_cards():
-    err = error_of(GOOD_TOP + textwrap.dedent("""\
+    err = error_of(
+        GOOD_TOP
+        + textwrap.dedent("""\
         cards:
           - {id: gabumon, owner: A, zone: battle}
         start:
           - delete: gabumom
-        """))
+        """)
+    )
     assert err.path == "start[0].delete"
     assert err.line == 8
     assert "unknown card 'gabumom'" in err.message
@@ -114,16 +125,22 @@ def test_unknown_action_lists_core_actions_and_game_words():
 
 
 def test_game_word_is_unknown_to_another_game(plain):
-    scenario = tcgtrig.scenario_from_text(GOOD_TOP + "cards: [{id: x, owner: A, zone: battle}]\nstart:\n  - delete: x\n")
+    scenario = tcgtrig.scenario_from_text(
+        GOOD_TOP + "cards: [{id: x, owner: A, zone: battle}]\nstart:\n  - delete: x\n"
+    )
     with pytest.raises(ScenarioError) as info:
         scenario.compile(plain)
     # a game that declares no zone roles reads no other game's zones
-    assert "'delete' (Digimon Card Game's word) has no meaning in Plain (core defaults): Plain (core defaults) " \
-           "has no zone in the role 'discard' (Digimon Card Game's 'trash')" in str(info.value)
+    assert (
+        "'delete' (Digimon Card Game's word) has no meaning in Plain (core defaults): Plain (core defaults) "
+        "has no zone in the role 'discard' (Digimon Card Game's 'trash')" in str(info.value)
+    )
 
 
 def test_unknown_effect_key_in_activate():
-    err = error_of(GOOD_TOP + textwrap.dedent("""\
+    err = error_of(
+        GOOD_TOP
+        + textwrap.dedent("""\
         cards:
           - id: jack_raid
             owner: A
@@ -131,7 +148,8 @@ def test_unknown_effect_key_in_activate():
             abilities: [{id: main, kind: activated, do: []}]
         start:
           - activate: jack_raid.mian
-        """))
+        """)
+    )
     assert "unknown effect key 'jack_raid.mian'" in err.message
     assert err.options == ("jack_raid.main",)
 
@@ -160,13 +178,17 @@ def test_under_must_name_a_card():
 
 
 def test_triggered_ability_needs_when():
-    err = error_of(GOOD_TOP + "cards:\n  - id: a\n    owner: A\n    zone: battle\n    abilities: [{id: x, do: []}]\nstart: []\n")
+    err = error_of(
+        GOOD_TOP + "cards:\n  - id: a\n    owner: A\n    zone: battle\n    abilities: [{id: x, do: []}]\nstart: []\n"
+    )
     assert "needs 'when'" in err.message
     assert err.path == "cards[0].abilities[0]"
 
 
 def test_unknown_expectation_key_and_card():
-    err = error_of(GOOD_TOP + "cards: [{id: a, owner: A, zone: battle}]\nstart: []\nexpect:\n  digimon:\n    zones: {b: trash}\n")
+    err = error_of(
+        GOOD_TOP + "cards: [{id: a, owner: A, zone: battle}]\nstart: []\nexpect:\n  digimon:\n    zones: {b: trash}\n"
+    )
     assert err.path == "expect.digimon.zones.b"
     assert err.options == ("a",)
 
@@ -196,18 +218,24 @@ def _one_card(start: str) -> str:
     return GOOD_TOP + "cards:\n  - {id: x, owner: A, zone: battle}\nstart:\n" + start
 
 
-@pytest.mark.parametrize(("start", "path", "message"), [
-    ("  - together:\n      - delete: x\n      - if: {turn: self}\n        then: []\n",
-     "start[0].together[1]", "'together' holds actions that happen at once"),
-    ("  - flag: {card: x, set: [suspended]}\n", "start[0].flag.set", "expected a word, got a list"),
-    ("  - move: {card: x, to: [trash]}\n", "start[0].move.to", "expected a word, got a list"),
-    ("  - gain: {counter: memory, by: battl}\n", "start[0].gain.by", "unknown value 'battl'"),
-    ("  - delete: x\n    label: [1]\n", "start[0].label", "expected a word, got a list"),
-    ("  - move: {card: {zone: 5}, to: trash}\n", "start[0].move.card.zone", "expected a word"),
-    ("  - move: {card: x, to: sources, under: [x, x]}\n", "start[0].move.under", "expected one card"),
-    ("  - prevent: {}\n", "start[0].prevent", "only in an interrupt or replacement"),
-    ("  - change: {card: x, stat: dp, by: 1, until: {}}\n", "start[0].change.until", "expected a word"),
-])
+@pytest.mark.parametrize(
+    ("start", "path", "message"),
+    [
+        (
+            "  - together:\n      - delete: x\n      - if: {turn: self}\n        then: []\n",
+            "start[0].together[1]",
+            "'together' holds actions that happen at once",
+        ),
+        ("  - flag: {card: x, set: [suspended]}\n", "start[0].flag.set", "expected a word, got a list"),
+        ("  - move: {card: x, to: [trash]}\n", "start[0].move.to", "expected a word, got a list"),
+        ("  - gain: {counter: memory, by: battl}\n", "start[0].gain.by", "unknown value 'battl'"),
+        ("  - delete: x\n    label: [1]\n", "start[0].label", "expected a word, got a list"),
+        ("  - move: {card: {zone: 5}, to: trash}\n", "start[0].move.card.zone", "expected a word"),
+        ("  - move: {card: x, to: sources, under: [x, x]}\n", "start[0].move.under", "expected one card"),
+        ("  - prevent: {}\n", "start[0].prevent", "only in an interrupt or replacement"),
+        ("  - change: {card: x, stat: dp, by: 1, until: {}}\n", "start[0].change.until", "expected a word"),
+    ],
+)
 def test_action_arguments_are_checked_where_they_are_written(start, path, message):
     err = error_of(_one_card(start))
     assert err.path == path
@@ -220,16 +248,20 @@ def test_a_cause_lists_the_legal_causes():
 
 
 def test_a_continuous_change_takes_no_until():
-    err = error_of(GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
-                   "      - {id: aura, kind: continuous, do: [{change: {card: self, stat: dp, by: 1000, until: end_of_turn}}]}\n"
-                   "start: []\n")
+    err = error_of(
+        GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
+        "      - {id: aura, kind: continuous, do: [{change: {card: self, stat: dp, by: 1000, until: end_of_turn}}]}\n"
+        "start: []\n"
+    )
     assert "takes no 'until'" in err.message
     assert err.path == "cards[0].abilities[0].do[0]"
 
 
 def test_active_in_must_name_a_zone():
-    err = error_of(GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
-                   "      - {id: a, when: ping, active_in: [], do: []}\nstart: []\n")
+    err = error_of(
+        GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
+        "      - {id: a, when: ping, active_in: [], do: []}\nstart: []\n"
+    )
     assert err.path == "cards[0].abilities[0].active_in"
 
 
@@ -240,8 +272,10 @@ def test_players_cannot_take_the_relative_words():
 
 
 def test_a_misspelt_pattern_key_is_named():
-    err = error_of(GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
-                   "      - {id: a, when: {event: deleted, crad: self}, do: []}\nstart: []\n")
+    err = error_of(
+        GOOD_TOP + "cards:\n  - id: x\n    owner: A\n    zone: battle\n    abilities:\n"
+        "      - {id: a, when: {event: deleted, crad: self}, do: []}\nstart: []\n"
+    )
     assert err.path == "cards[0].abilities[0].when.crad"
     assert "unknown key 'crad'" in err.message and "card" in err.options
 
@@ -258,10 +292,15 @@ def test_load_scenario_reports_an_unknown_card_at_load_time(tmp_path):
     path = tmp_path / "typo.yaml"
     path.write_text(
         "format: 1\ntitle: t\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
-        "cards:\n  - {id: gabumon, owner: A, zone: battle}\nstart:\n  - delete: gabumom\n", encoding="utf-8")
+        "cards:\n  - {id: gabumon, owner: A, zone: battle}\nstart:\n  - delete: gabumom\n",
+        encoding="utf-8",
+    )
     with pytest.raises(tcgtrig.ScenarioError) as caught:
         tcgtrig.load_scenario(path)
-    assert str(caught.value) == f"{path}:9: start[0].delete: unknown card 'gabumom' (legal: self, source, event.card, gabumon)"
+    assert (
+        str(caught.value)
+        == f"{path}:9: start[0].delete: unknown card 'gabumom' (legal: self, source, event.card, gabumon)"
+    )
     scenario = tcgtrig.load_scenario(path, check_game=False)  # the structure alone is sound
     with pytest.raises(tcgtrig.ScenarioError):
         scenario.compile(tcgtrig.load_ruleset("digimon"))
@@ -285,8 +324,11 @@ def test_the_compiled_schema_agrees_with_jsonschema_on_every_file_we_have():
     from tcgtrig.source import load_source
 
     root = Path(__file__).resolve().parents[1]
-    files = [*root.glob("scenarios/**/*.yaml"), *(root.parent / "examples").glob("*.yaml"),
-             *(root / "hostile").glob("*.*")]
+    files = [
+        *root.glob("scenarios/**/*.yaml"),
+        *(root.parent / "examples").glob("*.yaml"),
+        *(root / "hostile").glob("*.*"),
+    ]
     valid = invalid = 0
     for path in sorted(files):
         try:
@@ -325,8 +367,13 @@ def test_the_error_reported_does_not_depend_on_the_hash_seed(tmp_path):
     path.write_text(_SAME_LINE, encoding="utf-8")
     lines = set()
     for seed in ("1", "2", "3", "4", "5", "6"):
-        done = subprocess.run([sys.executable, "-m", "tcgtrig", "check", str(path)], capture_output=True,
-                              text=True, env={**os.environ, "PYTHONHASHSEED": seed}, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "tcgtrig", "check", str(path)],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            timeout=120,
+        )
         lines.add(done.stdout.splitlines()[0])
     assert len(lines) == 1
     assert "counters.A.memory" in lines.pop()
@@ -362,15 +409,38 @@ expect:
     counters: {{A: {{memory: {expect_counter}}}}}
     stats: {{agumon: {{dp: {expect_stat}}}}}
 """
-_WHOLE_VALUES = {"format": 1, "memory": 3, "dp": 2000, "lasting": 1000, "per_turn": 1, "speed": 1, "draw": 1,
-                 "amount": 1, "by": 1000, "pick": 1, "lte": 5000, "granted": 1, "label": 1, "expect_counter": 3, "expect_stat": 2000}
+_WHOLE_VALUES = {
+    "format": 1,
+    "memory": 3,
+    "dp": 2000,
+    "lasting": 1000,
+    "per_turn": 1,
+    "speed": 1,
+    "draw": 1,
+    "amount": 1,
+    "by": 1000,
+    "pick": 1,
+    "lte": 5000,
+    "granted": 1,
+    "label": 1,
+    "expect_counter": 3,
+    "expect_stat": 2000,
+}
 _WHOLE_PATHS = {
-    "format": "format", "memory": "counters.A.memory", "dp": "cards[0].stats.dp",
-    "lasting": "cards[0].lasting[0].by", "per_turn": "cards[0].abilities[0].per_turn",
-    "speed": "cards[0].abilities[0].speed", "draw": "start[0].draw.count", "amount": "start[1].gain.amount",
-    "by": "start[2].change.by", "pick": "start[3].move.card.pick", "lte": "start[3].move.card.stat.dp.lte",
+    "format": "format",
+    "memory": "counters.A.memory",
+    "dp": "cards[0].stats.dp",
+    "lasting": "cards[0].lasting[0].by",
+    "per_turn": "cards[0].abilities[0].per_turn",
+    "speed": "cards[0].abilities[0].speed",
+    "draw": "start[0].draw.count",
+    "amount": "start[1].gain.amount",
+    "by": "start[2].change.by",
+    "pick": "start[3].move.card.pick",
+    "lte": "start[3].move.card.stat.dp.lte",
     "granted": "start[4].grant.ability.per_turn",
-    "label": "choices[0]", "expect_counter": "expect.digimon.counters.A.memory",
+    "label": "choices[0]",
+    "expect_counter": "expect.digimon.counters.A.memory",
     "expect_stat": "expect.digimon.stats.agumon.dp",
 }
 
@@ -379,8 +449,9 @@ def test_the_whole_number_template_is_a_good_file():
     tcgtrig.scenario_from_text(_WHOLE.format(**_WHOLE_VALUES)).compile(tcgtrig.load_ruleset("digimon"))
 
 
-@pytest.mark.parametrize(("decimal", "shown"), [("2.0", "2.0"), ("2.5", "2.5"), ("-1.0", "-1.0"), (".inf", "inf"),
-                                               (".nan", "nan")])
+@pytest.mark.parametrize(
+    ("decimal", "shown"), [("2.0", "2.0"), ("2.5", "2.5"), ("-1.0", "-1.0"), (".inf", "inf"), (".nan", "nan")]
+)
 @pytest.mark.parametrize("place", list(_WHOLE_PATHS))
 def test_a_decimal_where_a_whole_number_belongs_is_bad_input(place, decimal, shown):
     err = error_of(_WHOLE.format(**{**_WHOLE_VALUES, place: decimal}))

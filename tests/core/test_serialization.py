@@ -58,7 +58,8 @@ def layout(state: GameState) -> dict[str, Any]:
 
 
 def test_cards_in_zones_with_flags_stats_types_and_names():
-    state = scenario("""
+    state = (
+        scenario("""
         counters: {A: {memory: 3}}
         cards:
           - {id: agu, name: BT1-010 Agumon, owner: A, zone: battle, flags: [suspended, blocked],
@@ -68,7 +69,10 @@ def test_cards_in_zones_with_flags_stats_types_and_names():
           - {id: deck2, owner: A, zone: deck}
           - {id: gone, owner: B, zone: trash, flags: [face_down]}
         start: []
-        """).compile(DIGIMON).state
+        """)
+        .compile(DIGIMON)
+        .state
+    )
     saved, restored = round_trip(state)
     assert state_to_dict(restored) == saved
     agu = restored.cards["agu"]
@@ -84,7 +88,8 @@ def test_cards_in_zones_with_flags_stats_types_and_names():
 
 
 def test_stacked_sources_keep_their_piles():
-    state = scenario("""
+    state = (
+        scenario("""
         cards:
           - {id: top, owner: A, zone: battle}
           - {id: mid, owner: A, zone: sources, under: top}
@@ -93,7 +98,10 @@ def test_stacked_sources_keep_their_piles():
           - {id: first, owner: B, zone: sources, under: base}
           - {id: second, owner: A, zone: sources, under: base}
         start: []
-        """).compile(DIGIMON).state
+        """)
+        .compile(DIGIMON)
+        .state
+    )
     saved, restored = round_trip(state)
     assert state_to_dict(restored) == saved
     assert [c.id for c in restored.stack_below("top")] == ["mid", "low"]
@@ -121,8 +129,7 @@ def test_a_pile_built_during_play_round_trips():
     assert state_to_dict(restored) == saved
     assert layout(restored) == layout(state)
     assert restored.cards["new"].flags == frozenset({"suspended"})
-    assert {c.id: c.incarnation for c in restored.cards.values()} == {
-        c.id: c.incarnation for c in state.cards.values()}
+    assert {c.id: c.incarnation for c in restored.cards.values()} == {c.id: c.incarnation for c in state.cards.values()}
     assert restored.cards["armor"].incarnation == 2  # stacked, then trashed
 
 
@@ -247,25 +254,37 @@ def test_restored_abilities_play_the_same():
     assert state_to_dict(restored) == saved
     replay = Engine(DIGIMON, restored, original.start).run(DefaultChooser())
     assert [s.to_dict() for s in replay.trace] == [s.to_dict() for s in expected.trace]
-    assert [s["effect"] for s in replay.trace if s.kind == "resolved"] == [
-        "mon.hit", "foe_guard.save", "src.inherited"]
-    assert (replay.state.counter("A", "memory"), replay.state.counter("B", "memory")) == (-1, 1)  # one memory gauge (CR 1-4-2-1)
+    assert [s["effect"] for s in replay.trace if s.kind == "resolved"] == ["mon.hit", "foe_guard.save", "src.inherited"]
+    assert (replay.state.counter("A", "memory"), replay.state.counter("B", "memory")) == (
+        -1,
+        1,
+    )  # one memory gauge (CR 1-4-2-1)
     assert state_to_dict(replay.state) == state_to_dict(expected.state)
 
 
 def test_a_saved_state_speaks_core_words_and_reads_back_under_any_game(plain):
-    state = scenario("""
+    state = (
+        scenario("""
         cards:
           - id: mon
             owner: A
             zone: battle
             abilities: [{id: go, when: ping, do: [{memory: 1}]}]
         start: []
-        """).compile(DIGIMON).state
+        """)
+        .compile(DIGIMON)
+        .state
+    )
     saved = state_to_dict(state)
     assert saved["cards"][0]["abilities"] == [
-        {"id": "go", "kind": "triggered", "when": {"event": "ping"}, "active_in": ["battle"],
-         "do": [{"gain": {"player": "self", "counter": "memory", "amount": 1}}]}]
+        {
+            "id": "go",
+            "kind": "triggered",
+            "when": {"event": "ping"},
+            "active_in": ["battle"],
+            "do": [{"gain": {"player": "self", "counter": "memory", "amount": 1}}],
+        }
+    ]
     restored = state_from_dict(saved, plain)  # "memory" was a Digimon word; the save is not
     assert restored.cards["mon"].abilities == state.cards["mon"].abilities
 
@@ -282,19 +301,24 @@ def test_a_saved_state_is_plain_json():
     assert json.loads(json.dumps(saved, sort_keys=True)) == saved  # nothing but JSON types
     assert set(saved) == {"state_format", "players", "turn_player", "turn", "counters", "used", "cards"}
     assert saved["state_format"] == 1
-    assert saved["cards"][0]["mods"] == [{"stat": "dp", "by": 1000, "until": "end_of_turn", "effect": "start",
-                                       "player": "A"}]
+    assert saved["cards"][0]["mods"] == [
+        {"stat": "dp", "by": 1000, "until": "end_of_turn", "effect": "start", "player": "A"}
+    ]
 
 
 def test_copy_is_independent_of_the_original():
-    state = scenario("""
+    state = (
+        scenario("""
         counters: {A: {memory: 1}}
         cards:
           - {id: mon, owner: A, zone: battle, flags: [suspended]}
           - {id: src, owner: A, zone: sources, under: mon}
           - {id: foe, owner: B, zone: hand}
         start: []
-        """).compile(DIGIMON).state
+        """)
+        .compile(DIGIMON)
+        .state
+    )
     saved, print_before, where = state_to_dict(state), state.fingerprint(), layout(state)
     copy = state.copy()
     assert copy.fingerprint() == print_before and state_to_dict(copy) == saved
@@ -346,8 +370,9 @@ def test_stacking_onto_a_card_of_its_own_pile_does_nothing_and_round_trips():
 
 def test_a_state_built_in_python_round_trips_its_abilities():
     ability = Ability(id="go", when=Pattern(event="ping"), active_in=("battle",))
-    state = GameState.build(["A", "B"], "A", [
-        Card(id="mon", name="mon", owner="A", zone="battle", abilities=(ability,))])
+    state = GameState.build(
+        ["A", "B"], "A", [Card(id="mon", name="mon", owner="A", zone="battle", abilities=(ability,))]
+    )
     saved, restored = round_trip(state)
     assert saved["cards"][0]["abilities"][0]["when"] == {"event": "ping"}
     assert restored.cards["mon"].abilities == (ability,)
@@ -361,14 +386,33 @@ PLAYERS = ("A", "B")
 ZONES = ("battle", "hand", "trash", "deck", "security", "breeding")
 ABILITIES = (
     {"id": "ping", "when": "ping", "do": [{"memory": 1}]},
-    {"id": "on_play", "when": {"event": "played", "card": "self"}, "active_in": "battle",
-     "do": [{"delete": {"zone": "battle", "owner": "opponent", "pick": 1}}]},
-    {"id": "guard", "kind": "interrupt", "when": {"event": "deleted", "card": "self"},
-     "optional": True, "once_per_turn": True, "do": [{"prevent": {}}]},
-    {"id": "aura", "kind": "continuous", "condition": {"turn": "self"},
-     "do": [{"change": {"card": "self", "stat": "dp", "by": 1000}}]},
-    {"id": "main", "kind": "activated", "tags": ["security"], "text": "[Main] gain 1 memory",
-     "do": [{"may": [{"memory": 1}]}]},
+    {
+        "id": "on_play",
+        "when": {"event": "played", "card": "self"},
+        "active_in": "battle",
+        "do": [{"delete": {"zone": "battle", "owner": "opponent", "pick": 1}}],
+    },
+    {
+        "id": "guard",
+        "kind": "interrupt",
+        "when": {"event": "deleted", "card": "self"},
+        "optional": True,
+        "once_per_turn": True,
+        "do": [{"prevent": {}}],
+    },
+    {
+        "id": "aura",
+        "kind": "continuous",
+        "condition": {"turn": "self"},
+        "do": [{"change": {"card": "self", "stat": "dp", "by": 1000}}],
+    },
+    {
+        "id": "main",
+        "kind": "activated",
+        "tags": ["security"],
+        "text": "[Main] gain 1 memory",
+        "do": [{"may": [{"memory": 1}]}],
+    },
 )
 
 
@@ -386,43 +430,61 @@ def positions(draw: Any) -> dict[str, Any]:
             card["zone"] = draw(st.sampled_from(ZONES))
         if draw(st.booleans()):
             card["name"] = draw(st.sampled_from(["Agumon", "Gabumon", "ST1-01 Koromon", "Ω"]))
-        stats = draw(st.dictionaries(st.sampled_from(["dp", "level", "cost"]),
-                                     st.integers(-20_000, 20_000), max_size=3))
+        stats = draw(
+            st.dictionaries(st.sampled_from(["dp", "level", "cost"]), st.integers(-20_000, 20_000), max_size=3)
+        )
         if stats:
             card["stats"] = stats
-        flags = draw(st.lists(st.sampled_from(["suspended", "placed", "tapped", "face_down"]),
-                              unique=True, max_size=3))
+        flags = draw(st.lists(st.sampled_from(["suspended", "placed", "tapped", "face_down"]), unique=True, max_size=3))
         if flags:
             card["flags"] = flags
-        types = draw(st.lists(st.sampled_from(["digimon", "tamer", "option", "digi-egg"]),
-                              unique=True, max_size=2))
+        types = draw(st.lists(st.sampled_from(["digimon", "tamer", "option", "digi-egg"]), unique=True, max_size=2))
         if types:
             card["types"] = types
         abilities = draw(st.lists(st.sampled_from(ABILITIES), unique_by=lambda a: a["id"], max_size=2))
         if abilities:
             card["abilities"] = abilities
         cards.append(card)
-    counters = draw(st.dictionaries(
-        st.sampled_from(PLAYERS),
-        st.dictionaries(st.sampled_from(["memory", "lp", "mana"]), st.integers(-10, 10), max_size=3),
-        max_size=2))
+    counters = draw(
+        st.dictionaries(
+            st.sampled_from(PLAYERS),
+            st.dictionaries(st.sampled_from(["memory", "lp", "mana"]), st.integers(-10, 10), max_size=3),
+            max_size=2,
+        )
+    )
     memory = draw(st.one_of(st.none(), st.integers(-10, 10)))
     if memory is not None:  # Digimon's memory is one gauge: the two sides must agree
-        counters = {**counters, "A": {**counters.get("A", {}), "memory": memory},
-                    "B": {**counters.get("B", {}), "memory": -memory}}
+        counters = {
+            **counters,
+            "A": {**counters.get("A", {}), "memory": memory},
+            "B": {**counters.get("B", {}), "memory": -memory},
+        }
     else:
         counters = {p: {k: v for k, v in values.items() if k != "memory"} for p, values in counters.items()}
-    return {"format": 1, "title": "random position", "players": list(PLAYERS),
-            "turn_player": draw(st.sampled_from(PLAYERS)), "counters": counters,
-            "cards": cards, "start": []}
+    return {
+        "format": 1,
+        "title": "random position",
+        "players": list(PLAYERS),
+        "turn_player": draw(st.sampled_from(PLAYERS)),
+        "counters": counters,
+        "cards": cards,
+        "start": [],
+    }
 
 
 @st.composite
 def extras(draw: Any) -> dict[str, Any]:
     """What a scenario cannot say: lasting changes, incarnations, use, the turn."""
-    mods = st.lists(st.builds(Mod, stat=st.sampled_from(["dp", "level"]), by=st.integers(-5000, 5000),
-                              until=st.sampled_from([None, "end_of_turn", "end_of_opponents_turn"]),
-                              effect=st.sampled_from([None, "start", "c0.ping"])), max_size=2)
+    mods = st.lists(
+        st.builds(
+            Mod,
+            stat=st.sampled_from(["dp", "level"]),
+            by=st.integers(-5000, 5000),
+            until=st.sampled_from([None, "end_of_turn", "end_of_opponents_turn"]),
+            effect=st.sampled_from([None, "start", "c0.ping"]),
+        ),
+        max_size=2,
+    )
     return {
         "mods": draw(st.lists(mods, min_size=7, max_size=7)),
         "incarnations": draw(st.lists(st.integers(0, 3), min_size=7, max_size=7)),
@@ -441,8 +503,7 @@ def build(data: dict[str, Any], more: dict[str, Any]) -> GameState:
     return state
 
 
-PROPERTY = settings(max_examples=50, deadline=None, database=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+PROPERTY = settings(max_examples=50, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @PROPERTY
@@ -457,7 +518,11 @@ def test_random_positions_round_trip(data, more):
     for card in state.cards.values():
         again = restored.cards[card.id]
         assert (again.mods, again.incarnation, again.stats, again.flags) == (
-            card.mods, card.incarnation, card.stats, card.flags)
+            card.mods,
+            card.incarnation,
+            card.stats,
+            card.flags,
+        )
         assert [a.id for a in again.abilities] == [a.id for a in card.abilities]
         assert [a.active_in for a in again.abilities] == [a.active_in for a in card.abilities]
     # saving the restored state and reading it once more changes nothing
@@ -484,8 +549,7 @@ def test_a_copy_is_independent_of_the_original(data, more, pick):
     card = copy.cards[pick.draw(st.sampled_from(sorted(copy.cards)), label="card")]
     player = pick.draw(st.sampled_from(PLAYERS), label="player")
     counter = pick.draw(st.sampled_from(["memory", "lp", "mana"]), label="counter")
-    copy.replace(evolve(card, zone="limbo", under=None, flags=card.flags | {"moved"},
-                        incarnation=card.incarnation + 1))
+    copy.replace(evolve(card, zone="limbo", under=None, flags=card.flags | {"moved"}, incarnation=card.incarnation + 1))
     copy.set_counter(player, counter, copy.counter(player, counter) + 1)
     copy.mark_used("copy.only")
     # the original did not move
@@ -512,7 +576,7 @@ def test_undoing_a_change_restores_the_fingerprint(data, more, pick):
     counter = pick.draw(st.sampled_from(["memory", "lp", "mana"]), label="counter")
     value = state.counter(player, counter)
     state.set_counter(player, counter, value)  # an explicit 0 is a different state from none…
-    fingerprint = state.fingerprint()          # …so start from the explicit value
+    fingerprint = state.fingerprint()  # …so start from the explicit value
     state.replace(evolve(card, zone="limbo", flags=card.flags | {"moved"}, mods=card.mods + (Mod(stat="dp", by=1),)))
     state.set_counter(player, counter, value + 7)
     assert state.fingerprint() != fingerprint
@@ -521,13 +585,16 @@ def test_undoing_a_change_restores_the_fingerprint(data, more, pick):
     assert state.fingerprint() == fingerprint
 
 
-@pytest.mark.parametrize("path", sorted((Path(__file__).parents[1] / "scenarios").rglob("*.yaml")),
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", sorted((Path(__file__).parents[1] / "scenarios").rglob("*.yaml")), ids=lambda p: p.stem
+)
 def test_every_ability_of_every_scenario_file_writes_back_to_an_equal_ability(path, plain):
     scenario = tcgtrig.load_scenario(path)
     ruleset = tcgtrig.load_ruleset(scenario.games()[0])
     state = scenario.compile(ruleset).state
     # a position of more than two players is restored with its own game (the plain one allows two)
-    restored = state_from_dict(json.loads(json.dumps(state_to_dict(state))), plain if len(state.players) == 2 else ruleset)
+    restored = state_from_dict(
+        json.loads(json.dumps(state_to_dict(state))), plain if len(state.players) == 2 else ruleset
+    )
     for card in state.cards.values():
         assert restored.cards[card.id].abilities == card.abilities, card.id

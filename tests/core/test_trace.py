@@ -69,5 +69,6 @@ def test_an_emit_writes_its_reason_in_the_events_step_and_unparses_to_it():
     assert events[1].get("reason") is None  # only an emit that gives one
     assert result.to_dict()["steps"][1]["reason"] == "rule 1-2: not now"
     first = scenario(text).compile(plain_ruleset()).start[0]
-    assert action_to_data(first) == {"emit": {"event": "refused", "card": ["x"], "by": "rule",
-                                              "reason": "rule 1-2: not now"}}
+    assert action_to_data(first) == {
+        "emit": {"event": "refused", "card": ["x"], "by": "rule", "reason": "rule 1-2: not now"}
+    }

@@ -33,13 +33,17 @@ POSITION = """
 
 
 def test_the_turn_ends_and_the_other_player_starts(plain):
-    result = run(POSITION.rstrip(" ") + """
+    result = run(
+        POSITION.rstrip(" ")
+        + """
     start:
       - emit: {event: ping}
       - end_turn: {}
       - emit: {event: ping}
       - end_turn: {}
-    """, plain)
+    """,
+        plain,
+    )
     assert result.keys("resolved") == ["mon.ping", "mon.end", "mon.ping", "mon.start"]
     state = result.state
     assert state.turn_player == "A" and state.turn == 3
@@ -63,21 +67,27 @@ def test_a_lasting_flag_starts_set(plain):
 
 
 def test_a_flag_set_for_the_turn_is_cleared_when_it_ends(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: mon, owner: A, zone: battle}
         start:
           - flag: {card: mon, set: shielded, until: end_of_turn}
           - flag: {card: mon, set: marked}
           - end_turn: {}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.state.cards["mon"].flags == frozenset({"marked"})
 
 
-@pytest.mark.parametrize("text, message", [
-    ("  - change: {card: mon, stat: dp, by: 1, until: forever}\n", "end_of_turn"),
-    ("  - flag: {card: mon, clear: x, until: end_of_turn}\n", "how long a flag that is set lasts"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("  - change: {card: mon, stat: dp, by: 1, until: forever}\n", "end_of_turn"),
+        ("  - flag: {card: mon, clear: x, until: end_of_turn}\n", "how long a flag that is set lasts"),
+    ],
+)
 def test_bad_durations_name_the_legal_words(plain, text, message):
     with pytest.raises(tcgtrig.TcgTrigError, match=message):
         run("cards: [{id: mon, owner: A, zone: battle}]\nstart:\n" + text, plain)
@@ -85,33 +95,41 @@ def test_bad_durations_name_the_legal_words(plain, text, message):
 
 def test_turn_steps_belong_to_the_start_only(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match="only the scenario's start"):
-        run("""
+        run(
+            """
             cards:
               - id: mon
                 owner: A
                 zone: battle
                 abilities: [{id: x, when: ping, do: [{end_turn: {}}]}]
             start: []
-            """, plain)
+            """,
+            plain,
+        )
 
 
 def test_the_tree_says_whose_turn_begins_and_what_ended():
     from tcgtrig.render import step_line
     from tcgtrig.trace import Step
+
     step = Step.make("turn", player="B", turn=2, cards=("mon",))
     assert step_line(step, {"mon": "Greymon"}) == "turn 2: B's turn begins — lasting changes ended on Greymon"
 
 
 def test_a_passed_turn_is_a_new_position_not_a_loop(plain):
-    result = run("""
+    result = run(
+        """
         cards: []
         start: [{resolve_pending: {}}, {pass_turn: {}}, {resolve_pending: {}}, {pass_turn: {}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.outcome == "complete" and result.state.turn == 3
 
 
 def test_a_flag_set_again_lasts_as_long_as_the_longer_setting(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: a, owner: A, zone: battle}
           - {id: b, owner: A, zone: battle}
@@ -120,7 +138,9 @@ def test_a_flag_set_again_lasts_as_long_as_the_longer_setting(plain):
           - flag: {card: a, set: blocker}
           - flag: {card: b, set: blocker, until: end_of_opponents_turn}
           - end_turn: {}
-        """, plain)
+        """,
+        plain,
+    )
     assert "blocker" in result.state.cards["a"].flags  # set for good the second time
     assert "blocker" in result.state.cards["b"].flags  # lasts into the opponent's turn
     assert [s["event"] for s in result.trace if s.kind == "event"].count("flag_set") == 2  # no event when renewed

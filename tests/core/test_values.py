@@ -30,7 +30,8 @@ def test_a_query_compares_with_another_cards_stat(plain):
 
 
 def test_a_condition_compares_with_another_cards_stat(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: me
             owner: A
@@ -43,7 +44,9 @@ def test_a_condition_compares_with_another_cards_stat(plain):
                 do: [{gain: {counter: n}}]
           - {id: big, owner: B, zone: battle, stats: {dp: 6000}}
         start: [{emit: {event: ping}}]
-        """, plain)
+        """,
+        plain,
+    )
     assert result.state.counter("A", "n") == 1
 
 
@@ -74,7 +77,8 @@ def test_a_fixed_number_is_read_as_the_effect_triggered(plain, fixed, gained):
 
 
 def test_all_types_wants_every_word(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: me
             owner: A
@@ -87,13 +91,17 @@ def test_all_types_wants_every_word(plain):
           - {id: blue_tamer, owner: A, zone: battle, types: [blue, tamer]}
           - {id: red_digimon, owner: A, zone: battle, types: [red, digimon]}
         start: [{emit: {event: ping}}]
-        """, plain)
-    assert [c for c in ("red_tamer", "blue_tamer", "red_digimon")
-            if result.state.cards[c].zone == "trash"] == ["red_tamer"]
+        """,
+        plain,
+    )
+    assert [c for c in ("red_tamer", "blue_tamer", "red_digimon") if result.state.cards[c].zone == "trash"] == [
+        "red_tamer"
+    ]
 
 
 def test_a_pattern_can_describe_the_events_card(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: rika
             owner: A
@@ -107,32 +115,40 @@ def test_a_pattern_can_describe_the_events_card(plain):
         start:
           - emit: {event: attacking, card: agumon}
           - emit: {event: attacking, card: renamon}
-        """, plain)
+        """,
+        plain,
+    )
     assert result.keys("resolved") == ["rika.go"] and result.state.counter("A", "n") == 1
 
 
 def test_a_pattern_card_query_may_not_pick(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match="no 'pick'"):
-        run("""
+        run(
+            """
             cards:
               - id: rika
                 owner: A
                 zone: battle
                 abilities: [{id: go, when: {event: attacking, card: {zone: battle, pick: 1}}, do: []}]
             start: []
-            """, plain)
+            """,
+            plain,
+        )
 
 
 def test_a_value_needs_a_card_and_a_stat(plain):
     with pytest.raises(tcgtrig.TcgTrigError, match="stat"):
-        run("""
+        run(
+            """
             cards:
               - id: me
                 owner: A
                 zone: battle
                 abilities: [{id: go, when: ping, condition: {card: self, stat: dp, lte: {card: self}}, do: []}]
             start: []
-            """, plain)
+            """,
+            plain,
+        )
 
 
 AT_TRIGGER = """
@@ -160,7 +176,8 @@ def test_an_at_trigger_condition_of_a_leaving_card_looks_at_it_as_it_left(plain)
 
 
 def test_a_pattern_query_reads_a_card_that_left_as_it_was(plain):
-    result = run("""
+    result = run(
+        """
         cards:
           - id: watcher
             owner: A
@@ -173,6 +190,8 @@ def test_a_pattern_query_reads_a_card_that_left_as_it_was(plain):
         start:
           - change: {card: weak, stat: dp, by: -3000}
           - move: {card: weak, to: trash}
-        """, plain)
+        """,
+        plain,
+    )
     # 2000 DP as it was deleted; in the trash the change is gone (5000)
     assert result.keys("resolved") == ["watcher.small"]

@@ -13,7 +13,9 @@ def test_a_word_takes_a_selector_or_a_mapping_with_modifiers():
     assert card_argument("x") == ("x", {})
     assert card_argument({"zone": "hand", "pick": 1}) == ({"zone": "hand", "pick": 1}, {})  # a query
     assert card_argument({"card": ["x", "y"], "by": "battle", "label": "gone"}) == (
-        ["x", "y"], {"by": "battle", "label": "gone"})
+        ["x", "y"],
+        {"by": "battle", "label": "gone"},
+    )
     with pytest.raises(ValueError, match=r"unknown key 'to' \(legal: card, by, label\)"):
         card_argument({"card": "x", "to": "hand"})
 
@@ -21,7 +23,8 @@ def test_a_word_takes_a_selector_or_a_mapping_with_modifiers():
 def test_move_and_flag_words():
     discard = move_word("graveyard", "discarded", **{"from": "hand"})
     assert discard({"card": "x", "by": "cost"}) == {
-        "move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded", "by": "cost"}}
+        "move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded", "by": "cost"}
+    }
     assert flag_word("clear", "tapped", "untapped")("x") == {"flag": {"card": "x", "clear": "tapped", "as": "untapped"}}
 
 
@@ -30,10 +33,12 @@ def test_move_and_flag_words():
 
 def test_another_games_word_is_read_by_the_roles_of_its_zones_and_events():
     # Duel Masters' destroy under Digimon: the Digimon way of being deleted, to the trash (it was "unknown action")
-    text = ("format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
-            "cards:\n  - {id: c, owner: A, zone: battle}\n"
-            "  - {id: w, owner: A, zone: battle, abilities: [{id: a, when: {event: deleted}, do: [{memory: 1}]}]}\n"
-            "start: [{destroy: c}]\n")
+    text = (
+        "format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+        "cards:\n  - {id: c, owner: A, zone: battle}\n"
+        "  - {id: w, owner: A, zone: battle, abilities: [{id: a, when: {event: deleted}, do: [{memory: 1}]}]}\n"
+        "start: [{destroy: c}]\n"
+    )
     scenario = tcgtrig.scenario_from_text(text, "w.yaml")
     result = tcgtrig.resolve(scenario, "digimon")
     assert result.state.cards["c"].zone == "trash" and result.keys("resolved") == ["w.a"]
@@ -42,13 +47,17 @@ def test_another_games_word_is_read_by_the_roles_of_its_zones_and_events():
 
 
 def test_another_games_word_with_no_meaning_here_says_so_in_one_line():
-    text = ("format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
-            "cards: [{id: c, owner: A, zone: hand}]\nstart: [{put_into_mana: c}]\n")
+    text = (
+        "format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+        "cards: [{id: c, owner: A, zone: hand}]\nstart: [{put_into_mana: c}]\n"
+    )
     with pytest.raises(tcgtrig.ScenarioError) as caught:
         tcgtrig.resolve(tcgtrig.scenario_from_text(text, "w.yaml"), "yugioh")
-    assert str(caught.value) == ("w.yaml:7: start[0]: 'put_into_mana' (Duel Masters's word) has no meaning in "
-                                 "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
-                                 "'resource' (Duel Masters's 'mana')")
+    assert str(caught.value) == (
+        "w.yaml:7: start[0]: 'put_into_mana' (Duel Masters's word) has no meaning in "
+        "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
+        "'resource' (Duel Masters's 'mana')"
+    )
 
 
 def test_tcgtrig_words_lists_each_games_words_beside_their_core_meaning():
@@ -75,10 +84,14 @@ def test_a_file_written_in_one_games_words_is_read_by_roles_in_every_other():
     assert digimon.keys("resolved") == ["hulcus.back", "watcher.see", "tribe.score"]  # it sees "deleted", "played"
     lorcana = tcgtrig.resolve(scenario, "lorcana")
     assert lorcana.state.cards["bolshack"].zone == "play" and lorcana.keys("resolved")[0] == "hulcus.back"
-    text = ("format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
-            "cards: [{id: s, owner: B, zone: shields}]\nstart: [{break_shield: s}]\n")
+    text = (
+        "format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+        "cards: [{id: s, owner: B, zone: shields}]\nstart: [{break_shield: s}]\n"
+    )
     with pytest.raises(tcgtrig.ScenarioError) as caught:
         tcgtrig.resolve(tcgtrig.scenario_from_text(text, "s.yaml"), "yugioh")
-    assert str(caught.value) == ("s.yaml:3: words: written in Duel Masters's words, the file has no meaning in "
-                                 "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
-                                 "'life' (Duel Masters's 'shields')")
+    assert str(caught.value) == (
+        "s.yaml:3: words: written in Duel Masters's words, the file has no meaning in "
+        "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
+        "'life' (Duel Masters's 'shields')"
+    )

@@ -41,8 +41,12 @@ def test_the_timings_come_in_order_and_a_blocker_becomes_the_target():
     assert result.state.cards["wall"].zone == "trash"  # the blocker was the target of the battle
     assert "attacking" not in result.state.cards["agumon"].flags  # the attack is over
     events = [s["event"] for s in result.trace if s.kind == "event"]
-    assert events.index("attacking") < events.index("counter_timing") < events.index("blocked") \
+    assert (
+        events.index("attacking")
+        < events.index("counter_timing")
+        < events.index("blocked")
         < events.index("end_of_attack")
+    )
 
 
 def test_an_attack_ended_by_an_effect_skips_block_and_success():
@@ -55,7 +59,9 @@ def test_an_attack_ended_by_an_effect_skips_block_and_success():
 
 
 def test_no_block_once_the_attacker_left_the_battle_area():
-    result = run(POSITION.replace("do: [{end_attack: {}}]", "do: [{bounce: agumon}]").rstrip(" ") + "    choices: [use]\n")
+    result = run(
+        POSITION.replace("do: [{end_attack: {}}]", "do: [{bounce: agumon}]").rstrip(" ") + "    choices: [use]\n"
+    )
     events = [s["event"] for s in result.trace if s.kind == "event"]
     assert "blocked" not in events and "end_of_attack" in events  # 12-1-6, 11-1-5
     assert result.state.cards["wall"].zone == "battle"
@@ -109,8 +115,11 @@ TWO_ATTACKERS = """
 
 
 def _refusals(result: tcgtrig.Resolution) -> list[tuple[str, str, str]]:
-    return [(s["card"], s["by"], s["reason"]) for s in result.trace
-            if s.kind == "event" and s["event"] == "attack_not_declared"]
+    return [
+        (s["card"], s["by"], s["reason"])
+        for s in result.trace
+        if s.kind == "event" and s["event"] == "attack_not_declared"
+    ]
 
 
 def test_no_attack_can_be_declared_during_an_attack():
@@ -135,14 +144,18 @@ def test_the_attack_goes_on_after_its_attacker_left_the_battle_area():
 
 
 def test_a_new_attack_is_declared_once_the_attack_ended():
-    result = run(TWO_ATTACKERS.rstrip(" ") + "      - end_of_attack: {}\n      - attack: two\n"
-                                             "      - resolve_pending: {}\n")
+    result = run(
+        TWO_ATTACKERS.rstrip(" ") + "      - end_of_attack: {}\n      - attack: two\n      - resolve_pending: {}\n"
+    )
     assert result.keys("resolved") == ["one.wa", "two.wa"]
     assert result.state.cards["two"].flags == {"suspended", "attacking"}
     assert _refusals(result) == []
     # and by full_attack, one after the other
-    again = run(TWO_ATTACKERS.replace("- attack: one\n      - resolve_pending: {}",
-                                      "- full_attack: one\n      - full_attack: two"))
+    again = run(
+        TWO_ATTACKERS.replace(
+            "- attack: one\n      - resolve_pending: {}", "- full_attack: one\n      - full_attack: two"
+        )
+    )
     assert again.keys("resolved") == ["one.wa", "two.wa"] and _refusals(again) == []
     assert again.state.marks == frozenset()
 
@@ -175,11 +188,14 @@ def test_did_previous_reads_whether_the_attack_was_declared():
 
 def test_a_full_attack_during_an_attack_is_not_declared_and_none_of_its_timings_come():
     text = TWO_ATTACKERS.rstrip(" ") + "      - full_attack: two\n"
-    text = text.replace("    start:", """      - id: b
+    text = text.replace(
+        "    start:",
+        """      - id: b
         owner: B
         zone: battle
         abilities: [{id: c, when: {event: counter_timing, player: self}, do: [{gain: {counter: n}}]}]
-    start:""")
+    start:""",
+    )
     result = run(text)
     assert result.keys("resolved") == ["one.wa"]  # no counter timing, no end of attack: they were the first's
     events = [s["event"] for s in result.trace if s.kind == "event"]
@@ -224,7 +240,9 @@ def test_a_new_attack_is_declared_once_an_effect_ended_the_attack():
 def test_a_new_turn_ends_an_attack_left_open():
     # an attack's marks last no longer than its turn: the next turn's
     # declaration is made
-    result = run(TWO_ATTACKERS.rstrip(" ") + "      - pass_turn: {}\n      - pass_turn: {}\n      - attack: two\n"
-                                             "      - resolve_pending: {}\n")
+    result = run(
+        TWO_ATTACKERS.rstrip(" ") + "      - pass_turn: {}\n      - pass_turn: {}\n      - attack: two\n"
+        "      - resolve_pending: {}\n"
+    )
     assert _refusals(result) == []
     assert "attacking" in result.state.cards["two"].flags

@@ -26,9 +26,13 @@ def plain_ability(**fields) -> tcgtrig.Ability:
 
 @pytest.fixture
 def state() -> GameState:
-    return GameState.build(("A", "B"), "A", [
-        Card(id="c", name="c", owner="A", zone="battle"),
-    ])
+    return GameState.build(
+        ("A", "B"),
+        "A",
+        [
+            Card(id="c", name="c", owner="A", zone="battle"),
+        ],
+    )
 
 
 def test_rank_security_then_newest_batch_then_turn_player(state):
@@ -87,8 +91,15 @@ def test_rules_processing_deletes_zero_dp_and_trashes_eggs_and_options():
           - change: {card: weak, stat: dp, by: -2000, until: end_of_turn}
         """)
     zones = {c.id: c.zone for c in result.state.cards.values()}
-    assert zones == {"weak": "trash", "strong": "battle", "egg": "trash", "option": "trash",
-                     "placed_option": "battle", "tamer": "battle", "watcher": "battle"}
+    assert zones == {
+        "weak": "trash",
+        "strong": "battle",
+        "egg": "trash",
+        "option": "trash",
+        "placed_option": "battle",
+        "tamer": "battle",
+        "watcher": "battle",
+    }
     rules = [s for s in result.trace if s.kind == "rules"]
     assert len(rules) == 1 and set(rules[0]["cards"]) == {"weak", "egg", "option"}  # all at once
     assert result.keys("resolved") == ["watcher.saw"]
@@ -135,17 +146,20 @@ def test_a_loop_a_player_could_stop_is_not_a_draw():
     assert declined.keys("resolved") == ["x.up", "x.down", "x.up", "x.down"]
 
 
-@pytest.mark.parametrize(("word", "arg", "expected"), [
-    ("delete", "x", {"move": {"card": "x", "to": "trash", "as": "deleted"}}),
-    ("play", "x", {"move": {"card": "x", "to": "battle", "as": "played"}}),
-    ("trash", "x", {"move": {"card": "x", "to": "trash", "as": "trashed"}}),
-    ("bounce", "x", {"move": {"card": "x", "to": "hand", "as": "returned"}}),
-    ("suspend", "x", {"flag": {"card": "x", "set": "suspended", "as": "suspended"}}),
-    ("unsuspend", "x", {"flag": {"card": "x", "clear": "suspended", "as": "unsuspended"}}),
-    ("digivolve", {"card": "x", "into": "y"}, {"stack": {"card": "y", "onto": "x", "as": "digivolved"}}),
-    ("memory", -2, {"lose": {"counter": "memory", "amount": 2}}),
-    ("use", "x", {"emit": {"event": "used", "card": "x"}}),
-])
+@pytest.mark.parametrize(
+    ("word", "arg", "expected"),
+    [
+        ("delete", "x", {"move": {"card": "x", "to": "trash", "as": "deleted"}}),
+        ("play", "x", {"move": {"card": "x", "to": "battle", "as": "played"}}),
+        ("trash", "x", {"move": {"card": "x", "to": "trash", "as": "trashed"}}),
+        ("bounce", "x", {"move": {"card": "x", "to": "hand", "as": "returned"}}),
+        ("suspend", "x", {"flag": {"card": "x", "set": "suspended", "as": "suspended"}}),
+        ("unsuspend", "x", {"flag": {"card": "x", "clear": "suspended", "as": "unsuspended"}}),
+        ("digivolve", {"card": "x", "into": "y"}, {"stack": {"card": "y", "onto": "x", "as": "digivolved"}}),
+        ("memory", -2, {"lose": {"counter": "memory", "amount": 2}}),
+        ("use", "x", {"emit": {"event": "used", "card": "x"}}),
+    ],
+)
 def test_game_words_expand_to_core_actions(word, arg, expected):
     assert policy.ALIASES[word](arg) == expected
 
@@ -155,8 +169,11 @@ def test_digivolve_needs_card_and_into():
         policy.ALIASES["digivolve"]("x")
 
 
-SEEDS = ([f"triggered-{n:02d}.yaml" for n in range(1, 11)]
-         + [f"interrupt-{n:02d}.yaml" for n in range(1, 7)] + ["interrupt-x.yaml"])
+SEEDS = (
+    [f"triggered-{n:02d}.yaml" for n in range(1, 11)]
+    + [f"interrupt-{n:02d}.yaml" for n in range(1, 7)]
+    + ["interrupt-x.yaml"]
+)
 
 
 @pytest.mark.parametrize("name", SEEDS)
@@ -179,7 +196,8 @@ def test_this_digimon_and_that_digimon_follow_digivolution():
     # Q5787 written with "that Digimon": after the first effect digivolves the
     # attacker, the inherited +1000 and the tamer's digivolve both mean the new
     # top card, not the card that went under it
-    result = run("""
+    result = run(
+        """
         cards:
           - id: tamer
             owner: A
@@ -200,7 +218,9 @@ def test_this_digimon_and_that_digimon_follow_digivolution():
           - {id: master, name: MasterTyrannomon, owner: A, zone: hand, types: [digimon], stats: {dp: 8000, level: 5}}
           - {id: rust, name: RustTyrannomon, owner: A, zone: hand, types: [digimon], stats: {dp: 13000, level: 6}}
         start: [{attack: tyrannomon}]
-        """, choices=["koromon.evo", "koromon.boost"])
+        """,
+        choices=["koromon.evo", "koromon.boost"],
+    )
     zones = {c: result.state.cards[c].zone for c in ("tyrannomon", "master", "rust")}
     assert zones == {"tyrannomon": "sources", "master": "sources", "rust": "battle"}
     assert result.stat("rust", "dp") == 14000  # the boost went onto the Digimon, and stayed through digivolving
@@ -221,17 +241,29 @@ def test_only_a_top_card_can_be_digivolved_onto():
 
 def _pile_state() -> GameState:
     """A's Digimon ``top`` with ``src`` under it, both in the trash after a deletion."""
-    return GameState.build(("A", "B"), "B", [
-        Card(id="top", name="top", owner="A", zone="trash", incarnation=1),
-        Card(id="src", name="src", owner="A", zone="trash", incarnation=1),
-    ])
+    return GameState.build(
+        ("A", "B"),
+        "B",
+        [
+            Card(id="top", name="top", owner="A", zone="trash", incarnation=1),
+            Card(id="src", name="src", owner="A", zone="trash", incarnation=1),
+        ],
+    )
 
 
 def test_an_inherited_on_deletion_waits_on_the_deleted_top_card():
     state = _pile_state()
     deleted = tcgtrig.Event(name="deleted", card="top", player="A")
-    effect = pending(plain_ability(active_in=("sources",)), key="src.x", card="src", self_card="top",
-                     incarnation=1, self_incarnation=1, looked_back=True, events=(deleted,))
+    effect = pending(
+        plain_ability(active_in=("sources",)),
+        key="src.x",
+        card="src",
+        self_card="top",
+        incarnation=1,
+        self_incarnation=1,
+        looked_back=True,
+        events=(deleted,),
+    )
     assert policy.lost(state, effect) is None
     # the digivolution card that printed it leaves the trash: still pending (Q4286)
     state.replace(Card(id="src", name="src", owner="A", zone="hand", incarnation=2))
@@ -245,8 +277,16 @@ def test_an_inherited_on_deletion_waits_on_the_deleted_top_card():
 def test_a_card_that_left_with_the_card_it_watched_triggers_and_is_lost():
     state = _pile_state()
     other = tcgtrig.Event(name="deleted", card="foe", player="B")
-    effect = pending(plain_ability(active_in=("sources",)), key="src.x", card="src", self_card="top",
-                     incarnation=1, self_incarnation=1, looked_back=True, events=(other,))
+    effect = pending(
+        plain_ability(active_in=("sources",)),
+        key="src.x",
+        card="src",
+        self_card="top",
+        incarnation=1,
+        self_incarnation=1,
+        looked_back=True,
+        events=(other,),
+    )
     drop = policy.lost(state, effect)
     assert drop.kind == "lost" and "Q2046" in drop.reason and "15-4-4-3" in drop.reason
 
@@ -259,12 +299,22 @@ def test_a_digivolved_card_lost_the_effect_it_did_not_become_a_new_card(state):
 
 
 def test_an_inherited_effect_is_lost_when_its_digivolution_card_leaves_the_pile():
-    state = GameState.build(("A", "B"), "A", [
-        Card(id="top", name="top", owner="A", zone="battle"),
-        Card(id="src", name="src", owner="A", zone="trash", incarnation=1),
-    ])
-    effect = pending(plain_ability(active_in=("sources",)), key="src.x", card="src", self_card="top",
-                     incarnation=0, self_incarnation=0)
+    state = GameState.build(
+        ("A", "B"),
+        "A",
+        [
+            Card(id="top", name="top", owner="A", zone="battle"),
+            Card(id="src", name="src", owner="A", zone="trash", incarnation=1),
+        ],
+    )
+    effect = pending(
+        plain_ability(active_in=("sources",)),
+        key="src.x",
+        card="src",
+        self_card="top",
+        incarnation=0,
+        self_incarnation=0,
+    )
     drop = policy.lost(state, effect)
     assert "15-4-4-4" in drop.reason and "digivolution card" in drop.reason
 

@@ -27,8 +27,9 @@ def test_rank_shield_triggers_then_before_break_then_ordinary_active_player_firs
     before_break = pending(ability(tags=("before_break",)), controller="B")
     ap_ordinary = pending(ability(), controller="A", timing=9)
     nap_ordinary = pending(ability(), controller="B", timing=1)
-    ranked = sorted([nap_ordinary, ap_ordinary, before_break, nap_trigger, ap_strike_back],
-                    key=lambda e: policy.rank(state, e))
+    ranked = sorted(
+        [nap_ordinary, ap_ordinary, before_break, nap_trigger, ap_strike_back], key=lambda e: policy.rank(state, e)
+    )
     assert ranked == [ap_strike_back, nap_trigger, before_break, ap_ordinary, nap_ordinary]
 
 
@@ -46,13 +47,17 @@ def test_rank_before_an_event_puts_the_turn_players_substitutions_first(state):
 
 def test_details_name_the_class_and_the_side(state):
     assert policy.details(state, pending(ability(tags=("shield_trigger",)), controller="B")) == {
-        "class": "shield trigger", "side": "non-active"}
+        "class": "shield trigger",
+        "side": "non-active",
+    }
     assert policy.details(state, pending(ability())) == {"class": "ordinary", "side": "active"}
     assert policy.details(state, pending(ability(), window="interrupt")) is None
 
 
-@pytest.mark.parametrize("tags", [("shield_trigger",), ("strike_back",), ("g_strike",), ("ninja_strike",),
-                                  ("revolution_change",), ("declare",)])
+@pytest.mark.parametrize(
+    "tags",
+    [("shield_trigger",), ("strike_back",), ("g_strike",), ("ninja_strike",), ("revolution_change",), ("declare",)],
+)
 def test_usage_declarations(tags):
     assert policy.declared(pending(ability(tags=tags)))
     assert not policy.declared(pending(ability(tags=("before_break",))))
@@ -76,14 +81,17 @@ def test_an_interrupt_that_is_no_substitution_is_not_limited_by_it():
 
 
 def test_state_check_destroys_creatures_with_power_zero_or_less():
-    result = run("""
+    result = run(
+        """
         cards:
           - {id: weak, owner: A, zone: battle, types: [creature], stats: {power: 1000}}
           - {id: strong, owner: B, zone: battle, types: [creature], stats: {power: 3000}}
           - {id: spell, owner: B, zone: battle, types: [spell]}
         start:
           - power: {card: [weak, strong, spell], by: -2000}
-        """, DUELMASTERS)
+        """,
+        DUELMASTERS,
+    )
     assert [s.get("cards") for s in result.trace if s.kind == "rules"] == [("weak",)]
     assert result.state.cards["weak"].zone == "graveyard" and result.state.cards["strong"].zone == "battle"
     destroyed = [s for s in result.trace if s.kind == "event" and s.get("event") == "destroyed"]
@@ -91,7 +99,8 @@ def test_state_check_destroys_creatures_with_power_zero_or_less():
 
 
 def test_a_waiting_ability_is_independent_of_its_source():
-    result = run("""
+    result = run(
+        """
         cards:
           - id: pm
             owner: A
@@ -103,29 +112,43 @@ def test_a_waiting_ability_is_independent_of_its_source():
               - {id: also, when: {event: destroyed, card: self}, do: [{gain: {counter: n}}]}
         start:
           - destroy: pm
-        """, DUELMASTERS)
+        """,
+        DUELMASTERS,
+    )
     assert result.keys("resolved") == ["pm.gone", "pm.also"] and result.keys("lost") == []
 
 
-@pytest.mark.parametrize(("word", "arg", "expected"), [
-    ("destroy", "x", {"move": {"card": "x", "to": "graveyard", "as": "destroyed"}}),
-    ("destroy", {"card": "x", "by": "battle"}, {"move": {"card": "x", "to": "graveyard", "as": "destroyed",
-                                                          "by": "battle"}}),
-    ("summon", "x", {"move": {"card": "x", "to": "battle", "as": "summoned"}}),
-    ("put_into_battle", "x", {"move": {"card": "x", "to": "battle", "as": "put_into_battle"}}),
-    ("break_shield", ["s1", "s2"], {"move": {"card": ["s1", "s2"], "to": "hand", "from": "shields",
-                                             "as": "broken"}}),
-    ("tap", "x", {"flag": {"card": "x", "set": "tapped", "as": "tapped"}}),
-    ("untap", "x", {"flag": {"card": "x", "clear": "tapped", "as": "untapped"}}),
-    ("put_into_mana", "x", {"move": {"card": "x", "to": "mana", "as": "put_into_mana"}}),
-    ("return_to_hand", "x", {"move": {"card": "x", "to": "hand", "as": "returned"}}),
-    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded"}}),
-    ("add_shield", "x", {"move": {"card": "x", "to": "shields", "as": "shield_added"}}),
-    ("cast", "x", {"emit": {"event": "cast", "card": "x"}}),
-    ("power", {"card": "x", "by": 3000}, {"change": {"card": "x", "stat": "power", "by": 3000}}),
-    ("power", {"card": "x", "by": -1, "until": "end_of_turn"}, {"change": {"card": "x", "stat": "power", "by": -1,
-                                                                           "until": "end_of_turn"}}),
-])
+@pytest.mark.parametrize(
+    ("word", "arg", "expected"),
+    [
+        ("destroy", "x", {"move": {"card": "x", "to": "graveyard", "as": "destroyed"}}),
+        (
+            "destroy",
+            {"card": "x", "by": "battle"},
+            {"move": {"card": "x", "to": "graveyard", "as": "destroyed", "by": "battle"}},
+        ),
+        ("summon", "x", {"move": {"card": "x", "to": "battle", "as": "summoned"}}),
+        ("put_into_battle", "x", {"move": {"card": "x", "to": "battle", "as": "put_into_battle"}}),
+        (
+            "break_shield",
+            ["s1", "s2"],
+            {"move": {"card": ["s1", "s2"], "to": "hand", "from": "shields", "as": "broken"}},
+        ),
+        ("tap", "x", {"flag": {"card": "x", "set": "tapped", "as": "tapped"}}),
+        ("untap", "x", {"flag": {"card": "x", "clear": "tapped", "as": "untapped"}}),
+        ("put_into_mana", "x", {"move": {"card": "x", "to": "mana", "as": "put_into_mana"}}),
+        ("return_to_hand", "x", {"move": {"card": "x", "to": "hand", "as": "returned"}}),
+        ("discard", "x", {"move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded"}}),
+        ("add_shield", "x", {"move": {"card": "x", "to": "shields", "as": "shield_added"}}),
+        ("cast", "x", {"emit": {"event": "cast", "card": "x"}}),
+        ("power", {"card": "x", "by": 3000}, {"change": {"card": "x", "stat": "power", "by": 3000}}),
+        (
+            "power",
+            {"card": "x", "by": -1, "until": "end_of_turn"},
+            {"change": {"card": "x", "stat": "power", "by": -1, "until": "end_of_turn"}},
+        ),
+    ],
+)
 def test_game_words_expand_to_core_actions(word, arg, expected):
     assert policy.ALIASES[word](arg) == expected
 
@@ -165,9 +188,12 @@ def test_every_seed_example_has_a_scenario_that_asserts_its_order(name):
 @pytest.mark.parametrize("number", RULE_CASES)
 def test_every_canonical_rule_case_has_a_scenario(number):
     """research/engines.md §4, Duel Masters acceptance examples 1–11."""
-    files = [p for p in SCENARIOS.glob("*.yaml")
-             if p.name.startswith(f"cr-{number}-")
-             or f"acceptance example {number} " in yaml.safe_load(p.read_text())["source"]]
+    files = [
+        p
+        for p in SCENARIOS.glob("*.yaml")
+        if p.name.startswith(f"cr-{number}-")
+        or f"acceptance example {number} " in yaml.safe_load(p.read_text())["source"]
+    ]
     assert files, f"no scenario file for acceptance example {number}"
     for path in files:
         assert "duelmasters" in yaml.safe_load(path.read_text())["expect"], path.name
@@ -175,20 +201,27 @@ def test_every_canonical_rule_case_has_a_scenario(number):
 
 def test_the_non_turn_player_declares_after_the_turn_player_processed_theirs():
     """506.3b/c: the turn player declares and processes, then the other player declares."""
-    result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "cr-usage-declarations-turn-player-first.yaml"),
-                             "duelmasters")
+    result = tcgtrig.resolve(
+        tcgtrig.load_scenario(SCENARIOS / "cr-usage-declarations-turn-player-first.yaml"), "duelmasters"
+    )
     order = [(s.kind, s.get("effect")) for s in result.trace if s.kind in ("declared", "resolved")]
-    assert order == [("declared", "revolution.change"), ("resolved", "revolution.change"),
-                     ("resolved", "revolution.cip"), ("declared", "ninja.strike"),
-                     ("resolved", "ninja.strike"), ("resolved", "ninja.cip")]
+    assert order == [
+        ("declared", "revolution.change"),
+        ("resolved", "revolution.change"),
+        ("resolved", "revolution.cip"),
+        ("declared", "ninja.strike"),
+        ("resolved", "ninja.strike"),
+        ("resolved", "ninja.cip"),
+    ]
 
 
 def test_a_strike_back_pays_its_cost_by_discarding_the_broken_card():
     result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "rule7-strike-back.yaml"), "duelmasters")
     discards = [s for s in result.trace if s.kind == "event" and s.get("event") == "discarded"]
     assert [(s.get("card"), s.get("by")) for s in discards] == [("fire_shield", "cost")]
-    declined = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "rule7-strike-back.yaml"), "duelmasters",
-                               choices=["decline"])
+    declined = tcgtrig.resolve(
+        tcgtrig.load_scenario(SCENARIOS / "rule7-strike-back.yaml"), "duelmasters", choices=["decline"]
+    )
     assert declined.keys("declined") == ["sback.strike_back"]
     assert declined.state.cards["fire_shield"].zone == "hand" and declined.keys("resolved") == ["attacker.breaks"]
 
@@ -197,7 +230,8 @@ def test_this_creature_is_a_new_object_once_it_left():
     """110.5a: the waiting +3000 still resolves, but "this creature" is gone
     (Funk and Swine Snout, rule 2): no change lands on the card in the
     graveyard."""
-    result = run("""
+    result = run(
+        """
         cards:
           - id: funk
             owner: A
@@ -216,7 +250,9 @@ def test_this_creature_is_a_new_object_once_it_left():
               - {id: boost, when: {event: moved, to: battle, card: other}, do: [{power: {card: self, by: 3000}}]}
         start:
           - summon: funk
-        """, DUELMASTERS)
+        """,
+        DUELMASTERS,
+    )
     assert result.keys("resolved") == ["swine.boost"]
     assert result.state.cards["swine"].zone == "graveyard" and result.state.cards["swine"].mods == ()
     assert not [s for s in result.trace if s.kind == "event" and s.get("event") == "stat_changed"]
@@ -228,8 +264,10 @@ def test_the_tree_shows_the_waiting_pool_its_classes_and_who_chooses():
     result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "cr-8-before-break.yaml"), "duelmasters")
     text = render_text(result)
     assert "▲ triggered (class before break, side active): x.before_break#1 (A), x.before_break#2 (A)" in text
-    assert ("? A chose a_watch.watch#1 (order; among a_watch.watch#1, a_watch.watch#2) · also waiting: "
-            "b_one.pig (B, class ordinary, side non-active); b_two.pig (B, class ordinary, side non-active)") in text
+    assert (
+        "? A chose a_watch.watch#1 (order; among a_watch.watch#1, a_watch.watch#2) · also waiting: "
+        "b_one.pig (B, class ordinary, side non-active); b_two.pig (B, class ordinary, side non-active)"
+    ) in text
     assert "☑ declared s1.s_trigger" in text and "class shield trigger, side non-active" in text
 
 

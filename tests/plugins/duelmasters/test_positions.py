@@ -25,8 +25,9 @@ def test_position(path):
 
 def test_the_costs_that_cannot_be_paid_fail():
     for name in ("sback-cost-card-gone", "tap-cost-already-tapped"):
-        result = tcgtrig.resolve(tcgtrig.load_scenario(Path(__file__).parent / "positions" / f"{name}.yaml"),
-                                 "duelmasters")
+        result = tcgtrig.resolve(
+            tcgtrig.load_scenario(Path(__file__).parent / "positions" / f"{name}.yaml"), "duelmasters"
+        )
         reasons = [s.get("reason") for s in result.trace if s.kind == "failed"]
         assert reasons and all("cost cannot be paid" in r for r in reasons), name
 
@@ -54,7 +55,8 @@ def test_a_trigger_condition_on_an_ability_that_does_not_trigger_is_refused():
 
 
 def test_power_works_in_a_continuous_ability():
-    result = tcgtrig.resolve(scenario("""
+    result = tcgtrig.resolve(
+        scenario("""
         cards:
           - id: x
             owner: A
@@ -63,5 +65,7 @@ def test_power_works_in_a_continuous_ability():
             stats: {power: 1000}
             abilities: [{id: s, kind: continuous, do: [{power: {card: self, by: 2000}}]}]
         start: []
-        """), "duelmasters")
+        """),
+        "duelmasters",
+    )
     assert result.stat("x", "power") == 3000

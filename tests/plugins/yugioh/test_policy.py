@@ -17,8 +17,14 @@ SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "yugioh"
 
 @pytest.fixture
 def state() -> GameState:
-    return GameState.build(("A", "B"), "A", [Card(id="c", name="Sangan", owner="A", zone="graveyard"),
-                                             Card(id="h", name="Illusion Snatch", owner="A", zone="hand")])
+    return GameState.build(
+        ("A", "B"),
+        "A",
+        [
+            Card(id="c", name="Sangan", owner="A", zone="graveyard"),
+            Card(id="h", name="Illusion Snatch", owner="A", zone="hand"),
+        ],
+    )
 
 
 def test_segoc_groups(state):
@@ -38,11 +44,14 @@ def test_goat_puts_the_earliest_trigger_first(state):
     assert policy.rank(state, early_optional) > policy.rank(state, late_mandatory)
 
 
-@pytest.mark.parametrize(("fields", "missed"), [
-    ({"optional": True, "wording": "when"}, True),
-    ({"optional": True, "wording": "if"}, False),
-    ({"optional": False, "wording": "when"}, False),
-])
+@pytest.mark.parametrize(
+    ("fields", "missed"),
+    [
+        ({"optional": True, "wording": "when"}, True),
+        ({"optional": True, "wording": "if"}, False),
+        ({"optional": False, "wording": "when"}, False),
+    ],
+)
 def test_only_optional_when_effects_miss_the_timing(fields, missed):
     effect = pending(ability(**fields), moment=3)
     assert (policy.missed(effect, "window", last_moment=4) is not None) == missed
@@ -67,11 +76,17 @@ def test_a_trigger_whose_card_changed_location_is_lost(state):
 
 def test_soft_once_per_turn_is_per_card_copy_and_hard_per_name(state):
     soft = pending(ability(once_per_turn=True), incarnation=2)
-    assert policy.once_per_turn_key(state, soft) != policy.once_per_turn_key(state, pending(
-        ability(once_per_turn=True), incarnation=3))
+    assert policy.once_per_turn_key(state, soft) != policy.once_per_turn_key(
+        state, pending(ability(once_per_turn=True), incarnation=3)
+    )
     hard = pending(ability(once_per_turn=True, tags=("hard_once_per_turn",)), incarnation=2)
-    assert policy.once_per_turn_key(state, hard) == policy.once_per_turn_key(state, pending(
-        ability(once_per_turn=True, tags=("hard_once_per_turn",)), incarnation=5)) == "A:Sangan:x"
+    assert (
+        policy.once_per_turn_key(state, hard)
+        == policy.once_per_turn_key(
+            state, pending(ability(once_per_turn=True, tags=("hard_once_per_turn",)), incarnation=5)
+        )
+        == "A:Sangan:x"
+    )
 
 
 def test_once_per_chain_and_no_second_activation_while_on_the_chain(state):
@@ -83,8 +98,9 @@ def test_once_per_chain_and_no_second_activation_while_on_the_chain(state):
     assert policy.blocked(monster, pending(ability(kind="activated")), on_chain) is None  # a Quick Effect repeats
 
 
-@pytest.mark.parametrize(("speed", "top", "ok"), [(1, 1, False), (2, 1, True), (2, 2, True), (2, 3, False),
-                                                  (3, 3, True), (3, 1, True)])
+@pytest.mark.parametrize(
+    ("speed", "top", "ok"), [(1, 1, False), (2, 1, True), (2, 2, True), (2, 3, False), (3, 3, True), (3, 1, True)]
+)
 def test_spell_speeds(speed, top, ok):
     chain = [pending(ability(kind="activated", speed=top))]
     assert policy.can_respond(chain, pending(ability(kind="activated", speed=speed))) == ok
@@ -104,7 +120,11 @@ def test_ocg_hidden_zone_triggers(state):
 
 def test_variants_load_and_unknown_ones_are_refused():
     assert [tcgtrig.load_ruleset(name).name for name in ("yugioh", "yugioh/tcg", "yugioh/ocg", "yugioh/goat")] == [
-        "yugioh", "yugioh", "yugioh/ocg", "yugioh/goat"]
+        "yugioh",
+        "yugioh",
+        "yugioh/ocg",
+        "yugioh/goat",
+    ]
     with pytest.raises(tcgtrig.UnknownGameError, match=r"unknown variant 'yugioh/edison' \(legal: yugioh/tcg, "):
         tcgtrig.load_ruleset("yugioh/edison")
 
@@ -131,21 +151,35 @@ def test_a_spell_sent_away_by_rule_is_not_the_last_thing_to_happen():
     assert run(text.replace("BY", "effect"), "yugioh").keys("missed") == ["peten.revive"]
 
 
-@pytest.mark.parametrize(("word", "arg", "expected"), [
-    ("destroy", "x", {"move": {"card": "x", "to": "graveyard", "as": "destroyed"}}),
-    ("send_to_graveyard", {"card": "x", "by": "rule"}, {"move": {"card": "x", "to": "graveyard",
-                                                                   "as": "sent_to_graveyard", "by": "rule"}}),
-    ("tribute", "x", {"move": {"card": "x", "to": "graveyard", "as": "tributed"}}),
-    ("normal_summon", "x", {"move": {"card": "x", "to": "field", "as": "normal_summoned"}}),
-    ("tribute_summon", "x", {"move": {"card": "x", "to": "field", "as": "tribute_summoned"}}),
-    ("special_summon", "x", {"move": {"card": "x", "to": "field", "as": "special_summoned"}}),
-    ("banish", "x", {"move": {"card": "x", "to": "banished", "as": "banished"}}),
-    ("discard", "x", {"move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded"}}),
-    ("set", "x", {"together": [{"move": {"card": "x", "to": "field", "as": "set"}},
-                               {"flag": {"card": "x", "set": "face_down"}}]}),
-    ("lp", -500, {"lose": {"counter": "lp", "amount": 500}}),
-    ("damage", 500, {"lose": {"player": "opponent", "counter": "lp", "amount": 500}}),
-])
+@pytest.mark.parametrize(
+    ("word", "arg", "expected"),
+    [
+        ("destroy", "x", {"move": {"card": "x", "to": "graveyard", "as": "destroyed"}}),
+        (
+            "send_to_graveyard",
+            {"card": "x", "by": "rule"},
+            {"move": {"card": "x", "to": "graveyard", "as": "sent_to_graveyard", "by": "rule"}},
+        ),
+        ("tribute", "x", {"move": {"card": "x", "to": "graveyard", "as": "tributed"}}),
+        ("normal_summon", "x", {"move": {"card": "x", "to": "field", "as": "normal_summoned"}}),
+        ("tribute_summon", "x", {"move": {"card": "x", "to": "field", "as": "tribute_summoned"}}),
+        ("special_summon", "x", {"move": {"card": "x", "to": "field", "as": "special_summoned"}}),
+        ("banish", "x", {"move": {"card": "x", "to": "banished", "as": "banished"}}),
+        ("discard", "x", {"move": {"card": "x", "to": "graveyard", "from": "hand", "as": "discarded"}}),
+        (
+            "set",
+            "x",
+            {
+                "together": [
+                    {"move": {"card": "x", "to": "field", "as": "set"}},
+                    {"flag": {"card": "x", "set": "face_down"}},
+                ]
+            },
+        ),
+        ("lp", -500, {"lose": {"counter": "lp", "amount": 500}}),
+        ("damage", 500, {"lose": {"player": "opponent", "counter": "lp", "amount": 500}}),
+    ],
+)
 def test_game_words_expand_to_core_actions(word, arg, expected):
     assert policy.ALIASES[word](arg) == expected
 
@@ -177,8 +211,10 @@ def test_a_digimon_position_makes_chains_under_yugioh():
     path = SCENARIOS.parent / "digimon" / "triggered-04.yaml"
     result = tcgtrig.resolve(tcgtrig.load_scenario(path), "yugioh")
     assert result.outcome == "complete"
-    assert result.chains() == [["omnimon.unsuspend", "omnimon.blitz"],
-                               ["upamon.draw", "veemon.draw", "venommyotismon.memory"]]
+    assert result.chains() == [
+        ["omnimon.unsuspend", "omnimon.blitz"],
+        ["upamon.draw", "veemon.draw", "venommyotismon.memory"],
+    ]
     digimon = tcgtrig.resolve(tcgtrig.load_scenario(path), "digimon")
     assert digimon.keys("resolved") != result.keys("resolved")
 

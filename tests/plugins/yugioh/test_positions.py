@@ -24,8 +24,7 @@ def test_position(path):
 
 
 def test_an_offer_whose_card_left_is_lost():
-    result = tcgtrig.resolve(tcgtrig.load_scenario(Path(__file__).parent / "positions" /
-                                                   "offer-card-discarded.yaml"))
+    result = tcgtrig.resolve(tcgtrig.load_scenario(Path(__file__).parent / "positions" / "offer-card-discarded.yaml"))
     lost = [s for s in result.trace if s.kind == "lost"]
     assert lost and all("its card moved" in s["reason"] for s in lost)
 

@@ -47,8 +47,14 @@ GAME_INFO = GameInfo(
     zones=("play", "discard", "inkwell", "deck", "hand"),
     stats=("willpower", "damage"),  # the game state check reads them
     zone_roles={"deck": "deck", "hand": "hand", "play": "field", "discard": "discard", "inkwell": "resource"},
-    event_roles={"played": "put_into_play", "banished": "destroyed", "discarded": "discarded",
-                 "inked": "resourced", "exerted": "tapped", "readied": "untapped"},
+    event_roles={
+        "played": "put_into_play",
+        "banished": "destroyed",
+        "discarded": "discarded",
+        "inked": "resourced",
+        "exerted": "tapped",
+        "readied": "untapped",
+    },
     flag_roles={"exerted": "tapped"},
 )
 
@@ -93,7 +99,7 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 
 @hookimpl
 def tcgtrig_trigger_each_event() -> bool:
-    """"Whenever" triggers once for each event of a moment (two characters
+    """ "Whenever" triggers once for each event of a moment (two characters
     banished at once: twice)."""
     return True
 

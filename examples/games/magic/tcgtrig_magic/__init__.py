@@ -47,8 +47,7 @@ GAME_INFO = GameInfo(
     events=("dies",),  # state-based actions put creatures into the graveyard
     zones=("library", "hand", "battlefield", "graveyard", "exile"),
     stats=("toughness", "damage"),
-    zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard",
-                "exile": "exile"},
+    zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
