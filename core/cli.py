@@ -685,18 +685,14 @@ def _run_and_save(
     """``run --stop-after N --save FILE``: the options go into the save."""
     from .choices import RandomChooser, ScriptedChooser
     from .engine import DEFAULT_MAX_STEPS, Engine
-    from .manager import load_ruleset
-    from .resolution import pick_game
     from .saving import run_until, save_position
 
     scenario = _load(file)
-    ruleset = load_ruleset(pick_game(scenario, game))
-    compiled = scenario.compile(ruleset)
+    engine = Engine.for_scenario(scenario, game, max_steps=max_steps or DEFAULT_MAX_STEPS)
     if seed is not None:  # as run does: after any --choice, the random player; the file's choices are ignored
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
     else:
-        chooser = ScriptedChooser(list(choices) if choices else list(compiled.choices))
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps or DEFAULT_MAX_STEPS, compiled=compiled)
+        chooser = ScriptedChooser(list(choices) if choices else list(engine.compiled.choices))
     run_until(engine, chooser, stop_after)
     data = save_position(scenario, engine, chooser)
     _write_atomically(save_to, jsontext.dumps(data), "the saved position")
@@ -1110,15 +1106,11 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     ``run`` (3 when the resolution ended early: an endless loop, a limit).
     """
     from .engine import Engine
-    from .manager import load_ruleset
     from .render import print_tree, step_line
-    from .resolution import pick_game
     from .scenario import load_scenario
 
     scenario = load_scenario(file)
-    ruleset = load_ruleset(pick_game(scenario, game))
-    compiled = scenario.compile(ruleset)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    engine = Engine.for_scenario(scenario, game)
     budget = QuestionBudget(max_states, max_depth)
     history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
     shown = 0

@@ -439,8 +439,7 @@ def explore(
     from .manager import Ruleset, load_ruleset
 
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
-    compiled = scenario.compile(ruleset)
-    root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    root = Engine.for_scenario(scenario, ruleset)
     jobs = available_cores() if jobs is None else jobs
     limits = _Limits(max_outcomes, max_depth)
     if serial_first > 0:
@@ -773,9 +772,7 @@ def _option_task(task: tuple[Any, ...], reached: Any) -> Exploration | None:
     from .manager import load_ruleset
     from .scenario import scenario_from_data
 
-    ruleset = load_ruleset(game)
-    compiled = scenario_from_data(data, file=file, check_game=False).compile(ruleset)
-    root = Engine(ruleset, compiled.state.copy(), compiled.start, compiled=compiled)
+    root = Engine.for_scenario(scenario_from_data(data, file=file, check_game=False), load_ruleset(game))
     root.advance()
 
     def watch(walker: _Walker) -> None:

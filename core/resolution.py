@@ -161,11 +161,10 @@ def resolve(
         ruleset = game
     else:
         ruleset = load_ruleset(pick_game(scenario, game), plugins=plugins)
-    compiled = scenario.compile(ruleset)
+    engine = Engine.for_scenario(scenario, ruleset, max_steps=max_steps)
     from_file = chooser is None and choices is None
     if chooser is None:
-        chooser = ScriptedChooser(list(choices) if choices is not None else compiled.choices)
-    engine = Engine(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled, title=scenario.title)
+        chooser = ScriptedChooser(list(choices) if choices is not None else engine.compiled.choices)
     try:
         engine.run(chooser)
     except PluginError as exc:

@@ -200,14 +200,10 @@ def read_position(data: Any, source: str = "<saved position>") -> SavedPosition:
 def finish_position(saved: SavedPosition) -> Resolution:
     """Replay a checked save to where it stopped, check it got there, and
     resolve to the end: the trace of an uninterrupted run."""
-    ruleset = load_ruleset(saved.game)
-    compiled = saved.scenario.compile(ruleset)
     chooser = ScriptedChooser(
         list(saved.script), fallback=RandomChooser(saved.seed) if saved.seed is not None else None
     )
-    engine = Engine(
-        ruleset, compiled.state.copy(), compiled.start, saved.max_steps, compiled=compiled, title=saved.scenario.title
-    )
+    engine = Engine.for_scenario(saved.scenario, load_ruleset(saved.game), max_steps=saved.max_steps)
     _step_until(engine, chooser, lambda: len(engine.trace) >= saved.stopped_after_steps)  # to where it was saved
     if (
         len(engine.trace) != saved.stopped_after_steps
