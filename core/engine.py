@@ -14,7 +14,7 @@ from .choices import Chooser, Decision
 from .evaluate import Evaluator
 from .info import GameEnd
 from .machine import DEFAULT_MAX_STEPS, MAX_FRAMES, Machine
-from .manager import Ruleset, load_ruleset
+from .manager import Ruleset, load_ruleset, pick_game
 from .model import Action
 from .pending import PendingEffect
 from .scenario import Compiled, Scenario
@@ -84,8 +84,6 @@ class Engine:
     ) -> Engine:
         """An engine at the start of ``scenario`` under ``game`` (a name,
         ``GAME/VARIANT`` or a :class:`Ruleset`; default: the file's game)."""
-        from .resolution import pick_game
-
         ruleset = game if isinstance(game, Ruleset) else load_ruleset(pick_game(scenario, game))
         compiled = scenario.compile(ruleset)
         return cls(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled, title=scenario.title)

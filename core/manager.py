@@ -19,7 +19,7 @@ import re
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 from attrs import frozen
@@ -32,6 +32,9 @@ from .model import ACTION_TYPES
 from .pending import PendingEffect
 from .state import GameState
 
+if TYPE_CHECKING:
+    from .scenario import Scenario
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GameListing",
@@ -40,6 +43,7 @@ __all__ = [
     "list_games",
     "load_ruleset",
     "make_plugin_manager",
+    "pick_game",
 ]
 
 #: types a hook's answer is quickly accepted in (anything else is checked in full)
@@ -841,3 +845,25 @@ def _listing(name: str, ep: importlib.metadata.EntryPoint, refused: str | None =
     except TcgTrigError as exc:
         return GameListing(**base, error=str(exc), printed=printed(name))
     return GameListing(**base, title=info.title, version=info.version, variants=info.variants, printed=printed(name))
+
+
+def pick_game(scenario: Scenario, game: str | None) -> str:
+    """The game to use: the one asked for, else the file's ``game``, else
+    the first installed game its ``expect`` block names (deciding the game
+    is the games' layer's; :mod:`tcgtrig.resolution` re-exports it)."""
+    if game:
+        return game
+    installed = available_games()
+    if scenario.game:
+        if split_game(scenario.game)[0] not in installed:
+            raise scenario.source.error(
+                ("game",),
+                f"unknown game {scenario.game!r}: it is not installed here "
+                "(tcgtrig games lists what is; --game picks another)",
+                installed,
+            )
+        return scenario.game
+    for name in scenario.games():
+        if split_game(name)[0] in installed:
+            return name
+    raise UnknownGameError(None, installed)

@@ -18,8 +18,8 @@ from attrs import field, frozen
 from . import jsontext
 from .choices import Chooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
-from .errors import ChoiceError, PluginError, UnknownGameError
-from .manager import Ruleset, available_games, load_ruleset, split_game
+from .errors import ChoiceError, PluginError
+from .manager import Ruleset, load_ruleset, pick_game
 from .scenario import Compiled, Scenario, load_scenario
 from .source import format_path
 from .state import GameState
@@ -112,27 +112,6 @@ def summary(state: GameState, view: Any) -> dict[str, Any]:
             stats[card.id] = values
     marks = {"marks": sorted(state.marks)} if state.marks else {}  # most games never set one
     return {"counters": counters, "zones": zones, "flags": flags, "stats": stats, **marks}
-
-
-def pick_game(scenario: Scenario, game: str | None) -> str:
-    """The game to use: the one asked for, else the file's ``game``, else
-    the first installed game its ``expect`` block names."""
-    if game:
-        return game
-    installed = available_games()
-    if scenario.game:
-        if split_game(scenario.game)[0] not in installed:
-            raise scenario.source.error(
-                ("game",),
-                f"unknown game {scenario.game!r}: it is not installed here "
-                "(tcgtrig games lists what is; --game picks another)",
-                installed,
-            )
-        return scenario.game
-    for name in scenario.games():
-        if split_game(name)[0] in installed:
-            return name
-    raise UnknownGameError(None, installed)
 
 
 def resolve(
