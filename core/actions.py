@@ -16,7 +16,7 @@ flag) is skipped: the action no longer happens to it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve, frozen
@@ -107,173 +107,291 @@ def plan(
     did: dict[str, int] | None = None,
 ) -> list[Op]:
     """The ops of one primitive action, with its cards already chosen
-    (``did``: what the effect's earlier actions affected, for its numbers)."""
-    state = machine.state
-    view = machine.view
+    (``did``: what the effect's earlier actions affected, for its numbers).
+    Each primitive action has its planner below (:data:`_PLANNERS`)."""
     by = getattr(action, "by", None) or by
-    actor = None if by == "rule" else scope.controller
-    ops: list[Op] = []
-
-    def card_event(name: str, base: str | None, card: Card, **extra: Any) -> Event:
-        return Event(name=name, base=base, card=card.id, player=card.owner, by=by, actor=actor, **extra)
-
-    if isinstance(action, Move):
-        parent = (chosen.get("under") or [None])[0]
-        if action.to == SOURCES and parent is None:
-            return ops  # nothing to stack it under: the move does not happen
-        for card_id in chosen.get("card", []):
-            card = state.cards[card_id]
-            if card.zone == action.to and (action.to != SOURCES or card.under == parent):
-                continue
-            if action.from_ is not None and card.zone != action.from_:
-                continue  # not where the action takes cards from
-            if action.to == SOURCES and _would_circle(state, card_id, parent):
-                continue
-            if by == "effect" and _unaffected(state, card, actor):
-                continue  # effects do not move it (Digimon CR 15-15-5-1)
-            event = card_event(
-                action.as_ or "moved", "moved" if action.as_ else None, card, from_=card.zone, to=action.to
-            )
-            ops.append(
-                Op(
-                    part=part,
-                    event=event,
-                    subject=card_id,
-                    incarnation=card.incarnation,
-                    data=(("under", parent), ("alone", action.alone)),
-                )
-            )
-    elif isinstance(action, Stack):
-        onto = chosen.get("onto", [])
-        for card_id in chosen.get("card", [])[:1]:
-            if not onto or onto[0] == card_id:
-                continue
-            card = state.cards[card_id]
-            below = state.cards[onto[0]]
-            if below.zone == SOURCES or _would_circle(state, card_id, below.id):
-                continue  # only a top card can be covered, and never by its own pile
-            event = card_event(action.as_ or "stacked", "moved", card, from_=card.zone, to=below.zone)
-            ops.append(
-                Op(
-                    part=part,
-                    event=event,
-                    subject=card_id,
-                    incarnation=card.incarnation,
-                    data=(("onto", below.id), ("onto_incarnation", below.incarnation)),
-                )
-            )
-    elif isinstance(action, Draw):
-        count = view.amount(action.count, scope, did)
-        players = (
-            _players(state, action.player, scope.controller)
-            if len(state.players) > 2
-            else (relative_player(state, action.player, scope.controller),)
-        )
-        for player in players if count > 0 else ():
-            event = Event(
-                name=action.as_ or "drawn",
-                base="drawn" if action.as_ else None,
-                player=player,
-                amount=count,
-                by=by,
-                actor=actor,
-            )
-            ops.append(Op(part=part, event=event))
-    elif isinstance(action, Gain):
-        amount = view.amount(action.amount, scope, did)
-        players = (
-            _players(state, action.player, scope.controller)
-            if len(state.players) > 2
-            else (relative_player(state, action.player, scope.controller),)
-        )
-        for player in players if amount > 0 else ():
-            base = "gained" if action.sign > 0 else "lost"
-            event = Event(
-                name=action.as_ or base,
-                base=base if action.as_ else None,
-                player=player,
-                counter=action.counter,
-                amount=amount,
-                by=by,
-                actor=actor,
-            )
-            ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),)))
-    elif isinstance(action, Flag):
-        for card_id in chosen.get("card", []):
-            card = state.cards[card_id]
-            if by == "effect" and _unaffected(state, card, actor):
-                continue  # it is not suspended, not tapped (Digimon CR 15-15-5-1)
-            if (
-                action.set_ is not None
-                and action.set_ in card.flags
-                and any(mod.flag == action.set_ for mod in card.mods)
-            ):
-                # set for a while already: this setting keeps it longer (or for good), with no event
-                mod = (
-                    Mod(flag=action.set_, until=action.until, effect=scope.key, player=scope.controller)
-                    if action.until is not None
-                    else None
-                )
-                event = card_event("flag_set", None, card, flag=action.set_)
-                ops.append(
-                    Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("renew", mod),))
-                )
-                continue
-            if action.set_ is not None and action.set_ not in card.flags:
-                name, base, flag = action.as_ or "flag_set", "flag_set", action.set_
-            elif action.clear is not None and action.clear in card.flags:
-                name, base, flag = action.as_ or "flag_cleared", "flag_cleared", action.clear
-            else:
-                continue  # nothing to do: no action, no event
-            event = card_event(name, base if action.as_ else None, card, flag=flag)
-            data: tuple = ()
-            if action.until is not None and action.set_ is not None:
-                data = (("mod", Mod(flag=flag, until=action.until, effect=scope.key, player=scope.controller)),)
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=data))
-    elif isinstance(action, Change):
-        amount = view.amount(action.by_amount, scope, did)
-        for card_id in chosen.get("card", []):
-            card = state.cards[card_id]
-            event = card_event(
-                action.as_ or "stat_changed",
-                "stat_changed" if action.as_ else None,
-                card,
-                stat=action.stat,
-                amount=amount,
-            )
-            mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key, player=scope.controller)
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("mod", mod),)))
-    elif isinstance(action, Grant):
-        for card_id in chosen.get("card", []):
-            card = state.cards[card_id]
-            if by == "effect" and _unaffected(state, card, actor):
-                continue  # it is not considered to have the effect (Digimon CR 15-15-5-4)
-            event = card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card)
-            mod = Mod(
-                ability=action.ability, key=action.key, until=action.until, effect=scope.key, player=scope.controller
-            )
-            ops.append(
-                Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("grant", mod),))
-            )
-    elif isinstance(action, Battle):
-        ops.extend(_battle_ops(machine, part, chosen, by if by != "effect" else "battle", actor, action.hold))
-    elif isinstance(action, Emit):
-        cards = chosen.get("card", [])
-        player = relative_player(state, action.player, scope.controller) if action.player else None
-        if action.card is None:
-            event = Event(
-                name=action.event, player=player or scope.controller, by=by, actor=actor, reason=action.reason
-            )
-            ops.append(Op(part=part, event=event))
-        for card_id in cards:
-            card = state.cards[card_id]
-            event = Event(
-                name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor, reason=action.reason
-            )
-            ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
-    else:  # pragma: no cover - the parser only builds the classes above
+    planner = _PLANNERS.get(type(action))
+    if planner is None:  # pragma: no cover - the parser only builds the primitive actions
         raise TypeError(f"not a primitive action: {action!r}")
+    return planner(machine, part, action, chosen, scope, by, None if by == "rule" else scope.controller, did)
+
+
+def _card_event(name: str, base: str | None, card: Card, by: str, actor: str | None, **extra: Any) -> Event:
+    return Event(name=name, base=base, card=card.id, player=card.owner, by=by, actor=actor, **extra)
+
+
+def _plan_move(
+    machine: Machine,
+    part: int,
+    action: Move,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    state = machine.state
+    ops: list[Op] = []
+    parent = (chosen.get("under") or [None])[0]
+    if action.to == SOURCES and parent is None:
+        return ops  # nothing to stack it under: the move does not happen
+    for card_id in chosen.get("card", []):
+        card = state.cards[card_id]
+        if card.zone == action.to and (action.to != SOURCES or card.under == parent):
+            continue
+        if action.from_ is not None and card.zone != action.from_:
+            continue  # not where the action takes cards from
+        if action.to == SOURCES and _would_circle(state, card_id, parent):
+            continue
+        if by == "effect" and _unaffected(state, card, actor):
+            continue  # effects do not move it (Digimon CR 15-15-5-1)
+        event = _card_event(
+            action.as_ or "moved", "moved" if action.as_ else None, card, by, actor, from_=card.zone, to=action.to
+        )
+        ops.append(
+            Op(
+                part=part,
+                event=event,
+                subject=card_id,
+                incarnation=card.incarnation,
+                data=(("under", parent), ("alone", action.alone)),
+            )
+        )
     return ops
+
+
+def _plan_stack(
+    machine: Machine,
+    part: int,
+    action: Stack,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    state = machine.state
+    ops: list[Op] = []
+    onto = chosen.get("onto", [])
+    for card_id in chosen.get("card", [])[:1]:
+        if not onto or onto[0] == card_id:
+            continue
+        card = state.cards[card_id]
+        below = state.cards[onto[0]]
+        if below.zone == SOURCES or _would_circle(state, card_id, below.id):
+            continue  # only a top card can be covered, and never by its own pile
+        event = _card_event(action.as_ or "stacked", "moved", card, by, actor, from_=card.zone, to=below.zone)
+        ops.append(
+            Op(
+                part=part,
+                event=event,
+                subject=card_id,
+                incarnation=card.incarnation,
+                data=(("onto", below.id), ("onto_incarnation", below.incarnation)),
+            )
+        )
+    return ops
+
+
+def _counted_players(state: Any, who: str, controller: str) -> tuple[str, ...]:
+    """The players a draw or a gain is for (each opponent, with more than two)."""
+    if len(state.players) > 2:
+        return _players(state, who, controller)
+    return (relative_player(state, who, controller),)
+
+
+def _plan_draw(
+    machine: Machine,
+    part: int,
+    action: Draw,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    count = machine.view.amount(action.count, scope, did)
+    if count <= 0:
+        return []
+    name, base = action.as_ or "drawn", "drawn" if action.as_ else None
+    return [
+        Op(part=part, event=Event(name=name, base=base, player=player, amount=count, by=by, actor=actor))
+        for player in _counted_players(machine.state, action.player, scope.controller)
+    ]
+
+
+def _plan_gain(
+    machine: Machine,
+    part: int,
+    action: Gain,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    amount = machine.view.amount(action.amount, scope, did)
+    if amount <= 0:
+        return []
+    base = "gained" if action.sign > 0 else "lost"
+    ops = []
+    for player in _counted_players(machine.state, action.player, scope.controller):
+        event = Event(
+            name=action.as_ or base,
+            base=base if action.as_ else None,
+            player=player,
+            counter=action.counter,
+            amount=amount,
+            by=by,
+            actor=actor,
+        )
+        ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),)))
+    return ops
+
+
+def _plan_flag(
+    machine: Machine,
+    part: int,
+    action: Flag,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    state = machine.state
+    ops: list[Op] = []
+    for card_id in chosen.get("card", []):
+        card = state.cards[card_id]
+        if by == "effect" and _unaffected(state, card, actor):
+            continue  # it is not suspended, not tapped (Digimon CR 15-15-5-1)
+        if action.set_ is not None and action.set_ in card.flags and any(mod.flag == action.set_ for mod in card.mods):
+            # set for a while already: this setting keeps it longer (or for good), with no event
+            mod = (
+                Mod(flag=action.set_, until=action.until, effect=scope.key, player=scope.controller)
+                if action.until is not None
+                else None
+            )
+            event = _card_event("flag_set", None, card, by, actor, flag=action.set_)
+            ops.append(
+                Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("renew", mod),))
+            )
+            continue
+        if action.set_ is not None and action.set_ not in card.flags:
+            name, base, flag = action.as_ or "flag_set", "flag_set", action.set_
+        elif action.clear is not None and action.clear in card.flags:
+            name, base, flag = action.as_ or "flag_cleared", "flag_cleared", action.clear
+        else:
+            continue  # nothing to do: no action, no event
+        event = _card_event(name, base if action.as_ else None, card, by, actor, flag=flag)
+        data: tuple = ()
+        if action.until is not None and action.set_ is not None:
+            data = (("mod", Mod(flag=flag, until=action.until, effect=scope.key, player=scope.controller)),)
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=data))
+    return ops
+
+
+def _plan_change(
+    machine: Machine,
+    part: int,
+    action: Change,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    state = machine.state
+    amount = machine.view.amount(action.by_amount, scope, did)
+    ops = []
+    for card_id in chosen.get("card", []):
+        card = state.cards[card_id]
+        event = _card_event(
+            action.as_ or "stat_changed",
+            "stat_changed" if action.as_ else None,
+            card,
+            by,
+            actor,
+            stat=action.stat,
+            amount=amount,
+        )
+        mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key, player=scope.controller)
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("mod", mod),)))
+    return ops
+
+
+def _plan_grant(
+    machine: Machine,
+    part: int,
+    action: Grant,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    state = machine.state
+    ops = []
+    for card_id in chosen.get("card", []):
+        card = state.cards[card_id]
+        if by == "effect" and _unaffected(state, card, actor):
+            continue  # it is not considered to have the effect (Digimon CR 15-15-5-4)
+        event = _card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card, by, actor)
+        mod = Mod(ability=action.ability, key=action.key, until=action.until, effect=scope.key, player=scope.controller)
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("grant", mod),)))
+    return ops
+
+
+def _plan_battle(
+    machine: Machine,
+    part: int,
+    action: Battle,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    return _battle_ops(machine, part, chosen, by if by != "effect" else "battle", actor, action.hold)
+
+
+def _plan_emit(
+    machine: Machine,
+    part: int,
+    action: Emit,
+    chosen: dict[str, list[str]],
+    scope: Scope,
+    by: str,
+    actor: str | None,
+    did: dict[str, int] | None,
+) -> list[Op]:
+    state = machine.state
+    ops = []
+    player = relative_player(state, action.player, scope.controller) if action.player else None
+    if action.card is None:
+        event = Event(name=action.event, player=player or scope.controller, by=by, actor=actor, reason=action.reason)
+        ops.append(Op(part=part, event=event))
+    for card_id in chosen.get("card", []):
+        card = state.cards[card_id]
+        event = Event(
+            name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor, reason=action.reason
+        )
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
+    return ops
+
+
+#: each primitive action's planner: its ops, given its chosen cards
+_PLANNERS: dict[type, Callable[..., list[Op]]] = {
+    Move: _plan_move,
+    Stack: _plan_stack,
+    Draw: _plan_draw,
+    Gain: _plan_gain,
+    Flag: _plan_flag,
+    Change: _plan_change,
+    Grant: _plan_grant,
+    Battle: _plan_battle,
+    Emit: _plan_emit,
+}
 
 
 def _unaffected(state: Any, card: Card, actor: str | None) -> bool:
