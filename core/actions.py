@@ -17,7 +17,7 @@ flag) is skipped: the action no longer happens to it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from attrs import evolve, frozen
 
@@ -113,23 +113,29 @@ def plan(
     planner = _PLANNERS.get(type(action))
     if planner is None:  # pragma: no cover - the parser only builds the primitive actions
         raise TypeError(f"not a primitive action: {action!r}")
-    return planner(machine, part, action, chosen, scope, by, None if by == "rule" else scope.controller, did)
+    return planner(_Planning(machine, part, chosen, scope, by, None if by == "rule" else scope.controller, did), action)
+
+
+class _Planning(NamedTuple):
+    """What every planner is given besides its action: the machine, the
+    action's part number, its chosen cards, who is asking, the ``by`` and
+    ``actor`` of its events, and what the effect did so far."""
+
+    machine: Machine
+    part: int
+    chosen: dict[str, list[str]]
+    scope: Scope
+    by: str
+    actor: str | None
+    did: dict[str, int] | None
 
 
 def _card_event(name: str, base: str | None, card: Card, by: str, actor: str | None, **extra: Any) -> Event:
     return Event(name=name, base=base, card=card.id, player=card.owner, by=by, actor=actor, **extra)
 
 
-def _plan_move(
-    machine: Machine,
-    part: int,
-    action: Move,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_move(planning: _Planning, action: Move) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     ops: list[Op] = []
     parent = (chosen.get("under") or [None])[0]
@@ -160,16 +166,8 @@ def _plan_move(
     return ops
 
 
-def _plan_stack(
-    machine: Machine,
-    part: int,
-    action: Stack,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_stack(planning: _Planning, action: Stack) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     ops: list[Op] = []
     onto = chosen.get("onto", [])
@@ -200,16 +198,8 @@ def _counted_players(state: Any, who: str, controller: str) -> tuple[str, ...]:
     return (relative_player(state, who, controller),)
 
 
-def _plan_draw(
-    machine: Machine,
-    part: int,
-    action: Draw,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_draw(planning: _Planning, action: Draw) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     count = machine.view.amount(action.count, scope, did)
     if count <= 0:
         return []
@@ -220,16 +210,8 @@ def _plan_draw(
     ]
 
 
-def _plan_gain(
-    machine: Machine,
-    part: int,
-    action: Gain,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_gain(planning: _Planning, action: Gain) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     amount = machine.view.amount(action.amount, scope, did)
     if amount <= 0:
         return []
@@ -249,16 +231,8 @@ def _plan_gain(
     return ops
 
 
-def _plan_flag(
-    machine: Machine,
-    part: int,
-    action: Flag,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_flag(planning: _Planning, action: Flag) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     ops: list[Op] = []
     for card_id in chosen.get("card", []):
@@ -291,16 +265,8 @@ def _plan_flag(
     return ops
 
 
-def _plan_change(
-    machine: Machine,
-    part: int,
-    action: Change,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_change(planning: _Planning, action: Change) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     amount = machine.view.amount(action.by_amount, scope, did)
     ops = []
@@ -320,16 +286,8 @@ def _plan_change(
     return ops
 
 
-def _plan_grant(
-    machine: Machine,
-    part: int,
-    action: Grant,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_grant(planning: _Planning, action: Grant) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     ops = []
     for card_id in chosen.get("card", []):
@@ -342,29 +300,13 @@ def _plan_grant(
     return ops
 
 
-def _plan_battle(
-    machine: Machine,
-    part: int,
-    action: Battle,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_battle(planning: _Planning, action: Battle) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     return _battle_ops(machine, part, chosen, by if by != "effect" else "battle", actor, action.hold)
 
 
-def _plan_emit(
-    machine: Machine,
-    part: int,
-    action: Emit,
-    chosen: dict[str, list[str]],
-    scope: Scope,
-    by: str,
-    actor: str | None,
-    did: dict[str, int] | None,
-) -> list[Op]:
+def _plan_emit(planning: _Planning, action: Emit) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     ops = []
     player = relative_player(state, action.player, scope.controller) if action.player else None
