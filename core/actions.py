@@ -26,8 +26,6 @@ from .model import (
     NOWHERE,
     SOURCES,
     TOKEN,
-    UNAFFECTED,
-    UNAFFECTED_BY_OPPONENT,
     Battle,
     Card,
     Change,
@@ -47,9 +45,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Op", "plan", "apply", "card_fields", "describe"]
 
-
-#: the words that keep effects off a card
-_UNAFFECTED = frozenset({UNAFFECTED, UNAFFECTED_BY_OPPONENT})
 
 #: For each primitive action class, the selector fields whose cards must be
 #: chosen before it can be planned.
@@ -192,9 +187,10 @@ def _plan_stack(planning: _Planning, action: Stack) -> list[Op]:
 
 
 def _counted_players(state: Any, who: str, controller: str) -> tuple[str, ...]:
-    """The players a draw or a gain is for (each opponent, with more than two)."""
-    if len(state.players) > 2:
-        return _players(state, who, controller)
+    """The players a draw or a gain for ``who`` is for: with more than two
+    players, ``opponent`` is each opponent, in turn order."""
+    if who == "opponent" and len(state.players) > 2:
+        return state.opponents(controller)
     return (relative_player(state, who, controller),)
 
 
@@ -339,17 +335,7 @@ _PLANNERS: dict[type, Callable[..., list[Op]]] = {
 def _unaffected(state: Any, card: Card, actor: str | None) -> bool:
     """Whether effects of ``actor`` leave ``card`` alone (Digimon CR
     15-15-5) — the words looked at first: most cards carry neither."""
-    if (not card.flags or _UNAFFECTED.isdisjoint(card.flags)) and _UNAFFECTED.isdisjoint(card.types):
-        return False
-    return card.unaffected_by(actor, state.controller(card.id))
-
-
-def _players(state: Any, who: str, controller: str) -> tuple[str, ...]:
-    """The players an action for ``who`` concerns: with more than two
-    players, ``opponent`` is each opponent, in turn order."""
-    if who == "opponent" and len(state.players) > 2:
-        return state.opponents(controller)
-    return (relative_player(state, who, controller),)
+    return card.carries_unaffected() and card.unaffected_by(actor, state.controller(card.id))
 
 
 def _battle_ops(

@@ -15,8 +15,6 @@ from attrs import field, frozen
 
 from .model import (
     SOURCES,
-    UNAFFECTED,
-    UNAFFECTED_BY_OPPONENT,
     Ability,
     AllOf,
     Amount,
@@ -53,9 +51,6 @@ from .model import (
 from .state import GameState
 
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
-
-#: the words that keep effects off a card
-_UNAFFECTED = frozenset({UNAFFECTED, UNAFFECTED_BY_OPPONENT})
 
 
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
@@ -322,12 +317,8 @@ class Evaluator:
                     return number
         return self.read(value, scope)
 
-    def read(self, value: Count | StatOf | DidCount | HappenedCount, scope: Scope) -> int | None:
+    def read(self, value: Count | StatOf, scope: Scope) -> int | None:
         """A counted or card-read number as it is now."""
-        if isinstance(value, DidCount):
-            return None
-        if isinstance(value, HappenedCount):
-            return self.happened(value.pattern, scope)
         if isinstance(value, Count):
             return len(self.select(value.of, scope))
         cards = self.select(value.card, scope)
@@ -410,7 +401,7 @@ class Evaluator:
         value = card.base_stat(name)
         total = value or 0
         touched = value is not None
-        guarded = not _UNAFFECTED.isdisjoint(card.flags) or not _UNAFFECTED.isdisjoint(card.types)
+        guarded = card.carries_unaffected()
         controller = self.state.controller(card_id) if guarded else card.owner
         for mod in card.mods:
             if mod.stat == name:

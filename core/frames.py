@@ -446,11 +446,9 @@ class Perform(Frame):
             scope = self.run_of(number).scope
             if self.picking is None:
                 candidates = machine.view.select(selector, scope)
-                need = selector.pick if isinstance(selector, Query) else None
-                if need is not None and not isinstance(need, int):
-                    need = machine.view.amount(need, scope, self.run_of(number).did)
-                    if need <= 0:
-                        candidates = []
+                need = picks(machine, selector, scope, self.run_of(number).did)
+                if need is not None and need <= 0:
+                    candidates = []
                 if need is None or (len(candidates) <= need and not selector.upto):
                     self.chosen[number][name] = candidates
                     self.slot += 1
@@ -464,6 +462,13 @@ class Perform(Frame):
             self.picking = None
             self.slot += 1
         return False
+
+
+def picks(machine: Machine, selector: Any, scope: Scope, did: dict[str, int] | None = None) -> int | None:
+    """How many cards a player picks for ``selector`` (``None``: no pick, every
+    match is taken); a number read from the position is read now."""
+    need = selector.pick if isinstance(selector, Query) else None
+    return need if need is None or isinstance(need, int) else machine.view.amount(need, scope, did)
 
 
 def pick_step(machine: Machine, picking: list, selector: Any, scope: Scope, what: str) -> list[str] | None:
@@ -517,11 +522,9 @@ class ChooseTargets(Frame):
             scope = self.run.scope
             if self.picking is None:
                 candidates = machine.view.select(query, scope)
-                need = query.pick
-                if need is not None and not isinstance(need, int):
-                    need = machine.view.amount(need, scope)
-                    if need <= 0:
-                        candidates = []
+                need = picks(machine, query, scope)
+                if need is not None and need <= 0:
+                    candidates = []
                 if need is None or (len(candidates) <= need and not query.upto):
                     self.keep(machine, name, query, candidates)
                     continue

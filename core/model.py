@@ -93,6 +93,7 @@ TOKEN = "token"
 #: its opponent's): Digimon CR 15-15-5 "isn't affected by effects"
 UNAFFECTED = "unaffected"
 UNAFFECTED_BY_OPPONENT = "unaffected_by_opponent"
+_UNAFFECTED_WORDS = frozenset({UNAFFECTED, UNAFFECTED_BY_OPPONENT})
 DECK = "deck"
 HAND = "hand"
 
@@ -262,17 +263,15 @@ class DidCount:
     was prevented does not."""
 
     label: str
-    fixed: bool = False
 
 
 @frozen
 class HappenedCount:
     """How many events of this turn so far fit ``pattern`` (read with the
     asking effect's ``self`` and controller): "for each card sent to your
-    GY this turn".  ``fixed`` is never set: the turn's history only grows."""
+    GY this turn"."""
 
     pattern: Pattern
-    fixed: bool = False
 
 
 Amount = Union[int, Count, StatOf, DidCount, HappenedCount]
@@ -778,6 +777,11 @@ class Card:
             if ability.id == ability_id:
                 return ability
         return None
+
+    def carries_unaffected(self) -> bool:
+        """Whether the card carries either "isn't affected" word (a quick
+        look before :meth:`unaffected_by`: most cards carry neither)."""
+        return not _UNAFFECTED_WORDS.isdisjoint(self.flags) or not _UNAFFECTED_WORDS.isdisjoint(self.types)
 
     def unaffected_by(self, player: str | None, controller: str) -> bool:
         """Whether effects of ``player`` do not affect this card (its words
