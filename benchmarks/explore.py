@@ -19,7 +19,7 @@ import sys
 import time
 
 import tcgtrig
-from tcgtrig.explore import SERIAL_FIRST, available_cores, explore
+from tcgtrig.tools.explore import SERIAL_FIRST, available_cores, explore
 
 
 def independent(count: int) -> tcgtrig.Scenario:

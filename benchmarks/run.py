@@ -31,7 +31,7 @@ Sections (``--only`` names):
   outcome), and ``tests/hostile/loop-counter-*.yaml`` under every game
   through ``tcgtrig run --json`` (seconds, exit status, outcome, memory).
 - startup: wall time of ``tcgtrig games`` and ``tcgtrig run`` on a small
-  file (median of 5), and the imports that dominate ``import tcgtrig.cli``.
+  file (median of 5), and the imports that dominate ``import tcgtrig.tools.cli``.
 - explore: ten independent simultaneous triggers: positions and time.
 
 The cases:
@@ -982,7 +982,7 @@ class Bench:
             cold = wall(command, no_cache)
             print(f"  {'':<52} {cold * 1000:.0f} ms without compiled bytecode (every module compiled again)")
         done = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", "import tcgtrig.cli"],
+            [sys.executable, "-X", "importtime", "-c", "import tcgtrig.tools.cli"],
             capture_output=True,
             text=True,
             env=CHILD_ENV,
@@ -993,7 +993,7 @@ class Bench:
             if match:
                 rows.append((int(match[2]), int(match[1]), len(match[3]), match[4]))
         total = max((row[0] for row in rows), default=0)
-        print(f"  import tcgtrig.cli: {total / 1000:.0f} ms cumulative; the top five (cumulative, self):")
+        print(f"  import tcgtrig.tools.cli: {total / 1000:.0f} ms cumulative; the top five (cumulative, self):")
         for cumulative, own, _, module in sorted(rows, reverse=True)[:5]:
             print(f"    {module:<40} {cumulative / 1000:7.1f} ms  {own / 1000:6.1f} ms")
         print("  outside tcgtrig:")
@@ -1003,7 +1003,7 @@ class Bench:
         top = ", ".join(f"{m} {c / 1000:.0f}" for c, _, _, m in sorted(outside, reverse=True)[:5])
         figure(
             "startup",
-            "import tcgtrig.cli (-X importtime)",
+            "import tcgtrig.tools.cli (-X importtime)",
             f"{total / 1000:.0f} ms",
             "(info)",
             value_raw=total / 1e6,
@@ -1016,7 +1016,7 @@ class Bench:
         title("8. explore: ten independent simultaneous triggers")
         try:
             from explore import independent  # benchmarks/explore.py, beside this file
-            from tcgtrig.explore import explore
+            from tcgtrig.tools.explore import explore
         except ImportError as exc:
             print(f"  explore is not available here: {exc}")
             return
@@ -1092,7 +1092,7 @@ def peak(path=sys.argv[1]):
 
 atexit.register(peak)
 sys.argv = ["tcgtrig", *sys.argv[2:]]
-from tcgtrig.cli import main
+from tcgtrig.tools.cli import main
 main()
 """
 

@@ -12,7 +12,7 @@ the policy.  The public API:
   :class:`RandomChooser`, :class:`InteractiveChooser`;
 - checking: :func:`check_expectation`;
 - writing a game: :data:`hookimpl`, :class:`GameInfo`, :class:`Drop`,
-  :class:`GameEnd` and the model classes (see :mod:`tcgtrig.hookspecs`).
+  :class:`GameEnd` and the model classes (see :mod:`tcgtrig.games.hookspecs`).
 """
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+from tcgtrig.base import old_paths
+
+old_paths.install()  # ``import tcgtrig.machine`` and the other paths of the first releases
+
 #: Where each public name is defined.  They are imported when first used
 #: (PEP 562): ``tcgtrig games`` and a plugin's ``from tcgtrig import
 #: hookimpl, GameInfo`` do not build the engine, the scenario reader or the
@@ -29,13 +33,13 @@ __version__ = "0.1.0"
 _HOMES: dict[str, tuple[str, ...]] = {
     "choices": ("Chooser", "Decision", "DefaultChooser", "InteractiveChooser", "RandomChooser", "ScriptedChooser"),
     "engine": ("Engine",),
-    "errors": ("ChoiceError", "PluginError", "ScenarioError", "TcgTrigError", "UnknownGameError"),
-    "evaluate": ("Evaluator", "Scope"),
+    "base.errors": ("ChoiceError", "PluginError", "ScenarioError", "TcgTrigError", "UnknownGameError"),
+    "runtime.evaluate": ("Evaluator", "Scope"),
     "expect": ("Mismatch", "check_expectation"),
-    "hookspecs": ("hookimpl", "hookspec"),
-    "info": ("ActivationContext", "BattleResult", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
-    "manager": ("Ruleset", "available_games", "list_games", "load_ruleset", "make_plugin_manager"),
-    "model": (
+    "games.hookspecs": ("hookimpl", "hookspec"),
+    "model.info": ("ActivationContext", "BattleResult", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
+    "games.manager": ("Ruleset", "available_games", "list_games", "load_ruleset", "make_plugin_manager"),
+    "model.values": (
         "Ability",
         "Activate",
         "AllOf",
@@ -70,16 +74,23 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "Together",
         "TurnOf",
     ),
-    "pending": ("PendingEffect", "PendingPool"),
+    "model.pending": ("PendingEffect", "PendingPool"),
     "resolution": ("Resolution", "resolve"),
-    "scenario": ("Scenario", "load_scenario", "scenario_from_data", "scenario_from_text"),
-    "serialization": ("state_from_dict", "state_to_dict"),
-    "state": ("GameState",),
-    "trace": ("Step", "Trace"),
+    "scenario.reading": ("Scenario", "load_scenario", "scenario_from_data", "scenario_from_text"),
+    "scenario.serialization": ("state_from_dict", "state_to_dict"),
+    "model.state": ("GameState",),
+    "model.trace": ("Step", "Trace"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ below
+    from .base.errors import (
+        ChoiceError,
+        PluginError,
+        ScenarioError,
+        TcgTrigError,
+        UnknownGameError,
+    )
     from .choices import (
         Chooser,
         Decision,
@@ -89,25 +100,20 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
         ScriptedChooser,
     )
     from .engine import Engine
-    from .errors import (
-        ChoiceError,
-        PluginError,
-        ScenarioError,
-        TcgTrigError,
-        UnknownGameError,
-    )
-    from .evaluate import Evaluator, Scope
     from .expect import Mismatch, check_expectation
-    from .hookspecs import hookimpl, hookspec
-    from .info import ActivationContext, BattleResult, ChainKeys, Drop, GameEnd, GameInfo
-    from .manager import (
+    from .games.hookspecs import hookimpl, hookspec
+    from .games.manager import (
         Ruleset,
         available_games,
         list_games,
         load_ruleset,
         make_plugin_manager,
     )
-    from .model import (
+    from .model.info import ActivationContext, BattleResult, ChainKeys, Drop, GameEnd, GameInfo
+    from .model.pending import PendingEffect, PendingPool
+    from .model.state import GameState
+    from .model.trace import Step, Trace
+    from .model.values import (
         Ability,
         Activate,
         AllOf,
@@ -142,12 +148,10 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
         Together,
         TurnOf,
     )
-    from .pending import PendingEffect, PendingPool
     from .resolution import Resolution, resolve
-    from .scenario import Scenario, load_scenario, scenario_from_data, scenario_from_text
-    from .serialization import state_from_dict, state_to_dict
-    from .state import GameState
-    from .trace import Step, Trace
+    from .runtime.evaluate import Evaluator, Scope
+    from .scenario.reading import Scenario, load_scenario, scenario_from_data, scenario_from_text
+    from .scenario.serialization import state_from_dict, state_to_dict
 
 
 def __getattr__(name: str) -> Any:

@@ -1,5 +1,5 @@
 """``python -m tcgtrig`` runs the ``tcgtrig`` command."""
 
-from .cli import main
+from tcgtrig.tools.cli import main
 
 main(prog_name="tcgtrig")

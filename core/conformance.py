@@ -40,12 +40,11 @@ from typing import Any
 
 import yaml
 from attrs import frozen
-
-from .choices import RandomChooser
-from .engine import Engine
-from .manager import Ruleset, load_ruleset
-from .scenario import Scenario, scenario_from_data, schema
-from .trace import OUTCOME_KINDS, Step
+from tcgtrig.choices import RandomChooser
+from tcgtrig.engine import Engine
+from tcgtrig.games.manager import Ruleset, load_ruleset
+from tcgtrig.model.trace import OUTCOME_KINDS, Step
+from tcgtrig.scenario.reading import Scenario, scenario_from_data, schema
 
 __all__ = [
     "ConformanceError",
@@ -223,7 +222,7 @@ def _one_card(start: list[Any], do: list[Any]) -> dict[str, Any]:
 def world_position(seed: int, ruleset: Ruleset, *, cards: int | None = None) -> dict[str, Any]:
     """A random position in ``ruleset``'s own world (scenario data), the
     same for a seed: its zones, events, words and stats."""
-    from .lint import game_events, game_zones
+    from tcgtrig.tools.lint import game_events, game_zones
 
     rng = random.Random(seed)
     zones = sorted(game_zones(ruleset) | {"hand"})

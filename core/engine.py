@@ -1,6 +1,6 @@
 """The public handle on a resolution: :class:`Engine`.
 
-It wraps the internal :class:`~tcgtrig.machine.Machine` (the resolution
+It wraps the internal :class:`~tcgtrig.runtime.machine.Machine` (the resolution
 loop, in ``machine.py``, ``activation.py`` and ``performing.py``), which
 tcgtrig's own tools drive directly.
 """
@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .choices import Chooser, Decision
-from .evaluate import Evaluator
-from .info import GameEnd
-from .machine import DEFAULT_MAX_STEPS, MAX_FRAMES, Machine
-from .manager import Ruleset, load_ruleset, pick_game
-from .model import Action
-from .pending import PendingEffect
-from .scenario import Compiled, Scenario
-from .state import GameState
-from .trace import Trace
+from tcgtrig.choices import Chooser, Decision
+from tcgtrig.games.manager import Ruleset, load_ruleset, pick_game
+from tcgtrig.model.info import GameEnd
+from tcgtrig.model.pending import PendingEffect
+from tcgtrig.model.state import GameState
+from tcgtrig.model.trace import Trace
+from tcgtrig.model.values import Action
+from tcgtrig.runtime.evaluate import Evaluator
+from tcgtrig.runtime.machine import DEFAULT_MAX_STEPS, MAX_FRAMES, Machine
+from tcgtrig.scenario.reading import Compiled, Scenario
 
 if TYPE_CHECKING:
-    from .resolution import Resolution
+    from tcgtrig.resolution import Resolution
 
 __all__ = ["Engine", "Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 
@@ -173,7 +173,7 @@ class Engine:
     def result(self, unused_choices: Sequence[str] = ()) -> Resolution:
         """What happened so far, as a :class:`~tcgtrig.resolution.Resolution`
         (the tree, the JSON trace, the end state)."""
-        from .resolution import Resolution
+        from tcgtrig.resolution import Resolution
 
         return Resolution(
             game=self.ruleset.name,

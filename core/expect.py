@@ -13,9 +13,8 @@ from collections import Counter
 from typing import Any
 
 from attrs import frozen
-
-from .resolution import Resolution, resolve
-from .scenario import Expectation, Scenario
+from tcgtrig.resolution import Resolution, resolve
+from tcgtrig.scenario.reading import Expectation, Scenario
 
 __all__ = ["Mismatch", "check_expectation", "check_scenario", "ORDERED"]
 

@@ -14,16 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
-
-from . import jsontext
-from .choices import Chooser, ScriptedChooser
-from .engine import DEFAULT_MAX_STEPS, Engine
-from .errors import ChoiceError, PluginError
-from .manager import Ruleset, load_ruleset, pick_game
-from .scenario import Compiled, Scenario, load_scenario
-from .source import format_path
-from .state import GameState
-from .trace import Trace
+from tcgtrig.base import jsontext
+from tcgtrig.base.errors import ChoiceError, PluginError
+from tcgtrig.choices import Chooser, ScriptedChooser
+from tcgtrig.engine import DEFAULT_MAX_STEPS, Engine
+from tcgtrig.games.manager import Ruleset, load_ruleset, pick_game
+from tcgtrig.model.state import GameState
+from tcgtrig.model.trace import Trace
+from tcgtrig.scenario.reading import Compiled, Scenario, load_scenario
+from tcgtrig.scenario.source import format_path
 
 __all__ = ["Resolution", "resolve", "pick_game", "summary"]
 
@@ -83,8 +82,8 @@ class Resolution:
         """The JSON trace of the contract as a dict (kept for callers of the
         first releases; :meth:`to_dict` says what it returns).
 
-        ``lazy``: the steps are a :class:`tcgtrig.jsontext.Items`, each made
-        as it is written (:func:`tcgtrig.jsontext.dump`): printing a long
+        ``lazy``: the steps are a :class:`tcgtrig.base.jsontext.Items`, each made
+        as it is written (:func:`tcgtrig.base.jsontext.dump`): printing a long
         trace then takes no more memory than the trace itself."""
         out: dict[str, Any] = {"format": 1, "game": self.game, "title": self.title, "outcome": self.outcome}
         if self.reason:

@@ -18,15 +18,14 @@ from collections.abc import Callable
 from typing import Any
 
 from attrs import frozen
-
-from . import budget
-from .choices import DefaultChooser, RandomChooser, ScriptedChooser
-from .engine import DEFAULT_MAX_STEPS, Engine
-from .errors import TcgTrigError
-from .manager import load_ruleset
-from .resolution import Resolution
-from .scenario import Scenario, scenario_from_data
-from .serialization import state_to_dict
+from tcgtrig.base import budget
+from tcgtrig.base.errors import TcgTrigError
+from tcgtrig.choices import DefaultChooser, RandomChooser, ScriptedChooser
+from tcgtrig.engine import DEFAULT_MAX_STEPS, Engine
+from tcgtrig.games.manager import load_ruleset
+from tcgtrig.resolution import Resolution
+from tcgtrig.scenario.reading import Scenario, scenario_from_data
+from tcgtrig.scenario.serialization import state_to_dict
 
 __all__ = [
     "SAVE_FORMAT",
@@ -221,7 +220,7 @@ def finish_position(saved: SavedPosition) -> Resolution:
 def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
     """Finish a saved position: the same trace as an uninterrupted run.
 
-    The memory bound in force is the process's (:mod:`tcgtrig.budget`):
+    The memory bound in force is the process's (:mod:`tcgtrig.base.budget`):
     ``tcgtrig resume`` tightens it to the saved one; a program decides."""
     return finish_position(read_position(data, source))
 

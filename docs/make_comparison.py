@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import tcgtrig
-from tcgtrig.compare import compare_games, describe_difference, differences
-from tcgtrig.compare_html import comparison_html
+from tcgtrig.tools.compare import compare_games, describe_difference, differences
+from tcgtrig.tools.compare_html import comparison_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from repository_games import repository_games  # noqa: E402

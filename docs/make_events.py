@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import tcgtrig
-from tcgtrig.lint import CORE_EVENTS, game_events, game_zones
+from tcgtrig.tools.lint import CORE_EVENTS, game_events, game_zones
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from repository_games import repository_games  # noqa: E402

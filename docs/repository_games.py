@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def repository_games(root: Path = ROOT) -> list[str]:
     """The installed games whose plugin module lives in ``root``, by name."""
-    from tcgtrig.manager import list_games
+    from tcgtrig.games.manager import list_games
 
     names = []
     for listing in list_games():

@@ -1,6 +1,6 @@
 """The ``tcgtrig`` command, through click's CliRunner and as a real process.
 
-Exit status contract (tcgtrig.cli): 0 success, 1 an expectation did not
+Exit status contract (tcgtrig.tools.cli): 0 success, 1 an expectation did not
 hold (``check``), 2 bad input reported as one ``error: …`` line on stderr,
 never a traceback.
 """
@@ -18,7 +18,7 @@ import pytest
 import tcgtrig
 import yaml
 from click.testing import CliRunner, Result
-from tcgtrig.cli import main
+from tcgtrig.tools.cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios" / "digimon"
 T1 = SCENARIOS / "triggered-01.yaml"
@@ -494,7 +494,7 @@ def test_piped_compare_wraps_to_100_columns(tmp_path):
 
 def test_compare_html_replaces_the_page_at_once(runner, tmp_path, monkeypatch):
     # issue 22 item 5: the page was opened (emptied) before it was made: a failure left an empty file
-    import tcgtrig.compare_html
+    import tcgtrig.tools.compare_html
 
     page = write(tmp_path, "page.html", "the page before")
     page.chmod(0o640)
@@ -502,7 +502,7 @@ def test_compare_html_replaces_the_page_at_once(runner, tmp_path, monkeypatch):
     def fails(*args):
         raise tcgtrig.TcgTrigError("the page could not be made")
 
-    monkeypatch.setattr(tcgtrig.compare_html, "comparison_html", fails)
+    monkeypatch.setattr(tcgtrig.tools.compare_html, "comparison_html", fails)
     assert_one_line_error(invoke(runner, "compare", T1, "--html", page), r"error: the page could not be made")
     assert page.read_text() == "the page before" and sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
     monkeypatch.undo()
@@ -826,7 +826,7 @@ def test_shell_completion_offers_the_games_and_their_variants():
         "COMP_CWORD": "4",
     }
     done = subprocess.run(
-        [sys.executable, "-c", "from tcgtrig.cli import main; main(prog_name='tcgtrig')"],
+        [sys.executable, "-c", "from tcgtrig.tools.cli import main; main(prog_name='tcgtrig')"],
         env=env,
         capture_output=True,
         text=True,

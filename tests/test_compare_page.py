@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from click.testing import CliRunner
-from tcgtrig.cli import main
+from tcgtrig.tools.cli import main
 
 FOUR = "tests/scenarios/digimon/triggered-04.yaml"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -399,7 +399,7 @@ def test_the_kit_fails_a_game_whose_word_expands_to_garbage_naming_the_word():
 @pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
 def test_world_positions_use_the_games_own_zones_words_and_stats(game):
     from tcgtrig.conformance import check_position, check_words, world_position
-    from tcgtrig.lint import game_zones
+    from tcgtrig.tools.lint import game_zones
 
     ruleset = tcgtrig.load_ruleset(game)
     words = set(check_words(ruleset))

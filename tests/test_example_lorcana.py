@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import tcgtrig
 import yaml
-from tcgtrig.compare import compare_games
 from tcgtrig.conformance import check_ruleset
-from tcgtrig.scenario import scenario_from_data
+from tcgtrig.scenario.reading import scenario_from_data
+from tcgtrig.tools.compare import compare_games
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "examples" / "games" / "lorcana" / "scenarios").glob("*.yaml"))

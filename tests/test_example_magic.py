@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-from tcgtrig.compare import compare_games
 from tcgtrig.conformance import check_ruleset
+from tcgtrig.tools.compare import compare_games
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = sorted((ROOT / "examples" / "games" / "magic" / "scenarios").glob("*.yaml"))
@@ -46,7 +46,7 @@ def test_a_trigger_raised_mid_resolution_goes_on_top_of_the_stack():
 
 
 def test_a_draw_takes_from_the_library():
-    from tcgtrig.scenario import scenario_from_text
+    from tcgtrig.scenario.reading import scenario_from_text
 
     text = (
         "format: 1\ntitle: draw\ngame: magic\nplayers: [A, B]\nturn_player: A\n"

@@ -34,7 +34,7 @@ def test_there_are_at_least_ten_positions_each_expected_under_every_game():
 
 
 def test_every_position_shows_a_difference_between_the_games():
-    from tcgtrig.compare import compare_games, differences
+    from tcgtrig.tools.compare import compare_games, differences
 
     for path in EXAMPLES:
         assert differences(compare_games(tcgtrig.load_scenario(path), GAMES)), path.name
@@ -60,7 +60,7 @@ def test_every_position_resolves_as_its_expect_says_under_every_game():
 
 
 def test_the_readme_shows_one_comparison_as_compare_gives_it():
-    from tcgtrig.compare import compare_games
+    from tcgtrig.tools.compare import compare_games
 
     results = compare_games(tcgtrig.load_scenario(ROOT / "examples" / "02-derived-trigger.yaml"), GAMES)
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

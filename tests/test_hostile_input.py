@@ -1,7 +1,7 @@
 """Hostile input: every file of the corpus in ``tests/hostile/`` (and the
 binary ones written here at run time) under every command.
 
-The promise (tcgtrig.cli): bad input ends with exit status 2 and exactly one
+The promise (tcgtrig.tools.cli): bad input ends with exit status 2 and exactly one
 line on stderr, ``error: …`` — for ``check``, a line ``ERROR <file>…`` on
 stdout, and check goes on with the other files — never a traceback, never a
 hang.  From the library, bad input raises a ``TcgTrigError``, never another
@@ -29,8 +29,8 @@ import pytest
 import tcgtrig
 from click.testing import CliRunner, Result
 from helpers import run_processes
-from tcgtrig.cli import main
 from tcgtrig.resolution import pick_game
+from tcgtrig.tools.cli import main
 
 HOSTILE = Path(__file__).parent / "hostile"
 GOOD = Path(__file__).parent / "scenarios" / "digimon" / "triggered-01.yaml"
@@ -428,7 +428,7 @@ def test_standard_input_is_checked_like_a_file(runner, generated, name):
 
 def test_input_over_the_byte_limit_is_one_line(runner, monkeypatch):
     # --max-bytes sets a module global that outlives the command: put it back
-    monkeypatch.setattr(tcgtrig.source, "MAX_BYTES", tcgtrig.source.MAX_BYTES)
+    monkeypatch.setattr(tcgtrig.scenario.source, "MAX_BYTES", tcgtrig.scenario.source.MAX_BYTES)
     result = runner.invoke(main, ["run", str(GOOD), "--max-bytes", "100"])
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [

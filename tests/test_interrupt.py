@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tcgtrig.cli import main
+from tcgtrig.tools.cli import main
 
 ROOT = Path(__file__).parent
 T1 = ROOT / "scenarios" / "digimon" / "triggered-01.yaml"
@@ -32,7 +32,7 @@ def test_ctrl_c_is_one_line_and_exit_130_for_every_command(tmp_path, monkeypatch
         target = tmp_path / "saved.json"
         saved = runner.invoke(main, ["run", str(T1), "--stop-after", "1", "--save", str(target)])
         assert saved.exit_code == 0, saved.output
-    monkeypatch.setattr("tcgtrig.machine.Machine.advance", _interrupted)  # every command resolves something
+    monkeypatch.setattr("tcgtrig.runtime.machine.Machine.advance", _interrupted)  # every command resolves something
     result = runner.invoke(main, [command, str(target)], input="")
     assert (result.exit_code, result.stderr) == (130, f"{command} stopped (Ctrl-C)\n"), result.output
     assert "Traceback" not in result.output and "Aborted" not in result.output

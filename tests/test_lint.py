@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from click.testing import CliRunner
-from tcgtrig.cli import main
-from tcgtrig.lint import CORE_EVENTS, game_events, lint
+from tcgtrig.tools.cli import main
+from tcgtrig.tools.lint import CORE_EVENTS, game_events, lint
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "docs"))
@@ -101,7 +101,7 @@ def test_the_bundled_files_have_no_typos():
 def test_every_event_a_bundled_trace_shows_is_known_to_the_check(game):
     """The vocabulary is complete: every event any bundled file produces
     under ``game`` is a core event, one of the game's, or the file's own."""
-    from tcgtrig.lint import _file_events_and_zones
+    from tcgtrig.tools.lint import _file_events_and_zones
 
     ruleset = tcgtrig.load_ruleset(game)
     known = game_events(ruleset)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import tcgtrig
 import tomllib
-from tcgtrig import hookspecs
-from tcgtrig.scenario import CORE_ACTIONS
+from tcgtrig.games import hookspecs
+from tcgtrig.scenario.reading import CORE_ACTIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tcgtrig_"))
@@ -49,7 +49,9 @@ def test_every_hook_has_a_test():
 
 
 def _core_sources() -> list[Path]:
-    return sorted((ROOT / "core").glob("*.py"))
+    sources = sorted((ROOT / "core").rglob("*.py"))
+    assert ROOT / "core" / "runtime" / "machine.py" in sources  # every layer's package, not the top alone
+    return sources
 
 
 def test_the_core_imports_no_game():
@@ -185,7 +187,7 @@ def test_readme_scenario_examples_resolve_as_they_expect():
 
 
 def test_the_schema_names_every_core_action_and_ability_key():
-    from tcgtrig.scenario import CORE_ACTIONS
+    from tcgtrig.scenario.reading import CORE_ACTIONS
 
     schema = tcgtrig.scenario.schema()
     description = schema["$defs"]["action"]["description"]
@@ -198,7 +200,7 @@ def test_the_schema_names_every_core_action_and_ability_key():
 
 def test_every_scenario_example_in_the_docs_runs_as_it_says(tmp_path):
     from click.testing import CliRunner
-    from tcgtrig.cli import main
+    from tcgtrig.tools.cli import main
 
     for doc in sorted((ROOT / "docs").glob("*.md")):
         for number, block in enumerate(re.findall(r"```yaml\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)):

@@ -35,8 +35,8 @@ import tcgtrig
 import yaml
 from hypothesis import event, given, note, reject
 from hypothesis import strategies as st
-from tcgtrig.render import render_text
 from tcgtrig.resolution import pick_game
+from tcgtrig.tools.render import render_text
 
 ROOT = Path(__file__).parents[1]
 FILES = sorted((ROOT / "tests" / "scenarios").rglob("*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 import tcgtrig
 from helpers import ability, info_only_ruleset, pending, plain_ruleset, run
-from tcgtrig import budget
-from tcgtrig.pending import PendingPool
+from tcgtrig.base import budget
+from tcgtrig.model.pending import PendingPool
 
 GAMES = ["digimon", "duelmasters", "yugioh"]
 ZONE = {"digimon": "battle", "duelmasters": "battle", "yugioh": "field", "plain": "battle"}

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from click.testing import CliRunner
-from tcgtrig.cli import main
+from tcgtrig.tools.cli import main
 from test_cli import T1, order_line
 
 
@@ -71,7 +71,7 @@ def test_ctrl_c_ends_with_exit_130(monkeypatch):
     def interrupted(prompt: str) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("tcgtrig.cli._read_answer", interrupted)
+    monkeypatch.setattr("tcgtrig.tools.cli._read_answer", interrupted)
     result = CliRunner().invoke(main, ["play", str(T1)])
     assert result.exit_code == 130 and "Traceback" not in result.output
 

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tcgtrig.choices import RandomChooser
 from tcgtrig.conformance import check_position, check_ruleset, random_position
-from tcgtrig.scenario import scenario_from_data
+from tcgtrig.scenario.reading import scenario_from_data
 
 
 def _every_ruleset() -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""The pytest plugin that makes every scenario file a test (tcgtrig.pytest_plugin)."""
+"""The pytest plugin that makes every scenario file a test (tcgtrig.tools.pytest_plugin)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def test_a_variant_s_expectations_run_when_its_game_is_installed(pytester):
     shutil.copy(VARIANTS, folder / VARIANTS.name)
     # in a child process: an in-process run drops the modules it imported, and a second one
     # would mix two copies of the YAML reader's classes
-    result = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "-v")
+    result = pytester.runpytest_subprocess("-p", "tcgtrig.tools.pytest_plugin", "-v")
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*::yugioh/goat PASSED*"])
 
@@ -28,7 +28,7 @@ def test_a_game_that_is_not_installed_is_skipped(pytester):
     folder = pytester.mkdir("scenarios")
     text = VARIANTS.read_text(encoding="utf-8").replace("yugioh/goat:", "nosuchgame/goat:")
     (folder / "other.yaml").write_text(text, encoding="utf-8")
-    result = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "-rs")
+    result = pytester.runpytest_subprocess("-p", "tcgtrig.tools.pytest_plugin", "-rs")
     result.assert_outcomes(passed=1, skipped=1)
     result.stdout.fnmatch_lines(["*game 'nosuchgame' is not installed*"])
 
@@ -49,7 +49,7 @@ def test_a_checkout_inside_a_folder_named_scenarios_collects_only_its_scenarios(
     (checkout / "tests" / "hostile" / "bad.yaml").write_text("format: 99\n", encoding="utf-8")
     (checkout / "docs" / "config.json").write_text("{}\n", encoding="utf-8")
     (checkout / "scenarios.yaml").write_text("a: file named so, not a folder\n", encoding="utf-8")
-    result = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "-v", str(checkout))
+    result = pytester.runpytest_subprocess("-p", "tcgtrig.tools.pytest_plugin", "-v", str(checkout))
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines([f"*tests/scenarios/{GOOD.name}::digimon PASSED*"])
 
@@ -81,19 +81,19 @@ def test_every_expect_key_gives_a_test_id_that_can_be_selected(pytester):
     }
     folder = pytester.mkdir("scenarios")
     (folder / "odd.json").write_text(json.dumps(data), encoding="utf-8")
-    result = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "--collect-only", "-q")
+    result = pytester.runpytest_subprocess("-p", "tcgtrig.tools.pytest_plugin", "--collect-only", "-q")
     ids = [line.split("::", 1)[1] for line in result.stdout.lines if line.startswith("scenarios/odd.json::")]
     assert ids == list(EXPECT_KEYS.values())
     for key, test_id in EXPECT_KEYS.items():
         by_node = pytester.runpytest_subprocess(
-            "-p", "tcgtrig.pytest_plugin", f"scenarios/odd.json::{test_id}", "-q", "-rs"
+            "-p", "tcgtrig.tools.pytest_plugin", f"scenarios/odd.json::{test_id}", "-q", "-rs"
         )
         outcomes = by_node.parseoutcomes()
         assert sum(outcomes.get(k, 0) for k in ("passed", "skipped", "failed")) == 1, (key, by_node.stdout.str())
     selected = pytester.runpytest_subprocess(
-        "-p", "tcgtrig.pytest_plugin", "-k", "a_b and not a_b-2", "--collect-only", "-q"
+        "-p", "tcgtrig.tools.pytest_plugin", "-k", "a_b and not a_b-2", "--collect-only", "-q"
     )
     assert [line for line in selected.stdout.lines if "::" in line] == ["scenarios/odd.json::a_b"]
     # the test says which key it is
-    report = pytester.runpytest_subprocess("-p", "tcgtrig.pytest_plugin", "scenarios/odd.json::_evil", "-rs")
+    report = pytester.runpytest_subprocess("-p", "tcgtrig.tools.pytest_plugin", "scenarios/odd.json::_evil", "-rs")
     report.stdout.fnmatch_lines(["*game '\\u202eevil' is not installed*"])

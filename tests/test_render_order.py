@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-from tcgtrig.render import build_tree, render_text, tree_lines
+from tcgtrig.tools.render import build_tree, render_text, tree_lines
 
 ROOT = Path(__file__).parent.parent
 FILES = sorted((ROOT / "tests" / "scenarios").glob("*/*.yaml")) + sorted((ROOT / "examples").glob("*.yaml"))

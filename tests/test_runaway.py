@@ -10,8 +10,8 @@ import pytest
 import tcgtrig
 from click.testing import CliRunner
 from helpers import plain_ruleset
-from tcgtrig.cli import ENDED_EARLY, main
-from tcgtrig.render import MAX_ORDER_SHOWN, MAX_TREE_STEPS, render_text
+from tcgtrig.tools.cli import ENDED_EARLY, main
+from tcgtrig.tools.render import MAX_ORDER_SHOWN, MAX_TREE_STEPS, render_text
 
 PING_PONG = """\
 format: 1
@@ -152,7 +152,7 @@ def test_a_counter_that_goes_both_ways_is_never_taken_as_settled():
 @pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
 def test_the_memory_bound_stops_a_resolution_and_no_game_scores_it(game, monkeypatch):
     # a machine's memory is not a rule of the game: the outcome is 'stopped', never a draw an expect block could match
-    from tcgtrig import budget
+    from tcgtrig.base import budget
     from test_long_names import LOOP  # runs to the step limit: the memory is read on the way
 
     why = "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB (--max-memory or TCGTRIG_MAX_MEMORY raises it)"

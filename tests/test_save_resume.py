@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from tcgtrig.cli import main
+from tcgtrig.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 T1 = ROOT / "tests" / "scenarios" / "digimon" / "triggered-01.yaml"
@@ -138,7 +138,7 @@ def _long(tmp_path: Path, limit: int = 150) -> Path:
 @pytest.fixture(autouse=True)
 def _memory_bound_restored(monkeypatch):
     """--max-memory and resume set the process's bound: each test gets it back."""
-    from tcgtrig import budget
+    from tcgtrig.base import budget
 
     monkeypatch.setattr(budget, "_max_memory", budget.max_memory())
 
@@ -194,7 +194,7 @@ def test_the_memory_bound_is_saved_and_can_only_be_lowered_by_a_save(tmp_path):
     """The save records the memory bound; resuming keeps the tighter of it
     and the bound in force (a save cannot lift it); an explicit
     --max-memory on resume decides."""
-    from tcgtrig import budget
+    from tcgtrig.base import budget
 
     runner, file = CliRunner(), _long(tmp_path, limit=5000)
     saved = tmp_path / "position.json"

@@ -21,9 +21,9 @@ import pytest
 import tcgtrig
 from click.testing import CliRunner
 from rich.console import Console
-from tcgtrig.cli import main
-from tcgtrig.render import MAX_ORDER_SHOWN, print_tree, render_text
-from tcgtrig.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown, escape_controls
+from tcgtrig.base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown, escape_controls
+from tcgtrig.tools.cli import main
+from tcgtrig.tools.render import MAX_ORDER_SHOWN, print_tree, render_text
 
 #: What a terminal would act on: escape sequences, BEL, CR, DEL, C1, bidi controls.
 RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -236,11 +236,11 @@ def test_on_a_terminal_the_only_escapes_are_the_styles(command):
 
 
 def test_the_page_does_not_grow_with_long_names_or_long_loops(monkeypatch):
-    import tcgtrig.compare_html
-    from tcgtrig.compare import compare_games
-    from tcgtrig.compare_html import comparison_html
+    import tcgtrig.tools.compare_html
+    from tcgtrig.tools.compare import compare_games
+    from tcgtrig.tools.compare_html import comparison_html
 
-    monkeypatch.setattr(tcgtrig.compare_html, "MAX_PAGE_EFFECTS", 50)
+    monkeypatch.setattr(tcgtrig.tools.compare_html, "MAX_PAGE_EFFECTS", 50)
     short = compare_games(tcgtrig.scenario_from_text(looping("c", "N", 300)), ["digimon"])
     long = compare_games(tcgtrig.scenario_from_text(looping("c" * 100_000, "N" * 100_000, 300)), ["digimon"])
     page = comparison_html("long", long)
@@ -277,8 +277,8 @@ def test_the_progress_line_redraws_with_real_control_codes_and_shows_its_text_es
     # through the safe stream, "\r" and the erase code reached a terminal as the text "\r" and "\x1b[K"
     import io
 
-    from tcgtrig.cli import _Progress
-    from tcgtrig.safe_text import SafeStream
+    from tcgtrig.base.safe_text import SafeStream
+    from tcgtrig.tools.cli import _Progress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 import tcgtrig
 from click.testing import CliRunner
-from tcgtrig.cli import main
-from tcgtrig.scenario import schema
+from tcgtrig.scenario.reading import schema
+from tcgtrig.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = sorted([*ROOT.glob("tests/scenarios/*/*.yaml"), *ROOT.glob("examples/*.yaml")])

@@ -20,7 +20,7 @@ from tcgtrig import (
     PendingEffect,
     Together,
 )
-from tcgtrig.words import card_argument, flag_word, move_word
+from tcgtrig.games.words import card_argument, flag_word, move_word
 
 from .attack import REVEALED, WORDS
 

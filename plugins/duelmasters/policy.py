@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import ActivationContext, Card, CardIds, Event, GameEnd, GameState, Move, PendingEffect
-from tcgtrig.words import card_argument, flag_word, move_word
+from tcgtrig.games.words import card_argument, flag_word, move_word
 
 #: Tags of the Shield Trigger class: they go before every other waiting
 #: ability (rule 7, 101.4d).

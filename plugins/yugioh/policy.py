@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tcgtrig import ActivationContext, BattleResult, Drop, GameState, PendingEffect
-from tcgtrig.words import card_argument, move_word
+from tcgtrig.games.words import card_argument, move_word
 
 #: Zones whose cards the opponent cannot see (the OCG keeps their optional
 #: triggers out of SEGOC).

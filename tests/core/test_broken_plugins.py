@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from tcgtrig import PluginError, hookimpl
-from tcgtrig.render import render_text
+from tcgtrig.tools.render import render_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
 GAMES = ("digimon", "duelmasters", "yugioh")
 #: Hooks called while resolving (the others are called as a game loads).
 RESOLVING_HOOKS = sorted(
     name
-    for name in dir(tcgtrig.hookspecs)
+    for name in dir(tcgtrig.games.hookspecs)
     if name.startswith("tcgtrig_")
     and name not in ("tcgtrig_game_info", "tcgtrig_variant", "tcgtrig_addhooks", "tcgtrig_action_aliases")
 )
@@ -50,7 +50,7 @@ def _first_failure(hook: str, raises: bool) -> PluginError | None:
 
 
 def test_every_hook_is_checked():
-    specs = {name for name in dir(tcgtrig.hookspecs) if name.startswith("tcgtrig_")}
+    specs = {name for name in dir(tcgtrig.games.hookspecs) if name.startswith("tcgtrig_")}
     assert len(RESOLVING_HOOKS) == len(specs) - 4 >= 19
 
 

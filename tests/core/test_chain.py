@@ -250,7 +250,7 @@ def test_a_trigger_raised_mid_chain_waits_for_the_chain_or_goes_on_top():
     import attrs
     from tcgtrig import hookimpl
     from tcgtrig.plugins.yugioh import GAME_INFO
-    from tcgtrig.scenario import scenario_from_text
+    from tcgtrig.scenario.reading import scenario_from_text
 
     class OnTop:  # Magic's rule (CR 603.3): on top of what is left, before the next link
         @hookimpl(tryfirst=True)
@@ -269,7 +269,7 @@ def test_a_trigger_raised_mid_chain_waits_for_the_chain_or_goes_on_top():
 def test_an_unknown_chain_triggers_value_names_the_legal_ones():
     import attrs
     from tcgtrig import hookimpl
-    from tcgtrig.errors import PluginError
+    from tcgtrig.base.errors import PluginError
     from tcgtrig.plugins.yugioh import GAME_INFO
 
     class Odd:

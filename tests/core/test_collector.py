@@ -1,4 +1,4 @@
-"""The garbage-collector policy while resolving (tcgtrig.collector).
+"""The garbage-collector policy while resolving (tcgtrig.base.collector).
 
 The engine holds the cyclic collector back while it resolves; that is only
 sound because resolving makes no reference cycles, which is checked here on
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from tcgtrig import PluginError, hookimpl
-from tcgtrig.collector import RESOLVING_THRESHOLDS, held_back
+from tcgtrig.base.collector import RESOLVING_THRESHOLDS, held_back
 
 from tests.helpers import PlainGame, run
 

@@ -246,7 +246,7 @@ def test_every_triggered_effect_ends_exactly_once(plain):
         choices=["a.one", "decline"],
     )
     triggered = [s["id"] for s in result.trace if s.kind == "triggered"]
-    ended = [s["id"] for s in result.trace if s.kind in tcgtrig.trace.OUTCOME_KINDS]
+    ended = [s["id"] for s in result.trace if s.kind in tcgtrig.model.trace.OUTCOME_KINDS]
     assert sorted(triggered) == sorted(ended)
     assert len(ended) == len(set(ended)) == 3
 
@@ -684,7 +684,7 @@ def test_what_is_pending_when_a_loop_ends_is_lost(plain):
     )
     assert result.outcome == "draw"
     triggered = {s["id"] for s in result.trace if s.kind == "triggered"}
-    ended = [s["id"] for s in result.trace if s.kind in tcgtrig.trace.OUTCOME_KINDS]
+    ended = [s["id"] for s in result.trace if s.kind in tcgtrig.model.trace.OUTCOME_KINDS]
     assert sorted(ended) == sorted(triggered)  # every triggered effect still ends exactly once
     assert result.trace[-1].kind == "ended" and result.trace[-2].kind == "lost"
 
@@ -746,7 +746,7 @@ def test_help_on_the_engine_shows_its_public_methods_not_its_working_parts():
 
 
 def test_a_hand_stepped_engine_gives_a_resolution_like_resolve():
-    from tcgtrig.render import render_text
+    from tcgtrig.tools.render import render_text
 
     scenario = tcgtrig.load_scenario(DIGIMON_SCENARIOS / "triggered-01.yaml")
     engine = tcgtrig.Engine.for_scenario(scenario, "digimon")
@@ -773,7 +773,7 @@ def test_an_engine_built_from_a_bare_state_notes_where_its_cards_started():
 
 def test_the_pile_up_guard_reads_the_pool_and_the_declarations_where_the_position_holds_them():
     # the guards leave parts of Machine.position() out by their place in it: a new part must move the places
-    from tcgtrig.machine import _COUNTERS_AT, _DUE_AT, _POOL_AT
+    from tcgtrig.runtime.machine import _COUNTERS_AT, _DUE_AT, _POOL_AT
 
     engine = tcgtrig.Engine.for_scenario(
         tcgtrig.load_scenario(Path(__file__).parents[1] / "scenarios" / "digimon" / "triggered-01.yaml")

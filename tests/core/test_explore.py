@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from helpers import scenario
-from tcgtrig.explore import explore
 from tcgtrig.resolution import summary
+from tcgtrig.tools.explore import explore
 
 TEN = scenario(
     "    cards:\n"
@@ -58,7 +58,7 @@ def test_explore_on_the_command_line(tmp_path):
     import json
 
     from click.testing import CliRunner
-    from tcgtrig.cli import main
+    from tcgtrig.tools.cli import main
 
     result = CliRunner().invoke(main, ["explore", Q4285, "--json"])
     assert result.exit_code == 0, result.output
@@ -169,8 +169,8 @@ def test_a_search_cut_by_a_budget_gives_the_same_answer_on_any_number_of_cores()
 def test_an_option_a_worker_explored_too_far_is_explored_again_within_what_is_left():
     # workers start before they know what the options before theirs leave: the parent takes what fits
     from tcgtrig.engine import Engine
-    from tcgtrig.explore import _explore_option, _Limits, _OptionFarm
-    from tcgtrig.manager import load_ruleset
+    from tcgtrig.games.manager import load_ruleset
+    from tcgtrig.tools.explore import _explore_option, _Limits, _OptionFarm
 
     scene = tcgtrig.load_scenario(CHAIN)
     ruleset = load_ruleset("yugioh")
@@ -208,7 +208,7 @@ def test_a_branch_that_ends_with_a_verdict_is_an_outcome_and_the_walk_goes_on():
 
 def test_a_branch_ended_by_the_memory_bound_is_no_outcome(monkeypatch):
     # item 1: the fan-out piled up pending effects until a MemoryError (12 GB); the bound stops the search
-    from tcgtrig import budget
+    from tcgtrig.base import budget
 
     resident, _ = budget.usage()
     monkeypatch.setattr(budget, "_max_memory", resident + 64 * 1024**2)
@@ -220,7 +220,7 @@ def test_a_branch_ended_by_the_memory_bound_is_no_outcome(monkeypatch):
 
 def test_a_resolution_the_memory_bound_ended_is_no_outcome(monkeypatch):
     # over the bound, the machine stops a resolution (outcome 'stopped'): not one of the game's outcomes
-    from tcgtrig import budget
+    from tcgtrig.base import budget
     from test_long_names import LOOP  # runs to the step limit: the machine reads the memory on the way
 
     monkeypatch.setattr(budget, "exceeded", lambda: "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB")
@@ -231,7 +231,7 @@ def test_a_resolution_the_memory_bound_ended_is_no_outcome(monkeypatch):
 
 def test_a_resolution_that_ended_by_itself_is_an_outcome_even_over_the_bound(monkeypatch):
     # the leaf is judged by how the resolution ended, not by reading the memory again once it has
-    from tcgtrig import budget
+    from tcgtrig.base import budget
 
     loop = tcgtrig.load_scenario(HOSTILE / "loop-counter-read.yaml")  # the game ends it early: a draw
     monkeypatch.setattr(budget, "exceeded", lambda: "memory limit reached: 2.0 GiB in use, the bound is 1.0 GiB")
@@ -254,8 +254,8 @@ def test_a_path_too_deep_stops_the_search():
 
 def test_same_outcome_says_when_it_cannot_tell():
     from tcgtrig.engine import Engine
-    from tcgtrig.explore import same_outcome
-    from tcgtrig.manager import load_ruleset
+    from tcgtrig.games.manager import load_ruleset
+    from tcgtrig.tools.explore import same_outcome
 
     def first_question(scene):
         ruleset = load_ruleset("digimon")
@@ -275,7 +275,7 @@ def test_same_outcome_says_when_it_cannot_tell():
 def test_explore_jobs_on_the_command_line_share_one_budget(tmp_path):
     # item 3 as the issue saw it: quick effects that may chain again and again, farmed out by default
     from click.testing import CliRunner
-    from tcgtrig.cli import main
+    from tcgtrig.tools.cli import main
 
     endless = tmp_path / "endless-chain.yaml"
     endless.write_text(CHAIN.read_text(encoding="utf-8").replace(" once_per_turn: true,", ""), encoding="utf-8")
@@ -292,7 +292,7 @@ def test_explore_jobs_on_the_command_line_share_one_budget(tmp_path):
 
 def test_a_long_script_is_shown_in_part_and_in_full_in_json(tmp_path):
     from click.testing import CliRunner
-    from tcgtrig.cli import main
+    from tcgtrig.tools.cli import main
 
     many = scenario(
         "    cards:\n"
@@ -317,7 +317,7 @@ def test_a_long_script_is_shown_in_part_and_in_full_in_json(tmp_path):
 def test_workers_are_charged_for_what_they_grow_not_for_the_pages_they_share_with_the_parent():
     # a forked worker's resident size counts the parent's pages: measured whole, two workers each with a
     # half of a bound just above the parent's own use stopped at once ("memory limit reached")
-    from tcgtrig import budget
+    from tcgtrig.base import budget
 
     scene = tcgtrig.load_scenario(CHAIN)
     alone = explore(scene, "yugioh", jobs=1, serial_first=0, max_states=4_000)
@@ -333,7 +333,7 @@ def test_workers_are_charged_for_what_they_grow_not_for_the_pages_they_share_wit
 
 
 def test_a_process_counting_from_here_is_charged_only_for_its_growth(monkeypatch):
-    from tcgtrig import budget
+    from tcgtrig.base import budget
 
     held = budget.usage()[0]
     monkeypatch.setattr(budget, "_max_memory", held // 2)

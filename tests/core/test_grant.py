@@ -7,7 +7,7 @@ import pytest
 import tcgtrig
 from helpers import run, scenario
 from tcgtrig import DefaultChooser, Engine
-from tcgtrig.serialization import state_from_dict, state_to_dict
+from tcgtrig.scenario.serialization import state_from_dict, state_to_dict
 
 GRANTER = """
     cards:

@@ -389,7 +389,7 @@ def test_hook_tcgtrig_describe_counters():
             return [f"score {state.counter('A', 'score')} for A"]
 
     result = run("cards: []\nstart: [{gain: {counter: score, amount: 4}}]\n", game(Describe()))
-    from tcgtrig.render import render_text
+    from tcgtrig.tools.render import render_text
 
     assert "Counters: score 4 for A" in render_text(result)
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tcgtrig.jsontext import CHUNK, Items, dump, dumps, escape_unsafe
+from tcgtrig.base.jsontext import CHUNK, Items, dump, dumps, escape_unsafe
 
 PLAIN = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 VALUES = st.recursive(

@@ -10,8 +10,8 @@ import pytest
 import tcgtrig
 from helpers import run, scenario
 from tcgtrig import DefaultChooser, Engine
-from tcgtrig.serialization import state_from_dict, state_to_dict
-from tcgtrig.unparse import action_to_data, condition_to_data
+from tcgtrig.scenario.serialization import state_from_dict, state_to_dict
+from tcgtrig.scenario.unparse import action_to_data, condition_to_data
 
 WATCHER = """
     cards:
@@ -126,7 +126,7 @@ def test_marks_unparse_to_what_was_written(plain):
 
 
 def test_the_text_output_lists_the_marks_left(plain):
-    from tcgtrig.render import render_text
+    from tcgtrig.tools.render import render_text
 
     assert "Marks: noted" in render_text(run(WATCHER, plain))
     assert "Marks:" not in render_text(run("cards: []\nstart: [{mark: {set: a}}, {mark: {clear: a}}]\n", plain))

@@ -23,8 +23,8 @@ import tcgtrig
 from click.testing import CliRunner
 from helpers import PlainGame, run
 from tcgtrig import Drop, GameEnd, GameInfo, PluginError, hookimpl
-from tcgtrig.cli import main
-from tcgtrig.compare import compare_games
+from tcgtrig.tools.cli import main
+from tcgtrig.tools.compare import compare_games
 
 DIGIMON_FILE = Path(__file__).resolve().parents[1] / "scenarios" / "digimon" / "triggered-01.yaml"
 
@@ -67,7 +67,7 @@ def installed(tmp_path, monkeypatch):
         sys.modules.pop(module, None)
 
 
-def listing(name: str) -> list[tcgtrig.manager.GameListing]:
+def listing(name: str) -> list[tcgtrig.games.manager.GameListing]:
     return [g for g in tcgtrig.list_games() if g.name == name]
 
 
@@ -257,7 +257,7 @@ def test_what_a_plugin_left_behind_prints_is_dropped(installed, tmp_path, monkey
         print("the program's own output")
         out = capsys.readouterr()
         assert "the program's own output" in out.out and "tick" not in out.out + out.err
-        assert tcgtrig.guard.printed("ticks").startswith("tick 1\n")  # what it printed in time is kept
+        assert tcgtrig.games.guard.printed("ticks").startswith("tick 1\n")  # what it printed in time is kept
     finally:
         stop.touch()
 
@@ -497,8 +497,8 @@ def test_words_must_be_functions():
 
 
 def test_the_core_step_keys_are_the_trace_schemas():
-    from tcgtrig.manager import CORE_STEP_KEYS
-    from tcgtrig.scenario import schema
+    from tcgtrig.games.manager import CORE_STEP_KEYS
+    from tcgtrig.scenario.reading import schema
 
     assert CORE_STEP_KEYS == set(schema("trace")["$defs"]["step"]["properties"])
 
@@ -506,7 +506,7 @@ def test_the_core_step_keys_are_the_trace_schemas():
 def test_a_word_that_exits_on_a_sample_does_not_stop_the_typo_check():
     """The typo check tries each word with sample arguments to read what it
     emits: one that calls sys.exit on a sample has refused it, nothing more."""
-    from tcgtrig.lint import game_events
+    from tcgtrig.tools.lint import game_events
 
     class Picky(PlainGame):
         @hookimpl

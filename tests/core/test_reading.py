@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from tcgtrig import ScenarioError, scenario_from_text
-from tcgtrig.source import MAX_DEPTH, _careful_yaml, _quick_yaml, _Unusual, parse_source
+from tcgtrig.scenario.source import MAX_DEPTH, _careful_yaml, _quick_yaml, _Unusual, parse_source
 
 TESTS = Path(__file__).resolve().parents[1]
 FILES = sorted(
@@ -193,8 +193,8 @@ def test_the_json_depth_limit_is_where_it_was(text):
 
 def test_the_compiled_ability_schema_agrees_with_jsonschema():
     """The part ``grant`` checks an ability against, on every ability we have."""
-    from tcgtrig.scenario import _fast_validator, _numbers_plain, _validator
-    from tcgtrig.source import load_source
+    from tcgtrig.scenario.reading import _fast_validator, _numbers_plain, _validator
+    from tcgtrig.scenario.source import load_source
 
     checked = 0
     for path in FILES:

@@ -320,8 +320,8 @@ def test_the_compiled_schema_agrees_with_jsonschema_on_every_file_we_have():
     Where they read "integer" apart (``2.0``: one for the compiled check,
     not for jsonschema as tcgtrig builds it), the file's numbers are not
     plain, and a file passes on the compiled check only when they are."""
-    from tcgtrig.scenario import _fast_validator, _numbers_plain, _validator
-    from tcgtrig.source import load_source
+    from tcgtrig.scenario.reading import _fast_validator, _numbers_plain, _validator
+    from tcgtrig.scenario.source import load_source
 
     root = Path(__file__).resolve().parents[1]
     files = [

@@ -12,7 +12,7 @@ import pytest
 import tcgtrig
 from helpers import PlainGame, plain_ruleset, run
 from tcgtrig import GameInfo, hookimpl
-from tcgtrig.serialization import state_from_dict, state_to_dict
+from tcgtrig.scenario.serialization import state_from_dict, state_to_dict
 
 
 def zones(result: tcgtrig.Resolution, *cards: str) -> tuple[str, ...]:

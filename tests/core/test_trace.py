@@ -53,7 +53,7 @@ def test_an_effect_key_written_after_other_keys_is_found():
 
 
 def test_an_emit_writes_its_reason_in_the_events_step_and_unparses_to_it():
-    from tcgtrig.unparse import action_to_data
+    from tcgtrig.scenario.unparse import action_to_data
 
     from tests.helpers import plain_ruleset, scenario
 

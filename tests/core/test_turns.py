@@ -109,8 +109,8 @@ def test_turn_steps_belong_to_the_start_only(plain):
 
 
 def test_the_tree_says_whose_turn_begins_and_what_ended():
-    from tcgtrig.render import step_line
-    from tcgtrig.trace import Step
+    from tcgtrig.model.trace import Step
+    from tcgtrig.tools.render import step_line
 
     step = Step.make("turn", player="B", turn=2, cards=("mon",))
     assert step_line(step, {"mon": "Greymon"}) == "turn 2: B's turn begins — lasting changes ended on Greymon"

@@ -1,4 +1,4 @@
-"""The helpers games build their words with (tcgtrig.words)."""
+"""The helpers games build their words with (tcgtrig.games.words)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 import tcgtrig
-from tcgtrig.words import card_argument, flag_word, move_word
+from tcgtrig.games.words import card_argument, flag_word, move_word
 
 
 def test_a_word_takes_a_selector_or_a_mapping_with_modifiers():
@@ -62,7 +62,7 @@ def test_another_games_word_with_no_meaning_here_says_so_in_one_line():
 
 def test_tcgtrig_words_lists_each_games_words_beside_their_core_meaning():
     from click.testing import CliRunner
-    from tcgtrig.cli import main
+    from tcgtrig.tools.cli import main
 
     result = CliRunner().invoke(main, ["words", "--json"])
     assert result.exit_code == 0, result.output

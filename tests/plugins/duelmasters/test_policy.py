@@ -259,7 +259,7 @@ def test_this_creature_is_a_new_object_once_it_left():
 
 
 def test_the_tree_shows_the_waiting_pool_its_classes_and_who_chooses():
-    from tcgtrig.render import render_text
+    from tcgtrig.tools.render import render_text
 
     result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "cr-8-before-break.yaml"), "duelmasters")
     text = render_text(result)

@@ -230,7 +230,7 @@ def test_the_ruleset_page_lists_every_scenario_file_and_word():
 
 
 def test_the_tree_draws_each_chain_as_judges_write_it():
-    from tcgtrig.render import render_text
+    from tcgtrig.tools.render import render_text
 
     result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "case-09-upstart-call-stratos-mst.yaml"), "yugioh")
     lines = render_text(result).splitlines()

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
-from tcgtrig.words import card_argument, flag_word, move_word
+from tcgtrig.games.words import card_argument, flag_word, move_word
 
 RULES = "Disney Lorcana Comprehensive Rules"
 

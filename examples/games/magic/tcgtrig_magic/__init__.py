@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
-from tcgtrig.words import card_argument, move_word
+from tcgtrig.games.words import card_argument, move_word
 
 GAME_INFO = GameInfo(
     name="magic",

@@ -1,0 +1,679 @@
+"""The contract between the tcgtrig core and a game plugin.
+
+A game is a module (or object) of ``@hookimpl`` functions registered under
+the entry-point group ``tcgtrig.games``; the entry-point name is the game's
+name.  The core owns every loop — events, trigger matching, the pending set,
+interrupt windows, rules processing, choices, the trace — and asks the game
+only for *policy* through the hooks below.  Hooks are grouped by the phase in
+which the engine calls them.
+
+Only :func:`tcgtrig_game_info` is required.  Every other hook has a core
+default, stated in its docstring, used when no plugin returns a value.  A
+plugin may implement any subset of a hook's arguments (pluggy passes only the
+ones named); arguments never get defaults in an implementation.
+
+Where each game's rules live
+============================
+
+**Digimon** (``tcgtrig.plugins.digimon``):
+
+- priority layers, derived triggers above all older ones (CR 15-4-5-2/3),
+  turn player first inside a layer (15-4-3-5), ``[Security]`` first
+  (15-16-10-2): :func:`tcgtrig_pending_rank`;
+- the wiki's priority number in traces: :func:`tcgtrig_pending_details`;
+- pending effects lost when their card moves or the Digimon loses the
+  effect (15-4-4-3/4), an inherited [On Deletion] waiting on the deleted
+  top card (15-8-3-5), cards deleted together losing what they watched
+  of each other (Q&A Q2046), gained effects following their pile (15-13-2):
+  :func:`tcgtrig_check_pending`;
+- a trigger condition re-checked while pending (15-4-4-5):
+  ``GameInfo.recheck_trigger_condition``; a spent [X Per Turn] effect does
+  not trigger (15-14-1-2): ``GameInfo.spent_abilities_trigger``; the rule
+  cited after the core's reasons: ``GameInfo.citations``;
+- one memory gauge shared by both players (1-4-2, 4-1-4):
+  :func:`tcgtrig_linked_counters`, shown by
+  :func:`tcgtrig_describe_counters`; memory on the opponent's side ends the
+  turn after all processing (6-1-4-1): :func:`tcgtrig_turn_ends`;
+- interrupts at most once per series (15-8-5-4):
+  :func:`tcgtrig_activation_blocked`;
+- rules processing (0-DP deletion, eggs and stray options trashed, 17-1):
+  :func:`tcgtrig_rules_processing`;
+- digivolution cards go to the trash with their Digimon:
+  :func:`tcgtrig_under_cards_zone`;
+- an endless loop is a draw (18-3): :func:`tcgtrig_endless_loop`;
+- ``delete``, ``play``, ``suspend``, ``digivolve``, the attack's timings
+  (``full_attack``, ``block_timing``, ``end_attack``, …, CR 11, 12):
+  :func:`tcgtrig_action_aliases`.
+
+**Duel Masters** (``tcgtrig.plugins.duelmasters``):
+
+- one waiting pool (待機状態) with the active player first and newly
+  triggered active-player abilities ahead of the non-active player's (rules
+  4–5, 511.1e); Shield Triggers and Strike Backs ahead of everything, the
+  non-active player's Shield Triggers ahead of active-player ordinary
+  abilities (rule 7): :func:`tcgtrig_pending_rank` (rank = class, player);
+- the class and side in traces: :func:`tcgtrig_pending_details`;
+- a waiting ability is independent of its source (110.5a): no
+  :func:`tcgtrig_check_pending`;
+- static abilities apply before triggers, then the state check destroys
+  creatures with power 0 or less (rule 2): :func:`tcgtrig_rules_processing`;
+- usage declarations (506.3b/c, 603.2e): :func:`tcgtrig_declared_use`;
+- a leaving card looks back only at itself (603.5c):
+  :func:`tcgtrig_look_back`; one trigger per event:
+  :func:`tcgtrig_trigger_each_event`;
+- substitution (置換効果): several apply at once after each player decided,
+  the turn player first (609.9): :func:`tcgtrig_replacements_together`;
+  never twice on one event: :func:`tcgtrig_activation_blocked`;
+- drawing n cards is drawing 1 card n times: ``GameInfo.draw_one_at_a_time``;
+- ``destroy``, ``summon``, ``break_shield``, ``tap``, …:
+  :func:`tcgtrig_action_aliases`.
+
+**Yu-Gi-Oh!** (``tcgtrig.plugins.yugioh``):
+
+- chain building and last-in-first-out resolution: ``GameInfo.resolution =
+  "chain"``; triggers met while a chain is built or resolved wait for it;
+- SEGOC groups (turn player's mandatory, opponent's mandatory, turn
+  player's optional, opponent's optional): :func:`tcgtrig_pending_rank`,
+  shown by :func:`tcgtrig_pending_details`;
+- variants (``GameInfo.variants``, :func:`tcgtrig_variant`): ``ocg`` offers
+  optional hand and Deck triggers in the response window
+  (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger
+  first;
+- response windows and spell speeds (1 never responds, 2 responds to 1–2,
+  3 to anything): the default :func:`tcgtrig_chain_responder` and
+  :func:`tcgtrig_can_respond`;
+- missing the timing (an optional "when" trigger whose event was not the
+  last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
+  point returns ``Drop("missed")``;
+- once per turn (soft per card copy, hard per name):
+  :func:`tcgtrig_once_per_turn_key`; once per chain, and no second
+  activation of a card already on the chain: :func:`tcgtrig_activation_blocked`;
+- ``destroy``, ``tribute``, ``special_summon``, …:
+  :func:`tcgtrig_action_aliases`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from tcgtrig.model.info import ActivationContext, BattleResult, Drop, GameEnd, GameInfo
+    from tcgtrig.model.pending import PendingEffect
+    from tcgtrig.model.state import GameState
+    from tcgtrig.model.values import Ability, Action, Card, Event
+    from tcgtrig.runtime.evaluate import Evaluator
+
+__all__ = ["PROJECT", "hookspec", "hookimpl"]
+
+#: The pluggy project name; also the hook prefix and entry-point group root.
+PROJECT = "tcgtrig"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# ---------------------------------------------------------------------------
+# Setting up
+# ---------------------------------------------------------------------------
+
+
+@hookspec(historic=True)
+def tcgtrig_addhooks(pluginmanager: pluggy.PluginManager) -> None:
+    """Add game-specific hook specifications.
+
+    Called once, as soon as a plugin implementing it is registered (historic
+    hook).  Call ``pluginmanager.add_hookspecs(module)`` to add hooks named
+    ``tcgtrig_<game>_*`` that other plugins (house rules, card packs) may
+    implement.
+
+    :param pluginmanager: the game's plugin manager.
+
+    Use in game plugins: only games that want to be extended themselves.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_game_info() -> GameInfo:
+    """Describe the game: name, title, version, resolution model.
+
+    Stops at first non-None result.  **Required**: a ruleset without it is
+    not a game.
+
+    :return: a :class:`tcgtrig.GameInfo`.
+
+    Use in game plugins: every game implements it exactly once.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_variant(variant: str) -> object | None:
+    """Give the plugin that turns the game into one of its variants.
+
+    Called once when a ruleset is loaded as ``GAME/VARIANT`` for a variant
+    other than the default (``GameInfo.variants`` lists them).  The returned
+    object's ``@hookimpl`` functions are registered after the game's own,
+    so pluggy calls them first: for a ``firstresult`` hook, return a value
+    where the variant differs and ``None`` to let the game's rule apply.
+
+    Stops at first non-None result.  Default: none — a game that lists
+    variants must implement it.
+
+    :param variant: the variant's name, one of ``GameInfo.variants``.
+    :return: a plugin object (a module, a class instance).
+
+    Use in game plugins: Yu-Gi-Oh! (``ocg``: hand triggers outside SEGOC;
+    ``goat``: the earliest trigger first).
+    """
+
+
+@hookspec
+def tcgtrig_action_aliases() -> dict[str, Callable[[Any], Any]]:
+    """Add the game's words for actions (``delete``, ``suspend``, ``summon``).
+
+    Called once per scenario load.  Each alias maps a name to a function that
+    receives the alias's argument as written in the scenario file and returns
+    the core action(s) it stands for, *as scenario data* (a mapping such as
+    ``{"move": {"card": arg, "to": "trash", "as": "deleted"}}``, or a list of
+    them).  The core then reads that data like any action, so aliases cannot
+    do anything a scenario could not say.  Raise ``ValueError`` with a
+    message for a malformed argument; the core adds file, line and key.
+
+    The results of all plugins are merged; a later plugin's alias wins.
+
+    :return: ``{alias name: expand function}``.
+
+    Use in game plugins: to let scenario files speak the game's words.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Triggering
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_look_back(state: GameState, card: Card, ability: Ability, event: Event, self_card: str) -> bool | None:
+    """Say whether a card that just moved still sees an event as it was.
+
+    Called when a card moved at the same moment as ``event`` and one of its
+    abilities matches the event only as the card was just before the move
+    (it no longer works where the card is now).
+
+    Stops at first non-None result.  Default: ``True`` — a moving card's
+    abilities are checked both as it was just before the move and as it is
+    after (the scenario contract), so two Digimon deleted together see each
+    other's deletion.
+
+    :param state: the game state (after the moment).
+    :param card: the card as it was just before the move.
+    :param ability: the ability that would trigger.
+    :param event: the event of this moment it would trigger on.
+    :param self_card: what ``self`` meant just before the move.
+    :return: ``False`` to ignore the event.
+
+    Use in game plugins: Duel Masters (603.5c: a leaving card looks back
+    only at events about itself).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_trigger_each_event(state: GameState, ability: Ability, events: Sequence[Event]) -> bool | None:
+    """Say whether an ability triggers once per matching event of one moment.
+
+    Called when several events of one moment (one action, or a
+    ``together``) match the same ability.
+
+    Stops at first non-None result.  Default: ``False`` — one trigger per
+    trigger condition, whatever number of events met it at once (Digimon
+    15-5-2; a draw of two cards is one event anyway).
+
+    :param state: the game state.
+    :param ability: the ability.
+    :param events: the matching events, in order.
+    :return: ``True`` for one trigger per event.
+
+    Use in game plugins: Duel Masters ("whenever a creature is destroyed"
+    triggers for each creature destroyed at once).
+    """
+
+
+# ---------------------------------------------------------------------------
+# Pending effects: ordering
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+    """Give a newly pending effect its place in the order.
+
+    Called once for each effect as it becomes pending: triggered effects when
+    the effect or action that triggered them has finished (and rules
+    processing with it), interrupts and replacements when their window
+    opens.  The effects that may activate next are those with the *lowest*
+    rank; among them the deciding player (:func:`tcgtrig_who_orders`) picks
+    one.  Ranks are compared as tuples and must stay comparable with every
+    other rank the game returns (use numbers).
+
+    ``effect.timing`` grows with every batch of triggers, so ``-timing``
+    puts newer batches first (Digimon layers) and ``timing`` older first.
+    ``effect.window`` is ``main`` or ``interrupt``; ``effect.ability.kind``
+    tells a ``replacement`` from an ``interrupt``.
+
+    Stops at first non-None result.  Default: ``(0 if the turn player
+    controls it else 1, timing)`` — turn player first, oldest batch first.
+
+    :param state: the game state.
+    :param effect: the pending effect (its ``rank`` field is not yet set).
+    :return: a tuple of numbers; lower goes first.
+
+    Use in game plugins: every game with an opinion on ordering.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str, Any]:
+    """Add game-specific keys to an effect's trace steps.
+
+    Called once per pending effect, right after its rank is set.  The keys
+    are copied into its ``triggered``, ``activated``, ``resolved`` (and
+    other outcome) steps, e.g. ``{"priority": 2}`` for Digimon or
+    ``{"group": "TP mandatory"}`` for Yu-Gi-Oh!.
+
+    Stops at first non-None result.  Default: no extra keys.
+
+    :param state: the game state.
+    :param effect: the pending effect, with ``rank`` set.
+    :return: a mapping of words (lower-case letters, digits, ``_``; not a
+        key the core writes, such as ``effect`` or ``reason``) to one-line
+        text, whole numbers within ±10**9, finite decimals, booleans or
+        ``None``.  The key the game names depth in ``GameInfo.terms``
+        (Digimon: ``priority``) holds how deep the effect was derived, from
+        0 or 1: at most ``effect.depth + 1``.
+
+    Use in game plugins: to show the game's own bookkeeping in traces.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> str:
+    """Say which player picks the next effect among ``effects``.
+
+    Called before each ordering decision with the lowest-rank bucket.
+
+    Stops at first non-None result.  Default: the controller of the first
+    effect (ranks normally separate players).
+
+    :param state: the game state.
+    :param effects: the candidates, in trigger order.
+    :return: a player name.
+
+    Use in game plugins: games where one player orders everyone's effects
+    (KeyForge's active player).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
+    """Say whether a pending effect leaves the pending set unattempted.
+
+    Called at these ``point`` values:
+
+    - ``admission``: as the effect becomes pending (after the action and
+      rules processing that triggered it);
+    - ``moved``: right after its card, or the card its ``self`` means (the
+      top card of an inherited one), moved (changed zone or stack);
+    - ``activation``: when it has been picked, before anything else;
+    - ``window``: (chain games) when a new chain starts, for every pending
+      effect.
+
+    ``state.card(effect.card).incarnation != effect.incarnation`` tells that
+    its card moved since it triggered.
+
+    Stops at first non-None result.  Default: ``None`` (it stays).
+
+    :param state: the game state.
+    :param effect: the pending effect.
+    :param point: one of the values above.
+    :param last_moment: the moment of the last thing that happened, not
+        counting what happened only ``by: rule`` (a spell the rules send to
+        the graveyard after it resolved); ``effect.moment < last_moment``
+        means something happened after the effect's trigger (Yu-Gi-Oh!'s
+        missing the timing).  In chain games
+        each chain link's resolution begins a moment of its own, so a link
+        that resolves after the trigger counts even if it changes nothing.
+    :return: a :class:`tcgtrig.Drop`, or ``None`` to keep it.
+
+    Use in game plugins: Digimon (lost), Yu-Gi-Oh! (missed, lost); Duel
+    Masters needs none (a waiting ability is independent of its source).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_declared_use(state: GameState, effect: PendingEffect) -> bool | None:
+    """Say whether an optional effect's use is declared before it activates.
+
+    Called for each optional triggered effect as it becomes pending.  Such
+    an effect waits with its declaration due.  When the player who controls
+    it is about to pick among their pending effects, they first declare,
+    one by one in trigger order, which of their due effects they will use:
+    so the turn player declares and processes theirs before the other
+    player declares.  A declined effect ends ``declined``; a declared one
+    keeps its place but is mandatory: it is not asked again when it
+    activates.
+
+    Stops at first non-None result.  Default: ``False`` — an optional
+    effect is asked when it activates.
+
+    :param state: the game state.
+    :param effect: the pending effect, with ``rank`` set.
+    :return: ``True`` if its use is declared now.
+
+    Use in game plugins: Duel Masters usage declarations (506.3b/c, 603.2e:
+    Shield Triggers, Ninja Strikes, Revolution Changes).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_replacements_together(state: GameState, effects: Sequence[PendingEffect]) -> bool | None:
+    """Say whether replacements before one action apply all at once.
+
+    Called when a window opens before an action and ``effects`` (its
+    ``replacement`` effects) number more than one.  With ``True`` every
+    replacement's controller decides first — in rank order, each one
+    ``use``/``decline`` for optional ones, a replacement whose events are
+    all taken by an earlier one fails — and then all of them apply: their
+    ``prevent`` at once, and their other actions at the moment of the
+    action they modify, together with what is left of it (one batch of
+    events).
+
+    Stops at first non-None result.  Default: ``False`` — each replacement
+    is decided and applied before the next one is looked at.
+
+    :param state: the game state.
+    :param effects: the replacement effects of the window, lowest rank
+        first.
+    :return: ``True`` to decide all first and apply them together.
+
+    Use in game plugins: Duel Masters (609.9/609.9a).
+    """
+
+
+# ---------------------------------------------------------------------------
+# Activation
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
+    """Forbid an activation the core would allow.
+
+    Called when an effect is about to activate, after the core's own checks
+    (the ability's ``condition`` and its once-per-turn).  A forbidden
+    activation *fails*: it spends no once-per-turn.
+
+    Stops at first non-None result.  Default: ``None`` (allowed).
+
+    :param state: the game state.
+    :param effect: the effect about to activate.
+    :param context: where the activation happens
+        (:class:`tcgtrig.ActivationContext`).
+    :return: a reason (one line, citing the rule) or ``None``.
+
+    Use in game plugins: Digimon's once-per-series rule for interrupts,
+    Yu-Gi-Oh!'s once-per-chain, Duel Masters' "never twice on one event".
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str | None:
+    """Name what a once-per-turn ability spends.
+
+    Called for abilities with ``once_per_turn`` when they are checked and
+    when they activate.  Two abilities with the same key share one use.
+
+    Stops at first non-None result.  Default: the effect key (per card,
+    per ability); for a gained ability (``effect.granted``),
+    ``KEY@CARD``: each card that gained it has its own uses.
+
+    :param state: the game state.
+    :param effect: the effect.
+    :return: a string key.
+
+    Use in game plugins: Yu-Gi-Oh!'s hard once per turn (per card name).
+    """
+
+
+# ---------------------------------------------------------------------------
+# Between activations
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_rules_processing(state: GameState, view: Evaluator, changed: Sequence[str]) -> Sequence[Action] | None:
+    """Return what the game does by itself between activations.
+
+    Called after every effect (and the start actions) has finished, before
+    the effects it triggered become pending, and again after every batch it
+    returns, until it returns nothing.  The actions are performed at the
+    same time, ``by: rule``, and may be interrupted like any action; what
+    they trigger is simultaneous with what the effect triggered.
+
+    Stops at first non-None result.  Default: nothing.
+
+    :param state: the game state.
+    :param view: reads effective stats (``view.stat(card_id, "dp")``) and
+        selectors; ``view.continuous`` lists the continuous abilities.
+    :param changed: the cards whose state changed since the previous call
+        (every card on the first call; the cards a returned batch acted on
+        count as changed again).  A check that depends only on a card's own
+        state may look at these alone — unless continuous abilities exist,
+        which can change any card's stats: then look at every card.  This
+        keeps rules processing from costing O(cards) per activation.
+    :return: core actions (e.g. ``Move`` with ``by="rule"``), or ``None``/
+        an empty list when there is nothing to do.
+
+    Use in game plugins: Digimon rules processing, Duel Masters state
+    checks and destroying static abilities.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_under_cards_zone(state: GameState, card: Card, to: str) -> str | None:
+    """Say where the cards stacked under a card go when it moves.
+
+    Called when a card with cards under it moves to ``to`` (not when it is
+    covered by another card).
+
+    Stops at first non-None result.  Default: ``to`` (they go with it).
+
+    :param state: the game state (before the move).
+    :param card: the moving top card.
+    :param to: where it goes.
+    :return: a zone name.
+
+    Use in game plugins: Digimon sends digivolution cards to the trash.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_linked_counters(state: GameState, player: str, counter: str, value: int) -> dict[str, int] | None:
+    """Say which counters change when one player's counter is set.
+
+    Called when ``gain``/``lose`` would set ``player``'s ``counter`` to
+    ``value``, and for each counter a scenario gives at the start (where
+    the values a file gives must agree with what this returns).
+
+    Stops at first non-None result.  Default: ``None`` — only that counter,
+    to ``value``.
+
+    :param state: the game state, before the change.
+    :param player: whose counter is set.
+    :param counter: its name.
+    :param value: the value it would take.
+    :return: ``{player: value}`` for every player whose ``counter`` the
+        change sets (include ``player`` itself: a cap changes its value).
+
+    Use in game plugins: Digimon's memory gauge, one gauge shared by both
+    players — gaining on one side is losing on the other, capped at 10
+    (CR 1-4-2, 4-1-4).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_turn_ends(state: GameState) -> str | None:
+    """Say whether the turn ends once all processing is done.
+
+    Called when nothing is pending and the start actions are done, and
+    again after the end-of-turn effects resolved (the turn ends only if it
+    still says so).  When it gives a reason, the core ends the turn: the
+    event ``end_of_turn`` (by rule), what it triggers, then ``pass_turn``.
+
+    Stops at first non-None result.  Default: ``None`` (the turn goes on;
+    the resolution ends).
+
+    :param state: the game state.
+    :return: why the turn ends (one line, citing the rule), or ``None``.
+
+    Use in game plugins: Digimon — memory on the opponent's side ends the
+    turn after all processing (CR 6-1-4-1, 6-6-4, Q&A Q1248).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_describe_counters(state: GameState) -> list[str] | None:
+    """Say how the players' counters read, for the tree's summary line.
+
+    Called once, after the resolution.
+
+    Stops at first non-None result.  Default: ``None`` — each player's
+    counters, ``A: memory 2 · B: memory 0``.
+
+    :param state: the final game state.
+    :return: the parts of the summary line.
+
+    Use in game plugins: Digimon shows its memory gauge ("memory 2 on A's
+    side").
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_endless_loop(state: GameState, reason: str, stoppable: bool | None) -> GameEnd | None:
+    """Decide how an endless loop ends.
+
+    Called when the same position comes back (same cards, counters, pending
+    effects and chooser state) or the step limit is reached.  What is still
+    pending is then recorded as ``lost``.
+
+    Stops at first non-None result.  Default: ``GameEnd("draw", reason)``
+    when no player could stop the loop, ``GameEnd("loop", reason)`` when one
+    could.
+
+    :param state: the game state.
+    :param reason: what the core detected.
+    :param stoppable: ``True`` if a player was asked a decision during the
+        repeating cycle (choosing differently could have broken it),
+        ``False`` if every step was forced, ``None`` when the step limit was
+        reached (not known).
+    :return: a :class:`tcgtrig.GameEnd`.
+
+    Use in game plugins: to cite the game's rule.
+    """
+
+
+# ---------------------------------------------------------------------------
+# Chains (games whose GameInfo.resolution is "chain")
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def tcgtrig_chain_responder(state: GameState, chain: Sequence[PendingEffect], passes: int) -> str | None:
+    """Say who may respond next in a chain window.
+
+    Called after every pending effect has gone on the chain, and after each
+    response or pass; also in a window with no chain yet, after something
+    that started none (``chain`` is then empty).  Two consecutive passes close the window and the chain
+    resolves, last in first out.
+
+    Stops at first non-None result.  Default: the opponent of the last
+    link's controller, then alternating.
+
+    :param state: the game state.
+    :param chain: the links so far, bottom first.
+    :param passes: consecutive passes so far in this window.
+    :return: a player name, or ``None`` to close the window now.
+
+    Use in game plugins: Yu-Gi-Oh! (priority after a chain link).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_offered_in_window(state: GameState, effect: PendingEffect) -> bool | None:
+    """Say whether a pending effect skips the chain's building order and is
+    offered in the next response window instead.
+
+    Called in chain games for each effect as it becomes pending.  Such an
+    effect is offered, as its effect key, to its controller in the response
+    window that follows (subject to :func:`tcgtrig_can_respond`), or in a
+    window of its own when no chain was built; if it is not used there it
+    ends ``declined``.
+
+    Stops at first non-None result.  Default: ``False`` — it goes on the
+    chain in rank order.
+
+    :param state: the game state.
+    :param effect: the pending effect, with ``rank`` set.
+    :return: ``True`` to offer it in the response window.
+
+    Use in game plugins: Yu-Gi-Oh! OCG (optional triggers in the hand or
+    Deck are not part of SEGOC).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_can_respond(state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool | None:
+    """Say whether an activated ability may respond to the chain.
+
+    Called for every ``activated`` ability of the responding player that is
+    active where its card is.
+
+    Stops at first non-None result.  Default: ``effect.ability.speed >= 2``
+    and not lower than the top link's speed.
+
+    :param state: the game state.
+    :param chain: the links so far, bottom first.
+    :param effect: the candidate response.
+    :return: ``True`` if it may respond.
+
+    Use in game plugins: Yu-Gi-Oh! spell speeds and OCG/TCG variants.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_battle_result(
+    state: GameState, card: str, against: str | None, stat: Callable[[str, str], int | None]
+) -> BattleResult | None:
+    """Say what a battle between two cards comes to.
+
+    Called when a ``battle`` action is about to happen (before the
+    interrupts and replacements it sets off), with the stats as they are
+    then.
+
+    Stops at first non-None result.  Default: the cards'
+    ``GameInfo.battle_stat`` values are compared; the lower loses and is
+    destroyed, both when they are equal; the higher wins; no damage.  With
+    ``against`` ``None`` (a direct attack) nothing happens.
+
+    :param state: the game state.
+    :param card: the card that battles (the attacker).
+    :param against: the card it battles, or ``None``.
+    :param stat: ``stat(card id, name)``: a card's stat with lasting changes
+        and continuous abilities applied (``None``: it has none).
+    :return: a :class:`~tcgtrig.model.info.BattleResult`.
+
+    Use in game plugins: Yu-Gi-Oh! (ATK against DEF in Defense Position,
+    battle damage to LP), Digimon (a Security Digimon that loses is not
+    deleted, CR 14-2-3).
+    """

@@ -1,0 +1,149 @@
+"""A question the engine asks a player: a :class:`Decision` with labelled
+options and a documented default, and the labels every game shares
+(``use``, ``decline``, ``pass``, ``none``).
+
+Who answers is the front door's business (:mod:`tcgtrig.choices`); the
+runtime only asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from attrs import field, frozen
+
+if TYPE_CHECKING:
+    from tcgtrig.model.pending import PendingEffect
+
+__all__ = ["Decision", "EffectLabels", "USE", "DECLINE", "PASS", "NONE"]
+
+#: an effect's key (a label), read at C speed over a whole bucket
+_KEY = attrgetter("key")
+
+USE = "use"
+DECLINE = "decline"
+PASS = "pass"
+NONE = "none"
+
+
+@frozen(kw_only=True)
+class Decision:
+    """A question the engine asks a player.
+
+    :param kind: ``order`` (which pending effect next), ``use`` (use an
+        optional effect?), ``may`` (do an optional part of an effect?),
+        ``target`` (pick a card), ``respond`` (respond in a chain window).
+    :param player: who decides.
+    :param prompt: one line a person can read.
+    :param options: the legal labels (supports ``len``, ``in`` and iteration).
+    :param default: the label the default chooser takes.
+    :param effect: the effect key the decision is about, if any.
+    """
+
+    kind: str
+    player: str
+    prompt: str
+    options: Sequence[str] = field(eq=False)
+    default: str
+    effect: str | None = None
+
+    def __deepcopy__(self, memo: dict) -> object:
+        return self
+
+    def describe(self) -> str:
+        return f"{self.kind} by {self.player}: {self.prompt}"
+
+    def legal(self) -> list[str]:
+        return list(self.options)
+
+
+class EffectLabels(Sequence[str]):
+    """The labels of an ordering decision, computed lazily.
+
+    A label is the effect key; when the same key is pending more than once,
+    ``KEY#n`` names the n-th of them (in trigger order) and the plain key
+    means the first.  Only ``len``, the first label and membership are
+    needed for the default and scripted choosers, and those cost O(1) (plus
+    a scan for a plain key), so a decision among thousands of pending
+    effects stays cheap.
+    """
+
+    def __init__(self, effects: dict[int, PendingEffect], made: dict[tuple[str, int], str] | None = None) -> None:
+        """``made``: the ``KEY#n`` labels made for earlier decisions, to be
+        reused (one string per label, however often it is offered: a
+        trace keeps the labels offered)."""
+        self._effects = effects
+        self._made = made if made is not None else {}
+        self._labels: list[str] | None = None
+        self._resolved: tuple[str, PendingEffect | None] | None = None
+
+    def __repr__(self) -> str:
+        labels = self._all()
+        shown = ", ".join(labels[:6]) + (f", … ({len(labels)} in all)" if len(labels) > 6 else "")
+        return f"EffectLabels([{shown}])"
+
+    def __len__(self) -> int:
+        return len(self._effects)
+
+    def first(self) -> str:
+        """The earliest-triggered effect's key (a legal label: it names the
+        first instance of that key).  O(1): the default chooser's answer."""
+        return next(iter(self._effects.values())).key
+
+    def _all(self) -> list[str]:
+        if self._labels is None:
+            keys = list(map(_KEY, self._effects.values()))
+            if len(set(keys)) == len(keys):  # the usual case: every key once, labels are the keys
+                self._labels = keys
+                return keys
+            counts: dict[str, int] = {}
+            for effect in self._effects.values():
+                counts[effect.key] = counts.get(effect.key, 0) + 1
+            seen: dict[str, int] = {}
+            labels = []
+            for effect in self._effects.values():
+                if counts[effect.key] == 1:
+                    labels.append(effect.key)
+                else:
+                    number = seen[effect.key] = seen.get(effect.key, 0) + 1
+                    label = self._made.get((effect.key, number))
+                    if label is None:
+                        label = self._made[effect.key, number] = f"{effect.key}#{number}"
+                    labels.append(label)
+            self._labels = labels
+        return self._labels
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __contains__(self, label: object) -> bool:
+        return isinstance(label, str) and self.resolve(label) is not None
+
+    def resolve(self, label: str) -> PendingEffect | None:
+        """The pending effect a label names, or ``None``.  The last answer
+        is kept: a label is checked (``in``) and then resolved."""
+        if self._resolved is not None and self._resolved[0] == label:
+            return self._resolved[1]
+        effect = self._find(label)
+        self._resolved = (label, effect)
+        return effect
+
+    def _find(self, label: str) -> PendingEffect | None:
+        key, _, number = label.partition("#")
+        wanted = 1
+        if number:
+            if not number.isdigit() or int(number) < 1:
+                return None
+            wanted = int(number)
+        seen = 0
+        for effect in self._effects.values():
+            if effect.key == key:
+                seen += 1
+                if seen == wanted:
+                    return effect
+        return None

@@ -1,0 +1,287 @@
+"""Values that cross the hook contract: what a game is, and its verdicts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from attrs import field, frozen
+
+__all__ = [
+    "GameInfo",
+    "Drop",
+    "GameEnd",
+    "BattleResult",
+    "ActivationContext",
+    "ChainKeys",
+    "RESOLUTION_MODELS",
+    "STOPPED",
+    "ZONE_ROLES",
+    "EVENT_ROLES",
+    "FLAG_ROLES",
+    "CHAIN_TRIGGERS",
+]
+
+#: The outcome of a resolution the memory bound stopped
+#: (:meth:`~tcgtrig.runtime.machine.Machine.stop`): the tool's limit, not a game's
+#: verdict, so no game scores it.
+STOPPED = "stopped"
+
+#: ``immediate``: an activated effect resolves at once (Digimon, Duel Masters).
+#: ``chain``: activated effects form a chain that resolves last in, first out
+#: once both players pass (Yu-Gi-Oh!).
+RESOLUTION_MODELS = ("immediate", "chain")
+#: When what triggers while a chain resolves goes on (``GameInfo.chain_triggers``).
+CHAIN_TRIGGERS = ("after_chain", "on_top")
+
+#: What a zone is, whatever a game calls it (``GameInfo.zone_roles``).
+ZONE_ROLES = ("deck", "hand", "field", "discard", "exile", "life", "resource")
+#: What an event is, whatever a game calls it (``GameInfo.event_roles``).
+EVENT_ROLES = (
+    "destroyed",
+    "discarded",
+    "returned_to_hand",
+    "put_into_play",
+    "exiled",
+    "resourced",
+    "tapped",
+    "untapped",
+    "life_lost",
+)
+#: What a flag is, whatever a game calls it (``GameInfo.flag_roles``).
+FLAG_ROLES = ("tapped",)
+
+
+@frozen(kw_only=True)
+class GameInfo:
+    """What a ruleset is.  Returned by ``tcgtrig_game_info``.
+
+    :param name: the ruleset name users type (``digimon``); must equal the
+        entry-point name it is registered under.
+    :param title: a human title (``Digimon Card Game``).
+    :param version: the ruleset's own version.
+    :param summary: one line on what it implements.
+    :param rules: the rules document it follows (``Comprehensive Rules 4.2``).
+    :param resolution: one of :data:`RESOLUTION_MODELS`.
+    :param chain_triggers: in a chain game, when what triggers while a
+        chain resolves goes on: ``after_chain`` (Yu-Gi-Oh!'s SEGOC: once the
+        whole chain has resolved; the default) or ``on_top`` (Magic: The
+        Gathering, CR 603.3 and 117.5: after each link resolves, state
+        checks, then the new triggers go on top of what is left of the
+        chain and players may respond again before the next link).
+    :param terms: the game's words for the core's notions, for display, e.g.
+        ``{"depth": "priority"}``.
+    :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
+        each its own event (Duel Masters); by default one event for the
+        whole draw.
+    :param spent_abilities_trigger: an ability whose uses this turn are
+        all spent (``once_per_turn``, ``per_turn``) still triggers, and then
+        fails when it would activate; ``False``: it does not trigger at all
+        (Digimon CR 15-14-1-2).
+    :param recheck_trigger_condition: a pending effect's
+        ``trigger_condition`` is checked again while it waits (before each
+        pick and as it would activate) and the effect is ``lost`` once it
+        stops holding (Digimon CR 15-4-4-5); by default it is checked only
+        as the trigger event happens.
+    :param citations: the game's rule for each reason the core gives, cited
+        after it in traces: ``per_turn`` (uses spent), ``condition`` (not
+        met on activation), ``cost`` (cannot be paid), ``trigger_condition``
+        (stopped holding while pending), e.g. ``{"per_turn": "CR 15-14-1"}``.
+    :param variants: the game's rule variants, name → one line on what it
+        changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
+        ``GAME/VARIANT`` selects one wherever a game is named, and
+        ``tcgtrig_variant`` gives the plugin that makes it.
+    :param events: event names the game's rules and hooks emit by
+        themselves (its words' events are read from the words); the
+        typo check knows them, and ``docs/events.md`` lists them.
+    :param zones: zones the game's rules move cards to or from by
+        themselves (its words' zones are read from the words).
+    :param rule_counters: the counters the game's own rules read (Digimon's
+        memory, which ends the turn), or ``None``: any counter may matter.
+        A loop whose effects keep recurring while only counters nothing
+        reads change is ended as endless at once; with ``None``, only the
+        step limit ends it.
+    :param stats: the card stats the game's rules read (Digimon's ``dp``
+        and ``level``): the conformance kit gives its cards such stats, so
+        that the game's rules processing is exercised.
+    :param zone_roles: what each of the game's zones is, in the core's
+        words (:data:`ZONE_ROLES`): Digimon's ``trash`` is ``discard``.  A
+        word of another game is read through them: its ``trash`` means
+        the zone whose role is ``discard`` wherever the file is resolved.
+    :param event_roles: the same for the game's events
+        (:data:`EVENT_ROLES`): Digimon's ``deleted`` is ``destroyed``.
+    :param flag_roles: the same for its flags (:data:`FLAG_ROLES`):
+        Digimon's ``suspended`` is ``tapped``.
+    :param turn_marks: marks (the ``mark`` action) that last no longer than
+        a turn: the core clears them as the turn passes (Digimon's
+        ``attack_in_progress``: an attack left open does not outlive its
+        turn).  By default a mark lasts until an action clears it.
+    :param tokens_arrive: what becomes of a token (a card whose ``types``
+        include ``token``) that leaves a zone of the role ``field``: it
+        ceases to exist either way (it ends in the zone ``nowhere``).
+        ``True``: it counts as put where it was going, so "is put into the
+        trash" sees it go there (Digimon CR 4-21-5, Magic 111.7/704.5d);
+        ``False`` (the default): it never gets there, and its event says
+        ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
+        so Fatal Abacus does not see it).
+    :param max_players: how many players a position may name (2 by
+        default); the players take turns in the order the file lists them,
+        and "an opponent" is any other player.
+    :param battle_stat: the stat a battle compares (Digimon's ``dp``, Duel
+        Masters' ``power``, Yu-Gi-Oh!'s ``atk``): by default the lower
+        loses and is destroyed, both when equal (``tcgtrig_battle_result``
+        may say otherwise).  Empty: the game has no battles.
+    """
+
+    name: str
+    title: str
+    version: str
+    summary: str = ""
+    rules: str = ""
+    resolution: str = "immediate"
+    chain_triggers: str = field(default="after_chain")
+    terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    draw_one_at_a_time: bool = False
+    spent_abilities_trigger: bool = True
+    recheck_trigger_condition: bool = False
+    citations: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    events: tuple[str, ...] = field(default=(), converter=tuple)
+    zones: tuple[str, ...] = field(default=(), converter=tuple)
+    rule_counters: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
+    turn_marks: tuple[str, ...] = field(default=(), converter=tuple)
+    stats: tuple[str, ...] = field(default=(), converter=tuple)
+    zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    tokens_arrive: bool = False
+    battle_stat: str = ""
+    max_players: int = 2
+
+    @property
+    def default_variant(self) -> str | None:
+        return self.variants[0][0] if self.variants else None
+
+    def term(self, word: str) -> str:
+        return dict(self.terms).get(word, word)
+
+    def citation(self, rule: str) -> str:
+        for name, citation in self.citations:
+            if name == rule:
+                return citation
+        return ""
+
+
+@frozen
+class Drop:
+    """A pending effect leaves the pending set without an activation attempt.
+
+    :param kind: ``lost`` (its card left, it became a new card, its trigger no
+        longer holds), ``missed`` (missed the timing) or ``void`` (it never
+        triggered after all: no trace step, as if it had not matched).
+    :param reason: one line for the trace, citing the rule where possible.
+    """
+
+    kind: str
+    reason: str = ""
+
+
+@frozen(kw_only=True)
+class BattleResult:
+    """What a battle between two cards comes to (``tcgtrig_battle_result``).
+
+    :param destroyed: the cards the battle destroys (they go to the zone of
+        the role ``discard`` as the game's ``destroyed`` event, ``by:
+        battle``).
+    :param winner: the card that won, if one did (it gets the event
+        ``won_battle``: "when this Digimon wins a battle", "when this card
+        destroys a monster by battle").
+    :param losers: the cards that lost, destroyed or not (each gets the
+        event ``lost_battle``); by default the destroyed ones.
+    :param damage: ``(player, amount)`` pairs: battle damage, taken from
+        ``counter`` (Yu-Gi-Oh!'s LP), ``by: battle``.
+    :param counter: the counter battle damage lowers.
+    """
+
+    destroyed: tuple[str, ...] = field(default=(), converter=tuple)
+    winner: str | None = None
+    losers: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
+    damage: tuple[tuple[str, int], ...] = field(default=(), converter=lambda v: tuple(tuple(p) for p in v))
+    counter: str = ""
+
+
+@frozen
+class GameEnd:
+    """The resolution ends early, e.g. an endless loop ends in a draw.
+
+    :param outcome: ``draw`` (or a game's own word).
+    :param reason: one line for the user, citing the rule.
+    """
+
+    outcome: str
+    reason: str
+
+
+@frozen(kw_only=True)
+class ActivationContext:
+    """Where an activation is attempted, for ``tcgtrig_activation_blocked``.
+
+    :param window: ``main`` (the pending set), ``interrupt`` (inside an
+        interrupt window, before an action), ``inline`` (``activate:`` from
+        another effect) or ``chain`` (a response in a chain window).
+    :param series: effect keys already activated in the current series of
+        interrupts (everything since the outermost interrupted action began).
+    :param interrupting: the names of the events about to happen, inside an
+        interrupt window.
+    :param chain: effect keys on the chain, bottom first (chain games): a
+        read-only sequence in which ``key in chain`` is O(1).
+    """
+
+    window: str = "main"
+    series: frozenset[str] = frozenset()
+    interrupting: tuple[str, ...] = ()
+    chain: Sequence[str] = ()
+
+
+class ChainKeys(Sequence[str]):
+    """The effect keys on a chain, bottom first, kept as links are added and
+    resolved: O(1) to grow, shrink and test membership, so checking a
+    10,000-link chain at each activation stays linear overall."""
+
+    __slots__ = ("_keys", "_count")
+
+    def __init__(self, keys: Sequence[str] = ()) -> None:
+        self._keys: list[str] = []
+        self._count: dict[str, int] = {}
+        for key in keys:
+            self.push(key)
+
+    def push(self, key: str) -> None:
+        self._keys.append(key)
+        self._count[key] = self._count.get(key, 0) + 1
+
+    def pop(self) -> str:
+        key = self._keys.pop()
+        left = self._count[key] - 1
+        if left:
+            self._count[key] = left
+        else:
+            del self._count[key]
+        return key
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._count
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return self._keys[index]
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __repr__(self) -> str:
+        return f"ChainKeys({self._keys!r})"
+
+    def __deepcopy__(self, memo: dict) -> ChainKeys:
+        return ChainKeys(self._keys)

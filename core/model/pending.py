@@ -1,0 +1,416 @@
+"""Pending effects and the pool they wait in.
+
+A :class:`PendingEffect` is one triggering of one ability: it waits until the
+ruleset lets it activate.  The :class:`PendingPool` keeps them bucketed by the
+*rank* the ruleset gave each one (see ``tcgtrig_pending_rank``): the effects
+that may activate next are exactly the bucket with the lowest rank.  Adding,
+removing and finding the next bucket are O(log n), so a cascade with
+thousands of pending effects never goes quadratic.
+
+The pool also keeps, in O(1) per change, how many of each kind of effect
+(equal :meth:`PendingEffect.signature`) wait in it: the loop guards use
+that to recognise effects that only pile up (:mod:`tcgtrig.runtime.loops`).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from typing import Any
+
+from attrs import define, field, frozen, setters
+from tcgtrig.model.values import Ability, Event
+
+__all__ = ["PendingEffect", "PendingPool"]
+
+_MASK = (1 << 64) - 1
+
+
+@frozen(kw_only=True)
+class PendingEffect:
+    """One triggered (or activated) effect waiting for its turn.
+
+    :param id: instance number, unique within a resolution (``#3``).
+    :param key: the effect key, ``<card id>.<ability id>``.
+    :param card: the card whose ability this is.
+    :param controller: the player who controls (and orders) it.
+    :param self_card: the card ``self`` means (the top card for inherited ones).
+    :param events: the events that triggered it (one moment's worth).
+    :param moment: the moment of those events (for "last thing that happened").
+    :param timing: the admission batch number; larger is newer.
+    :param depth: how many effects deep it was derived (start = 0).
+    :param cause: instance id of the effect during which it triggered.
+    :param incarnation: its card's incarnation when it triggered.
+    :param self_incarnation: the incarnation of ``self_card`` just after it
+        triggered (equal to ``incarnation`` when ``self_card`` is ``card``).
+    :param looked_back: it triggered from its card as it was just before the
+        card moved (a leave-the-zone trigger); an inherited one then waits on
+        the top card that left, not on the card it is printed on.
+    :param fixed: the ``fixed`` numbers of its words, read as it triggered.
+    :param granted: its ability was gained (``grant``): it belongs to the
+        card that holds ``grant`` (the gained ability, a ``Mod``) now.
+    :param grant: that gained ability, followed from card to card of its pile.
+    :param window: ``main`` for the pending set, ``interrupt`` inside an
+        interrupt window.
+    :param rank: the ordering key the ruleset gave it.
+    :param details: game-specific keys copied into its trace steps.
+    :param link: chain games: the chain link that was resolving when it
+        triggered (0: none was).
+    :param targets: what it targeted as it was activated (see
+        :class:`~tcgtrig.runtime.evaluate.Scope`).
+    :param negated: chain games: ``activation`` or ``effect`` once a
+        ``negate`` negated this link (it is then not resolved), with
+        ``negated_by`` the key of the effect that did.
+    :param declaration: for an effect whose use is declared
+        (``tcgtrig_declared_use``): ``due`` until its controller declares,
+        ``made`` once declared (it then activates without asking again);
+        empty for every other effect.
+    """
+
+    id: int
+    key: str
+    card: str
+    ability: Ability = field(eq=False, repr=False)
+    controller: str
+    self_card: str
+    events: tuple[Event, ...] = field(default=(), converter=tuple, eq=False, repr=False)
+    moment: int = 0
+    timing: int = 0
+    depth: int = 0
+    cause: int | None = None
+    incarnation: int = 0
+    self_incarnation: int = 0
+    looked_back: bool = False
+    fixed: tuple[tuple[Any, int | None], ...] = field(default=(), eq=False, repr=False)
+    granted: bool = False
+    grant: Any = field(default=None, eq=False, repr=False)
+    window: str = "main"
+    rank: tuple = ()
+    details: tuple[tuple[str, Any], ...] = ()
+    link: int = 0
+    declaration: str = ""
+    targets: tuple = field(default=(), eq=False, repr=False)
+    negated: str = ""
+    negated_by: str = ""
+    #: the first keys of its trace steps, worked out by :meth:`trace_head`
+    #: (a copy made with ``evolve`` works them out afresh)
+    _head: tuple | None = field(default=None, init=False, eq=False, repr=False)
+    #: :meth:`signature`, once worked out
+    _signature: tuple | None = field(default=None, init=False, eq=False, repr=False)
+    #: :meth:`signature_hash`, once worked out
+    _signature_hash: int | None = field(default=None, init=False, eq=False, repr=False)
+
+    def __deepcopy__(self, memo: dict) -> object:
+        return self
+
+    def signature(self) -> tuple:
+        """What makes this effect what it is, apart from its id and rank:
+        equal signatures behave alike (used to recognise a repeated position)."""
+        signature = self._signature
+        if signature is None:
+            signature = (
+                self.key,
+                self.controller,
+                self.self_card,
+                self.declaration,
+                self.negated,
+                tuple((name, chosen) for name, _, chosen in self.targets),
+                tuple(
+                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+                    for e in self.events
+                ),
+            )
+            _set_signature(self, signature)
+        return signature
+
+    def signature_hash(self) -> int:
+        """A hash of :meth:`signature` (64 bits), worked out once: the pool
+        adds and takes it away on every change."""
+        value = self._signature_hash
+        if value is None:
+            value = hash(self.signature()) & _MASK
+            _set_signature_hash(self, value)
+        return value
+
+    def _place(self, rank: tuple, details: tuple[tuple[str, Any], ...]) -> None:
+        """Give a new effect its rank and trace details, in place.
+
+        Only the engine calls this, on an effect it has just made and not
+        yet pooled (the game's rank and details hooks have seen it, nothing
+        keeps it): one object per pending effect instead of three, on the
+        hot path.
+        """
+        _set_rank(self, rank)
+        _set_details(self, details)
+
+    def trace_head(self) -> tuple:
+        """The keys every trace step about this effect begins with, flat:
+        its key, player, id and cause, then the game's details that are
+        set.  Worked out once, when the first step is written (its rank and
+        details are placed by then)."""
+        head = self._head
+        if head is None:
+            flat = ["effect", self.key, "player", self.controller, "id", self.id]
+            if self.cause is not None:
+                flat += ("cause", self.cause)
+            for key, value in self.details:
+                if value is not None:
+                    flat += (key, value)
+            head = tuple(flat)
+            _set_head(self, head)
+        return head
+
+    @property
+    def optional(self) -> bool:
+        return self.ability.optional
+
+    @property
+    def kind(self) -> str:
+        return self.ability.kind
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return self.ability.tags
+
+
+#: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
+_set_rank = PendingEffect.__dict__["rank"].__set__
+_set_details = PendingEffect.__dict__["details"].__set__
+_set_head = PendingEffect.__dict__["_head"].__set__
+_set_signature = PendingEffect.__dict__["_signature"].__set__
+_set_signature_hash = PendingEffect.__dict__["_signature_hash"].__set__
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class PendingPool:
+    """Pending effects bucketed by rank; the lowest rank goes next.
+
+    Besides the buckets it keeps, in O(1) per change, a hash of the
+    multiset of pending effects (by signature), how many of each kind
+    wait (:meth:`kinds`, keyed by :meth:`PendingEffect.signature_hash`) and
+    a hash of the *set* of kinds (:meth:`shape_fingerprint`).
+    """
+
+    _buckets: dict[tuple, dict[int, PendingEffect]] = field(factory=dict)
+    _heap: list[tuple] = field(factory=list)
+    _rank_of: dict[int, tuple] = field(factory=dict)
+    _by_card: dict[str, dict[int, None]] = field(factory=dict)
+    _hash: int = 0
+    #: how many pending effects of each kind, by signature hash
+    _kinds: dict[int, int] = field(factory=dict)
+    #: the hash of the set of kinds: the sum of their signature hashes
+    _kinds_hash: int = 0
+    #: per bucket, how many effects left it since it was last compacted
+    _holes: dict[tuple, int] = field(factory=dict)
+
+    def __len__(self) -> int:
+        return len(self._rank_of)
+
+    def __bool__(self) -> bool:
+        return bool(self._rank_of)
+
+    def __contains__(self, effect_id: int) -> bool:
+        return effect_id in self._rank_of
+
+    def __iter__(self) -> Iterator[PendingEffect]:
+        """Every pending effect, lowest rank first (O(n log n))."""
+        for rank in sorted(self._buckets):
+            yield from self._buckets[rank].values()
+
+    def add(self, effect: PendingEffect) -> None:
+        rank = effect.rank
+        bucket = self._buckets.get(rank)
+        if bucket is None:
+            bucket = self._buckets[rank] = {}
+            heapq.heappush(self._heap, rank)
+        bucket[effect.id] = effect
+        self._rank_of[effect.id] = rank
+        self._by_card.setdefault(effect.card, {})[effect.id] = None
+        if effect.self_card != effect.card:
+            self._by_card.setdefault(effect.self_card, {})[effect.id] = None
+        # self._count(effect), written out: it runs for every pending effect
+        kind = effect._signature_hash
+        if kind is None:
+            kind = effect.signature_hash()
+        self._hash = (self._hash + kind) & _MASK
+        kinds = self._kinds
+        count = kinds.get(kind, 0)
+        kinds[kind] = count + 1
+        if not count:
+            self._kinds_hash = (self._kinds_hash + kind) & _MASK
+
+    def _count(self, effect: PendingEffect) -> None:
+        """One more pending effect of ``effect``'s kind."""
+        kind = effect._signature_hash
+        if kind is None:
+            kind = effect.signature_hash()
+        self._hash = (self._hash + kind) & _MASK
+        kinds = self._kinds
+        count = kinds.get(kind, 0)
+        kinds[kind] = count + 1
+        if not count:
+            self._kinds_hash = (self._kinds_hash + kind) & _MASK
+
+    def _uncount(self, effect: PendingEffect) -> None:
+        """One fewer pending effect of ``effect``'s kind (counted in, so its hash is known)."""
+        kind: int = effect._signature_hash  # type: ignore[assignment]
+        self._hash = (self._hash - kind) & _MASK
+        kinds = self._kinds
+        count = kinds[kind]
+        if count == 1:
+            del kinds[kind]
+            self._kinds_hash = (self._kinds_hash - kind) & _MASK
+        else:
+            kinds[kind] = count - 1
+
+    def remove(self, effect_id: int) -> PendingEffect:
+        rank = self._rank_of.pop(effect_id)
+        bucket = self._buckets[rank]
+        effect = bucket.pop(effect_id)
+        if not bucket:
+            del self._buckets[rank]
+            self._holes.pop(rank, None)
+        else:
+            # a dict keeps a hole where an entry was, and iterating from the
+            # front walks past every hole: compact a bucket emptied from the front
+            holes = self._holes[rank] = self._holes.get(rank, 0) + 1
+            if holes > 16 and holes > len(bucket):
+                self._buckets[rank] = dict(bucket)
+                self._holes[rank] = 0
+        for card in (effect.card,) if effect.self_card == effect.card else (effect.card, effect.self_card):
+            owned = self._by_card[card]
+            owned.pop(effect_id)
+            if not owned:
+                del self._by_card[card]
+        # self._uncount(effect), written out
+        kind: int = effect._signature_hash  # type: ignore[assignment]
+        self._hash = (self._hash - kind) & _MASK
+        kinds = self._kinds
+        count = kinds[kind]
+        if count == 1:
+            del kinds[kind]
+            self._kinds_hash = (self._kinds_hash - kind) & _MASK
+        else:
+            kinds[kind] = count - 1
+        return effect
+
+    def replace(self, effect: PendingEffect) -> None:
+        """Put a changed copy of a pending effect in its place (same rank,
+        same place among its bucket)."""
+        bucket = self._buckets[self._rank_of[effect.id]]
+        self._uncount(bucket[effect.id])
+        bucket[effect.id] = effect
+        self._count(effect)
+
+    def get(self, effect_id: int) -> PendingEffect:
+        return self._buckets[self._rank_of[effect_id]][effect_id]
+
+    def next_bucket(self) -> dict[int, PendingEffect]:
+        """The effects that may go next, in the order they triggered.
+
+        The returned dict is live: do not keep it across changes.
+        """
+        heap = self._heap
+        while heap and heap[0] not in self._buckets:
+            heapq.heappop(heap)
+        if not heap:
+            return {}
+        return self._buckets[heap[0]]
+
+    def of_card(self, card_id: str) -> list[PendingEffect]:
+        """The pending effects of one card's abilities, and those that work
+        from a pile under it (their ``self_card``)."""
+        return [self.get(i) for i in self._by_card.get(card_id, ())]
+
+    def quick_fingerprint(self) -> tuple[int, int]:
+        """O(1): a hash of the multiset of pending effects, and their number."""
+        return (self._hash, len(self._rank_of))
+
+    def shape_fingerprint(self) -> int:
+        """O(1): a hash of the *set* of kinds of pending effects — how many
+        of each kind wait left out (see :meth:`shape`)."""
+        return self._kinds_hash
+
+    def kinds(self) -> dict[int, int]:
+        """How many pending effects of each kind (by signature hash) wait.
+        The dict is live: copy it to keep it."""
+        return self._kinds
+
+    def fingerprint(self) -> tuple:
+        """O(n): every pending effect's signature, bucket by bucket in rank
+        order and in trigger order within a bucket.
+
+        Absolute rank values and ids are left out, so two pools that hold
+        alike effects in the same order are equal (loop detection relies on
+        this).
+        """
+        return tuple(
+            tuple(effect.signature() for effect in self._buckets[rank].values()) for rank in sorted(self._buckets)
+        )
+
+    def shape(self) -> tuple:
+        """O(n): :meth:`fingerprint` leaving out how many of each kind of
+        effect wait (:meth:`shape_of`)."""
+        return self.shape_of(self.fingerprint())
+
+    @staticmethod
+    def shape_of(fingerprint: tuple) -> tuple:
+        """A :meth:`fingerprint` leaving out how many of each kind of effect
+        wait: bucket by bucket in rank order, the kinds in the order they
+        first come in it, and a run of buckets with the same kinds once (a
+        game that layers its batches makes one bucket per batch).
+
+        Two pools of the same shape differ at most in how many times each
+        effect waits: where one holds more of every kind, effects piled up
+        (:class:`tcgtrig.runtime.loops.GrowthGuard`)."""
+        shape: list[tuple] = []
+        last: tuple | None = None
+        for bucket in fingerprint:
+            these = tuple(dict.fromkeys(bucket))
+            if these != last:
+                shape.append(these)
+                last = these
+        return tuple(shape)
+
+    def has_shape(self, shape: tuple) -> tuple[bool, int]:
+        """Whether :meth:`shape` would be ``shape``, and how many pending
+        effects were looked at to tell: it stops at the first difference,
+        so a pool whose order differs early costs little to compare."""
+        looked = 0
+        place = 0  # the next bucket of ``shape`` to match
+        last: tuple | None = None  # the bucket of ``shape`` matched last
+        for rank in sorted(self._buckets):
+            ahead = shape[place] if place < len(shape) else None
+            as_last, as_ahead = last is not None, ahead is not None  # what this bucket may still equal
+            seen: set[int] = set()
+            for effect in self._buckets[rank].values():
+                looked += 1
+                kind = effect.signature_hash()
+                if kind in seen:
+                    continue
+                nth = len(seen)
+                seen.add(kind)
+                signature = effect.signature()
+                as_last = as_last and nth < len(last) and last[nth] == signature  # type: ignore[arg-type]
+                as_ahead = as_ahead and nth < len(ahead) and ahead[nth] == signature  # type: ignore[arg-type]
+                if not (as_last or as_ahead):
+                    return False, looked
+            if as_last and len(seen) == len(last):  # type: ignore[arg-type]
+                continue  # one more bucket of the run ``last`` began
+            if as_ahead and len(seen) == len(ahead):  # type: ignore[arg-type]
+                last = ahead
+                place += 1
+                continue
+            return False, looked
+        return place == len(shape), looked
+
+    def copy(self) -> PendingPool:
+        return PendingPool(
+            buckets={r: dict(b) for r, b in self._buckets.items()},
+            heap=list(self._heap),
+            rank_of=dict(self._rank_of),
+            by_card={c: dict(i) for c, i in self._by_card.items()},
+            hash=self._hash,
+            kinds=dict(self._kinds),
+            kinds_hash=self._kinds_hash,
+        )

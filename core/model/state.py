@@ -1,0 +1,294 @@
+"""The game state: cards, counters and what has been used this turn.
+
+:class:`GameState` is the one live (mutable) container of the model.  Cards in
+it are frozen values, so :meth:`GameState.copy` only copies dictionaries:
+cheap enough to branch a position at every decision.  All changes go through
+its methods, which keep the indexes (zone, stacking) and an incremental
+fingerprint up to date in O(1) per change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from attrs import define, field, setters
+from tcgtrig.model.values import Card, Event
+
+__all__ = ["GameState"]
+
+_MASK = (1 << 64) - 1
+
+
+def _h(value: object) -> int:
+    return hash(value) & _MASK
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class GameState:
+    """Where every card is, every counter's value, and once-per-turn use.
+
+    :param players: the two player names, turn order.
+    :param turn_player: whose turn it is.
+    :param cards: the cards, in the order the scenario lists them.
+    :param counters: per-player numbers (memory, lp, mana, …).
+    :param used: how many times each per-turn ability key was used this
+        turn (``[Once Per Turn]``, ``[Twice Per Turn]``).
+    :param marks: the marks the game carries, on no card (the ``mark``
+        action: rules bookkeeping that outlives cards moving).
+    :param history: what happened this turn, in order — kept only when
+        ``keep_history`` is set (some words read it: ``happened``), since a
+        long cascade would otherwise hold every event it made.
+    """
+
+    players: tuple[str, ...]
+    turn_player: str
+    cards: dict[str, Card] = field(factory=dict)
+    counters: dict[str, dict[str, int]] = field(factory=dict)
+    used: dict[str, int] = field(factory=dict)
+    turn: int = 1
+    marks: frozenset[str] = frozenset()
+    history: list[Event] = field(factory=list)
+    keep_history: bool = False
+    _order: dict[str, int] = field(factory=dict, repr=False)
+    _zones: dict[str, dict[str, None]] = field(factory=dict, repr=False)
+    _children: dict[str, dict[str, None]] = field(factory=dict, repr=False)
+    _hash: int = field(default=0, repr=False)
+    #: the counters' share of ``_hash``
+    _counter_hash: int = field(default=0, repr=False)
+    _touched: set[str] = field(factory=set, repr=False)
+    _gifted: dict[str, None] = field(factory=dict, repr=False)
+    #: each card's :meth:`~tcgtrig.model.values.Card.dynamic` part, in card order
+    _dynamic: dict[str, tuple] = field(factory=dict, repr=False)
+
+    @classmethod
+    def build(
+        cls,
+        players: Iterable[str],
+        turn_player: str,
+        cards: Iterable[Card],
+        counters: dict[str, dict[str, int]] | None = None,
+        used: Iterable[str] = (),
+        turn: int = 1,
+    ) -> GameState:
+        """Make a state and its indexes from plain values."""
+        players = tuple(players)
+        state = cls(players=players, turn_player=turn_player, turn=turn)
+        for player in players:
+            state.counters[player] = {}
+        for player, values in (counters or {}).items():
+            for name, value in values.items():
+                state.set_counter(player, name, value)
+        for card in cards:
+            state._order[card.id] = len(state._order)
+            state._index(card)
+        for key in used:
+            state.mark_used(key)
+        state._touched = set(state.cards)  # a new position is checked in full
+        return state
+
+    # -- reading ----------------------------------------------------------
+
+    def card(self, card_id: str) -> Card:
+        return self.cards[card_id]
+
+    def opponent(self, player: str) -> str:
+        """The player after ``player`` in turn order: with two players, the
+        other one."""
+        return self.next_player(player)
+
+    def next_player(self, player: str) -> str:
+        """Who takes the turn after ``player``."""
+        players = self.players
+        if player not in players:
+            return player
+        return players[(players.index(player) + 1) % len(players)]
+
+    def opponents(self, player: str) -> tuple[str, ...]:
+        """Every other player, in turn order from the one after ``player``."""
+        players = self.players
+        if player not in players:
+            return ()
+        at = players.index(player)
+        return tuple(players[(at + step) % len(players)] for step in range(1, len(players)))
+
+    def seat(self, player: str) -> int:
+        """How far ``player`` comes after the turn player in turn order (the
+        turn player is 0): the order several players' effects go in."""
+        players = self.players
+        if player not in players or self.turn_player not in players:
+            return 0
+        return (players.index(player) - players.index(self.turn_player)) % len(players)
+
+    def counter(self, player: str, name: str) -> int:
+        return self.counters.get(player, {}).get(name, 0)
+
+    def in_zone(self, zone: str) -> Iterator[Card]:
+        """The cards in ``zone``, in scenario order."""
+        ids = self._zones.get(zone, {})
+        for card_id in sorted(ids, key=self._order.__getitem__):
+            yield self.cards[card_id]
+
+    def under(self, card_id: str) -> list[Card]:
+        """The cards stacked directly under ``card_id``, in scenario order."""
+        ids = self._children.get(card_id, {})
+        return [self.cards[i] for i in sorted(ids, key=self._order.__getitem__)]
+
+    def stack_below(self, card_id: str) -> list[Card]:
+        """Every card under ``card_id``, however deep (iterative)."""
+        found: list[Card] = []
+        todo = [card_id]
+        while todo:
+            for child in self.under(todo.pop()):
+                found.append(child)
+                todo.append(child.id)
+        return found
+
+    def top(self, card_id: str) -> Card:
+        """The card at the top of the stack ``card_id`` is in."""
+        card = self.cards[card_id]
+        seen = 0
+        while card.under is not None and card.under in self.cards and seen < len(self.cards):
+            card = self.cards[card.under]
+            seen += 1
+        return card
+
+    def controller(self, card_id: str) -> str:
+        """Who controls a card: the owner of the top card of its stack."""
+        return self.top(card_id).owner
+
+    def order_of(self, card_id: str) -> int:
+        return self._order[card_id]
+
+    def gifted(self) -> list[Card]:
+        """The cards that hold a gained ability (``grant``), in file order."""
+        return sorted((self.cards[i] for i in self._gifted), key=lambda c: self._order[c.id])
+
+    def holder_of(self, grant: object) -> Card | None:
+        """The card that holds this very gained ability (a ``Mod``) now."""
+        for card in self.gifted():
+            if any(mod is grant for mod in card.mods):
+                return card
+        return None
+
+    def is_used(self, key: str, limit: int = 1) -> bool:
+        """Whether ``key`` was used ``limit`` times (or more) this turn."""
+        return self.used.get(key, 0) >= limit
+
+    def fingerprint(self) -> int:
+        """A hash of everything that can change; equal states hash equal."""
+        return self._hash
+
+    def dynamic(self) -> tuple[tuple, ...]:
+        """What can change of every card, in card order (kept up to date
+        as cards change: O(1) per change, one C-speed copy here)."""
+        return tuple(self._dynamic.values())
+
+    def shape_fingerprint(self) -> int:
+        """:meth:`fingerprint` leaving out the counters' values: states that
+        differ only in their numbers hash equal."""
+        return (self._hash - self._counter_hash) & _MASK
+
+    # -- changing ---------------------------------------------------------
+
+    def replace(self, card: Card) -> None:
+        """Put a new version of a card in place of the old one."""
+        old = self.cards.get(card.id)
+        if old is not None:
+            self._unindex(old)
+        elif card.id not in self._order:
+            self._order = {**self._order, card.id: len(self._order)}  # shared by copies
+        self._index(card)
+
+    def take_touched(self) -> list[str]:
+        """The cards replaced since the last call, in scenario order; forgets them."""
+        touched, self._touched = self._touched, set()
+        return sorted(touched, key=self._order.__getitem__)
+
+    def touch(self, card_ids: Iterable[str]) -> None:
+        """Count cards as changed (for the next :meth:`take_touched`)."""
+        self._touched.update(card_ids)
+
+    def set_counter(self, player: str, name: str, value: int) -> None:
+        values = self.counters.setdefault(player, {})
+        delta = _h(("counter", player, name, value))
+        if name in values:
+            delta -= _h(("counter", player, name, values[name]))
+        values[name] = value
+        self._hash = (self._hash + delta) & _MASK
+        self._counter_hash = (self._counter_hash + delta) & _MASK
+
+    def mark_used(self, key: str) -> None:
+        count = self.used.get(key, 0)
+        if count:
+            self._hash = (self._hash - _h(("used", key, count))) & _MASK
+        self.used[key] = count + 1
+        self._hash = (self._hash + _h(("used", key, count + 1))) & _MASK
+
+    def set_mark(self, name: str, on: bool) -> bool:
+        """Set (``on``) or clear the mark ``name``; whether that changed it."""
+        if (name in self.marks) == on:
+            return False
+        self.marks = self.marks | {name} if on else self.marks - {name}
+        delta = _h(("mark", name))
+        self._hash = (self._hash + (delta if on else -delta)) & _MASK
+        return True
+
+    def record(self, events: Iterable[Event]) -> None:
+        """Events that just happened, for the turn's history (when kept)."""
+        for event in events:
+            self._hash = (self._hash + _h(("history", len(self.history), event))) & _MASK
+            self.history.append(event)
+
+    def forget_history(self) -> None:
+        """A new turn: nothing has happened in it yet."""
+        for index, event in enumerate(self.history):
+            self._hash = (self._hash - _h(("history", index, event))) & _MASK
+        self.history = []
+
+    def reset_used(self) -> None:
+        """A new turn: no per-turn ability has been used."""
+        for key, count in self.used.items():
+            self._hash = (self._hash - _h(("used", key, count))) & _MASK
+        self.used = {}
+
+    def copy(self) -> GameState:
+        """An independent copy (cards are shared: they are immutable)."""
+        return GameState(
+            players=self.players,
+            turn_player=self.turn_player,
+            cards=dict(self.cards),
+            counters={p: dict(v) for p, v in self.counters.items()},
+            used=dict(self.used),
+            turn=self.turn,
+            marks=self.marks,
+            history=list(self.history),
+            keep_history=self.keep_history,
+            order=self._order,  # never changes after build: shared
+            zones={z: dict(ids) for z, ids in self._zones.items()},
+            children={c: dict(ids) for c, ids in self._children.items()},
+            hash=self._hash,
+            counter_hash=self._counter_hash,
+            touched=set(self._touched),
+            gifted=dict(self._gifted),
+            dynamic=dict(self._dynamic),
+        )
+
+    # -- indexes ----------------------------------------------------------
+
+    def _index(self, card: Card) -> None:
+        self.cards[card.id] = card
+        if card.mods and any(mod.ability is not None for mod in card.mods):
+            self._gifted[card.id] = None
+        self._touched.add(card.id)
+        self._zones.setdefault(card.zone, {})[card.id] = None
+        if card.under is not None:
+            self._children.setdefault(card.under, {})[card.id] = None
+        dynamic = self._dynamic[card.id] = card.dynamic()
+        self._hash = (self._hash + _h(dynamic)) & _MASK
+
+    def _unindex(self, card: Card) -> None:
+        self._gifted.pop(card.id, None)
+        self._zones[card.zone].pop(card.id, None)
+        if card.under is not None:
+            self._children.get(card.under, {}).pop(card.id, None)
+        self._hash = (self._hash - _h(self._dynamic[card.id])) & _MASK

@@ -1,0 +1,400 @@
+"""Activating and resolving effects: the :class:`~tcgtrig.runtime.machine.Machine`'s
+part that decides whether a picked effect may go (spent? its condition?
+its cost? forbidden by the game?) and then carries it out — or, in chain
+games, puts it on the chain and answers it.
+
+A mixin: the machine's state lives on :class:`~tcgtrig.runtime.machine.Machine`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from attrs import evolve
+from tcgtrig.model.info import ActivationContext
+from tcgtrig.model.pending import PendingEffect
+from tcgtrig.model.trace import Step
+from tcgtrig.model.values import (
+    SOURCES,
+    Action,
+    Activate,
+    Event,
+    Gain,
+    If,
+    Mark,
+    May,
+    Negate,
+    PassTurn,
+    Prevent,
+    Query,
+    ResolvePending,
+    Together,
+    Win,
+)
+from tcgtrig.runtime.actions import card_fields, plan
+from tcgtrig.runtime.evaluate import Scope, relative_player
+from tcgtrig.runtime.frames import (
+    ChooseTargets,
+    EffectRun,
+    ResolveEffect,
+    RunActions,
+    flatten,
+)
+
+
+class Activating:
+    """Activation, resolution and chain responses (mixed into the machine)."""
+
+    def scope_of(self, effect: PendingEffect) -> Scope:
+        """What an effect's words mean now.  ``self`` of an ability working
+        from a pile is the pile's top card *now*: a Digimon that digivolved
+        since its inherited effect triggered is still "this Digimon"."""
+        self_card = effect.self_card
+        card = self.state.cards.get(effect.card)
+        if effect.granted and card is not None and not effect.looked_back:
+            # a gained ability goes with its pile: its card is the one that holds it now
+            holder = self.state.holder_of(effect.grant) or self.state.top(card.id)
+            return Scope(
+                key=effect.key,
+                controller=effect.controller,
+                card=holder.id,
+                self_card=holder.id,
+                events=effect.events,
+                fixed=effect.fixed,
+                targets=effect.targets,
+            )
+        if card is not None and card.zone == SOURCES and card.incarnation == effect.incarnation:
+            self_card = self.view.self_of(card, effect.ability)
+        # the card's own "this card" is the card as it was when the effect began
+        incarnation = effect.incarnation if self_card == effect.card else None
+        if effect.looked_back and self_card == effect.self_card:
+            incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
+        return Scope(
+            key=effect.key,
+            controller=effect.controller,
+            card=effect.card,
+            self_card=self_card,
+            events=effect.events,
+            self_incarnation=incarnation,
+            fixed=effect.fixed,
+            targets=effect.targets,
+        )
+
+    def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
+        ability = effect.ability
+        if self.spent(effect):
+            limit = ability.uses_per_turn
+            return self.cite(
+                "per_turn",
+                "once per turn: already used this turn"
+                if limit == 1
+                else f"{limit} times per turn: already used {limit} times this turn",
+            )
+        if ability.condition is not None or ability.cost:
+            scope = self.scope_of(effect)
+            self._checked = (effect, scope)  # activate() reads it again if nothing happened since
+            if not self.view.holds(ability.condition, scope):
+                return self.cite("condition", "its condition is not met")
+            if ability.cost and not self.can_pay(ability.cost, scope):
+                return self.cite("cost", "its cost cannot be paid in full")
+        if ability.targets:
+            scope = self.scope_of(effect)
+            for name, query in ability.targets:
+                need = self.view.amount(query.pick, scope) if query.pick is not None and not query.upto else 1
+                if len(self.view.select(query, scope)) < need:
+                    return self.cite("target", f"nothing it could target as '{name}'")
+        if not self.ruleset.may_block:
+            return None
+        if target is None and not self.series:
+            # the usual context: made once per window, while the chain it shows is the same object
+            context = self._contexts.get(window)
+            if context is None or context.chain is not self.chain_keys:
+                context = self._contexts[window] = ActivationContext(window=window, chain=self.chain_keys)
+        else:
+            context = ActivationContext(
+                window=window,
+                series=frozenset(self.series or ()),
+                interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
+                chain=self.chain_keys,
+            )
+        return self.ruleset.blocked(self.state, effect, context)
+
+    def cite(self, rule: str, reason: str) -> str:
+        """A core reason, with the game's rule for it (``GameInfo.citations``)."""
+        citation = self.ruleset.info.citation(rule)
+        return f"{reason} ({citation})" if citation else reason
+
+    def spent(self, effect: PendingEffect) -> bool:
+        """Whether the effect's per-turn uses are all spent."""
+        limit = effect.ability.uses_per_turn
+        return bool(limit) and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect), limit)
+
+    def add_link(self, effect: PendingEffect) -> None:
+        self.chain_links.append(effect)
+        self.chain_keys.push(effect.key)
+
+    def take_link(self) -> PendingEffect:
+        self.chain_keys.pop()
+        return self.chain_links.pop()
+
+    def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
+        """Whether a cost can be paid in full now: every ``pick: N`` finds N
+        cards the action would change, every card it names is there and
+        would be changed (not already tapped, still in the zone it is taken
+        from), every counter it lowers is high enough."""
+        state = self.state
+        for action in cost:
+            for part in flatten(action) if isinstance(action, Together) else [action]:
+                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)):
+                    continue
+                if isinstance(part, Gain) and part.sign < 0:
+                    player = relative_player(state, part.player, scope.controller)
+                    if state.counter(player, part.counter) < self.view.amount(part.amount, scope):
+                        return False
+                for name in card_fields(part):
+                    selector = getattr(part, name)
+                    if selector is None:
+                        continue
+                    found = self.view.select(selector, scope)
+                    if name == "card":
+                        found = [card for card in found if self._cost_changes(part, card, scope)]
+                    if isinstance(selector, Query):
+                        if (
+                            selector.pick is not None
+                            and not selector.upto
+                            and len(found) < self.view.amount(selector.pick, scope)
+                        ):
+                            return False
+                    elif not found or len(found) < len(self.view.select(selector, scope)):
+                        return False
+        return True
+
+    def _cost_changes(self, part: Action, card: str, scope: Scope) -> bool:
+        """Whether a cost's action would do anything to ``card``."""
+        chosen = {name: self.view.select(getattr(part, name), scope) for name in card_fields(part) if name != "card"}
+        chosen["card"] = [card]
+        return bool(plan(self, 0, part, chosen, scope, "cost"))
+
+    def mark_activated(self, effect: PendingEffect, window: str) -> None:
+        """Spend its once per turn; note it in the series of interrupts."""
+        if effect.ability.uses_per_turn:
+            self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
+        if window == "interrupt" and self.series is not None:
+            self.series.add(effect.key)
+
+    @staticmethod
+    def cost_run(run: EffectRun) -> EffectRun:
+        """How an effect's cost is paid: its events are ``by: cost``."""
+        return EffectRun(
+            scope=run.scope,
+            instance=run.instance,
+            trigger_cause=run.trigger_cause,
+            depth=run.depth,
+            by="cost",
+            did=run.did,
+        )
+
+    def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
+        ability = effect.ability
+        checked, self._checked = self._checked, None
+        # its scope as its activation was checked, just now (nothing has happened since)
+        scope = checked[1] if checked is not None and checked[0] is effect else None
+        self.mark_activated(effect, window)
+        if window in ("main", "chain") and self.chain:
+            if not self.chain_links:
+                self.chains += 1
+            self.trace.add(
+                "activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(self.chain_links) + 1)
+            )
+            self.add_link(effect)
+            if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
+                run = EffectRun(
+                    scope=scope if scope is not None else self.scope_of(effect),
+                    instance=effect.id,
+                    trigger_cause=effect.id,
+                    depth=effect.depth,
+                )
+                if ability.targets:  # chosen once the cost is paid
+                    self.push(ChooseTargets(effect, run))
+                if ability.cost:
+                    self.push(RunActions(ability.cost, self.cost_run(run)))
+            return
+        if scope is None:
+            scope = self.scope_of(effect)
+        if ability.kind == "replacement":
+            self.record("applied", effect)
+        else:
+            self.record("activated", effect)
+        if window == "interrupt":
+            matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
+            run = EffectRun(
+                scope=scope,
+                instance=effect.id,
+                trigger_cause=target.run.trigger_cause,
+                depth=target.run.depth,
+                target=target,
+                ops=matched,
+            )
+        elif window == "inline" and parent is not None:
+            run = EffectRun(
+                scope=scope,
+                instance=effect.id,
+                trigger_cause=parent.trigger_cause,
+                depth=parent.depth,
+                target=parent.target,
+                ops=parent.ops,
+            )
+        else:
+            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+        if ability.cost or ability.targets:  # paid first, then targets; the effect resolves once they are
+            self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
+            if ability.targets:
+                self.push(ChooseTargets(effect, run))
+            if ability.cost:
+                self.push(RunActions(ability.cost, self.cost_run(run)))
+            return
+        self.resolve(effect, run, record=ability.kind != "replacement")
+
+    def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
+        if record:
+            head = effect.trace_head()
+            self.trace.add("resolved", head if link is None else head + ("chain", self.chains, "chain_link", link))
+        if run.trigger_cause == effect.id:
+            self.last_instance = effect.id
+            self.last_depth = effect.depth
+        do = effect.ability.do
+        if len(do) == 1:  # no list to keep a place in
+            self.begin_action(do[0], run)
+        elif do:
+            self.push(RunActions(do, run))
+
+    def targets_chosen(
+        self, effect: PendingEffect, run: EffectRun, chosen: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...]
+    ) -> None:
+        """An effect's targets are chosen: it keeps them while it waits (a
+        chain link), and each target is ``targeted`` (an event)."""
+        run.scope = evolve(run.scope, targets=chosen)
+        for index, link in enumerate(self.chain_links):
+            if link.id == effect.id:
+                self.chain_links[index] = evolve(link, targets=chosen)
+        state = self.state
+        events = [
+            Event(
+                name="targeted", card=card_id, player=state.cards[card_id].owner, by=run.by, actor=run.scope.controller
+            )
+            for _, _, cards in chosen
+            for card_id, _ in cards
+        ]
+        last = self.last_moment
+        self.happened(events, {}, run)
+        self.last_moment = last  # part of the activation: a waiting trigger does not miss its timing for it
+
+    def negate(self, action: Negate, run: EffectRun) -> None:
+        """Negate the newest link of each card the action finds (see
+        :class:`~tcgtrig.model.values.Negate`)."""
+        cards = set(self.view.select(action.card, run.scope))
+        events = []
+        for index in range(len(self.chain_links) - 1, -1, -1):
+            link = self.chain_links[index]
+            if link.card not in cards or link.negated or link.id == run.instance:
+                continue
+            cards.discard(link.card)
+            self.chain_links[index] = evolve(link, negated=action.what, negated_by=run.scope.key)
+            self.trace.append(
+                Step.make(
+                    "negated",
+                    effect=link.key,
+                    player=link.controller,
+                    id=link.id,
+                    cause=run.instance,
+                    chain=self.chains,
+                    chain_link=index + 1,
+                    what=action.what,
+                    negated_by=run.scope.key,
+                )
+            )
+            events.append(
+                Event(name="negated", card=link.card, player=link.controller, by=run.by, actor=run.scope.controller)
+            )
+        self.happened(events, {}, run)
+        run.note(len(events), action.label)
+
+    def responses(self, player: str) -> dict[str, PendingEffect]:
+        """Chain games: what ``player`` may respond with: activated abilities
+        whose ``when`` (if any) matches the last link's activation or an event
+        of the moment just before the window, and the pending effects offered
+        in this window (``tcgtrig_offered_in_window``)."""
+        found: dict[str, PendingEffect] = {}
+        chain = tuple(self.chain_links)
+        if not self.index.activated and not self.offers:
+            return found  # nothing could respond: no activation event to build
+        recent = self.last_events
+        if chain and self.index.activated:
+            top = chain[-1]
+            recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
+        for key, card_id, ability in self.index.activated:
+            card = self.state.cards[card_id]
+            if card.zone not in ability.active_in:
+                continue
+            self_card = self.view.self_of(card, ability)
+            if self.state.cards[self_card].owner != player:
+                continue
+            events: tuple[Event, ...] = ()
+            if ability.when is not None:
+                events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
+                if not events:
+                    continue
+            effect = PendingEffect(
+                id=0,
+                key=key,
+                card=card_id,
+                ability=ability,
+                controller=player,
+                self_card=self_card,
+                events=events,
+                timing=self.timing,
+                depth=self.last_depth + 1,
+                cause=self.last_instance,
+                incarnation=card.incarnation,
+                window="chain",
+            )
+            if self.activation_failure(effect, "chain", None) is not None:
+                continue
+            if self.ruleset.can_respond(self.state, chain, effect):
+                found[key] = effect
+        found = {key: evolve(e, id=self.new_id()) for key, e in found.items()}
+        for effect in self.offers:
+            if (
+                effect.controller == player
+                and effect.key not in found
+                and self.activation_failure(effect, "chain", None) is None
+                and self.ruleset.can_respond(self.state, chain, effect)
+            ):
+                found[effect.key] = effect
+                self.shown.add(effect.id)
+        return found
+
+    def open_window_after_action(self) -> bool:
+        """Chain games: whether the last thing that happened, which started no
+        chain, opens a response window — once, and only if some activated
+        ability could answer it (spell speed 2 or more)."""
+        if not self.chain or not self.last_events or self.answered_moment == self.last_moment:
+            return False
+        self.answered_moment = self.last_moment
+        return any(ability.speed >= 2 for _, _, ability in self.index.activated)
+
+    def withdraw_offers(self) -> None:
+        """Offers not taken in their response window are not used: declined
+        if they could have been, missed if no window allowed them."""
+        offers, self.offers = self.offers, []
+        for effect in offers:
+            if effect.id in self.shown:
+                self.record("declined", effect, reason="not activated in the response window it was offered in")
+            elif (why := self.activation_failure(effect, "chain", None)) is not None:
+                self.record("failed", effect, reason=why)
+            else:
+                self.record("missed", effect, reason="no response window allowed it (the chain's speed)")
+            self.shown.discard(effect.id)
+
+    # -- actions ----------------------------------------------------------------

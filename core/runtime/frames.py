@@ -1,0 +1,815 @@
+"""The resolution's units of pending work.
+
+Each frame is a small state machine with a ``step(machine)`` method; the
+:class:`~tcgtrig.runtime.machine.Machine` keeps them on an explicit stack, so no
+frame calls another and a cascade of any depth needs no Python recursion.  Frames hold only data (and
+the machine passes itself in), so copying the stack copies the position.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from attrs import define, evolve, field, setters
+from tcgtrig.model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
+from tcgtrig.model.pending import PendingEffect, PendingPool
+from tcgtrig.model.values import Action, May, Query, Together
+from tcgtrig.runtime import actions as _actions
+from tcgtrig.runtime.evaluate import Scope
+
+if TYPE_CHECKING:
+    from tcgtrig.runtime.machine import Machine
+
+__all__ = [
+    "EffectRun",
+    "Frame",
+    "MainLoop",
+    "Settle",
+    "Declare",
+    "Activation",
+    "ResolveEffect",
+    "RunActions",
+    "MayFrame",
+    "Perform",
+    "InterruptWindow",
+    "InlineActivation",
+    "ChainWindow",
+    "ResolveChain",
+    "flatten",
+]
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class EffectRun:
+    """One effect being carried out.
+
+    :param scope: what ``self``, ``source``, ``event`` and players mean.
+    :param instance: the effect's instance id (events it causes point here).
+    :param trigger_cause: the instance its triggers are attributed to (an
+        interrupt's triggers belong to the action it interrupted).
+    :param depth: derivation depth; what it triggers is one deeper.
+    :param by: ``effect`` or ``rule``: the ``by`` of its events.
+    :param did: what its actions affected, by label and ``previous``.
+    :param target: for an interrupt, the action it interrupts.
+    :param ops: for an interrupt, the indexes of the target's ops it matched.
+    :param start: the scenario's start actions (chain games: ``activate``
+        there starts the chain).
+    :param collect: for a replacement applying together with others, where
+        its primitive actions are gathered instead of performed.
+    """
+
+    scope: Scope
+    instance: int
+    trigger_cause: int
+    depth: int
+    by: str = "effect"
+    did: dict[str, int] = field(factory=dict)
+    target: Any = None
+    ops: tuple[int, ...] = ()
+    start: bool = False
+    collect: list | None = None
+
+    def note(self, count: int, label: str | None) -> None:
+        """An action of this effect affected ``count`` things: what ``did:
+        previous`` (and ``did: LABEL``, if it has a label) reads."""
+        self.did["previous"] = count
+        if label:
+            self.did[label] = count
+
+
+# ---------------------------------------------------------------------------
+# Frames
+# ---------------------------------------------------------------------------
+
+
+class Frame:
+    """A unit of pending work; :meth:`step` advances it by one move."""
+
+    def step(self, machine: Machine) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class MainLoop(Frame):
+    """Settle, then activate pending effects one at a time until none is left.
+
+    ``nested``: a loop inside the start actions (``resolve_pending``) that
+    hands back to them when nothing is pending, instead of ending.
+    """
+
+    start: tuple[Action, ...]
+    phase: str = "start"
+    labels: Any = None
+    nested: bool = False
+
+    def step(self, machine: Machine) -> None:
+        if self.phase == "start":
+            machine.begin(self.start)
+            self.phase = "settle"
+        elif self.phase == "settle":
+            self.phase = "pick"
+            Settle.begin(machine)
+            frames = machine.frames
+            if frames and frames[-1] is self and machine.decision is None and machine.outcome is None:
+                self.pick(machine)  # nothing waits: pick now rather than on the next step
+        elif self.phase == "pick":
+            self.pick(machine)
+        else:  # picked
+            effect = self.labels.resolve(machine.take_answer())
+            self.labels = None
+            self.take(machine, effect)
+
+    def pick(self, machine: Machine) -> None:
+        """Take the next pending effect, or ask which; with none pending,
+        open a chain window, end the turn, or finish."""
+        if machine.check_loop("pick"):
+            return
+        bucket = machine.pool.next_bucket()
+        if machine.conditional and machine.recheck_trigger_conditions(bucket):
+            bucket = machine.pool.next_bucket()  # some lapsed: what may go next now
+        if not bucket:
+            if machine.chain_links or machine.offers:
+                self.phase = "settle"
+                machine.push(ChainWindow())
+            elif machine.open_window_after_action():
+                # something happened that started no chain: the players may start one
+                self.phase = "settle"
+                machine.push(ChainWindow(open=True))
+            elif self.nested:
+                machine.pop()
+            elif machine.end_turn_if_over():
+                self.phase = "settle"  # what the new turn's start triggers
+            else:
+                machine.finish()
+            return
+        player = machine.ruleset.who_orders(machine.state, bucket)
+        if machine.due and player in machine.due:
+            # the player declares their uses before processing anything
+            machine.push(Declare(machine.declarations_due(player)))
+            return
+        if len(bucket) == 1:  # nothing to order: no decision to build
+            self.take(machine, next(iter(bucket.values())))
+            return
+        self.labels = ask_order(machine, bucket, player, "pending effect")
+        self.phase = "picked"
+
+    def take(self, machine: Machine, effect: PendingEffect) -> None:
+        """``effect`` was picked: it leaves the pool and is activated."""
+        machine.pool.remove(effect.id)
+        self.phase = "pick" if machine.chain else "settle"
+        Activation.attempt(machine, effect, "main")
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Settle(Frame):
+    """Rules processing until quiet, then what triggered becomes pending."""
+
+    phase: str = "rules"
+
+    @classmethod
+    def begin(cls, machine: Machine) -> None:
+        """Settle now: the frame goes on the stack only if the rules act
+        (and must be asked again once their actions are done)."""
+        todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
+        if not todo:
+            cls.admit(machine)
+            return
+        machine.push(cls())
+        if machine.outcome is None and not machine.check_loop("rules"):
+            machine.run_rules(todo)
+
+    def step(self, machine: Machine) -> None:
+        if self.phase == "rules":
+            todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
+            if not todo:
+                self.phase = "admit"
+                return
+            if machine.check_loop("rules"):
+                return
+            machine.run_rules(todo)
+        else:
+            self.admit(machine)
+            machine.pop()
+
+    @staticmethod
+    def admit(machine: Machine) -> None:
+        # what triggers while a chain is built waits for the whole chain, unless the game puts it on top
+        if not machine.chain_links or machine.on_top:
+            machine.admit()
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Declare(Frame):
+    """Usage declarations: before a player's pending effects are processed,
+    the player declares, one by one in trigger order, whether each of theirs
+    whose use is declared will be used.  A declined one leaves the pool; a
+    declared one stays, as a mandatory effect."""
+
+    effects: list[PendingEffect]
+    index: int = 0
+    asking: bool = False
+
+    def step(self, machine: Machine) -> None:
+        if self.asking:
+            effect = self.effects[self.index]
+            self.index += 1
+            self.asking = False
+            if machine.take_answer() == DECLINE:
+                machine.pool.remove(effect.id)
+                machine.record("declined", effect)
+            else:
+                effect = evolve(effect, declaration="made")
+                machine.pool.replace(effect)
+                machine.record("declared", effect)
+            return
+        while self.index < len(self.effects) and self.effects[self.index].id not in machine.pool:
+            self.index += 1
+        if self.index >= len(self.effects):
+            machine.pop()
+            return
+        effect = self.effects[self.index]
+        machine.ask(
+            Decision(
+                kind="use",
+                player=effect.controller,
+                prompt=f"declare the use of {effect.key}?",
+                options=(USE, DECLINE),
+                default=USE,
+                effect=effect.key,
+            )
+        )
+        self.asking = True
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Activation(Frame):
+    """Try to activate one effect: lost? allowed? used? then do it.
+
+    :meth:`attempt` does it all at once; the frame goes on the stack only
+    while its player says whether to use it.
+    """
+
+    effect: PendingEffect
+    window: str
+    target: Any = None
+    parent: EffectRun | None = None
+    collect: InterruptWindow | None = None
+
+    @classmethod
+    def attempt(
+        cls,
+        machine: Machine,
+        effect: PendingEffect,
+        window: str,
+        target: Any = None,
+        parent: EffectRun | None = None,
+        collect: InterruptWindow | None = None,
+    ) -> None:
+        """Check ``effect`` and, unless its player must first say whether to
+        use it, activate it — all now, with no frame built."""
+        machine.conditional.pop(effect.id, None)
+        if window == "main" or window == "interrupt":
+            drop = machine.ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
+            if drop is None:
+                drop = machine.trigger_condition_lapsed(effect)
+            if drop is not None:
+                machine.drop(effect, drop)
+                return
+        reason = machine.activation_failure(effect, window, target)
+        if reason is not None:
+            machine.record("failed", effect, reason=reason)
+            return
+        # a response chosen in a chain window was the choice to use it
+        if effect.ability.optional and effect.declaration != "made" and window != "chain":
+            machine.push(cls(effect, window, target, parent, collect=collect))
+            machine.ask(
+                Decision(
+                    kind="use",
+                    player=effect.controller,
+                    prompt=f"use {effect.key}?",
+                    options=(USE, DECLINE),
+                    default=USE,
+                    effect=effect.key,
+                )
+            )
+            return
+        cls.go(machine, effect, window, target, parent, collect)
+
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        if machine.take_answer() == DECLINE:
+            machine.record("declined", self.effect)
+        else:
+            self.go(machine, self.effect, self.window, self.target, self.parent, self.collect)
+
+    @staticmethod
+    def go(
+        machine: Machine,
+        effect: PendingEffect,
+        window: str,
+        target: Any,
+        parent: EffectRun | None,
+        collect: InterruptWindow | None,
+    ) -> None:
+        if collect is not None:
+            collect.choose(machine, effect)
+        else:
+            machine.activate(effect, window, target, parent)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ResolveEffect(Frame):
+    """Resolve an effect whose cost has just been paid."""
+
+    effect: PendingEffect
+    run: EffectRun
+    record: bool = True
+
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        machine.resolve(self.effect, self.run, record=self.record)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class RunActions(Frame):
+    """Carry out a list of actions one after another ("then")."""
+
+    actions: tuple[Action, ...]
+    run: EffectRun
+    index: int = 0
+
+    def step(self, machine: Machine) -> None:
+        if self.index >= len(self.actions):
+            machine.pop()
+            return
+        action = self.actions[self.index]
+        self.index += 1
+        if self.index == len(self.actions):
+            machine.pop()  # the last one: nothing is left to come back to
+        machine.begin_action(action, self.run)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class MayFrame(Frame):
+    action: May
+    run: EffectRun
+    asked: bool = False
+
+    def step(self, machine: Machine) -> None:
+        if not self.asked:
+            self.asked = True
+            machine.ask(
+                Decision(
+                    kind="may",
+                    player=self.run.scope.controller,
+                    prompt=f"{self.run.scope.key}: do the optional part?",
+                    options=(USE, DECLINE),
+                    default=USE,
+                    effect=self.run.scope.key,
+                )
+            )
+            return
+        chosen = self.action.then if machine.take_answer() == USE else self.action.else_
+        machine.pop()
+        if chosen:
+            machine.push(RunActions(chosen, self.run))
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Perform(Frame):
+    """One primitive action (or a ``together`` group): choose cards,
+    open the interrupt window, apply what was not prevented."""
+
+    parts: tuple[Action, ...]
+    run: EffectRun
+    label: str | None = None
+    runs: tuple[EffectRun, ...] | None = None  # per part, when parts come from several effects
+    merge_into: Perform | None = None  # replacements' actions happen at the moment of what they replace
+    merged: list = field(factory=list)
+    phase: str = "select"
+    slots: list = field(factory=list)
+    slot: int = 0
+    chosen: list = field(factory=list)
+    picking: list | None = None
+    ops: list = field(factory=list)
+    prevented: set = field(factory=set)
+
+    def step(self, machine: Machine) -> None:
+        if self.phase == "select":
+            if not self.slots and not self.chosen:
+                self.chosen = [dict() for _ in self.parts]
+                for number, part in enumerate(self.parts):
+                    for name in _actions.card_fields(part):
+                        selector = getattr(part, name)
+                        if selector is not None:
+                            self.slots.append((number, name, selector))
+            if self.select(machine):
+                return  # waiting for a pick
+            self.phase = "plan"
+        if self.phase == "plan":
+            for number, part in enumerate(self.parts):
+                run = self.run_of(number)
+                self.ops.extend(_actions.plan(machine, number, part, self.chosen[number], run.scope, run.by, run.did))
+            self.phase = "apply"
+            if self.ops:
+                machine.open_window(self)
+                if machine.frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
+                    return  # the interrupts and replacements it set off go first
+        machine.pop()
+        todo = (
+            [op for index, op in enumerate(self.ops) if index not in self.prevented]
+            if self.prevented
+            else list(self.ops)
+        )
+        if self.merge_into is not None:
+            self.merge_into.merged.extend(todo)
+            return
+        todo.extend(self.merged)
+        labelled = len(self.parts) > 1 and any(getattr(part, "label", None) for part in self.parts)
+        counts: dict[int, int] | None = {} if labelled else None
+        events, before = _actions.apply(machine, todo, counts)
+        machine.happened(events, before, self.run)
+        if counts is not None:  # a together whose parts are labelled: each part's count under its label
+            for number, part in enumerate(self.parts):
+                if getattr(part, "label", None) and not self.merged:
+                    self.run_of(number).note(counts.get(number, 0), part.label)
+        self.run.note(len(events), self.label)
+
+    def run_of(self, number: int) -> EffectRun:
+        return self.runs[number] if self.runs is not None else self.run
+
+    def select(self, machine: Machine) -> bool:
+        """Resolve selectors; ask for picks.  True while waiting for an answer."""
+        while self.slot < len(self.slots):
+            number, name, selector = self.slots[self.slot]
+            scope = self.run_of(number).scope
+            if self.picking is None:
+                candidates = machine.view.select(selector, scope)
+                need = picks(machine, selector, scope, self.run_of(number).did)
+                if need is not None and need <= 0:
+                    candidates = []
+                if need is None or (len(candidates) <= need and not selector.upto):
+                    self.chosen[number][name] = candidates
+                    self.slot += 1
+                    continue
+                self.picking = [candidates, [], need, selector.upto]
+            what = f"'{_actions.describe(self.parts[number])}'"
+            picked = pick_step(machine, self.picking, selector, scope, what)
+            if picked is None:
+                return True
+            self.chosen[number][name] = picked
+            self.picking = None
+            self.slot += 1
+        return False
+
+
+def picks(machine: Machine, selector: Any, scope: Scope, did: dict[str, int] | None = None) -> int | None:
+    """How many cards a player picks for ``selector`` (``None``: no pick, every
+    match is taken); a number read from the position is read now."""
+    need = selector.pick if isinstance(selector, Query) else None
+    return need if need is None or isinstance(need, int) else machine.view.amount(need, scope, did)
+
+
+def pick_step(machine: Machine, picking: list, selector: Any, scope: Scope, what: str) -> list[str] | None:
+    """One step of a player picking cards (``picking``: the candidates left,
+    the cards picked, how many are needed, whether fewer may do — updated in
+    place): take the answer if one came, then either the cards picked (all
+    needed are, or no candidate is left) or ``None`` after asking for the
+    next one."""
+    candidates, picked, need, upto = picking
+    if machine.has_answer():
+        label = machine.take_answer()
+        if label == NONE:
+            picking[2] = need = len(picked)
+        else:
+            picked.append(label)
+            candidates.remove(label)
+    if len(picked) >= need or not candidates:
+        return picked
+    options = tuple(candidates) + ((NONE,) if upto else ())
+    chooser = scope.controller
+    if getattr(selector, "chooser", None) == "opponent":
+        chooser = machine.state.opponent(chooser)
+    machine.ask(
+        Decision(
+            kind="target",
+            player=chooser,
+            prompt=f"{scope.key}: pick a card for {what} ({len(picked) + 1} of {need})",
+            options=options,
+            default=options[0],
+            effect=scope.key,
+        )
+    )
+    return None
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ChooseTargets(Frame):
+    """An effect's targets are chosen as it activates (after its cost), one
+    ``targets`` entry after another; the machine keeps them on the effect."""
+
+    effect: PendingEffect
+    run: EffectRun
+    index: int = 0
+    chosen: list = field(factory=list)
+    picking: list | None = None
+
+    def step(self, machine: Machine) -> None:
+        targets = self.effect.ability.targets
+        while self.index < len(targets):
+            name, query = targets[self.index]
+            scope = self.run.scope
+            if self.picking is None:
+                candidates = machine.view.select(query, scope)
+                need = picks(machine, query, scope)
+                if need is not None and need <= 0:
+                    candidates = []
+                if need is None or (len(candidates) <= need and not query.upto):
+                    self.keep(machine, name, query, candidates)
+                    continue
+                self.picking = [candidates, [], need, query.upto]
+            picked = pick_step(machine, self.picking, query, scope, f"the target '{name}'")
+            if picked is None:
+                return
+            self.picking = None
+            self.keep(machine, name, query, picked)
+        machine.pop()
+        machine.targets_chosen(self.effect, self.run, tuple(self.chosen))
+
+    def keep(self, machine: Machine, name: str, query: Query, cards: list[str]) -> None:
+        cards_now = machine.state.cards
+        self.chosen.append((name, query, tuple((card_id, cards_now[card_id].incarnation) for card_id in cards)))
+        self.index += 1
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class InterruptWindow(Frame):
+    """Interrupts and replacements before an action, one at a time.
+
+    With ``together`` (``tcgtrig_replacements_together``) the replacements
+    are all decided first, then applied at once: their ``prevent`` in a row,
+    and their other actions at the moment of the action they modify, with
+    what is left of it.
+    """
+
+    target: Perform
+    pool: PendingPool
+    owns_series: bool
+    together: bool = False
+    phase: str = "pick"
+    labels: Any = None
+    chosen: list[PendingEffect] = field(factory=list)
+    claimed: set[int] = field(factory=set)
+    claims: dict[int, tuple[int, ...]] = field(factory=dict)
+    deferred: list = field(factory=list)
+
+    def choose(self, machine: Machine, effect: PendingEffect) -> None:
+        """A replacement its controller decided to apply: it takes the events
+        it matched that no earlier replacement took, and its cost is paid."""
+        ops = [i for i, op in enumerate(self.target.ops) if op.event in effect.events]
+        mine = tuple(i for i in ops if i not in self.claimed)
+        if ops and not mine:
+            machine.record(
+                "failed", effect, reason="the event it would replace is already replaced by another replacement"
+            )
+            return
+        self.claimed.update(mine)
+        self.claims[effect.id] = mine
+        machine.mark_activated(effect, "interrupt")
+        self.chosen.append(effect)
+        if effect.ability.cost:
+            scope = machine.scope_of(effect)
+            machine.push(
+                RunActions(
+                    effect.ability.cost,
+                    EffectRun(
+                        scope=scope,
+                        instance=effect.id,
+                        trigger_cause=self.target.run.trigger_cause,
+                        depth=self.target.run.depth,
+                        by="cost",
+                    ),
+                )
+            )
+
+    def apply_chosen(self, machine: Machine) -> None:
+        chosen, self.chosen = self.chosen, []
+        for effect in chosen:
+            machine.record("applied", effect)
+        self.phase = "flush"
+        target_run = self.target.run
+        for effect in reversed(chosen):  # pushed last-first: the first decided runs first
+            mine = self.claims.pop(effect.id)
+            # it applies to the events it took: "event.card" means those alone
+            scope = evolve(machine.scope_of(effect), events=tuple(self.target.ops[i].event for i in mine))
+            run = EffectRun(
+                scope=scope,
+                instance=effect.id,
+                trigger_cause=target_run.trigger_cause,
+                depth=target_run.depth,
+                target=self.target,
+                ops=mine,
+                collect=self.deferred,
+            )
+            if effect.ability.do:
+                machine.push(RunActions(effect.ability.do, run))
+
+    def step(self, machine: Machine) -> None:
+        if self.phase == "flush":  # what the replacements do, as one moment
+            self.phase = "pick"
+            if self.deferred:
+                parts = tuple(part for part, _ in self.deferred)
+                runs = tuple(run for _, run in self.deferred)
+                self.deferred.clear()
+                machine.push(Perform(parts, runs[0], runs=runs, merge_into=self.target))
+            return
+        if self.phase == "pick":
+            bucket = self.pool.next_bucket()
+            if self.chosen and (not bucket or next(iter(bucket.values())).kind != "replacement"):
+                self.apply_chosen(machine)
+                return
+            if not bucket:
+                machine.close_window(self)
+                return
+            if len(bucket) == 1:  # nothing to order: no decision to build
+                self.take(machine, next(iter(bucket.values())))
+                return
+            self.labels = ask_order(
+                machine, bucket, machine.ruleset.who_orders(machine.state, bucket), "interrupting effect"
+            )
+            self.phase = "picked"
+            return
+        effect = self.labels.resolve(machine.take_answer())
+        self.labels = None
+        self.take(machine, effect)
+
+    def take(self, machine: Machine, effect: PendingEffect) -> None:
+        """``effect`` was picked: it leaves the window's pool and is activated."""
+        if machine.check_loop("interrupt"):  # an interrupt's activation is a step too
+            return
+        self.pool.remove(effect.id)
+        self.phase = "pick"
+        collect = self if self.together and effect.kind == "replacement" else None
+        Activation.attempt(machine, effect, "interrupt", target=self.target, collect=collect)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class InlineActivation(Frame):
+    """``activate: KEY`` — use another ability from inside an effect."""
+
+    key: str
+    run: EffectRun
+
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        card_id, ability = machine.index.by_key[self.key]
+        card = machine.state.cards[card_id]
+        self_card = machine.view.self_of(card, ability)
+        effect = PendingEffect(
+            id=machine.new_id(),
+            key=self.key,
+            card=card_id,
+            ability=ability,
+            controller=machine.state.cards[self_card].owner,
+            self_card=self_card,
+            events=self.run.scope.events,
+            timing=machine.timing,
+            depth=self.run.depth,
+            cause=self.run.instance,
+            incarnation=card.incarnation,
+            self_incarnation=machine.state.cards[self_card].incarnation,
+            window="inline",
+        )
+        window = "chain" if (machine.chain and self.run.start) else "inline"
+        Activation.attempt(machine, effect, window, parent=self.run)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ChainWindow(Frame):
+    """Chain games: players respond in turn; two passes resolve the chain.
+
+    ``open``: a window with no chain yet, after an action that started none
+    (a Summon): the turn player, then the opponent, may start one.
+    """
+
+    passes: int = 0
+    labels: Any = None
+    open: bool = False
+
+    def step(self, machine: Machine) -> None:
+        if self.labels is not None:
+            label = machine.take_answer()
+            candidates = self.labels
+            self.labels = None
+            if label == PASS:
+                self.passes += 1
+            else:
+                self.passes = 0
+                chosen = candidates[label]
+                if chosen in machine.offers:
+                    machine.offers.remove(chosen)
+                Activation.attempt(machine, chosen, "chain")
+                return
+        if not machine.offers and not machine.index.activated:
+            self.passes = 2  # no one has anything to respond with: both players pass
+        if not machine.chain_links and not machine.offers and not (self.open and self.passes < 2):
+            machine.pop()
+            return
+        player = (
+            machine.ruleset.chain_responder(machine.state, tuple(machine.chain_links), self.passes)
+            if self.passes < 2
+            else None
+        )
+        if player is None or self.passes >= 2:
+            machine.withdraw_offers()
+            machine.pop()
+            if machine.chain_links:
+                machine.push(ResolveChain())
+            return
+        candidates = machine.responses(player)
+        if not candidates:
+            self.passes += 1
+            return
+        self.labels = candidates
+        machine.ask(
+            Decision(
+                kind="respond",
+                player=player,
+                prompt=(
+                    f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links else "start a chain?"
+                ),
+                options=tuple(candidates) + (PASS,),
+                default=PASS,
+            )
+        )
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ResolveChain(Frame):
+    """The chain resolves, last link first.  In a game whose new triggers
+    go on top (``GameInfo.chain_triggers``), one link at a time: after it,
+    the main loop settles, puts what triggered on the chain and opens a
+    window again before the next link."""
+
+    resolved_one: bool = False
+
+    def step(self, machine: Machine) -> None:
+        if not machine.chain_links or (machine.on_top and self.resolved_one):
+            machine.resolving_link = 0
+            machine.pop()
+            return
+        self.resolved_one = True
+        if machine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
+            return
+        machine.resolving_link = len(machine.chain_links)
+        effect = machine.take_link()
+        machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
+        machine.last_moment = machine.moment
+        machine.last_events = ()
+        if effect.negated:
+            return  # negated: nothing it says happens
+        machine.resolve(
+            effect,
+            EffectRun(
+                scope=machine.scope_of(effect),
+                instance=effect.id,
+                trigger_cause=effect.id,
+                depth=effect.depth,
+            ),
+            link=len(machine.chain_links) + 1,
+        )
+
+
+# ---------------------------------------------------------------------------
+# The engine
+# ---------------------------------------------------------------------------
+
+
+def ask_order(machine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
+    """Ask ``player`` which of ``bucket`` (more than one effect) activates
+    next; the labels the answer is one of."""
+    labels = EffectLabels(bucket, machine.labels_made)
+    machine.ask(
+        Decision(
+            kind="order",
+            player=player,
+            prompt=f"which {what} activates next ({len(bucket)} candidates)",
+            options=labels,
+            default=labels.first(),
+            effect=None,
+        )
+    )
+    return labels
+
+
+def flatten(together: Together) -> list[Action]:
+    """The primitive actions of a ``together`` (nested groups flattened)."""
+    out: list[Action] = []
+    todo: list[Action] = list(reversed(together.actions))
+    while todo:
+        action = todo.pop()
+        if isinstance(action, Together):
+            todo.extend(reversed(action.actions))
+        else:
+            out.append(action)
+    return out

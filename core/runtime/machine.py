@@ -1,0 +1,626 @@
+"""The resolution loop.
+
+The engine is a small machine with an explicit stack of frames — no Python
+recursion per nested trigger, effect or interrupt — so a cascade of any
+depth runs in constant Python stack, and the whole position (state, pending
+set, frames, trace) can be copied at any decision.
+
+One pass of the main loop, for games that resolve at once (Digimon, Duel
+Masters)::
+
+    perform an effect's actions
+      each action: choose its cards → open an interrupt window for the
+      interrupts and replacements it would set off → apply what was not
+      prevented (one moment) → note what it triggered
+    settle: the game's rules processing, repeatedly; then what triggered
+      becomes pending (one batch, ranked by the game)
+    pick: the lowest-rank bucket; its player picks one; activate it
+      (lost? condition? once per turn? optional?) and perform it
+
+For chain games the picked effects go on a chain instead; when nothing is
+pending, players respond in turn, and after two passes the chain resolves
+last in, first out, before anything it triggered becomes pending.
+"""
+
+from __future__ import annotations
+
+import copy as _copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from attrs import define, evolve, field, setters
+from tcgtrig.base import budget
+from tcgtrig.base.collector import held_back
+from tcgtrig.base.errors import ChoiceError
+from tcgtrig.games.manager import Ruleset
+from tcgtrig.model.decision import Decision
+from tcgtrig.model.info import STOPPED, ActivationContext, ChainKeys, Drop, GameEnd
+from tcgtrig.model.pending import PendingEffect, PendingPool
+from tcgtrig.model.state import GameState
+from tcgtrig.model.trace import Step, Trace
+from tcgtrig.model.values import (
+    Action,
+    Event,
+    Together,
+)
+from tcgtrig.runtime.activation import Activating
+from tcgtrig.runtime.evaluate import Evaluator, Scope
+from tcgtrig.runtime.frames import (
+    EffectRun,
+    Frame,
+    InterruptWindow,
+    MainLoop,
+    Perform,
+    RunActions,
+    flatten,
+)
+from tcgtrig.runtime.loops import Growth, GrowthGuard, LoopGuard
+from tcgtrig.runtime.performing import Performing
+from tcgtrig.runtime.triggers import AbilityIndex, Match
+
+__all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
+
+#: Activations and rules passes after which a resolution is declared endless.
+DEFAULT_MAX_STEPS = 250_000
+#: Frames deeper than this mean an effect keeps activating itself inline.
+MAX_FRAMES = 50_000
+#: Steps between two readings of the memory in use (:mod:`tcgtrig.base.budget`):
+#: a mask, so the test is one ``&``.
+MEMORY_EVERY = 2047
+#: Chain links resolved between two readings of the memory in use (a mask):
+#: a long chain resolves without a step being counted, and each link may
+#: trigger many effects.
+MEMORY_EVERY_LINKS = 63
+#: where :meth:`Machine.position` holds the counters, the pool's fingerprint and
+#: the due declarations (the loop guards leave them out by place)
+_COUNTERS_AT = 1
+_POOL_AT = 6
+_DUE_AT = 10
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Machine(Activating, Performing):
+    """The working parts of an :class:`~tcgtrig.engine.Engine`: the frames
+    drive it.
+
+    This class holds the position (state, pending pool, frames, trace),
+    steps the frames, records the trace, watches for loops and turns what
+    triggered into pending effects.  Activating and resolving effects is
+    :class:`~tcgtrig.runtime.activation.Activating`; actions, interrupt windows and
+    the moments they make are :class:`~tcgtrig.runtime.performing.Performing`.
+
+    Everything here is internal to tcgtrig (frames, explore, save and
+    resume use it); programs use :class:`~tcgtrig.engine.Engine`.
+    """
+
+    ruleset: Ruleset
+    state: GameState
+    start: tuple[Action, ...] = field(converter=tuple, default=())
+    max_steps: int = DEFAULT_MAX_STEPS
+    pool: PendingPool = field(factory=PendingPool)
+    trace: Trace = field(factory=Trace)
+    frames: list[Frame] = field(factory=list)
+    matched: list[Match] = field(factory=list)
+    windows: list[InterruptWindow] = field(factory=list)
+    chain_links: list[PendingEffect] = field(factory=list)
+    due: dict[str, dict[int, None]] = field(factory=dict)
+    offers: list[PendingEffect] = field(factory=list)
+    shown: set[int] = field(factory=set)
+    last_events: tuple[Event, ...] = ()
+    chains: int = 0
+    resolving_link: int = 0
+    links_resolved: int = 0
+    #: the ``KEY#n`` labels of ordering decisions made so far, shared (:class:`~tcgtrig.choices.EffectLabels`)
+    labels_made: dict[tuple[str, int], str] = field(factory=dict)
+    #: the memory bound's verdict, found where the resolution cannot end at once
+    over_budget: str | None = None
+    answered_moment: int = -1
+    series: set[str] | None = None
+    decision: Decision | None = None
+    outcome: GameEnd | None = None
+    moment: int = 0
+    last_moment: int = 0
+    timing: int = 0
+    last_depth: int = 0
+    last_instance: int = 0
+    asked: int = 0
+    chooser_fingerprint: Callable[[], Any] | None = None
+    index: AbilityIndex = field(default=None)
+    view: Evaluator = field(default=None)
+    _next_id: int = 1
+    _answer: str | None = None
+    _answered: bool = False
+    #: the effect whose activation was just checked, and its scope then
+    _checked: tuple[PendingEffect, Scope] | None = None
+    #: per window, the activation context with no series and no target
+    _contexts: dict[str, ActivationContext] = field(factory=dict)
+    #: whether any card has (or may gain) an interrupt or a replacement
+    _interruptible: bool = field(init=False, default=True)
+    _guard: LoopGuard = field(default=None)
+    _growth: GrowthGuard = field(factory=GrowthGuard)
+    #: the growth guard shown only the positions with more pending than ever before
+    _records: GrowthGuard = field(factory=GrowthGuard)
+    _most_pending: int = 0
+    _last_record: int = -1
+    #: counters the game's rules read (``None``: any may matter)
+    _rule_counters: frozenset[str] | None = None
+    chain_keys: ChainKeys = field(factory=ChainKeys)
+    conditional: dict[int, None] = field(factory=dict)
+    turns_ended: int = 0
+    #: whether the game builds chains (the ruleset's, read on every activation)
+    chain: bool = field(init=False, default=False)
+    #: whether what triggers while a chain resolves goes on top after each link (the ruleset's)
+    on_top: bool = field(init=False, default=False)
+
+    def __attrs_post_init__(self) -> None:
+        self.chain = self.ruleset.chain
+        self.on_top = self.ruleset.triggers_on_top
+        if self.index is None:
+            self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
+        self.view = Evaluator(self.state, self.index.continuous)
+        self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
+        if self._guard is None:
+            self._guard = LoopGuard(self.max_steps)
+        rule_counters = self.ruleset.info.rule_counters
+        if rule_counters is not None:
+            self._rule_counters = frozenset(rule_counters)
+        if not self.frames and self.outcome is None:
+            self.frames.append(MainLoop(self.start))
+
+    # -- driving --------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return not self.frames or self.outcome is not None
+
+    def advance(self) -> Decision | None:
+        """Run until a player must decide (returned) or the end (``None``),
+        with the garbage collector held back (:mod:`tcgtrig.base.collector`)."""
+        frames = self.frames
+        with held_back():
+            while frames and self.decision is None and self.outcome is None:
+                frames[-1].step(self)
+        return self.decision
+
+    def answer(self, label: str) -> None:
+        """Answer the pending decision with one of its labels."""
+        decision = self.decision
+        if decision is None:
+            raise RuntimeError("no decision is pending")
+        if label not in decision.options:
+            raise ChoiceError(decision.describe(), label, decision.legal())
+        count = len(decision.options)
+        if count > 1:
+            flat: tuple[Any, ...] = ("decision", decision.kind, "player", decision.player, "label", label)
+            if decision.effect is not None:
+                flat += ("effect", decision.effect)
+            self.trace.add("choice", flat + ("options", tuple(decision.options) if count <= 50 else count))
+        self.decision = None
+        self._answer = label
+        self._answered = True
+
+    def copy(self) -> Machine:
+        """An independent copy of the whole position, e.g. to explore a choice."""
+        new_state = self.state.copy()
+        memo: dict[int, Any] = {id(self.state): new_state, id(self.ruleset): self.ruleset, id(self.index): self.index}
+        clone = _copy.copy(self)
+        clone.state = new_state
+        clone.pool = self.pool.copy()
+        memo[id(self.pool)] = clone.pool
+        clone.trace = self.trace.copy()
+        clone.frames = _copy.deepcopy(self.frames, memo)
+        clone.windows = _copy.deepcopy(self.windows, memo)
+        clone.matched = _copy.deepcopy(self.matched, memo)
+        clone.chain_links = list(self.chain_links)
+        clone.chain_keys = ChainKeys(self.chain_keys)
+        clone.due = {player: dict(ids) for player, ids in self.due.items()}
+        clone.offers = list(self.offers)
+        clone.shown = set(self.shown)
+        clone.conditional = dict(self.conditional)
+        clone.series = set(self.series) if self.series is not None else None
+        clone._guard = _copy.copy(self._guard)
+        clone._growth = _copy.copy(self._growth)
+        clone._records = _copy.copy(self._records)
+        clone.view = Evaluator(new_state, self.index.continuous)
+        clone._contexts = {}
+        return clone
+
+    # -- frames ---------------------------------------------------------------
+
+    def push(self, frame: Frame) -> None:
+        if len(self.frames) >= MAX_FRAMES:
+            self.end(f"endless loop: effects kept activating one another inside one effect ({MAX_FRAMES} nested)")
+            return
+        self.frames.append(frame)
+
+    def pop(self) -> None:
+        self.frames.pop()
+
+    def ask(self, decision: Decision) -> None:
+        """Ask a player; a decision with one legal option answers itself."""
+        if len(decision.options) == 1:
+            self._answer = decision.options[0]
+            self._answered = True
+            return
+        self.asked += 1
+        self.decision = decision
+
+    def has_answer(self) -> bool:
+        return self._answered
+
+    def take_answer(self) -> str:
+        if not self._answered:
+            raise RuntimeError("no answer to take")
+        self._answered = False
+        answer, self._answer = self._answer, None
+        return answer  # type: ignore[return-value]
+
+    def new_id(self) -> int:
+        number = self._next_id
+        self._next_id += 1
+        return number
+
+    # -- the trace --------------------------------------------------------------
+
+    def record(self, kind: str, effect: PendingEffect, **extra: Any) -> None:
+        """Trace what happened to an effect: its key, player, id and cause,
+        the game's details of it, then ``extra`` (``None`` values left out)."""
+        flat = effect.trace_head()
+        for key, value in extra.items():
+            if value is not None:
+                flat += (key, value)
+        self.trace.add(kind, flat)
+
+    def drop(self, effect: PendingEffect, drop: Drop) -> None:
+        if drop.kind != "void":
+            self.record(drop.kind, effect, reason=drop.reason or None)
+
+    def end(self, reason: str, stoppable: bool | None = None) -> None:
+        """End the resolution early (an endless loop, the step limit), as the
+        game scores it; what is still pending is lost."""
+        self._close(self.ruleset.endless_loop(self.state, reason, stoppable))
+
+    def stop(self, reason: str) -> None:
+        """End the resolution because the tool's memory bound was reached:
+        not a rule of the game, so no game scores it — the outcome is
+        :data:`STOPPED`, whatever the game.  What is pending is lost."""
+        self._close(GameEnd(STOPPED, reason))
+
+    def _close(self, outcome: GameEnd) -> None:
+        self.outcome = outcome
+        for pool in [w.pool for w in reversed(self.windows)] + [self.pool]:
+            for effect in list(pool):
+                pool.remove(effect.id)
+                self.record("lost", effect, reason="the resolution ended before it could activate")
+        self.trace.append(Step.make("ended", outcome=self.outcome.outcome, reason=self.outcome.reason))
+        self.frames.clear()
+        self.decision = None
+
+    def out_of_memory(self) -> bool:
+        """End the resolution if the memory bound is reached (read every
+        few chain links: :data:`MEMORY_EVERY_LINKS`); whether it ended."""
+        self.links_resolved += 1
+        why = self.over_budget
+        if why is None and (self.links_resolved & MEMORY_EVERY_LINKS or (why := budget.exceeded()) is None):
+            return False
+        self.stop(why)
+        return True
+
+    def finish(self) -> None:
+        self.frames.clear()
+
+    # -- loops ----------------------------------------------------------------
+
+    def position(self) -> Any:
+        """What makes the position what it is, apart from how it was reached:
+        the cards, counters, per-turn uses, turn and marks, what is pending (the
+        pool, interrupt windows, the chain, offers, due declarations), where
+        each frame is — its phase, how far its action list has got (two step
+        boundaries in a row are two places), whose effect it runs and what
+        that effect did — and, in chain games, what a response may answer
+        (the last events) and whether the window after the last thing that
+        happened is still to come.  Equal positions play out alike (loop
+        detection, ``explore``)."""
+        state = self.state
+        frames = tuple(
+            (
+                type(f).__name__,
+                getattr(f, "phase", None),
+                getattr(f, "index", None),
+                f.run.scope.key if hasattr(f, "run") else None,
+                tuple(sorted(f.run.did.items())) if hasattr(f, "run") else (),
+            )
+            for f in self.frames
+        )
+        return (
+            state.dynamic(),
+            self.counters_now(),
+            tuple(sorted(state.used.items())),
+            state.turn,
+            state.turn_player,
+            tuple(sorted(state.marks)),
+            self.pool.fingerprint(),  # at _POOL_AT
+            tuple(w.pool.fingerprint() for w in self.windows),
+            tuple(e.signature() for e in self.chain_links),
+            tuple(e.signature() for e in self.offers),
+            tuple(sorted((p, len(ids)) for p, ids in self.due.items())),  # at _DUE_AT
+            tuple(sorted(self.series)) if self.series is not None else None,
+            frames,
+            self.last_events if self.chain else (),
+            self.answered_moment == self.last_moment,
+            tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
+        )
+
+    def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+        """Every player's counters, in a fixed order."""
+        return tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
+
+    def check_loop(self, where: str) -> bool:
+        """Count a step; end the resolution if the position repeats, or
+        repeats but for counters nothing reads and effects piling up."""
+        if self.over_budget is not None:
+            self.stop(self.over_budget)
+            return True
+        chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
+        top = self.chain_links[-1].signature() if self.chain_links else None
+        # what the quick looks at the position share
+        rest = (
+            len(self.frames),
+            chooser,
+            len(self.chain_links),
+            top,
+            len(self.offers),
+            self.state.turn,
+            self.state.turn_player,
+            self.answered_moment == self.last_moment,
+        )
+        state = self.state
+        quick = (where, state.fingerprint(), self.pool.quick_fingerprint(), rest)
+        look = _Look(self, where, chooser)
+        verdict = self._guard.tick(quick, look.full, self.asked)
+        if verdict is None and not self._guard.steps & MEMORY_EVERY and (why := budget.exceeded()) is not None:
+            self.stop(why)
+            return True
+        if verdict is not None:
+            reason, stoppable = verdict
+            self.end(reason, stoppable)
+            return True
+        rules = self._rule_counters
+        # leaving out how many of each pending effect wait, and the counters' values unless any may matter
+        shape_quick = (
+            where,
+            state.fingerprint() if rules is None else state.shape_fingerprint(),
+            self.pool.shape_fingerprint(),
+            rest,
+        )
+        guard = self._guard
+        growing = self._growth.tick(
+            shape_quick,
+            look,
+            guard.steps,
+            len(self.trace),
+            self.asked,
+            rules,
+            self.index.counter_reads,
+            self.index.one_way,
+            guard.limit - guard.steps,
+        )
+        if growing is None and len(self.pool) > self._most_pending:
+            # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
+            # only in these positions; records on consecutive steps the guard above sees already
+            self._most_pending = len(self.pool)
+            last, self._last_record = self._last_record, guard.steps
+            if guard.steps - last > 1:
+                growing = self._records.tick(
+                    shape_quick,
+                    look,
+                    guard.steps,
+                    len(self.trace),
+                    self.asked,
+                    rules,
+                    self.index.counter_reads,
+                    self.index.one_way,
+                    guard.limit - guard.steps,
+                )
+        if growing is None:
+            return False
+        self.end(*self._growth_verdict(growing))
+        return True
+
+    def _growth_verdict(self, growing: Growth) -> tuple[str, bool | None]:
+        """The reason a cycle the growth guard found ends the resolution,
+        naming the effects that kept recurring."""
+        members = list(
+            dict.fromkeys(
+                step.get("effect")
+                for step in self.trace[growing.since :]
+                if step.kind == "activated" and step.get("effect")
+            )
+        )
+        shown = ", ".join(members[:8]) + (f" and {len(members) - 8} more" if len(members) > 8 else "")
+        grown = ", ".join(growing.grown)
+        them = "them" if len(growing.grown) > 1 else "it"
+        if growing.piled:
+            every = f"{growing.steps} steps" if growing.steps != 1 else "step"
+            piling = (
+                f"kept recurring while the pending effects only piled up: {growing.waiting:,} waiting, "
+                f"{growing.piled:,} more every {every}"
+            )
+            if growing.steady is None:
+                ending = (
+                    f"; only {grown} changed besides, and nothing that reads {them} can stop it"
+                    if grown
+                    else "; nothing drains them"
+                )
+                return f"endless loop: {shown} {piling}{ending}", growing.stoppable
+            return (
+                f"step limit reached: {shown} {piling}; only {grown} changed besides, and what reads {them} "
+                f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
+                "comes first (max_steps or --max-steps raises it)",
+                None,
+            )
+        if growing.steady is None:
+            return (
+                f"endless loop: {shown} kept recurring with only {grown} changing, and nothing that reads "
+                "them can stop it",
+                growing.stoppable,
+            )
+        return (
+            f"step limit reached: {shown} kept recurring with only {grown} changing, and what reads {them} "
+            f"cannot change for another {growing.steady:,} steps: the limit of {self._guard.limit} steps "
+            "comes first (max_steps or --max-steps raises it)",
+            None,
+        )
+
+    # -- starting and settling ------------------------------------------------------
+
+    def begin(self, start: tuple[Action, ...]) -> None:
+        player = self.state.turn_player
+        self.trace.append(Step.make("start", effect="start", player=player, id=0))
+        run = EffectRun(scope=Scope(key="start", controller=player), instance=0, trigger_cause=0, depth=0, start=True)
+        self.push(RunActions(start, run))
+
+    def run_rules(self, actions: Sequence[Action]) -> None:
+        """Perform what rules processing returned, all at one moment."""
+        player = self.state.turn_player
+        actions = flatten(Together(actions=tuple(actions)))
+        cards = []
+        for action in actions:
+            selector = getattr(action, "card", None)
+            if selector is not None:
+                cards.extend(self.view.select(selector, Scope(key="rules", controller=player)))
+        self.state.touch(cards)  # look again next pass, even if the batch was prevented
+        self.trace.append(Step.make("rules", player=player, cards=tuple(cards), cause=self.last_instance))
+        run = EffectRun(
+            scope=Scope(key="rules", controller=player),
+            instance=self.last_instance,
+            trigger_cause=self.last_instance,
+            depth=self.last_depth,
+            by="rule",
+        )
+        self.push(Perform(tuple(actions), run))
+
+    def admit(self) -> None:
+        """What triggered since the last settle becomes pending, as one batch.
+
+        An optional effect whose use the game has its controller declare
+        (``tcgtrig_declared_use``) waits with its declaration ``due``.
+        """
+        if not self.matched:
+            return
+        self.timing += 1
+        matched, self.matched = self.matched, []
+        huge = len(matched) > MEMORY_EVERY  # a batch this big may not fit: read the memory as it comes in
+        for number, match in enumerate(matched):
+            if huge and not number & MEMORY_EVERY and (why := budget.exceeded()) is not None:
+                left = len(matched) - number
+                # the rest never becomes pending: the next step ends the resolution
+                self.over_budget = f"{why} ({left:,} effects that triggered at one moment were not taken in)"
+                break
+            effect = PendingEffect(
+                id=self.new_id(),
+                key=match.key,
+                card=match.card,
+                ability=match.ability,
+                controller=match.controller,
+                self_card=match.self_card,
+                events=match.events,
+                moment=match.moment,
+                timing=self.timing,
+                granted=match.granted,
+                grant=match.grant,
+                depth=match.depth,
+                cause=match.cause,
+                incarnation=match.incarnation,
+                link=match.link,
+                self_incarnation=match.self_incarnation,
+                looked_back=match.looked_back,
+                fixed=match.fixed,
+            )
+            if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
+                continue  # it does not trigger at all
+            effect = self._ranked(effect)
+            drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
+            if drop is None and self.chain:
+                drop = self.ruleset.check_pending(self.state, effect, "window", self.last_moment)
+            if drop is not None and drop.kind == "void":
+                continue
+            self.trace.add("triggered", effect.trace_head() + ("event", match.events[0].name))
+            if drop is not None:
+                self.drop(effect, drop)
+                continue
+            if self.chain and self.ruleset.offered_in_window(self.state, effect):
+                self.offers.append(effect)
+                continue
+            if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
+                effect = evolve(effect, declaration="due")
+                self.due.setdefault(effect.controller, {})[effect.id] = None
+            if effect.ability.trigger_condition is not None and self.ruleset.info.recheck_trigger_condition:
+                self.conditional[effect.id] = None
+            self.pool.add(effect)
+
+    def declarations_due(self, player: str) -> list[PendingEffect]:
+        """Take ``player``'s pending effects whose use is still to be declared,
+        in trigger order."""
+        ids = self.due.pop(player, None) or {}
+        return [self.pool.get(i) for i in ids if i in self.pool]
+
+    def _ranked(self, effect: PendingEffect) -> PendingEffect:
+        """``effect``, new, with the rank and trace details the game gives it."""
+        rank = self.ruleset.rank(self.state, effect)
+        effect._place(rank, effect.details)
+        details = self.ruleset.details(self.state, effect)
+        if details:
+            effect._place(rank, details)
+        return effect
+
+
+class _Look:
+    """The whole position at one step, worked out once if a loop guard
+    asks for it (most steps it is not asked for at all)."""
+
+    __slots__ = ("machine", "where", "chooser", "seen")
+
+    def __init__(self, machine: Machine, where: str, chooser: Any) -> None:
+        self.machine = machine
+        self.where = where
+        self.chooser = chooser
+        self.seen: Any = None
+
+    def position(self) -> Any:
+        if self.seen is None:
+            self.seen = self.machine.position()
+        return self.seen
+
+    def full(self) -> Any:
+        """The position, with where in the loop it was seen and the chooser's state."""
+        return (self.where, self.position(), self.chooser)
+
+    def shape(self) -> Any:
+        """:meth:`full`, leaving out the counters' values."""
+        whole = self.position()
+        return (self.where, whole[:_COUNTERS_AT] + whole[_COUNTERS_AT + 1 :], self.chooser)
+
+    @staticmethod
+    def pile(shape: Any) -> Any:
+        """A :meth:`shape`, leaving out the pool (compared by
+        :meth:`pool_has`) and how many declarations are due (whether any
+        are, instead): for judging effects that piled up."""
+        where, whole, chooser = shape  # the counters, at _COUNTERS_AT in the position, are left out
+        due = tuple((player, min(count, 1)) for player, count in whole[_DUE_AT - 1])
+        return (where, whole[: _POOL_AT - 1] + whole[_POOL_AT : _DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
+
+    @staticmethod
+    def pool_shape(shape: Any) -> tuple:
+        return PendingPool.shape_of(shape[1][_POOL_AT - 1])
+
+    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+        return self.machine.pool.has_shape(pool_shape)
+
+    def counters(self) -> dict[str, dict[str, int]]:
+        return self.machine.state.counters
+
+    def pending(self) -> tuple[int, int, dict[int, int]]:
+        pool = self.machine.pool
+        multiset, waiting = pool.quick_fingerprint()
+        return multiset, waiting, pool.kinds()

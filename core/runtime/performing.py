@@ -1,0 +1,445 @@
+"""Actions and the moments they make: the :class:`~tcgtrig.runtime.machine.Machine`'s
+part that begins each action of an effect, opens the interrupt window an
+action sets off, and records what happened at each moment — the trace's
+events and the triggers they match.
+
+A mixin: the machine's state lives on :class:`~tcgtrig.runtime.machine.Machine`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import evolve
+from tcgtrig.model.info import Drop, GameEnd
+from tcgtrig.model.pending import PendingEffect, PendingPool
+from tcgtrig.model.trace import Step
+from tcgtrig.model.values import (
+    Action,
+    Activate,
+    AtTrigger,
+    Battle,
+    Card,
+    Change,
+    Draw,
+    Emit,
+    Event,
+    Flag,
+    Gain,
+    Grant,
+    If,
+    Mark,
+    May,
+    Move,
+    Negate,
+    PassTurn,
+    Prevent,
+    Query,
+    ResolvePending,
+    Stack,
+    Together,
+    Win,
+)
+from tcgtrig.runtime.actions import apply, card_fields, plan
+from tcgtrig.runtime.evaluate import Scope, relative_player
+from tcgtrig.runtime.frames import (
+    EffectRun,
+    InlineActivation,
+    InterruptWindow,
+    MainLoop,
+    MayFrame,
+    Perform,
+    RunActions,
+    flatten,
+)
+from tcgtrig.runtime.triggers import Match, match_interrupts, match_triggers
+
+#: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
+_AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})
+#: what a replacement applying together with others does at once: the rest
+#: of its actions wait for the others'
+_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)
+
+#: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
+#: called endless
+MAX_TURNS_ENDED = 1_000
+
+
+class Performing:
+    """Actions, interrupt windows and moments (mixed into the machine)."""
+
+    def begin_action(self, action: Action, run: EffectRun) -> None:
+        if (
+            run.collect is None
+            and type(action) in _AT_ONCE
+            and not self._interruptible
+            and not (type(action) is Draw and self.ruleset.info.draw_one_at_a_time)
+            and self.perform_now(action, run)
+        ):
+            return  # nothing could make it wait
+        if run.collect is not None and not isinstance(action, _NOT_COLLECTED):
+            # a replacement applying together with others: its actions wait for theirs
+            for part in flatten(action) if isinstance(action, Together) else [action]:
+                if isinstance(part, Draw) and self.ruleset.info.draw_one_at_a_time:
+                    count = self.view.amount(part.count, run.scope, run.did)
+                    run.collect.extend((evolve(part, count=1), run) for _ in range(count))
+                else:
+                    run.collect.append((part, run))
+            return
+        if isinstance(action, If):
+            branch = action.then if self.view.holds(action.condition, run.scope, run.did) else action.else_
+            if branch:
+                self.push(RunActions(branch, run))
+        elif isinstance(action, May):
+            self.push(MayFrame(action, run))
+        elif isinstance(action, Activate):
+            self.push(InlineActivation(action.key, run))
+        elif isinstance(action, Prevent):
+            self.prevent(action, run)
+        elif isinstance(action, Negate):
+            self.negate(action, run)
+        elif isinstance(action, Win):
+            player = relative_player(self.state, action.player, run.scope.controller)
+            self._close(GameEnd(f"{player} wins", action.reason or f"{player} wins the game"))
+        elif isinstance(action, Together):
+            self.push(Perform(tuple(flatten(action)), run, label=action.label))
+        elif isinstance(action, ResolvePending):
+            self.push(MainLoop((), phase="settle", nested=True))
+        elif isinstance(action, PassTurn):
+            self.pass_turn(run, action.check)
+        elif isinstance(action, Mark):
+            changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
+            run.note(int(changed), action.label)
+        elif (
+            isinstance(action, Draw)
+            and self.ruleset.info.draw_one_at_a_time
+            and (count := self.view.amount(action.count, run.scope, run.did)) > 1
+        ):
+            self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
+        else:
+            self.push(Perform((action,), run, label=getattr(action, "label", None)))
+
+    def perform_now(self, action: Action, run: EffectRun) -> bool:
+        """A primitive action no one may interrupt or replace: what
+        :class:`~tcgtrig.runtime.frames.Perform` does with it, at once and without a
+        frame — unless a player may have to pick some of its cards (then
+        nothing is done and ``False`` is returned)."""
+        scope = run.scope
+        chosen: dict[str, list[str]] = {}
+        for name in card_fields(action):
+            selector = getattr(action, name)
+            if selector is None:
+                continue
+            if type(selector) is Query and selector.pick is not None:
+                return False  # selecting has changed nothing: the Perform frame starts afresh
+            chosen[name] = self.view.select(selector, scope)
+        events, before = apply(self, plan(self, 0, action, chosen, scope, run.by, run.did))
+        self.happened(events, before, run)
+        run.note(len(events), getattr(action, "label", None))
+        return True
+
+    def end_turn_if_over(self) -> bool:
+        """All processing is done: if the game says the turn ends, end it —
+        ``end_of_turn``, what it triggers, then the turn passes (if the game
+        still says so).  ``True`` if it did."""
+        reason = self.ruleset.turn_ends(self.state)
+        if reason is None:
+            return False
+        self.turns_ended += 1
+        if self.turns_ended > MAX_TURNS_ENDED:
+            self.end(f"endless loop: the turn ended {MAX_TURNS_ENDED} times in a row")
+            return True
+        player = self.state.turn_player
+        self.trace.append(Step.make("turn_end", player=player, reason=reason, cause=0))
+        run = EffectRun(scope=Scope(key="rules", controller=player), instance=0, trigger_cause=0, depth=0, by="rule")
+        self.push(
+            RunActions(
+                (Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(), PassTurn(check=True)),
+                run,
+            )
+        )
+        return True
+
+    def pass_turn(self, run: EffectRun, check: bool = False) -> None:
+        """The turn ends: what lasts until then ends, per-turn uses reset,
+        and the other player's turn starts.  With ``check``, only if the game
+        still says the turn ends (memory back on the turn player's side: the
+        turn goes on)."""
+        state = self.state
+        ending = state.turn_player
+        if check and self.ruleset.turn_ends(state) is None:
+            self.trace.append(Step.make("turn_continues", player=ending, cause=run.instance))
+            return
+        ended: list[str] = []
+        for card in list(state.cards.values()):
+            if not any(mod.ends_with_turn_of(ending) for mod in card.mods):
+                continue
+            keep = tuple(mod for mod in card.mods if not mod.ends_with_turn_of(ending))
+            gone = {mod.flag for mod in card.mods if mod.flag and mod.ends_with_turn_of(ending)}
+            gone -= {mod.flag for mod in keep if mod.flag}
+            state.replace(evolve(card, mods=keep, flags=card.flags - gone))
+            ended.append(card.id)
+        state.reset_used()
+        state.forget_history()
+        for mark in self.ruleset.info.turn_marks:
+            state.set_mark(mark, False)
+        state.turn_player = state.opponent(ending)
+        state.turn += 1
+        self.trace.append(
+            Step.make("turn", player=state.turn_player, turn=state.turn, cards=tuple(ended), cause=run.instance)
+        )
+        self.happened([Event(name="start_of_turn", player=state.turn_player, by="rule")], {}, run)
+
+    def prevent(self, action: Prevent, run: EffectRun) -> None:
+        target: Perform | None = run.target
+        if target is None:
+            return
+        if action.card is None:
+            indexes = run.ops
+        else:
+            cards = set(self.view.select(action.card, run.scope))
+            indexes = tuple(i for i, op in enumerate(target.ops) if op.subject in cards)
+        count = 0
+        for index in indexes:
+            if index in target.prevented:
+                continue
+            target.prevented.add(index)
+            count += 1
+            op = target.ops[index]
+            self.trace.append(
+                Step.make(
+                    "prevented",
+                    effect=run.scope.key,
+                    player=run.scope.controller,
+                    id=run.instance,
+                    cause=run.instance,
+                    event=op.event.name,
+                    card=op.subject,
+                )
+            )
+        run.note(count, action.label)
+
+    def open_window(self, target: Perform) -> None:
+        """Open a window for the interrupts and replacements ``target`` sets off."""
+        if not self._interruptible:
+            return  # no card has one
+        found = [
+            match
+            for match in match_interrupts(
+                self.index,
+                self.view,
+                [op.event for op in target.ops],
+                moment=self.moment,
+                cause=target.run.instance,
+                depth=target.run.depth + 1,
+            )
+            if self._trigger_condition_holds(match)
+        ]
+        if not found:
+            return
+        for match in found:
+            self._fix_values(match)
+        owns = self.series is None
+        if owns:
+            self.series = set()
+        self.timing += 1
+        pool = PendingPool()
+        what = ", ".join(f"{op.event.name} {op.subject or op.event.player}" for op in target.ops[:6])
+        for match in found:
+            effect = PendingEffect(
+                id=self.new_id(),
+                key=match.key,
+                card=match.card,
+                ability=match.ability,
+                controller=match.controller,
+                self_card=match.self_card,
+                events=tuple(match.events),
+                moment=self.moment,
+                timing=self.timing,
+                granted=match.granted,
+                grant=match.grant,
+                depth=match.depth,
+                cause=target.run.instance,
+                incarnation=match.incarnation,
+                self_incarnation=match.self_incarnation,
+                fixed=match.fixed,
+                window="interrupt",
+            )
+            if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
+                continue  # it does not trigger at all
+            effect = self._ranked(effect)
+            if match.ability.kind != "replacement":  # a replacement applies; it is not triggered
+                self.record(
+                    "triggered",
+                    effect,
+                    event=match.events[0].name,
+                    interrupting=what,
+                    about=tuple((op.event.name, op.subject or op.event.player) for op in target.ops[:6]),
+                )
+            pool.add(effect)
+        replacements = [e for e in pool if e.kind == "replacement"]
+        together = len(replacements) > 1 and self.ruleset.replacements_together(self.state, replacements)
+        window = InterruptWindow(target, pool, owns, together=together)
+        self.windows.append(window)
+        self.push(window)
+
+    def close_window(self, window: InterruptWindow) -> None:
+        self.pop()
+        self.windows.remove(window)
+        if window.owns_series:
+            self.series = None
+
+    def happened(self, events: list[Event], before: dict[str, Card], run: EffectRun) -> None:
+        """Record one moment: trace it, match triggers, drop what moved away."""
+        if not events:
+            return
+        self.moment += 1
+        moment = self.moment
+        for event in events:  # any() over generators costs 1.5% of an effect here
+            if event.by != "rule":
+                self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
+                answerable = tuple([event for event in events if event.by != "cost"])
+                if answerable:  # nothing answers a cost, and a cost hides nothing
+                    self.last_events = answerable
+                break
+        trace = self.trace
+        for event in events:
+            trace.add("event", _event_flat(event, run.instance))
+        if self.state.keep_history:
+            self.state.record(events)
+        look_back = None
+        if self.ruleset.has_look_back:
+
+            def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
+                return self.ruleset.look_back(self.state, card, ability, event, self_card)
+
+        for match in match_triggers(
+            self.index,
+            self.view,
+            events,
+            before,
+            moment=moment,
+            cause=run.trigger_cause,
+            depth=run.depth + 1,
+            look_back=look_back,
+        ):
+            if len(match.events) > 1 and self.ruleset.trigger_each_event(self.state, match.ability, match.events):
+                found = [evolve(match, events=[event]) for event in match.events]
+            else:
+                found = [match]
+            for m in found:
+                if self._trigger_condition_holds(m):
+                    m.link = self.resolving_link
+                    self._fix_values(m, before)
+                    self.matched.append(m)
+        for card_id in before:
+            self._check_moved(card_id)
+
+    def _fix_values(self, match: Match, before: dict[str, Card] | None = None) -> None:
+        """Read the ability's ``fixed`` numbers and ``at_trigger`` conditions
+        now, as it triggers — for one that triggered as its card left, as
+        things were just before it left."""
+        refs = self.index.fixed_values(match.ability)
+        if not refs:
+            return
+        view = self.view.as_before(before) if match.looked_back and before else self.view
+        scope = self._match_scope(match)
+        match.fixed = tuple(
+            (ref, int(view.holds(ref.condition, scope)) if isinstance(ref, AtTrigger) else view.read(ref, scope))
+            for ref in refs
+        )
+
+    def _trigger_condition_holds(self, match: Match) -> bool:
+        """An ability with a ``trigger_condition`` triggers only if it holds
+        as the event happens."""
+        condition = match.ability.trigger_condition
+        if condition is None:
+            return True
+        return self.view.holds(condition, self._match_scope(match))
+
+    @staticmethod
+    def _match_scope(match: Match) -> Scope:
+        """What an ability's words mean as it triggers."""
+        return Scope(
+            key=match.key,
+            controller=match.controller,
+            card=match.card,
+            self_card=match.self_card,
+            events=tuple(match.events),
+        )
+
+    def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:
+        """Games that re-check a pending effect's ``trigger_condition``
+        (``GameInfo.recheck_trigger_condition``): lost once it stops holding."""
+        condition = effect.ability.trigger_condition
+        if condition is None or not self.ruleset.info.recheck_trigger_condition:
+            return None
+        if self.view.holds(condition, self.scope_of(effect)):
+            return None
+        return Drop("lost", self.cite("trigger_condition", "its trigger condition no longer holds"))
+
+    def recheck_trigger_conditions(self, bucket: dict[int, PendingEffect]) -> bool:
+        """Before a pick: drop the effects that may go next whose trigger
+        condition stopped holding (the others are looked at when their turn
+        comes, and as they activate).  ``True`` if any was dropped."""
+        lapsed = []
+        if len(self.conditional) < len(bucket):
+            candidates = [bucket[i] for i in self.conditional if i in bucket]
+        else:
+            candidates = [e for i, e in bucket.items() if i in self.conditional]
+        for effect in candidates:
+            drop = self.trigger_condition_lapsed(effect)
+            if drop is not None:
+                lapsed.append((effect, drop))
+        for effect, drop in lapsed:
+            del self.conditional[effect.id]
+            self.pool.remove(effect.id)
+            self.drop(effect, drop)
+        return bool(lapsed)
+
+    def _check_moved(self, card_id: str) -> None:
+        for effect in [e for e in self.offers if e.card == card_id]:
+            if self.state.cards[card_id].incarnation != effect.incarnation:
+                self.offers.remove(effect)
+                self.shown.discard(effect.id)
+                self.record("lost", effect, reason="its card moved before it could be activated")
+        pools = [self.pool] + [w.pool for w in self.windows]
+        for pool in pools:
+            for effect in pool.of_card(card_id):
+                drop = self.ruleset.check_pending(self.state, effect, "moved", self.last_moment)
+                if drop is not None:
+                    pool.remove(effect.id)
+                    self.drop(effect, drop)
+
+
+def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
+    """The keys of an event's trace step: its name and card (written even when
+    null), then its other keys that are set, then the effect it was part of.
+    One test per key rather than a loop over pairs: once per event."""
+    flat = ["event", event.name, "card", event.card]
+    if event.player is not None:
+        flat += ("player", event.player)
+    if event.from_ is not None:
+        flat += ("from", event.from_)
+    if event.to is not None:
+        flat += ("to", event.to)
+    if event.by is not None:
+        flat += ("by", event.by)
+    if event.counter is not None:
+        flat += ("counter", event.counter)
+    if event.amount is not None:
+        flat += ("amount", event.amount)
+    if event.flag is not None:
+        flat += ("flag", event.flag)
+    if event.stat is not None:
+        flat += ("stat", event.stat)
+    if event.cards:
+        flat += ("cards", event.cards)
+    if event.actor is not None:
+        flat += ("actor", event.actor)
+    if event.reason is not None:
+        flat += ("reason", event.reason)
+    if event.against is not None:
+        flat += ("against", event.against)
+    flat += ("cause", cause)
+    return tuple(flat)

@@ -1,0 +1,420 @@
+"""Which abilities an event sets off.
+
+Abilities are found through an index by event name, never by scanning every
+card.  A card that moved at this moment is also checked as it was just
+before (leave-the-zone triggers look back); the game may limit that.  One
+trigger per ability per moment, whatever number of its events matched,
+unless the game counts every event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from attrs import Factory, define, setters
+from tcgtrig.model.values import Ability, AtTrigger, Card, Count, CounterIs, Event, Gain, Grant, StatOf, walk_objects
+from tcgtrig.runtime.evaluate import Evaluator, fixed_values, is_fixed_value
+
+__all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
+
+
+#: ``when.card`` words that name no one card: every such ability is checked
+_ANY_CARD = (None, "any", "own", "own_other", "opponent", "other")
+
+
+@define(frozen=True)
+class Listeners:
+    """The triggered abilities listening for one event name, each with its
+    place in file order (the order they are checked in, which numbers
+    what they trigger).
+
+    An ability whose ``when.card`` names one card (an id, or ``source``:
+    its own card) is filed under that card, and one whose ``when.card`` is
+    ``self`` under its own card; only the rest are checked for every
+    event.  So an event on one card looks at the abilities that may be
+    about it, not at every ability listening for its name.
+    """
+
+    every: tuple[tuple[int, str, Ability, str], ...] = ()
+    by_card: dict[str, tuple[tuple[int, str, Ability, str], ...]] = {}
+    by_self: dict[str, tuple[tuple[int, str, Ability, str], ...]] = {}
+
+    @classmethod
+    def build(cls, entries: Sequence[tuple[str, Ability, str]]) -> Listeners:
+        """From ``(card id, ability, effect key)`` in file order."""
+        every: list = []
+        by_card: dict[str, list] = {}
+        by_self: dict[str, list] = {}
+        for place, (card_id, ability, key) in enumerate(entries):
+            want = ability.when.card if ability.when is not None else None
+            entry = (place, card_id, ability, key)
+            if want in _ANY_CARD:
+                every.append(entry)
+            elif want == "self":
+                by_self.setdefault(card_id, []).append(entry)
+            else:
+                by_card.setdefault(card_id if want == "source" else want, []).append(entry)
+        return cls(tuple(every), {k: tuple(v) for k, v in by_card.items()}, {k: tuple(v) for k, v in by_self.items()})
+
+    def about(self, event_card: str | None, state: Any, moved_roots: dict[str, list[str]]) -> list:
+        """The abilities that may trigger on an event about ``event_card``,
+        in file order.  A ``self`` ability's self is its card or the top of
+        the pile it is under, now or, for a card that moved at this moment,
+        as it was (``moved_roots``: each such pile top's moved cards)."""
+        if not self.by_card and not self.by_self:
+            return self.every  # type: ignore[return-value]
+        found = list(self.every)
+        if event_card is not None:
+            found.extend(self.by_card.get(event_card, ()))
+            if self.by_self:
+                owners = {event_card: None}
+                for card in state.stack_below(event_card):
+                    owners[card.id] = None
+                for card_id in moved_roots.get(event_card, ()):
+                    owners[card_id] = None
+                for owner in owners:
+                    found.extend(self.by_self.get(owner, ()))
+            found.sort(key=_place)
+        return found
+
+
+def _place(entry: tuple[int, str, Ability, str]) -> int:
+    return entry[0]
+
+
+@define(frozen=True)
+class AbilityIndex:
+    """Abilities found by event name, built once per resolution.
+
+    Printed abilities never change during a resolution, and the abilities a
+    card may gain (``grant``) are all written in the file, so the index is
+    built once and shared by every copy of an engine; who holds a gained
+    ability is looked up in the state when an event happens.
+
+    Each ability's effect key (``<card id>.<ability id>``) is made here,
+    once: every effect, trace step and event about it shares that one
+    string, so the memory a long resolution takes does not grow with the
+    length of the names in it.
+    """
+
+    #: interrupts and replacements by event name: (card id, ability, effect key)
+    interrupts: dict[str, tuple[tuple[str, Ability, str], ...]]
+    continuous: tuple[tuple[str, Ability], ...]
+    by_key: dict[str, tuple[str, Ability]]
+    activated: tuple[tuple[str, str, Ability], ...] = ()
+    granted: dict[str, tuple[tuple[str, Ability], ...]] = {}
+    granted_interrupts: dict[str, tuple[tuple[str, Ability], ...]] = {}
+    fixed: dict[int, tuple[Ability, tuple]] = Factory(dict)
+    #: triggered abilities by event name, filed by the card they are about
+    listeners: dict[str, Listeners] = {}
+    #: cards with an ability whose ``when.card`` is ``self``
+    self_listeners: frozenset[str] = frozenset()
+    #: the conditions in the words that read a counter
+    counter_reads: tuple[CounterIs, ...] = ()
+    #: counters the words only ever raise, or only ever lower
+    one_way: frozenset[str] = frozenset()
+
+    def fixed_values(self, ability: Ability) -> tuple:
+        """What of ``ability``'s words is read as it triggers (kept per ability)."""
+        known = self.fixed.get(id(ability))
+        if known is None or known[0] is not ability:
+            known = self.fixed[id(ability)] = (ability, fixed_values(ability))
+        return known[1]
+
+    @classmethod
+    def build(cls, cards: Sequence[Card], start: Sequence[Any] = ()) -> AbilityIndex:
+        """Index the cards' abilities, and the abilities their words (and the
+        ``start`` actions, and changes already on the cards) may grant."""
+        triggers: dict[str, list] = {}
+        interrupts: dict[str, list] = {}
+        continuous = []
+        activated = []
+        by_key = {}
+        for card in cards:
+            for ability in card.abilities:
+                key = f"{card.id}.{ability.id}"
+                by_key[key] = (card.id, ability)
+                if ability.kind == "activated":
+                    activated.append((key, card.id, ability))
+                elif ability.kind == "continuous":
+                    continuous.append((card.id, ability))
+                elif ability.when is not None and ability.kind == "triggered":
+                    triggers.setdefault(ability.when.event, []).append((card.id, ability, key))
+                elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
+                    interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
+        granted: dict[str, list] = {}
+        granted_interrupts: dict[str, list] = {}
+        grants, counter_words, fixed = _read_words(cards, start)
+        signs: dict[str, set[int]] = {}
+        for item in counter_words:
+            if isinstance(item, Gain):
+                signs.setdefault(item.counter, set()).add(item.sign)
+        for key, ability in grants:
+            if ability.when is None:
+                continue
+            into = granted if ability.kind == "triggered" else granted_interrupts
+            into.setdefault(ability.when.event, []).append((key, ability))
+        return cls(
+            granted={k: tuple(v) for k, v in granted.items()},
+            granted_interrupts={k: tuple(v) for k, v in granted_interrupts.items()},
+            listeners={k: Listeners.build(v) for k, v in triggers.items()},
+            fixed=fixed,
+            counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
+            one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
+            self_listeners=frozenset(
+                card_id
+                for entries in triggers.values()
+                for card_id, ability, _ in entries
+                if ability.when.card == "self"
+            ),
+            interrupts={k: tuple(v) for k, v in interrupts.items()},
+            continuous=tuple(continuous),
+            by_key=by_key,
+            activated=tuple(activated),
+        )
+
+    def __deepcopy__(self, memo: dict) -> AbilityIndex:
+        return self
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class Match:
+    """An ability that matched events; it becomes pending at the next settle."""
+
+    card: str
+    ability: Ability
+    self_card: str
+    controller: str
+    events: list[Event]
+    moment: int
+    incarnation: int
+    cause: int
+    depth: int
+    link: int = 0
+    self_incarnation: int = 0
+    looked_back: bool = False
+    fixed: tuple = ()
+    #: the effect key, the one string the index made for the ability
+    key: str = ""
+    granted: bool = False
+    grant: Any = None
+
+
+def match_triggers(
+    index: AbilityIndex,
+    view: Evaluator,
+    events: Sequence[Event],
+    before: dict[str, Card],
+    *,
+    moment: int,
+    cause: int,
+    depth: int,
+    look_back: Callable[[Card, Ability, Event, str], bool] | None = None,
+) -> list[Match]:
+    """The triggered abilities one moment's events set off, in event order.
+
+    A card that moved at this moment is checked as it is now and as it was
+    just before; ``look_back(card_before, ability, event, self_card)`` may
+    refuse the second check (default: allowed).
+    """
+    state = view.state
+    found: dict[tuple[str, str], Match] = {}
+    moved_roots: dict[str, list[str]] = {}
+    for card_id in index.self_listeners.intersection(before):
+        moved_roots.setdefault(view.self_of(before[card_id], None, before), []).append(card_id)
+    listeners = index.listeners
+    for event in events:
+        for name in event.names():
+            heard = listeners.get(name)
+            for _, card_id, ability, key in heard.about(event.card, state, moved_roots) if heard is not None else ():
+                now = state.cards[card_id]
+                hit = None
+                if now.zone in ability.active_in:
+                    self_card = view.self_of(now, ability)
+                    controller = state.cards[self_card].owner
+                    if view.matches(ability.when, event, controller, self_card, card_id, before):
+                        hit = (self_card, controller, False)
+                if hit is None and card_id in before:
+                    was = before[card_id]
+                    if was.zone in ability.active_in:
+                        self_card = view.self_of(was, ability, before)
+                        controller = view.owner_in(self_card, before)
+                        if view.matches(ability.when, event, controller, self_card, card_id, before) and (
+                            look_back is None or look_back(was, ability, event, self_card)
+                        ):
+                            hit = (self_card, controller, True)
+                if hit is not None:
+                    _note(
+                        found,
+                        event,
+                        Match(
+                            card_id,
+                            ability,
+                            hit[0],
+                            hit[1],
+                            [],
+                            moment,
+                            now.incarnation,
+                            cause,
+                            depth,
+                            self_incarnation=state.cards[hit[0]].incarnation,
+                            looked_back=hit[2],
+                            key=key,
+                        ),
+                    )
+            for key, ability in index.granted.get(name, ()):
+                for holder, looked_back, grant in _holders(state, ability, before):
+                    controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
+                    if view.matches(ability.when, event, controller, holder, holder, before):
+                        now = state.cards[holder]
+                        _note(
+                            found,
+                            event,
+                            Match(
+                                holder,
+                                ability,
+                                holder,
+                                controller,
+                                [],
+                                moment,
+                                now.incarnation,
+                                cause,
+                                depth,
+                                self_incarnation=now.incarnation,
+                                looked_back=looked_back,
+                                key=key,
+                                granted=True,
+                                grant=grant,
+                            ),
+                        )
+    return list(found.values())
+
+
+def match_interrupts(
+    index: AbilityIndex,
+    view: Evaluator,
+    events: Sequence[Event],
+    *,
+    moment: int,
+    cause: int,
+    depth: int,
+) -> list[Match]:
+    """The interrupts and replacements that events *about to happen* set off."""
+    state = view.state
+    found: dict[tuple[str, str], Match] = {}
+    for event in events:
+        for name in event.names():
+            for card_id, ability, key in index.interrupts.get(name, ()):
+                card = state.cards[card_id]
+                if card.zone not in ability.active_in:
+                    continue
+                self_card = view.self_of(card, ability)
+                controller = state.cards[self_card].owner
+                if not view.matches(ability.when, event, controller, self_card, card_id):
+                    continue
+                _note(
+                    found,
+                    event,
+                    Match(
+                        card_id,
+                        ability,
+                        self_card,
+                        controller,
+                        [],
+                        moment,
+                        card.incarnation,
+                        cause,
+                        depth,
+                        self_incarnation=state.cards[self_card].incarnation,
+                        key=key,
+                    ),
+                )
+            for key, ability in index.granted_interrupts.get(name, ()):
+                for holder, _, grant in _holders(state, ability, {}):
+                    controller = state.controller(holder)
+                    if view.matches(ability.when, event, controller, holder, holder):
+                        card = state.cards[holder]
+                        _note(
+                            found,
+                            event,
+                            Match(
+                                holder,
+                                ability,
+                                holder,
+                                controller,
+                                [],
+                                moment,
+                                card.incarnation,
+                                cause,
+                                depth,
+                                self_incarnation=card.incarnation,
+                                key=key,
+                                granted=True,
+                                grant=grant,
+                            ),
+                        )
+    return list(found.values())
+
+
+def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tuple[str, bool, Any]]:
+    """Who holds ``ability`` as a gained one: (card, looked back, the grant).
+
+    The cards that hold it now, then those that held a grant just before
+    they moved at this moment and hold it no longer (``True``: looked back)
+    — a grant that went on to the card now on top of the pile is counted
+    once, for the card that holds it now.
+    """
+    found = [(card.id, False, mod) for card in state.gifted() for mod in card.mods if mod.ability is ability]
+    held = {id(mod) for _, _, mod in found}
+    for card in before.values():
+        for mod in card.mods:
+            if mod.ability is ability and id(mod) not in held:
+                found.append((card.id, True, mod))
+                held.add(id(mod))
+    return found
+
+
+#: the kinds of word :func:`tcgtrig.runtime.evaluate.is_fixed_value` may accept
+_MAYBE_FIXED = frozenset({Count, StatOf, AtTrigger})
+
+
+def _read_words(
+    cards: Sequence[Card], start: Sequence[Any]
+) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, tuple]]]:
+    """One walk of every word of the cards (their abilities, and those they
+    gained already) and of the start actions, gathering: every ``grant``
+    there and every gained ability on a card, as (effect key, ability); the
+    counter words (``CounterIs`` and ``Gain``), in walk order; and each
+    printed ability's :func:`fixed_values`, by ``id``."""
+    found: dict[int, tuple[str, Ability]] = {}
+    counters: list[Any] = []
+    fixed: dict[int, tuple[Ability, tuple]] = {}
+    for card in cards:
+        for mod in card.mods:
+            if mod.ability is not None and mod.key is not None:
+                found[id(mod.ability)] = (mod.key, mod.ability)
+    roots = [tuple(start)]
+    for card in cards:
+        roots.extend(card.abilities)
+        roots.extend(mod.ability for mod in card.mods if mod.ability is not None)
+    for root in roots:
+        values: dict[Any, None] = {}
+        for item in walk_objects(root):
+            kind = type(item)
+            if kind is Grant:
+                found[id(item.ability)] = (item.key, item.ability)
+            elif kind is CounterIs or kind is Gain:
+                counters.append(item)
+            elif kind in _MAYBE_FIXED and is_fixed_value(item):
+                values[item] = None
+        if isinstance(root, Ability):
+            fixed[id(root)] = (root, tuple(values))
+    return list(found.values()), counters, fixed
+
+
+def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
+    """Add ``event`` to the ability's match (one per ability per moment)."""
+    match = found.setdefault((fresh.card, fresh.key, id(fresh.grant)), fresh)
+    if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
+        match.events.append(event)

@@ -1,0 +1,1268 @@
+"""The ``tcgtrig`` command.
+
+Exit status: 0 success, 1 an expectation did not hold (``check``), 2 bad
+input (a scenario file, an unknown game, an illegal scripted choice, a
+broken plugin) — reported as one clear message, never a traceback — 3
+ended early (a loop, the step limit, a budget or the memory bound), 130
+stopped by Ctrl-C (one line, ``<command> stopped (Ctrl-C)``).
+
+Each command imports what it uses when it runs: ``tcgtrig games`` does not
+build the engine, ``tcgtrig run`` does not import the explorer, the HTML
+page or jsonschema (which only explains an invalid file).
+"""
+
+from __future__ import annotations
+
+import errno
+import functools
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import click
+from tcgtrig import __version__
+from tcgtrig.base import jsontext
+from tcgtrig.base.errors import TcgTrigError
+from tcgtrig.base.safe_text import SafeStream, escape_controls
+from tcgtrig.scenario import source
+from tcgtrig.tools.explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from tcgtrig.engine import Engine
+    from tcgtrig.resolution import Resolution
+    from tcgtrig.scenario.reading import Scenario
+    from tcgtrig.tools.lint import Finding
+
+__all__ = ["main"]
+
+
+#: Exit status of ``run`` and ``resume`` when the resolution ended early,
+#: and of ``explore`` when a budget stopped the search.
+ENDED_EARLY = 3
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+#: the exit status when the reader of standard output went away (``| head``):
+#: 128 + SIGPIPE, as a shell reports a tool the signal ended
+READER_GONE = 141
+
+
+#: Columns ``compare`` wraps its table and lines to off a terminal (COLUMNS overrides it).
+PIPED_COMPARE_WIDTH = 100
+
+
+def _console(err: bool = False, piped_width: int = 1000) -> Console:
+    """A rich console on standard output (or error).  It writes to the
+    stream itself, not through :class:`~tcgtrig.base.safe_text.SafeStream` (its
+    styles are escape sequences): what is printed through it is made safe
+    where it is written (:func:`_markup`, :mod:`tcgtrig.tools.render`)."""
+    from rich.console import Console
+
+    stream = sys.stderr if err else sys.stdout
+    if isinstance(stream, SafeStream):
+        stream = stream.stream
+    # piped output is not wrapped at 80 columns, so it can be searched line by line
+    width = None if stream.isatty() else piped_width
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:  # rich exits 1: be the tool every other command is
+            self.quiet = True
+            _reader_gone()
+
+    return _Console(file=stream, highlight=False, emoji=False, width=width)
+
+
+def _safe_streams() -> None:
+    """Standard output and error show control and bidi characters escaped:
+    nothing a command echoes from a scenario file acts on the terminal."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if not isinstance(stream, SafeStream):
+            setattr(sys, name, SafeStream(stream))
+
+
+def _markup(value: Any, lines: bool = False) -> str:
+    """A value for rich markup: control and bidi characters shown escaped
+    (with ``lines``, line breaks kept: a table cell of several lines), and
+    ``[`` escaped so that it is not read as a style."""
+    from rich.markup import escape
+
+    return escape(escape_controls(str(value), lines))
+
+
+def _tolerant_streams() -> None:
+    """Never fail on a terminal that cannot show a character: print '?'."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
+                pass
+
+
+def one_line(text: str) -> str:
+    """A message as one line: a line break, a control or a bidi character
+    from the input (a key, a player's name) is shown escaped."""
+    return escape_controls(text)
+
+
+def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Turn tcgtrig errors into one line on stderr and exit status 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except TcgTrigError as exc:
+            click.echo(f"error: {one_line(str(exc))}", err=True)
+            sys.exit(2)
+        except MemoryError:
+            # the bound is checked as the work goes; one allocation too big for what is left ends here
+            from tcgtrig.base import budget
+
+            resident, _ = budget.usage()
+            click.echo(
+                f"error: out of memory ({budget.describe_size(resident)} in use): the work was stopped; "
+                "--max-memory sets the bound tcgtrig stops at with a verdict",
+                err=True,
+            )
+            sys.exit(ENDED_EARLY)
+
+    return wrapper
+
+
+def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """Shell completion for ``--game``: the installed games and their variants."""
+    from tcgtrig.games.manager import list_games
+
+    names: list[str] = []
+    for listing in list_games():
+        names.append(listing.name)
+        names.extend(f"{listing.name}/{variant}" for variant, _ in listing.variants)
+    return [name for name in names if name.startswith(incomplete)]
+
+
+def _dump(data: Any) -> None:
+    """JSON on standard output, streamed in chunks (a list in it may be a
+    :class:`~tcgtrig.base.jsontext.Items`, made as it is written): a long trace
+    is never held whole as text.  Its text escapes every character a
+    terminal acts on (:mod:`tcgtrig.base.jsontext`), so it skips
+    :class:`SafeStream`'s check: a trace can be hundreds of MB."""
+    stream = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout
+    jsontext.dump(data, functools.partial(click.echo, nl=False, file=stream))
+    click.echo("", file=stream)
+
+
+def _show_one_line(error: click.UsageError, file: Any = None) -> None:
+    message = error.format_message().strip().rstrip(".")
+    if message[1:2].islower():  # the style of the tool's other errors (a name in capitals stays)
+        message = message[:1].lower() + message[1:]
+    hint = f" (see: {error.ctx.command_path} --help)" if error.ctx is not None else ""
+    click.echo(f"error: {message}{hint}", err=True)
+
+
+class _Tool(click.Group):
+    """The command group: a usage error (an unknown option or command, a
+    bad value) is one line on stderr, like every other error, and exit 2."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as error:
+            error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
+            raise
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            done = super().invoke(ctx)
+            sys.stdout.flush()  # a reader gone is found here, not in the interpreter's last flush
+            return done
+        except click.UsageError as error:
+            error.show = functools.partial(_show_one_line, error)  # type: ignore[method-assign]
+            raise
+        except KeyboardInterrupt:
+            _stopped_by_ctrl_c(ctx.invoked_subcommand or "tcgtrig")
+        except OSError as error:
+            if error.errno != errno.EPIPE:
+                raise
+            _reader_gone()
+
+
+def _reader_gone() -> None:
+    """Standard output's reader went away (``tcgtrig run --json F | head``):
+    stop quietly, exit status 141, as a command the pipe's signal ended.
+    What is still buffered for standard output goes nowhere, so that
+    flushing it at exit raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - standard output is not a file
+        pass
+    sys.exit(READER_GONE)
+
+
+def _stopped_by_ctrl_c(command: str) -> None:
+    """Ctrl-C: one line and exit status 130, for every command (workers of
+    ``explore`` were ended where they were started)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not interrupt the exit
+    _Progress.clear_shown()
+    newline = "\n" if sys.stderr.isatty() else ""  # the terminal shows ^C where the cursor was
+    click.echo(f"{newline}{command} stopped (Ctrl-C)", err=True)
+    sys.exit(INTERRUPTED)
+
+
+class _Progress:
+    """How far a search has got, on standard error: on a terminal one line
+    redrawn every ``every`` positions (and erased at the end); elsewhere a
+    line every ``coarse`` positions, or nothing (``coarse=None``).  The count
+    shown never goes back."""
+
+    shown: _Progress | None = None  # the one whose line is on the terminal
+
+    def __init__(self, what: str, *, coarse: int | None = None, every: int = 1_000) -> None:
+        self.what = what
+        self.terminal = sys.stderr.isatty()
+        self.step = every if self.terminal else coarse
+        self.next = self.step
+
+    def __call__(self, reached: int) -> None:
+        if self.step is None or self.next is None or reached < self.next:
+            return
+        self.next = (reached // self.step + 1) * self.step
+        if self.terminal:
+            _terminal_control("\r")
+            click.echo(f"{self.what}… {reached:,} positions", err=True, nl=False)
+            _Progress.shown = self
+        else:
+            click.echo(f"{self.what}… {reached:,} positions", err=True)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if _Progress.shown is self:
+            _Progress.clear_shown()
+
+    @staticmethod
+    def clear_shown() -> None:
+        """Erase the line a progress report left on the terminal."""
+        if _Progress.shown is not None:
+            _terminal_control("\r\033[K")
+            _Progress.shown = None
+
+
+def _terminal_control(codes: str) -> None:
+    """Write the tool's own terminal control codes (a carriage return, an
+    erase) to standard error as they are: the safe stream around it shows
+    every control character escaped, which is right for text a file put
+    there, not for these."""
+    stream = sys.stderr
+    raw = stream.stream if isinstance(stream, SafeStream) else stream
+    raw.write(codes)
+    raw.flush()
+
+
+@click.group(cls=_Tool, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="tcgtrig")
+def main() -> None:
+    """Decide in which order triggered effects resolve, game by game."""
+    _tolerant_streams()
+    _safe_streams()
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_bad_input
+def games(as_json: bool) -> None:
+    """List the installed rulesets, their versions and where they come from."""
+    from rich.table import Table
+    from tcgtrig.games.manager import list_games
+
+    escape = _markup  # control characters escaped too
+
+    listings = list_games()
+    if as_json:
+        _dump(
+            [
+                {
+                    k: getattr(g, k)
+                    for k in ("name", "title", "version", "module", "distribution", "distribution_version", "error")
+                }
+                | {"variants": [{"name": n, "summary": s} for n, s in g.variants]}
+                | ({"printed": g.printed} if g.printed else {})
+                for g in listings
+            ]
+        )
+        return
+    if not listings:
+        click.echo("no game is installed (is tcgtrig installed? try: pip install -e .)")
+        return
+    table = Table("game", "title", "version", "from", box=None, pad_edge=False)
+    for g in listings:
+        origin = f"{g.distribution} {g.distribution_version} · {g.module}"
+        if g.error:
+            table.add_row(escape(g.name), f"[red]broken: {escape(one_line(g.error))}[/]", "", escape(origin))
+        else:
+            table.add_row(escape(g.name), escape(g.title), escape(g.version), escape(origin))
+            for number, (variant, summary) in enumerate(g.variants):
+                default = " (default)" if number == 0 else ""
+                table.add_row(escape(f"  {g.name}/{variant}"), escape(f"{summary}{default}"), "", "")
+        if g.printed:  # a plugin's printing is kept off the output: shown here, one line
+            table.add_row("", f"[dim]printed while loading: {escape(one_line(_shortened(g.printed)))}[/]", "", "")
+    _console().print(table)
+
+
+@main.command()
+@click.option("--game", "-g", "game", default=None, help="Only this game's words.", shell_complete=_complete_games)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@_bad_input
+def words(game: str | None, as_json: bool) -> None:
+    """List each game's words beside what they mean in core words."""
+    from rich.table import Table
+    from tcgtrig.games.manager import available_games, load_ruleset
+    from tcgtrig.games.meanings import word_meanings
+
+    names = [game] if game else available_games()
+    for name in names:
+        load_ruleset(name)  # an unknown game is bad input, naming the installed ones
+    listing = {name: word_meanings(name) for name in names}
+    if as_json:
+        _dump(
+            {
+                name: [{"word": w, "sample": sample, "meaning": meaning} for w, sample, meaning in rows]
+                for name, rows in listing.items()
+            }
+        )
+        return
+    table = Table("game", "word", "means, in core words", box=None, pad_edge=False)
+    for name, rows in listing.items():
+        for word, sample, meaning in rows:
+            shown = f"{word}: {sample}  →  {meaning}" if meaning else "(takes a richer argument: see the game's docs)"
+            table.add_row(_markup(name), _markup(word), _markup(shown))
+    _console().print(table)
+
+
+def _shortened(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    func = click.option(
+        "--choice",
+        "choices",
+        multiple=True,
+        metavar="LABEL",
+        help="A scripted choice (repeatable); replaces the file's choices.",
+    )(func)
+    func = click.option(
+        "--random",
+        "seed",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="A seeded random player decides (after any --choice; the file's choices are ignored).",
+    )(func)
+    func = click.option(
+        "--max-steps",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Activations before the resolution counts as an endless loop.",
+    )(func)
+    return func
+
+
+def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
+
+
+#: ``ctx.meta`` key: ``--max-memory`` was given (``resume`` then lets it decide over the saved bound).
+MEMORY_GIVEN = "tcgtrig.max_memory_given"
+
+
+def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    from tcgtrig.base import budget
+
+    if value is None:  # the default, or TCGTRIG_MAX_MEMORY: a bad setting is said, not silently ignored
+        setting = os.environ.get("TCGTRIG_MAX_MEMORY", "").strip()
+        try:
+            if setting:
+                budget.parse_size(setting)
+        except ValueError as exc:
+            raise click.UsageError(f"TCGTRIG_MAX_MEMORY: {exc}") from None
+        return
+    try:
+        budget.set_max_memory(budget.parse_size(value))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    ctx.meta[MEMORY_GIVEN] = True
+
+
+def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-bytes`` (the input's size) and ``--max-memory`` (the memory
+    the command may use: :mod:`tcgtrig.base.budget`)."""
+    func = click.option(
+        "--max-memory",
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=_set_memory_limit,
+        metavar="SIZE",
+        help="Stop with a verdict (exit 3) at this memory in use "
+        "(default 2G, or 80% of ulimit -v; also TCGTRIG_MAX_MEMORY; 'none': no bound).",
+    )(func)
+    return click.option(
+        "--max-bytes",
+        type=click.IntRange(min=1),
+        default=None,
+        expose_value=False,
+        is_eager=True,
+        callback=_set_input_limit,
+        metavar="N",
+        help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; also TCGTRIG_MAX_BYTES).",
+    )(func)
+
+
+def _refuse_overwriting_input(output: str | None, file: str, option: str) -> None:
+    """Refuse an output file that is the input file (the same path once
+    resolved, or the same file by another name): writing it would destroy
+    the scenario.  Called before any work."""
+    if output is None or file == "-":
+        return
+    try:
+        same = os.path.samefile(output, file)
+    except OSError:  # one of them does not exist (yet): compare where the paths lead
+        same = os.path.realpath(output) == os.path.realpath(file)
+    if same:
+        raise TcgTrigError(
+            f"{option} {output}: that is the input file {file}: writing it would overwrite the "
+            "scenario (name another file)"
+        )
+
+
+def _load(file: str) -> Any:
+    """A scenario file, or standard input for ``-``."""
+    from tcgtrig.scenario.reading import load_scenario, scenario_from_text
+    from tcgtrig.scenario.source import read_limited
+
+    if file == "-":
+        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
+    return load_scenario(file)
+
+
+def _resolve(
+    file: str, game: str | None, choices: tuple[str, ...], seed: int | None, max_steps: int | None, chooser: Any = None
+) -> tuple[Scenario, Resolution]:
+    from tcgtrig.choices import RandomChooser, ScriptedChooser
+    from tcgtrig.resolution import pick_game, resolve
+
+    scenario = _load(file)
+    kwargs: dict[str, Any] = {}
+    if max_steps is not None:
+        kwargs["max_steps"] = max_steps
+    if seed is not None:
+        chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
+    return scenario, resolve(scenario, pick_game(scenario, game), chooser=chooser, choices=choices or None, **kwargs)
+
+
+def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
+    """The typo warnings of a resolved file; with ``strict`` they are bad input."""
+    from tcgtrig.tools.lint import lint
+
+    findings = lint(scenario, result.engine.ruleset, result.compiled)
+    if strict and findings:
+        more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
+        raise TcgTrigError(f"{findings[0]}{more} (--strict: warnings are errors)")
+    return findings
+
+
+def _strict_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--strict", is_flag=True, help="Treat warnings (a name nothing emits or uses, a typo) as errors."
+    )(func)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
+@click.option(
+    "--stop-after",
+    type=click.IntRange(min=0),
+    default=None,
+    metavar="N",
+    help="Stop after N activations (with --save).",
+)
+@click.option(
+    "--save",
+    "save_to",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="STATE.json",
+    help="Write the position reached and the options (with --stop-after); finish it with tcgtrig resume.",
+)
+@_chooser_options
+@_strict_option
+@_input_limit
+@_bad_input
+def run(
+    file: str,
+    game: str | None,
+    as_json: bool,
+    stop_after: int | None,
+    save_to: str | None,
+    choices: tuple[str, ...],
+    seed: int | None,
+    max_steps: int | None,
+    strict: bool,
+) -> None:
+    """Resolve a scenario and print the resolution as a tree (or JSON).
+
+    FILE may be ``-``: the scenario is read from standard input.  Exit
+    status: 0 resolved to its end, 2 bad input, 3 ended early (an endless
+    loop or the step limit; the outcome says how the game scores it).
+    """
+    if (stop_after is None) != (save_to is None):
+        raise TcgTrigError("--stop-after and --save go together: stop after N activations, save to a file")
+    _refuse_overwriting_input(save_to, file, "--save")
+    if save_to is not None:
+        _run_and_save(file, game, choices, seed, max_steps, stop_after or 0, save_to)
+        return
+    scenario, result = _resolve(file, game, choices, seed, max_steps)
+    for finding in _typos(scenario, result, strict):
+        click.echo(f"warning: {finding}", err=True)
+    if result.unused_choices:
+        click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
+    _show_resolution(result, as_json)
+    _exit_for(result)
+
+
+def _show_resolution(result: Resolution, as_json: bool) -> None:
+    """The JSON trace, or the tree (rich is imported only for the tree)."""
+    if as_json:
+        _dump(result.to_json(lazy=True))
+        return
+    from tcgtrig.tools.render import print_tree
+
+    print_tree(result, _console())
+
+
+def _exit_for(result: Resolution) -> None:
+    """Exit status 3 when the resolution did not run to its end (an endless
+    loop, the step limit): scripts can tell it from success."""
+    if result.outcome != "complete":
+        sys.exit(ENDED_EARLY)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.option("--game", "-g", help="Check only this game's expectations.", shell_complete=_complete_games)
+@_strict_option
+@_input_limit
+@_bad_input
+def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
+    """Verify each file's expect block for every game it names.
+
+    A directory is searched for scenario files (``*.yaml``, ``*.yml``,
+    ``*.json``) at any depth.  Expectations for games that are not installed
+    are skipped (and said so).  A name nothing emits or uses (a typo) is a
+    warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
+    1 an expectation did not hold, 2 a file could not be read.
+    """
+    from rich.table import Table
+    from tcgtrig.expect import check_scenario
+    from tcgtrig.games.manager import available_games, load_ruleset, split_game
+    from tcgtrig.scenario.reading import load_scenario
+    from tcgtrig.tools.lint import lint
+
+    escape = _markup  # control characters escaped too
+
+    files = _scenario_files(files)
+    console = _console()
+    installed = set(available_games())
+    chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
+    passes = failures = skips = errors = 0
+    warned: set[tuple[str, str]] = set()  # said once for a file, not once per game
+    for file in files:
+        try:
+            scenario = load_scenario(file, check_game=False)  # checked per game below
+        except TcgTrigError as exc:
+            errors += 1
+            console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
+            continue
+        expected = scenario.data.get("expect") or {}
+        key = chosen.key_in(expected) if chosen is not None else None
+        names = [key] if key else list(expected)
+        if chosen is not None and key is None:
+            skips += 1
+            console.print(f"[yellow]SKIP[/] {escape(file)} {escape(f'[{game}]')}: no expectations for this game")
+            continue
+        if not names:
+            findings: list[Finding] = []
+            if scenario.game and split_game(scenario.game)[0] in installed:  # its typos all the same
+                try:
+                    ruleset = load_ruleset(scenario.game)
+                    findings = lint(scenario, ruleset, scenario.compile(ruleset))
+                except TcgTrigError as exc:
+                    errors += 1
+                    console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
+                    continue
+            skips += 1
+            console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
+            for finding in findings:
+                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
+            if strict and findings:
+                errors += 1
+            continue
+        for name in names:
+            label = f"{escape(file)} {escape(f'[{name}]')}"
+            if split_game(name)[0] not in installed:
+                skips += 1
+                console.print(
+                    f"[yellow]SKIP[/] {label}: game {escape(repr(name))} is not installed "
+                    f"(installed: {escape(', '.join(sorted(installed)) or 'none')})"
+                )
+                continue
+            try:
+                result, mismatches = check_scenario(scenario, name)
+            except TcgTrigError as exc:
+                errors += 1
+                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
+                continue
+            try:
+                typos = [f for f in _typos(scenario, result, strict) if (f.file, f.path) not in warned]
+            except TcgTrigError as exc:
+                errors += 1
+                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
+                continue
+            for finding in typos:
+                warned.add((finding.file, finding.path))
+                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
+            if not mismatches:
+                passes += 1
+                note = (
+                    f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"
+                    if result.unused_choices
+                    else ""
+                )
+                console.print(f"[green]PASS[/] {label}{note}")
+                continue
+            failures += 1
+            console.print(f"[red]FAIL[/] {label}")
+            table = Table("key", "expected", "actual", show_lines=True)
+            for m in mismatches:
+                table.add_row(escape(m.key), escape(_show(m.expected), lines=True), escape(_show(m.actual), lines=True))
+            console.print(table)
+    summary = f"{passes} passed, {failures} failed"
+    if skips:
+        summary += f", {skips} skipped"
+    if errors:
+        summary += f", {errors} error{'s' if errors != 1 else ''}"
+    console.print(summary)
+    if errors:
+        sys.exit(2)
+    if failures:
+        sys.exit(1)
+
+
+def _run_and_save(
+    file: str,
+    game: str | None,
+    choices: tuple[str, ...],
+    seed: int | None,
+    max_steps: int | None,
+    stop_after: int,
+    save_to: str,
+) -> None:
+    """``run --stop-after N --save FILE``: the options go into the save."""
+    from tcgtrig.choices import RandomChooser, ScriptedChooser
+    from tcgtrig.engine import DEFAULT_MAX_STEPS, Engine
+    from tcgtrig.saving import run_until, save_position
+
+    scenario = _load(file)
+    engine = Engine.for_scenario(scenario, game, max_steps=max_steps or DEFAULT_MAX_STEPS)
+    if seed is not None:  # as run does: after any --choice, the random player; the file's choices are ignored
+        chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
+    else:
+        chooser = ScriptedChooser(list(choices) if choices else list(engine.compiled.choices))
+    run_until(engine, chooser, stop_after)
+    data = save_position(scenario, engine, chooser)
+    _write_atomically(save_to, jsontext.dumps(data), "the saved position")
+    done = "finished" if engine.finished else f"stopped after {stop_after} activation{'s' if stop_after != 1 else ''}"
+    click.echo(
+        f"{done}, {len(data['pending'])} effect{'s' if len(data['pending']) != 1 else ''} pending; "
+        f"saved to {save_to} (finish it with: tcgtrig resume {save_to})"
+    )
+
+
+@main.command()
+@click.argument("saved", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
+@_input_limit
+@_bad_input
+def resume(saved: str, as_json: bool) -> None:
+    """Finish a position saved by run --stop-after N --save FILE: the same
+    resolution an uninterrupted run with the same options gives (the game,
+    --choice, --random, --max-steps are the save's; the memory bound is the
+    tighter of the saved one and the one in force, unless --max-memory is
+    given here)."""
+    from tcgtrig.saving import finish_position, read_position
+    from tcgtrig.scenario.source import parse_source, read_limited
+
+    try:
+        with open(saved, "rb") as stream:
+            text = read_limited(stream, saved)
+    except OSError as exc:
+        raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
+    position = read_position(parse_source(text, saved, kind="json").data, saved)
+    if not click.get_current_context().meta.get(MEMORY_GIVEN):
+        _tighten_memory_bound(position.max_memory)
+    result = finish_position(position)
+    _show_resolution(result, as_json)
+    _exit_for(result)
+
+
+def _tighten_memory_bound(saved: int | None) -> None:
+    """The tighter of the memory bound in force and ``saved`` (a save can
+    lower the bound, never lift it: it may come from anywhere)."""
+    from tcgtrig.base import budget
+
+    current = budget.max_memory()
+    if saved is not None and (current is None or saved < current):
+        budget.set_max_memory(saved)
+
+
+def _scenario_files(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The files named, with each directory replaced by the scenario files
+    under it, in sorted order."""
+    out: list[str] = []
+    for path in paths:
+        where = Path(path)
+        if where.is_dir():
+            found = sorted(p for p in where.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())
+            if not found:
+                raise TcgTrigError(f"{path}: no scenario files (*.yaml, *.yml, *.json) in this directory")
+            out.extend(str(p) for p in found)
+        else:
+            out.append(path)
+    return tuple(out)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, list):
+        return "\n".join(f"{i}. {v}" for i, v in enumerate(value, 1)) or "(none)"
+    return str(value)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option(
+    "--games",
+    "games",
+    default=None,
+    metavar="A,B,…",
+    help="The rulesets to compare, variants included (GAME/VARIANT); default: every installed game.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print JSON: {"games": {GAME: <JSON trace>}, "differences": [...]}.'
+)
+@click.option(
+    "--html",
+    "html_out",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also write one self-contained HTML page with the games as columns.",
+)
+@_input_limit
+@_bad_input
+def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
+    """Resolve one position under every installed ruleset, side by side,
+    then say where the games part ways."""
+    from tcgtrig.scenario.reading import load_scenario
+    from tcgtrig.tools.compare import compare_games, comparison_json
+
+    _refuse_overwriting_input(html_out, file, "--html")
+    scenario = load_scenario(file, check_game=False)  # compiled per game below
+    names = [name.strip() for name in games.split(",") if name.strip()] if games else None
+    results = compare_games(scenario, names)
+    if html_out is not None:
+        from tcgtrig.tools.compare_html import comparison_html
+
+        _write_atomically(html_out, comparison_html(scenario.title, results, scenario), "the page")
+    if as_json:
+        _dump(comparison_json(results, lazy=True))
+        return
+    _print_comparison(scenario.title, results)
+
+
+#: Rows of the ``compare`` table at most (the JSON lists every effect).
+MAX_COMPARE_ROWS = 1_000
+
+
+def _print_comparison(title: str, results: dict[str, Any]) -> None:
+    """The games as columns, then where they part ways: names escaped and
+    shortened, and wrapped to :data:`PIPED_COMPARE_WIDTH` columns off a
+    terminal (or to ``COLUMNS``)."""
+    import textwrap
+
+    from rich.table import Table
+    from tcgtrig.base.safe_text import SHORTENED_NOTE, Shown
+    from tcgtrig.tools.compare import describe_difference, differences, no_differences
+
+    shown = Shown()
+    # each game's order (or, in its first row, why it cannot resolve the file)
+    columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
+    table = Table("#", title=_markup(shown.sentence(title)))
+    for name in results:
+        table.add_column(_markup(shown(name)), overflow="fold")  # a long word is folded, not cut
+    rows = max((len(c) for c in columns.values()), default=0)
+    for i in range(min(rows, MAX_COMPARE_ROWS)):
+        table.add_row(
+            str(i + 1),
+            *(
+                ""
+                if i >= len(c)
+                else _markup(
+                    f"cannot resolve: {escape_controls(c[i])}"  # a message: in full
+                    if isinstance(results[n], str)
+                    else shown(c[i])
+                )
+                for n, c in columns.items()
+            ),
+        )
+    if rows > MAX_COMPARE_ROWS:
+        table.add_row(
+            "…", *(f"{len(c) - MAX_COMPARE_ROWS:,} more" if len(c) > MAX_COMPARE_ROWS else "" for c in columns.values())
+        )
+    table.add_row(
+        "end",
+        *(
+            ""
+            if isinstance(r, str)
+            else _markup(
+                f"{shown(r.outcome)}; "
+                + "; ".join(
+                    f"{shown(p)}: "
+                    + ", ".join(f"{shown(k)} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
+                    for p in r.state.players
+                )
+            )
+            for r in results.values()
+        ),
+    )
+    width = os.environ.get("COLUMNS", "")
+    console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
+    console.print(table)
+    found = differences(results)
+    lines = [f"  {describe_difference(difference, shown)}" for difference in found]
+    if rows > MAX_COMPARE_ROWS:
+        lines.append(f"The table shows the first {MAX_COMPARE_ROWS:,} effects (compare --json lists every one).")
+    if shown.shortened:
+        lines.append(SHORTENED_NOTE[:1].upper() + SHORTENED_NOTE[1:] + ".")
+    said = ["Where the games part ways:"] if found else [no_differences(results) or ""]
+    for line in said + lines:
+        wrapped = (
+            textwrap.fill(
+                line,
+                width=console.width,
+                subsequent_indent="      " if line.startswith("  ") else "",
+                break_on_hyphens=False,
+            )
+            if line
+            else ""
+        )
+        console.print(wrapped, markup=False, highlight=False, soft_wrap=True)
+
+
+def _write_atomically(path: str, text: str, what: str) -> None:
+    """Write ``text`` to ``path`` all at once: to a temporary file beside it,
+    then renamed over it (a symbolic link: over the file it leads to).  If
+    anything fails, ``path`` is as it was and the temporary file is removed."""
+    target = os.path.realpath(path)
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=os.path.dirname(target)
+        )
+    except OSError as exc:
+        raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as out:
+            out.write(text)
+        try:
+            mode = os.stat(target).st_mode & 0o777  # the file's own permissions, when it is replaced
+        except OSError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # as open() would have made it
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+        if isinstance(exc, UnicodeEncodeError):  # text that is not text (half a character from a plugin)
+            raise TcgTrigError(
+                f"{path}: cannot write {what}: {exc.reason} ({exc.object[exc.start : exc.end]!r})"
+            ) from None
+        raise
+
+
+def _max_states_option(default: int, what: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--max-states``: the work budget of a search (:mod:`tcgtrig.tools.explore`)."""
+    return click.option(
+        "--max-states",
+        type=click.IntRange(min=1),
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=f"The work budget {what}: positions reached — the start, and one for every option tried.",
+    )
+
+
+def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``--max-depth``: the answers on one decision path of a search."""
+    return click.option(
+        "--max-depth",
+        type=click.IntRange(min=1),
+        default=DEFAULT_MAX_DEPTH,
+        show_default=True,
+        metavar="N",
+        help="Stop exploring before a decision path would take more answers (a resolution that may never end).",
+    )(func)
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
+@_max_states_option(DEFAULT_MAX_STATES, "of the whole search")
+@click.option(
+    "--max-outcomes",
+    type=click.IntRange(min=1),
+    default=DEFAULT_MAX_OUTCOMES,
+    show_default=True,
+    metavar="N",
+    help="The distinct outcomes kept: the search stops when it finds one more.",
+)
+@_max_depth_option
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Worker processes (default: every core).  A search of more than 2,000 positions whose branches "
+    "rarely meet is explored option by option, the first decision's options going to the workers, "
+    "which share the budget: the answer is the same on any number of cores.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print JSON: {"outcomes": [{"choices", "counters", "zones", "flags", "paths"}], "states": N, '
+    '"reached": N, "complete": …, "stopped": …, "decisions": […]}.',
+)
+@_input_limit
+@_bad_input
+def explore(
+    file: str, game: str | None, max_states: int, max_outcomes: int, max_depth: int, jobs: int | None, as_json: bool
+) -> None:
+    """Try every legal decision; list each distinct outcome with a choices
+    script that reaches it and how many decision paths lead there.
+
+    Exit status 3 when a budget (--max-states, --max-outcomes, --max-depth,
+    the memory bound) stopped the search: the outcomes listed are those
+    found so far, and standard error says what was cut.
+    """
+    from tcgtrig.resolution import pick_game
+    from tcgtrig.scenario.reading import load_scenario
+    from tcgtrig.tools.explore import explore as explore_positions
+
+    scenario = load_scenario(file)
+    with _Progress("exploring") as progress:
+        found = explore_positions(
+            scenario,
+            pick_game(scenario, game),
+            max_states=max_states,
+            max_outcomes=max_outcomes,
+            max_depth=max_depth,
+            jobs=jobs,
+            progress=progress,
+        )
+    if not found.complete:
+        click.echo(
+            f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
+            f"{found.reached:,} reached; the {len(found.outcomes):,} outcomes listed are those found so far",
+            err=True,
+        )
+    if as_json:
+        _dump(found.to_json())
+    else:
+        _show_outcomes(found)
+    if not found.complete:
+        sys.exit(ENDED_EARLY)
+
+
+def _why_stopped(found: Any) -> str:
+    """What stopped a search, and the option that raises that budget."""
+    hint = {
+        "work": " (--max-states raises it)",
+        "outcomes": " (--max-outcomes raises it)",
+        "depth": " (--max-depth raises it)",
+    }
+    return f"{found.reason}{hint.get(found.stopped_by, '')}"
+
+
+def _show_outcomes(found: Any) -> None:
+    matters = sum(1 for d in found.decisions if d["matters"])
+    click.echo(
+        f"{len(found.outcomes)} distinct outcome{'s' if len(found.outcomes) != 1 else ''} from "
+        f"{found.states} position{'s' if found.states != 1 else ''} asked; the answer changes the "
+        f"outcome at {matters} of them"
+    )
+    first = found.outcomes[0].end if found.outcomes else None
+    for number, outcome in enumerate(found.outcomes, 1):
+        click.echo(f"\n{number}. {outcome.outcome} — {outcome.paths} path{'s' if outcome.paths != 1 else ''}")
+        click.echo(f"   choices{_script(outcome.choices)}")
+        if first is not None and number > 1:
+            for line in _end_differences(first, outcome.end):
+                click.echo(f"   {line}")
+        elif number == 1:
+            click.echo(
+                "   counters: "
+                + "; ".join(
+                    f"{p}: " + (", ".join(f"{k} {v}" for k, v in values.items()) or "—")
+                    for p, values in outcome.end["counters"].items()
+                )
+            )
+
+
+#: Answers of a script shown in full; a longer one shows its first and last ones (``--json`` has it all).
+SCRIPT_SHOWN = 40
+
+
+def _script(choices: list[str]) -> str:
+    """``: [a, b]``, or for a long script ``(2,076 answers): [a, …, z]``."""
+    if len(choices) <= SCRIPT_SHOWN:
+        return f": [{', '.join(choices)}]"
+    head, tail = choices[: SCRIPT_SHOWN - 10], choices[-5:]
+    return (
+        f" ({len(choices):,} answers; --json lists them all): [{', '.join(head)}, … "
+        f"{len(choices) - len(head) - len(tail):,} more …, {', '.join(tail)}]"
+    )
+
+
+def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
+    """How an end state differs from the first outcome's."""
+    lines = []
+    for part in ("counters", "zones", "flags", "stats"):
+        for key, value in other[part].items():
+            if first[part].get(key) != value:
+                lines.append(f"{part[:-1]} {key}: {value} (outcome 1: {first[part].get(key)})")
+    return lines
+
+
+def _read_answer(prompt: str) -> str:
+    """One line from the person; the end of input stops the session."""
+    click.echo(f"{prompt}: ", nl=False)
+    stream = sys.stdin
+    line = stream.readline()
+    if not stream.isatty():
+        click.echo()  # a terminal shows the typed answer and its newline; a pipe does not
+    if not line:
+        raise TcgTrigError("play stopped: no answer (end of input)")
+    return line.strip()
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
+@click.option(
+    "--skip-irrelevant", is_flag=True, help="Do not ask when exploring shows that no answer can change the outcome."
+)
+@_max_states_option(DEFAULT_QUESTION_BUDGET, "of each question explored (--skip-irrelevant, outcomes)")
+@_max_depth_option
+@_input_limit
+@_bad_input
+def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, max_depth: int) -> None:
+    """Resolve a scenario, asking you at the terminal for every decision.
+
+    Answer with a number or a label (Enter: the default); ``undo`` takes
+    back the last answer, ``outcomes`` shows where each option leads.  At
+    the end, the ``choices:`` block that replays the session.  Exploring
+    (--skip-irrelevant, outcomes) works within --max-states positions and
+    --max-depth answers a question and shows its progress on standard
+    error; past the budget, the question is asked.  Exit status: as
+    ``run`` (3 when the resolution ended early: an endless loop, a limit).
+    """
+    from tcgtrig.engine import Engine
+    from tcgtrig.scenario.reading import load_scenario
+    from tcgtrig.tools.render import print_tree, step_line
+
+    scenario = load_scenario(file)
+    engine = Engine.for_scenario(scenario, game)
+    budget = QuestionBudget(max_states, max_depth)
+    history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
+    shown = 0
+    while True:
+        before = engine.copy()
+        decision = engine.advance()
+        names = {c.id: c.name for c in engine.state.cards.values()}
+        for step in engine.trace[shown:]:
+            if step.kind != "choice":
+                click.echo(f"  · {step_line(step, names)}")
+        shown = len(engine.trace)
+        if decision is None:
+            break
+        label = _if_irrelevant(decision, engine, budget) if skip_irrelevant else None
+        if label is None:
+            label = _ask_decision(decision, engine, budget)
+        if label == "undo":
+            if not history:
+                click.echo("  nothing to undo")
+                engine = before
+                continue
+            engine, undone = history.pop()
+            click.echo(f"  undone: {undone}")
+            shown = min(shown, len(engine.trace))
+            continue
+        history.append((before, label))
+        engine.answer(label)
+    engine.title = scenario.title
+    result = engine.result()
+    print_tree(result, _console())
+    click.echo("\nTo replay this session, put in the file:")
+    click.echo(f"choices: [{', '.join(label for _, label in history)}]")
+    _exit_for(result)  # as run: 3 when the resolution ended early
+
+
+def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
+    """What is pending, in the game's own structure: the chain being built,
+    then the pending effects in the order the game ranks them, each with
+    the game's details (priority layer, pool class and side, …)."""
+    lines = []
+    if engine.chain_links:
+        lines.append(
+            "  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1))
+        )
+    waiting = []
+    for effect in engine.pending:
+        details = ", ".join(f"{k} {v}" for k, v in effect.details)
+        waiting.append(f"{effect.key} ({effect.controller}{', ' + details if details else ''})")
+        if len(waiting) > most:
+            break
+    if waiting:
+        more = f" and {len(engine.pending) - most} more" if len(waiting) > most else ""
+        lines.append("  pending, as the game ranks them: " + "; ".join(waiting[:most]) + more)
+    return lines
+
+
+#: Positions explored between two progress lines when standard error is not a terminal (``play``).
+QUESTION_PROGRESS_EVERY = 5_000
+
+
+class QuestionBudget(NamedTuple):
+    """What ``play`` may spend exploring one question: positions reached
+    (``--max-states``) and the answers on one path (``--max-depth``)."""
+
+    states: int = DEFAULT_QUESTION_BUDGET
+    depth: int = DEFAULT_MAX_DEPTH
+
+
+def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str | None:
+    """``--skip-irrelevant``: the default answer when exploring (within
+    ``budget``) shows that every answer leads to the same outcome;
+    ``None``: ask."""
+    from tcgtrig.tools.explore import explore_question
+
+    with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
+        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth, progress=progress)
+    if found.complete:  # one outcome, whatever the answers
+        click.echo(
+            f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
+            f"(explored), so {decision.default} is taken"
+        )
+        return str(decision.default)
+    if found.stopped_by != "outcomes":  # a second outcome would have said it matters
+        click.echo(f"\ncould not tell whether the answer changes the outcome ({_why_stopped(found)}): asking")
+    return None
+
+
+def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudget) -> None:
+    """``outcomes``: explore each option (the budget shared out equally)
+    and show its outcomes."""
+    from tcgtrig.tools.explore import explore_engine
+
+    share = max(1, budget.states // len(options))
+    done = 0  # positions reached for the options before
+    with _Progress("exploring the outcomes", coarse=QUESTION_PROGRESS_EVERY) as progress:
+        for number, label in enumerate(options, 1):
+            child = engine.copy()
+            child.answer(label)
+            found = explore_engine(
+                child, max_states=share, max_depth=budget.depth, progress=functools.partial(_offset, progress, done)
+            )
+            done += found.reached
+            ends = (
+                "; ".join(
+                    f"{o.outcome}, "
+                    + ", ".join(
+                        f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items()
+                    )
+                    for o in found.outcomes[:3]
+                )
+                or "none found"
+            )
+            more = "" if found.complete else f" (not all explored: {_why_stopped(found)})"
+            _Progress.clear_shown()
+            click.echo(
+                f"  {number}. {label} → {len(found.outcomes)} outcome"
+                f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}"
+            )
+
+
+def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
+    progress(before + reached)
+
+
+def _ask_decision(decision: Any, engine: Engine, budget: QuestionBudget) -> str:
+    """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
+    options = decision.legal()
+    for line in _pending_lines(engine):
+        click.echo(line)
+    click.echo(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
+    for number, label in enumerate(options, 1):
+        click.echo(f"  {number}. {label}{'  (default)' if label == decision.default else ''}")
+    while True:
+        answer = _read_answer("choice (a number or label; undo, outcomes)")
+        if not answer:
+            return str(decision.default)
+        if answer in decision.options:  # a label first: card ids may be digits
+            return answer
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        if answer == "undo":
+            return "undo"
+        if answer == "outcomes":
+            _where_options_lead(options, engine, budget)
+            continue
+        click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
+
+
+@main.command(name="schema")
+@click.option("--trace", is_flag=True, help="The JSON Schema of the JSON trace instead.")
+def schema_command(trace: bool) -> None:
+    """Print the JSON Schema of scenario files (or of the JSON trace)."""
+    from tcgtrig.scenario.reading import schema
+
+    _dump(schema("trace" if trace else "scenario"))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,338 @@
+"""One self-contained HTML page for ``tcgtrig compare --html``.
+
+First the position, as a player would share it: the file's source and
+notes, whose turn it is, and each player's cards zone by zone with their
+texts.  Then the games, as columns.  Each resolved effect is a box coloured by its card;
+the game's own structure is drawn as nested boxes: chains and their links
+for a chain game, derivation depth (Digimon's priority layers) otherwise,
+with the game's class of each effect (the Duel Masters waiting pool's
+classes) written on it, and what each did (the events it caused).  Then
+what was lost, missed, failed or declined and
+why, every decision (who chose what, out of which options), the end, and
+where the games part ways.  Inline CSS only: no script,
+no network, readable in any browser.
+
+Names are shown as the terminal shows them (:mod:`tcgtrig.base.safe_text`):
+control and bidi characters escaped, very long names shortened; a column
+draws at most :data:`MAX_PAGE_EFFECTS` effects, so a runaway loop makes a
+page of a bounded size (``compare --json`` has everything).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import itertools
+from typing import Any
+
+from tcgtrig.base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
+from tcgtrig.resolution import Resolution
+from tcgtrig.tools.compare import describe_difference, differences, no_differences
+from tcgtrig.tools.render import SKIP_KEYS
+
+__all__ = ["comparison_html", "MAX_PAGE_EFFECTS"]
+
+ENDINGS = ("lost", "missed", "failed", "declined", "negated")
+#: Effects a column draws at most (resolved, and lost, missed, … each).
+MAX_PAGE_EFFECTS = 2_000
+
+STYLE = """
+body { font: 15px/1.4 system-ui, sans-serif; margin: 24px; color: #1d1d1f; background: #fff; }
+h1 { font-size: 22px; margin: 0 0 16px; }
+.games { display: grid; grid-template-columns: repeat(var(--n), minmax(0, 1fr)); gap: 16px; }
+.game { border: 1px solid #c8c8d0; border-radius: 8px; padding: 12px; background: #fafafc; }
+.game h2 { font-size: 17px; margin: 0 0 8px; }
+.game h2 small { color: #666; font-weight: normal; }
+.box { border: 1px dashed #9a9aa8; border-radius: 6px; padding: 6px 6px 2px 6px; margin: 4px 0; }
+.box > .label { font-size: 12px; color: #555; margin-bottom: 2px; }
+.effect { border-left: 6px solid var(--c); background: #fff; border-radius: 4px; padding: 4px 8px;
+          margin: 0 0 4px; box-shadow: 0 1px 1px rgba(0,0,0,.08); }
+.effect .n { color: #666; margin-right: 4px; }
+.effect .tag { font-size: 12px; color: #555; margin-left: 6px; }
+.ended { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
+.end { margin-top: 8px; font-size: 13px; color: #333; }
+.error { color: #a00; }
+.differences { margin-top: 20px; }
+.differences li { margin-bottom: 4px; }
+.note { color: #666; font-size: 13px; }
+.position { margin: 0 0 20px; }
+.position .about { white-space: pre-line; font-size: 14px; color: #333; }
+.board { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
+.player { border: 1px solid #c8c8d0; border-radius: 8px; padding: 8px 12px; }
+.player h3 { font-size: 15px; margin: 0 0 4px; }
+.zone { font-size: 13px; color: #555; margin: 6px 0 2px; }
+.card { font-size: 14px; margin: 0 0 4px; }
+.card .text { display: block; font-size: 13px; color: #333; padding-left: 12px; }
+.decisions { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
+.effect .did { color: #444; }
+"""
+
+
+class _Page:
+    """Writes values into the page: escaped for HTML and for the eye."""
+
+    def __init__(self) -> None:
+        self.shown = Shown()
+
+    def __call__(self, value: Any, limit: int = NAME_LIMIT) -> str:
+        return html.escape(self.shown(value, limit))
+
+    def sentence(self, value: Any) -> str:
+        return html.escape(self.shown.sentence(value))
+
+
+def _negated_by(step: Any, text: Any) -> str:
+    """For a negated chain link: what was negated, and by which effect."""
+    if step.kind != "negated":
+        return ""
+    return f": its {text(step.get('what', 'activation'))} negated by {text(step.get('negated_by'))}"
+
+
+def comparison_html(title: str, results: dict[str, Resolution | str], scenario: Any = None) -> str:
+    """The page for ``results`` (game name → its resolution, or its error);
+    with the ``scenario``, the position first: its source and notes, whose
+    turn it is, and each player's cards zone by zone with their texts."""
+    text = _Page()
+    position = _position(scenario, text) if scenario is not None else ""
+    columns = "".join(_column(name, result, text) for name, result in results.items())
+    found = differences(results)
+    parts = "".join(f"<li>{html.escape(describe_difference(d, text.shown))}</li>" for d in found)
+    if not found:
+        parts = f"<li>{html.escape(no_differences(results) or '')}</li>"
+    note = f'<p class="note">{html.escape(SHORTENED_NOTE)}</p>\n' if text.shown.shortened else ""
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{text.sentence(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
+        f"<h1>{text.sentence(title)}</h1>\n{position}"
+        f'<div class="games" style="--n: {max(len(results), 1)}">{columns}</div>\n'
+        f'<section class="differences"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n'
+        f"{note}</body></html>\n"
+    )
+
+
+def _column(name: str, result: Resolution | str, text: _Page) -> str:
+    if isinstance(result, str):
+        return (
+            f'<section class="game" data-game="{text(name)}"><h2>{text(name)}</h2>'
+            f'<p class="error">cannot resolve: {text.sentence(result)}</p></section>'
+        )
+    info = result.engine.ruleset.info
+    names = {card.id: card.name for card in result.state.cards.values()}
+    body = _structure(result, names, text)
+    endings = (step for step in result.trace if step.kind in ENDINGS)
+    ended = "".join(
+        f"<li>{text(step.kind)} {text(step.get('effect'))}"
+        f"{': ' + text.sentence(step.get('reason')) if step.get('reason') else ''}"
+        f"{_negated_by(step, text)}</li>"
+        for step in itertools.islice(endings, MAX_PAGE_EFFECTS)
+    )
+    more = sum(1 for _ in endings)
+    if more:
+        ended += f"<li>… and {more:,} more (compare --json lists every one)</li>"
+    counters = [
+        text.sentence(line)
+        for line in result.engine.ruleset.describe_counters(result.state)
+        or [
+            f"{p}: " + (", ".join(f"{k} {v}" for k, v in sorted(result.state.counters.get(p, {}).items())) or "—")
+            for p in result.state.players
+        ]
+    ]
+    start = result.compiled.state
+    moved = [
+        f"{text(names.get(c.id, c.id))} {text(start.cards[c.id].zone)} → {text(c.zone)}"
+        for c in result.state.cards.values()
+        if start.cards[c.id].zone != c.zone
+    ]
+    end = f"<b>{text(result.outcome)}</b> · {' · '.join(counters)}"
+    decisions = _decisions(result, text)
+    if moved:
+        end += "<br>moved: " + ", ".join(moved)
+    return (
+        f'<section class="game" data-game="{text(name)}"><h2>{text(info.title)} '
+        f"<small>{text(name)}</small></h2>{body}"
+        f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}"
+        f'{decisions}<div class="end">{end}</div></section>'
+    )
+
+
+def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
+    """The resolved effects as nested boxes, in resolution order (the first
+    :data:`MAX_PAGE_EFFECTS` of them)."""
+    every = [step for step in result.trace if step.kind == "resolved"]
+    if not every:
+        return "<p>(nothing resolved)</p>"
+    resolved = every[:MAX_PAGE_EFFECTS]
+    deeds = _deeds(result, {step.get("id") for step in resolved}, names)
+    more = (
+        (
+            f'<p class="note">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists '
+            "every one)</p>"
+        )
+        if len(every) > len(resolved)
+        else ""
+    )
+    if any(step.get("chain") for step in resolved):
+        out, current = [], None
+        for number, step in enumerate(resolved, 1):
+            chain = step.get("chain")
+            if chain != current:
+                if current is not None:
+                    out.append("</div>")
+                if chain is not None:
+                    out.append(
+                        f'<div class="box"><div class="label">chain {text(chain)} — resolves last in, first out</div>'
+                    )
+                current = chain
+            link = f"CL{step.get('chain_link')}" if step.get("chain_link") else ""
+            out.append(_effect(number, step, names, link, text, deeds))
+        if current is not None:
+            out.append("</div>")
+        return "".join(out) + more
+    term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
+    if term == "depth" or not any(step.get(term) is not None for step in resolved):
+        inner = "".join(_effect(n, step, names, _tag(step), text, deeds) for n, step in enumerate(resolved, 1))
+        return f'<div class="box"><div class="label">in the order they resolved</div>{inner}</div>{more}'
+    out, depth = [], 0
+    for number, step in enumerate(resolved, 1):
+        want = max(int(step.get(term) or 1), 1)
+        while depth < want:
+            depth += 1
+            out.append(f'<div class="box"><div class="label">{_depth_label(result, depth)}</div>')
+        while depth > want:
+            out.append("</div>")
+            depth -= 1
+        out.append(_effect(number, step, names, _tag(step), text, deeds))
+    out.append("</div>" * depth)
+    return "".join(out) + more
+
+
+def _depth_label(result: Resolution, depth: int) -> str:
+    return html.escape(f"{result.engine.ruleset.info.term('depth')} {depth}")
+
+
+def _tag(step: Any) -> str:
+    """The game's own words about an effect (its details in the trace)."""
+    return " · ".join(f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS and v is not None)
+
+
+def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page, deeds: dict[Any, list[str]]) -> str:
+    """One resolved effect's box: its key, the game's words about it, its
+    card and controller, and what it did (``deeds``, by instance id)."""
+    key = str(step.get("effect"))
+    card = key.split(".")[0]
+    hue = int(hashlib.sha256(card.encode()).hexdigest()[:4], 16) % 360
+    label = f' <span class="tag">{text.sentence(tag)}</span>' if tag else ""
+    done = deeds.get(step.get("id"), [])
+    did = (
+        f'<br><small class="did">did: {text.sentence("; ".join(done))}</small>'
+        if done
+        else '<br><small class="did">did: nothing that changed the game</small>'
+    )
+    return (
+        f'<div class="effect" style="--c: hsl({hue}, 65%, 45%)" data-effect="{text(key)}">'
+        f'<span class="n">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · '
+        f"{text(step.get('player'))}</small>{did}</div>"
+    )
+
+
+#: What an effect did, listed at most this many events, then "… N more".
+MAX_DEEDS = 12
+
+
+def _deeds(result: Resolution, ids: set[Any], names: dict[str, str]) -> dict[Any, list[str]]:
+    """For each resolved effect instance in ``ids``: the events it caused,
+    one short line each (a move, a counter, a flag), at most
+    :data:`MAX_DEEDS` and then how many more."""
+    out: dict[Any, list[str]] = {}
+    counts: dict[Any, int] = {}
+    for step in result.trace:
+        cause = step.get("cause")
+        if step.kind != "event" or cause not in ids:
+            continue
+        counts[cause] = counts.get(cause, 0) + 1
+        if counts[cause] > MAX_DEEDS:
+            continue
+        card = step.get("card")
+        what = f"{step.get('event')} {names.get(card, card)}" if card else str(step.get("event"))
+        if step.get("to"):
+            what += f" ({step.get('from') or '?'} → {step.get('to')})"
+        elif step.get("counter"):
+            what += f" {step.get('player')} {step.get('counter')} {step.get('amount')}"
+        out.setdefault(cause, []).append(what)
+    for cause, count in counts.items():
+        if count > MAX_DEEDS:
+            out[cause].append(f"… and {count - MAX_DEEDS:,} more")
+    return out
+
+
+def _position(scenario: Any, text: _Page) -> str:
+    """The file's source and notes, whose turn it is, and the starting
+    board: each player's cards, zone by zone, with their abilities' texts
+    (the file's ``text``, else the ability as the file writes it)."""
+    from tcgtrig.games.meanings import flow
+
+    data = scenario.data
+    about = "".join(
+        f'<p class="about"><b>{label}</b> {text.sentence(data[key])}</p>'
+        for key, label in (("source", "Source:"), ("notes", "Notes:"), ("description", "About:"))
+        if isinstance(data.get(key), str)
+    )
+    players = []
+    for player in data["players"]:
+        zones: dict[str, list[str]] = {}
+        for card in itertools.islice((c for c in data["cards"] if c.get("owner") == player), MAX_PAGE_EFFECTS):
+            stats = ", ".join(f"{k} {v}" for k, v in (card.get("stats") or {}).items())
+            texts = "".join(
+                f'<span class="text">{text.sentence(_ability_text(a, flow))}</span>'
+                for a in card.get("abilities") or []
+            )
+            zones.setdefault(str(card.get("zone")), []).append(
+                f'<div class="card" data-card="{text(card["id"])}"><b>{text(card.get("name", card["id"]))}</b>'
+                f"{' · ' + text(stats) if stats else ''}{texts}</div>"
+            )
+        counted = sum(1 for c in data["cards"] if c.get("owner") == player)
+        more = (
+            f'<p class="note">… and {counted - MAX_PAGE_EFFECTS:,} more cards</p>' if counted > MAX_PAGE_EFFECTS else ""
+        )
+        counters = ", ".join(f"{k} {v}" for k, v in ((data.get("counters") or {}).get(player) or {}).items())
+        body = "".join(f'<div class="zone">{text(zone)}</div>{"".join(cards)}' for zone, cards in zones.items())
+        turn = " — whose turn it is" if player == data.get("turn_player") else ""
+        players.append(
+            f'<div class="player" data-player="{text(player)}"><h3>{text(player)}{turn}</h3>'
+            f"{'<p class=note>' + text(counters) + '</p>' if counters else ''}{body or '<p>no cards</p>'}"
+            f"{more}</div>"
+        )
+    return (
+        f'<section class="position"><h2>The position</h2>{about}'
+        f"<p>Turn player: <b>{text(data.get('turn_player'))}</b></p>"
+        f'<div class="board">{"".join(players)}</div></section>\n'
+    )
+
+
+def _ability_text(ability: Any, flow: Any) -> str:
+    """An ability's printed ``text``, else the ability as the file writes it."""
+    if isinstance(ability, dict) and isinstance(ability.get("text"), str):
+        return ability["text"]
+    return flow({k: v for k, v in ability.items() if k != "id"}) if isinstance(ability, dict) else flow(ability)
+
+
+def _decisions(result: Resolution, text: _Page) -> str:
+    """Every decision taken: who chose what, out of which options (the
+    first :data:`MAX_PAGE_EFFECTS`, then how many more)."""
+    every = [step for step in result.trace if step.kind == "choice"]
+    if not every:
+        return ""
+    items = []
+    for step in every[:MAX_PAGE_EFFECTS]:
+        options = [str(o) for o in step.get("options") or ()]
+        shown = ", ".join(options[:20]) + (f", … {len(options) - 20:,} more" if len(options) > 20 else "")
+        about = f" for {text(step.get('effect'))}" if step.get("effect") else ""
+        items.append(
+            f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
+            f"({text(step.get('decision'))}{about}; options: {text.sentence(shown)})</li>"
+        )
+    if len(every) > MAX_PAGE_EFFECTS:
+        items.append(
+            f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every one)</li>"
+        )
+    return f'<div class="note">Decisions</div><ul class="decisions">{"".join(items)}</ul>'

@@ -1,0 +1,140 @@
+"""The core's layers, read from its imports.
+
+``core/`` is one package per layer (see CONTRIBUTING.md): ``base`` →
+``model`` → ``games`` → ``runtime`` | ``scenario`` → the front door (the
+top of the package) → ``tools``.  A module imports only its own layer and
+the ones below; the runtime and the scenario files do not import each
+other.  An import inside a function (a lazy one) may go up only when it is
+listed, with its reason, in :data:`LAZY_UPWARD`.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from tcgtrig.base.old_paths import MOVED
+
+CORE = Path(__file__).resolve().parents[1] / "core"
+
+RANK = {"base": 0, "model": 1, "games": 2, "runtime": 3, "scenario": 3, "": 4, "tools": 5}
+
+#: Lazy imports that go up a layer, and why each one is there.
+LAZY_UPWARD = {
+    # InteractiveChooser's skip_irrelevant asks explore whether a decision can matter
+    ("tcgtrig.choices", "tcgtrig.tools.explore"),
+    # the conformance kit lints each random position it builds
+    ("tcgtrig.conformance", "tcgtrig.tools.lint"),
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(CORE).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(["tcgtrig", *parts])
+
+
+def layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in RANK else ""
+
+
+def imports(tree: ast.Module) -> Iterator[tuple[str, int, bool]]:
+    """(module imported, line, whether at module level) for each of tcgtrig's
+    modules imported at run time (``if TYPE_CHECKING:`` blocks are skipped)."""
+    stack: list[tuple[ast.AST, bool]] = [(tree, True)]
+    while stack:
+        node, top = stack.pop()
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            stack.extend((child, top) for child in node.orelse)
+            continue
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("tcgtrig"):
+            assert node.module is not None
+            yield node.module, node.lineno, top
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("tcgtrig"):
+                    yield alias.name, node.lineno, top
+        inner = top and not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+
+GRAPH = {
+    module_name(path): list(imports(ast.parse(path.read_text(encoding="utf-8")))) for path in sorted(CORE.rglob("*.py"))
+}
+
+
+def test_the_graph_sees_every_layer():
+    assert {layer(module) for module in GRAPH} == set(RANK)
+    assert ("tcgtrig.model.decision", 0, True) not in GRAPH["tcgtrig.runtime.machine"]
+    assert any(target == "tcgtrig.model.decision" for target, _, _ in GRAPH["tcgtrig.runtime.machine"])
+
+
+def goes_up(source: str, target: str) -> bool:
+    a, b = layer(source), layer(target)
+    if target == "tcgtrig" or a == b or source == "tcgtrig.__main__":  # ``python -m tcgtrig`` is the entry
+        return False
+    return RANK[b] > RANK[a] or {a, b} == {"runtime", "scenario"}
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    upward = [
+        f"{source}:{line} imports {target}{'' if top else ' (lazily; add it to LAZY_UPWARD with its reason)'}"
+        for source, found in GRAPH.items()
+        for target, line, top in found
+        if goes_up(source, target) and (top or (source, target) not in LAZY_UPWARD)
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def test_every_listed_lazy_import_is_still_there():
+    found = {(source, target) for source, targets in GRAPH.items() for target, _, top in targets if not top}
+    assert LAZY_UPWARD <= found
+
+
+def test_no_circle_at_module_level():
+    edges = {
+        source: {target for target, _, top in found if top and target in GRAPH and target != source}
+        for source, found in GRAPH.items()
+    }
+    # a package's __init__ is imported before its modules: importing it is not an edge back
+    for source in edges:
+        edges[source] -= {source.rsplit(".", 1)[0]}
+    done: set[str] = set()
+    for start in sorted(edges):
+        if start in done:
+            continue
+        path, on_path, work = [start], {start}, [iter(sorted(edges[start]))]
+        while work:
+            target = next(work[-1], None)
+            if target is None:
+                finished = path.pop()
+                on_path.discard(finished)
+                done.add(finished)
+                work.pop()
+                continue
+            assert target not in on_path, "a circle of imports: " + " → ".join([*path, target])
+            if target not in done:
+                path.append(target)
+                on_path.add(target)
+                work.append(iter(sorted(edges[target])))
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_the_first_releases_paths_still_import(old):
+    assert importlib.import_module(old) is importlib.import_module(MOVED[old])
+
+
+def test_the_packages_that_replaced_modules_hand_out_their_names():
+    from tcgtrig.model import Card
+    from tcgtrig.model.values import Card as card
+    from tcgtrig.scenario import load_scenario
+    from tcgtrig.scenario.reading import load_scenario as load
+
+    assert Card is card and load_scenario is load
+    with pytest.raises(ImportError):
+        from tcgtrig.model import no_such_name  # noqa: F401
