@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from tcgtrig.base import old_paths
+from .base import old_paths
 
 old_paths.install()  # ``import tcgtrig.machine`` and the other paths of the first releases
 

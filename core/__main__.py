@@ -1,5 +1,5 @@
 """``python -m tcgtrig`` runs the ``tcgtrig`` command."""
 
-from tcgtrig.tools.cli import main
+from .tools.cli import main
 
 main(prog_name="tcgtrig")

@@ -23,11 +23,11 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from tcgtrig.base.errors import ChoiceError
-from tcgtrig.model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
+from .base.errors import ChoiceError
+from .model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
 
 if TYPE_CHECKING:
-    from tcgtrig.engine import Engine
+    from .engine import Engine
 
 __all__ = [
     "Decision",
@@ -125,7 +125,7 @@ class InteractiveChooser:
         self._calls += 1
         options = decision.legal()
         if self.skip_irrelevant and engine is not None:
-            from tcgtrig.tools.explore import cannot_matter  # explore builds on this module
+            from .tools.explore import cannot_matter  # explore builds on this module
 
             if cannot_matter(engine, decision):
                 self._say(

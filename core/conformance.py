@@ -2,7 +2,7 @@
 
 A game plugin runs it on itself from its own test suite::
 
-    from tcgtrig.conformance import check_ruleset
+    from .conformance import check_ruleset
 
     def test_my_game_keeps_the_core_invariants():
         check_ruleset("mygame", positions=100)
@@ -40,11 +40,12 @@ from typing import Any
 
 import yaml
 from attrs import frozen
-from tcgtrig.choices import RandomChooser
-from tcgtrig.engine import Engine
-from tcgtrig.games.manager import Ruleset, load_ruleset
-from tcgtrig.model.trace import OUTCOME_KINDS, Step
-from tcgtrig.scenario.reading import Scenario, scenario_from_data, schema
+
+from .choices import RandomChooser
+from .engine import Engine
+from .games.manager import Ruleset, load_ruleset
+from .model.trace import OUTCOME_KINDS, Step
+from .scenario.reading import Scenario, scenario_from_data, schema
 
 __all__ = [
     "ConformanceError",
@@ -222,7 +223,7 @@ def _one_card(start: list[Any], do: list[Any]) -> dict[str, Any]:
 def world_position(seed: int, ruleset: Ruleset, *, cards: int | None = None) -> dict[str, Any]:
     """A random position in ``ruleset``'s own world (scenario data), the
     same for a seed: its zones, events, words and stats."""
-    from tcgtrig.tools.lint import game_events, game_zones
+    from .tools.lint import game_events, game_zones
 
     rng = random.Random(seed)
     zones = sorted(game_zones(ruleset) | {"hand"})

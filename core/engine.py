@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tcgtrig.choices import Chooser, Decision
-from tcgtrig.games.manager import Ruleset, load_ruleset, pick_game
-from tcgtrig.model.info import GameEnd
-from tcgtrig.model.pending import PendingEffect
-from tcgtrig.model.state import GameState
-from tcgtrig.model.trace import Trace
-from tcgtrig.model.values import Action
-from tcgtrig.runtime.evaluate import Evaluator
-from tcgtrig.runtime.machine import DEFAULT_MAX_STEPS, MAX_FRAMES, Machine
-from tcgtrig.scenario.reading import Compiled, Scenario
+from .choices import Chooser, Decision
+from .games.manager import Ruleset, load_ruleset, pick_game
+from .model.info import GameEnd
+from .model.pending import PendingEffect
+from .model.state import GameState
+from .model.trace import Trace
+from .model.values import Action
+from .runtime.evaluate import Evaluator
+from .runtime.machine import DEFAULT_MAX_STEPS, MAX_FRAMES, Machine
+from .scenario.reading import Compiled, Scenario
 
 if TYPE_CHECKING:
-    from tcgtrig.resolution import Resolution
+    from .resolution import Resolution
 
 __all__ = ["Engine", "Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 
@@ -173,7 +173,7 @@ class Engine:
     def result(self, unused_choices: Sequence[str] = ()) -> Resolution:
         """What happened so far, as a :class:`~tcgtrig.resolution.Resolution`
         (the tree, the JSON trace, the end state)."""
-        from tcgtrig.resolution import Resolution
+        from .resolution import Resolution
 
         return Resolution(
             game=self.ruleset.name,

@@ -13,8 +13,9 @@ from collections import Counter
 from typing import Any
 
 from attrs import frozen
-from tcgtrig.resolution import Resolution, resolve
-from tcgtrig.scenario.reading import Expectation, Scenario
+
+from .resolution import Resolution, resolve
+from .scenario.reading import Expectation, Scenario
 
 __all__ = ["Mismatch", "check_expectation", "check_scenario", "ORDERED"]
 

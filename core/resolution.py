@@ -14,15 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from attrs import field, frozen
-from tcgtrig.base import jsontext
-from tcgtrig.base.errors import ChoiceError, PluginError
-from tcgtrig.choices import Chooser, ScriptedChooser
-from tcgtrig.engine import DEFAULT_MAX_STEPS, Engine
-from tcgtrig.games.manager import Ruleset, load_ruleset, pick_game
-from tcgtrig.model.state import GameState
-from tcgtrig.model.trace import Trace
-from tcgtrig.scenario.reading import Compiled, Scenario, load_scenario
-from tcgtrig.scenario.source import format_path
+
+from .base import jsontext
+from .base.errors import ChoiceError, PluginError
+from .choices import Chooser, ScriptedChooser
+from .engine import DEFAULT_MAX_STEPS, Engine
+from .games.manager import Ruleset, load_ruleset, pick_game
+from .model.state import GameState
+from .model.trace import Trace
+from .scenario.reading import Compiled, Scenario, load_scenario
+from .scenario.source import format_path
 
 __all__ = ["Resolution", "resolve", "pick_game", "summary"]
 

@@ -18,14 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 from attrs import frozen
-from tcgtrig.base import budget
-from tcgtrig.base.errors import TcgTrigError
-from tcgtrig.choices import DefaultChooser, RandomChooser, ScriptedChooser
-from tcgtrig.engine import DEFAULT_MAX_STEPS, Engine
-from tcgtrig.games.manager import load_ruleset
-from tcgtrig.resolution import Resolution
-from tcgtrig.scenario.reading import Scenario, scenario_from_data
-from tcgtrig.scenario.serialization import state_to_dict
+
+from .base import budget
+from .base.errors import TcgTrigError
+from .choices import DefaultChooser, RandomChooser, ScriptedChooser
+from .engine import DEFAULT_MAX_STEPS, Engine
+from .games.manager import load_ruleset
+from .resolution import Resolution
+from .scenario.reading import Scenario, scenario_from_data
+from .scenario.serialization import state_to_dict
 
 __all__ = [
     "SAVE_FORMAT",

@@ -43,18 +43,28 @@ def layer(module: str) -> str:
     return parts[1] if len(parts) > 1 and parts[1] in RANK else ""
 
 
-def imports(tree: ast.Module) -> Iterator[tuple[str, int, bool]]:
+SOURCES = {module_name(path): path for path in sorted(CORE.rglob("*.py"))}
+
+
+def imports(module: str, tree: ast.Module) -> Iterator[tuple[str, int, bool]]:
     """(module imported, line, whether at module level) for each of tcgtrig's
     modules imported at run time (``if TYPE_CHECKING:`` blocks are skipped)."""
+    package = module if SOURCES[module].name == "__init__.py" else module.rpartition(".")[0]
     stack: list[tuple[ast.AST, bool]] = [(tree, True)]
     while stack:
         node, top = stack.pop()
         if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
             stack.extend((child, top) for child in node.orelse)
             continue
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("tcgtrig"):
-            assert node.module is not None
-            yield node.module, node.lineno, top
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+            if base.startswith("tcgtrig"):
+                for alias in node.names:
+                    submodule = f"{base}.{alias.name}"
+                    yield (submodule if submodule in SOURCES else base), node.lineno, top
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.startswith("tcgtrig"):
@@ -63,9 +73,7 @@ def imports(tree: ast.Module) -> Iterator[tuple[str, int, bool]]:
         stack.extend((child, inner) for child in ast.iter_child_nodes(node))
 
 
-GRAPH = {
-    module_name(path): list(imports(ast.parse(path.read_text(encoding="utf-8")))) for path in sorted(CORE.rglob("*.py"))
-}
+GRAPH = {module: list(imports(module, ast.parse(path.read_text(encoding="utf-8")))) for module, path in SOURCES.items()}
 
 
 def test_the_graph_sees_every_layer():

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterable, Iterator
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
-from tcgtrig.base.safe_text import UNSAFE_IN_JSON
+from .safe_text import UNSAFE_IN_JSON
 
 __all__ = ["dumps", "dump", "escape_unsafe", "Items", "CHUNK"]
 

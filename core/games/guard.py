@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from tcgtrig.base.errors import PluginError, TcgTrigError
+from ..base.errors import PluginError, TcgTrigError
 
 __all__ = ["DEFAULT_TIMEOUT", "NOT_THE_PLUGINS", "TIMEOUT_VARIABLE", "guarded", "printed", "timeout"]
 

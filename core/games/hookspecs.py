@@ -100,11 +100,11 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from tcgtrig.model.info import ActivationContext, BattleResult, Drop, GameEnd, GameInfo
-    from tcgtrig.model.pending import PendingEffect
-    from tcgtrig.model.state import GameState
-    from tcgtrig.model.values import Ability, Action, Card, Event
-    from tcgtrig.runtime.evaluate import Evaluator
+    from ..model.info import ActivationContext, BattleResult, Drop, GameEnd, GameInfo
+    from ..model.pending import PendingEffect
+    from ..model.state import GameState
+    from ..model.values import Ability, Action, Card, Event
+    from ..runtime.evaluate import Evaluator
 
 __all__ = ["PROJECT", "hookspec", "hookimpl"]
 

@@ -23,10 +23,9 @@ from typing import TYPE_CHECKING, Any
 
 import pluggy
 from attrs import frozen
-from tcgtrig.base.errors import PluginError, TcgTrigError, UnknownGameError
-from tcgtrig.games import hookspecs
-from tcgtrig.games.guard import NOT_THE_PLUGINS, guarded, printed
-from tcgtrig.model.info import (
+
+from ..base.errors import PluginError, TcgTrigError, UnknownGameError
+from ..model.info import (
     CHAIN_TRIGGERS,
     RESOLUTION_MODELS,
     ActivationContext,
@@ -35,12 +34,14 @@ from tcgtrig.model.info import (
     GameEnd,
     GameInfo,
 )
-from tcgtrig.model.pending import PendingEffect
-from tcgtrig.model.state import GameState
-from tcgtrig.model.values import ACTION_TYPES
+from ..model.pending import PendingEffect
+from ..model.state import GameState
+from ..model.values import ACTION_TYPES
+from . import hookspecs
+from .guard import NOT_THE_PLUGINS, guarded, printed
 
 if TYPE_CHECKING:
-    from tcgtrig.scenario.reading import Scenario
+    from ..scenario.reading import Scenario
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -35,7 +35,7 @@ def flow(value: Any) -> str:
 def word_meanings(game: str) -> tuple[tuple[str, str, str], ...]:
     """``(word, sample argument, meaning)`` for each of ``game``'s words,
     sorted; the meaning is ``""`` where no sample argument fits."""
-    from tcgtrig.games.manager import load_ruleset
+    from .manager import load_ruleset
 
     out = []
     for word, expand in sorted(load_ruleset(game).aliases.items()):
@@ -55,7 +55,7 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
     """Where ``word`` is another installed game's word, one line saying
     whose and what it means in core words (for the error ``game`` gives a
     file that uses it); else ``None``."""
-    from tcgtrig.games.manager import available_games, load_ruleset, split_game
+    from .manager import available_games, load_ruleset, split_game
 
     own = split_game(game)[0]
     found = []

@@ -8,6 +8,6 @@ the package hands out :mod:`~tcgtrig.model.values`' names when they are
 first asked for.
 """
 
-from tcgtrig.base.old_paths import names_of
+from ..base.old_paths import names_of
 
 __getattr__ = names_of(__name__, f"{__name__}.values")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import field, frozen
 
 if TYPE_CHECKING:
-    from tcgtrig.model.pending import PendingEffect
+    from .pending import PendingEffect
 
 __all__ = ["Decision", "EffectLabels", "USE", "DECLINE", "PASS", "NONE"]
 

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from attrs import define, field, frozen, setters
-from tcgtrig.model.values import Ability, Event
+
+from .values import Ability, Event
 
 __all__ = ["PendingEffect", "PendingPool"]
 

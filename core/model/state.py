@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from attrs import define, field, setters
-from tcgtrig.model.values import Card, Event
+
+from .values import Card, Event
 
 __all__ = ["GameState"]
 

@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from attrs import evolve, frozen
-from tcgtrig.model.values import (
+
+from ..model.values import (
     NOWHERE,
     SOURCES,
     TOKEN,
@@ -37,10 +38,10 @@ from tcgtrig.model.values import (
     Move,
     Stack,
 )
-from tcgtrig.runtime.evaluate import Scope, relative_player
+from .evaluate import Scope, relative_player
 
 if TYPE_CHECKING:
-    from tcgtrig.runtime.machine import Machine
+    from .machine import Machine
 
 __all__ = ["Op", "plan", "apply", "card_fields", "describe"]
 

@@ -12,10 +12,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from attrs import evolve
-from tcgtrig.model.info import ActivationContext
-from tcgtrig.model.pending import PendingEffect
-from tcgtrig.model.trace import Step
-from tcgtrig.model.values import (
+
+from ..model.info import ActivationContext
+from ..model.pending import PendingEffect
+from ..model.trace import Step
+from ..model.values import (
     SOURCES,
     Action,
     Activate,
@@ -32,9 +33,9 @@ from tcgtrig.model.values import (
     Together,
     Win,
 )
-from tcgtrig.runtime.actions import card_fields, plan
-from tcgtrig.runtime.evaluate import Scope, relative_player
-from tcgtrig.runtime.frames import (
+from .actions import card_fields, plan
+from .evaluate import Scope, relative_player
+from .frames import (
     ChooseTargets,
     EffectRun,
     ResolveEffect,

@@ -12,8 +12,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from attrs import field, frozen
-from tcgtrig.model.state import GameState
-from tcgtrig.model.values import (
+
+from ..model.state import GameState
+from ..model.values import (
     SOURCES,
     Ability,
     AllOf,

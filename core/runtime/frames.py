@@ -11,14 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from attrs import define, evolve, field, setters
-from tcgtrig.model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
-from tcgtrig.model.pending import PendingEffect, PendingPool
-from tcgtrig.model.values import Action, May, Query, Together
-from tcgtrig.runtime import actions as _actions
-from tcgtrig.runtime.evaluate import Scope
+
+from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
+from ..model.pending import PendingEffect, PendingPool
+from ..model.values import Action, May, Query, Together
+from . import actions as _actions
+from .evaluate import Scope
 
 if TYPE_CHECKING:
-    from tcgtrig.runtime.machine import Machine
+    from .machine import Machine
 
 __all__ = [
     "EffectRun",

@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from attrs import define, evolve, frozen, setters
-from tcgtrig.model.values import CounterIs
+
+from ..model.values import CounterIs
 
 __all__ = ["LoopGuard", "GrowthGuard", "Growth", "Look", "settled", "steady_cycles"]
 

@@ -29,23 +29,24 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from attrs import define, evolve, field, setters
-from tcgtrig.base import budget
-from tcgtrig.base.collector import held_back
-from tcgtrig.base.errors import ChoiceError
-from tcgtrig.games.manager import Ruleset
-from tcgtrig.model.decision import Decision
-from tcgtrig.model.info import STOPPED, ActivationContext, ChainKeys, Drop, GameEnd
-from tcgtrig.model.pending import PendingEffect, PendingPool
-from tcgtrig.model.state import GameState
-from tcgtrig.model.trace import Step, Trace
-from tcgtrig.model.values import (
+
+from ..base import budget
+from ..base.collector import held_back
+from ..base.errors import ChoiceError
+from ..games.manager import Ruleset
+from ..model.decision import Decision
+from ..model.info import STOPPED, ActivationContext, ChainKeys, Drop, GameEnd
+from ..model.pending import PendingEffect, PendingPool
+from ..model.state import GameState
+from ..model.trace import Step, Trace
+from ..model.values import (
     Action,
     Event,
     Together,
 )
-from tcgtrig.runtime.activation import Activating
-from tcgtrig.runtime.evaluate import Evaluator, Scope
-from tcgtrig.runtime.frames import (
+from .activation import Activating
+from .evaluate import Evaluator, Scope
+from .frames import (
     EffectRun,
     Frame,
     InterruptWindow,
@@ -54,9 +55,9 @@ from tcgtrig.runtime.frames import (
     RunActions,
     flatten,
 )
-from tcgtrig.runtime.loops import Growth, GrowthGuard, LoopGuard
-from tcgtrig.runtime.performing import Performing
-from tcgtrig.runtime.triggers import AbilityIndex, Match
+from .loops import Growth, GrowthGuard, LoopGuard
+from .performing import Performing
+from .triggers import AbilityIndex, Match
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 

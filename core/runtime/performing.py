@@ -11,10 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from attrs import evolve
-from tcgtrig.model.info import Drop, GameEnd
-from tcgtrig.model.pending import PendingEffect, PendingPool
-from tcgtrig.model.trace import Step
-from tcgtrig.model.values import (
+
+from ..model.info import Drop, GameEnd
+from ..model.pending import PendingEffect, PendingPool
+from ..model.trace import Step
+from ..model.values import (
     Action,
     Activate,
     AtTrigger,
@@ -40,9 +41,9 @@ from tcgtrig.model.values import (
     Together,
     Win,
 )
-from tcgtrig.runtime.actions import apply, card_fields, plan
-from tcgtrig.runtime.evaluate import Scope, relative_player
-from tcgtrig.runtime.frames import (
+from .actions import apply, card_fields, plan
+from .evaluate import Scope, relative_player
+from .frames import (
     EffectRun,
     InlineActivation,
     InterruptWindow,
@@ -52,7 +53,7 @@ from tcgtrig.runtime.frames import (
     RunActions,
     flatten,
 )
-from tcgtrig.runtime.triggers import Match, match_interrupts, match_triggers
+from .triggers import Match, match_interrupts, match_triggers
 
 #: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
 _AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})

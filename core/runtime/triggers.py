@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from attrs import Factory, define, setters
-from tcgtrig.model.values import Ability, AtTrigger, Card, Count, CounterIs, Event, Gain, Grant, StatOf, walk_objects
-from tcgtrig.runtime.evaluate import Evaluator, fixed_values, is_fixed_value
+
+from ..model.values import Ability, AtTrigger, Card, Count, CounterIs, Event, Gain, Grant, StatOf, walk_objects
+from .evaluate import Evaluator, fixed_values, is_fixed_value
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 

@@ -7,6 +7,6 @@ releases) still works: the package hands out
 :mod:`~tcgtrig.scenario.reading`'s names when they are first asked for.
 """
 
-from tcgtrig.base.old_paths import names_of
+from ..base.old_paths import names_of
 
 __getattr__ = names_of(__name__, f"{__name__}.reading")

@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 from attrs import field, frozen
-from tcgtrig.base.errors import PluginError, ScenarioError, TcgTrigError
-from tcgtrig.games.guard import NOT_THE_PLUGINS
-from tcgtrig.games.manager import Ruleset
-from tcgtrig.model.state import GameState
-from tcgtrig.model.values import (
+
+from ..base.errors import PluginError, ScenarioError, TcgTrigError
+from ..games.guard import NOT_THE_PLUGINS
+from ..games.manager import Ruleset
+from ..model.state import GameState
+from ..model.values import (
     ABILITY_KINDS,
     COMPARISONS,
     DURATIONS,
@@ -83,7 +84,7 @@ from tcgtrig.model.values import (
     Value,
     Win,
 )
-from tcgtrig.scenario.source import Source, load_source, parse_source
+from .source import Source, load_source, parse_source
 
 if TYPE_CHECKING:
     import jsonschema
@@ -349,7 +350,7 @@ class Scenario:
 
 @lru_cache(maxsize=1)
 def _installed_games() -> frozenset[str]:
-    from tcgtrig.games.manager import available_games
+    from ..games.manager import available_games
 
     return frozenset(available_games())
 
@@ -358,7 +359,7 @@ def _installed_games() -> frozenset[str]:
 def _checking_ruleset(game: str) -> Ruleset:
     """The ruleset files are checked against at load time (built once per
     game: the check only compiles, so one can serve every file)."""
-    from tcgtrig.games.manager import load_ruleset
+    from ..games.manager import load_ruleset
 
     return load_ruleset(game)
 
@@ -707,8 +708,8 @@ class _Compiler:
         cards and start actions with every zone, event and flag read by its
         role in this game (the expectations stay as written: each game's
         are in its own words)."""
-        from tcgtrig.games.manager import available_games, load_ruleset, split_game
-        from tcgtrig.games.meanings import NoMeaning, translate
+        from ..games.manager import available_games, load_ruleset, split_game
+        from ..games.meanings import NoMeaning, translate
 
         written = split_game(data["words"])[0]
         if written == split_game(self.game)[0]:
@@ -1202,7 +1203,7 @@ class _Compiler:
                 raise self.error(at, "expected {} or {card: …}")
             return [Prevent(card=card, label=label)]
         if word not in CORE_ACTIONS:
-            from tcgtrig.games.meanings import meaning_elsewhere
+            from ..games.meanings import meaning_elsewhere
 
             portable = self.portable_word(word, arg, raw, path, depth) if isinstance(word, str) else None
             if portable is not None:
@@ -1221,8 +1222,8 @@ class _Compiler:
         file's own game first, else the first game by name that has the
         word).  ``None`` where no game has it, or its expansion uses words
         of its own game (not portable: the caller names the word)."""
-        from tcgtrig.games.manager import available_games, load_ruleset, split_game
-        from tcgtrig.games.meanings import NoMeaning, translate
+        from ..games.manager import available_games, load_ruleset, split_game
+        from ..games.meanings import NoMeaning, translate
 
         own = split_game(self.game)[0]
         preferred = [

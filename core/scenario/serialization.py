@@ -12,10 +12,11 @@ from typing import Any
 
 import cattrs
 from attrs import evolve
-from tcgtrig.games.manager import Ruleset
-from tcgtrig.model.state import GameState
-from tcgtrig.model.values import Ability, Card, Event, Mod
-from tcgtrig.scenario.unparse import ability_to_data
+
+from ..games.manager import Ruleset
+from ..model.state import GameState
+from ..model.values import Ability, Card, Event, Mod
+from .unparse import ability_to_data
 
 __all__ = ["make_converter", "state_to_dict", "state_from_dict"]
 
@@ -107,7 +108,7 @@ def _event_from_dict(raw: dict[str, Any]) -> Event:
 
 def _mod_from_dict(raw: dict[str, Any], converter: cattrs.Converter, data: dict[str, Any], ruleset: Ruleset) -> Mod:
     """A saved change; a gained ability is read back as scenario data."""
-    from tcgtrig.scenario.reading import scenario_from_data
+    from .reading import scenario_from_data
 
     if not raw.get("ability"):
         return converter.structure({k: v for k, v in raw.items() if k != "ability"}, Mod)
@@ -138,7 +139,7 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
     scenario cannot say — lasting stat changes, incarnations, once-per-turn
     use, the game's marks — is restored on top.
     """
-    from tcgtrig.scenario.reading import (
+    from .reading import (
         scenario_from_data,  # scenario imports this module's neighbours
     )
 

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from attrs import field, frozen
-from tcgtrig.base.errors import ScenarioError
+
+from ..base.errors import ScenarioError
 
 if TYPE_CHECKING:
     import yaml

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtrig.model.values import (
+from ..model.values import (
     Ability,
     Activate,
     AllOf,

@@ -23,19 +23,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import click
-from tcgtrig import __version__
-from tcgtrig.base import jsontext
-from tcgtrig.base.errors import TcgTrigError
-from tcgtrig.base.safe_text import SafeStream, escape_controls
-from tcgtrig.scenario import source
-from tcgtrig.tools.explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
+
+from .. import __version__
+from ..base import jsontext
+from ..base.errors import TcgTrigError
+from ..base.safe_text import SafeStream, escape_controls
+from ..scenario import source
+from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
     from rich.console import Console
-    from tcgtrig.engine import Engine
-    from tcgtrig.resolution import Resolution
-    from tcgtrig.scenario.reading import Scenario
-    from tcgtrig.tools.lint import Finding
+
+    from ..engine import Engine
+    from ..resolution import Resolution
+    from ..scenario.reading import Scenario
+    from .lint import Finding
 
 __all__ = ["main"]
 
@@ -121,7 +123,7 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
             sys.exit(2)
         except MemoryError:
             # the bound is checked as the work goes; one allocation too big for what is left ends here
-            from tcgtrig.base import budget
+            from ..base import budget
 
             resident, _ = budget.usage()
             click.echo(
@@ -136,7 +138,7 @@ def _bad_input(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def _complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for ``--game``: the installed games and their variants."""
-    from tcgtrig.games.manager import list_games
+    from ..games.manager import list_games
 
     names: list[str] = []
     for listing in list_games():
@@ -282,7 +284,8 @@ def main() -> None:
 def games(as_json: bool) -> None:
     """List the installed rulesets, their versions and where they come from."""
     from rich.table import Table
-    from tcgtrig.games.manager import list_games
+
+    from ..games.manager import list_games
 
     escape = _markup  # control characters escaped too
 
@@ -325,8 +328,9 @@ def games(as_json: bool) -> None:
 def words(game: str | None, as_json: bool) -> None:
     """List each game's words beside what they mean in core words."""
     from rich.table import Table
-    from tcgtrig.games.manager import available_games, load_ruleset
-    from tcgtrig.games.meanings import word_meanings
+
+    from ..games.manager import available_games, load_ruleset
+    from ..games.meanings import word_meanings
 
     names = [game] if game else available_games()
     for name in names:
@@ -386,7 +390,7 @@ MEMORY_GIVEN = "tcgtrig.max_memory_given"
 
 
 def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    from tcgtrig.base import budget
+    from ..base import budget
 
     if value is None:  # the default, or TCGTRIG_MAX_MEMORY: a bad setting is said, not silently ignored
         setting = os.environ.get("TCGTRIG_MAX_MEMORY", "").strip()
@@ -447,8 +451,8 @@ def _refuse_overwriting_input(output: str | None, file: str, option: str) -> Non
 
 def _load(file: str) -> Any:
     """A scenario file, or standard input for ``-``."""
-    from tcgtrig.scenario.reading import load_scenario, scenario_from_text
-    from tcgtrig.scenario.source import read_limited
+    from ..scenario.reading import load_scenario, scenario_from_text
+    from ..scenario.source import read_limited
 
     if file == "-":
         return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
@@ -458,8 +462,8 @@ def _load(file: str) -> Any:
 def _resolve(
     file: str, game: str | None, choices: tuple[str, ...], seed: int | None, max_steps: int | None, chooser: Any = None
 ) -> tuple[Scenario, Resolution]:
-    from tcgtrig.choices import RandomChooser, ScriptedChooser
-    from tcgtrig.resolution import pick_game, resolve
+    from ..choices import RandomChooser, ScriptedChooser
+    from ..resolution import pick_game, resolve
 
     scenario = _load(file)
     kwargs: dict[str, Any] = {}
@@ -472,7 +476,7 @@ def _resolve(
 
 def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
     """The typo warnings of a resolved file; with ``strict`` they are bad input."""
-    from tcgtrig.tools.lint import lint
+    from .lint import lint
 
     findings = lint(scenario, result.engine.ruleset, result.compiled)
     if strict and findings:
@@ -547,7 +551,7 @@ def _show_resolution(result: Resolution, as_json: bool) -> None:
     if as_json:
         _dump(result.to_json(lazy=True))
         return
-    from tcgtrig.tools.render import print_tree
+    from .render import print_tree
 
     print_tree(result, _console())
 
@@ -575,10 +579,11 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     1 an expectation did not hold, 2 a file could not be read.
     """
     from rich.table import Table
-    from tcgtrig.expect import check_scenario
-    from tcgtrig.games.manager import available_games, load_ruleset, split_game
-    from tcgtrig.scenario.reading import load_scenario
-    from tcgtrig.tools.lint import lint
+
+    from ..expect import check_scenario
+    from ..games.manager import available_games, load_ruleset, split_game
+    from ..scenario.reading import load_scenario
+    from .lint import lint
 
     escape = _markup  # control characters escaped too
 
@@ -680,9 +685,9 @@ def _run_and_save(
     save_to: str,
 ) -> None:
     """``run --stop-after N --save FILE``: the options go into the save."""
-    from tcgtrig.choices import RandomChooser, ScriptedChooser
-    from tcgtrig.engine import DEFAULT_MAX_STEPS, Engine
-    from tcgtrig.saving import run_until, save_position
+    from ..choices import RandomChooser, ScriptedChooser
+    from ..engine import DEFAULT_MAX_STEPS, Engine
+    from ..saving import run_until, save_position
 
     scenario = _load(file)
     engine = Engine.for_scenario(scenario, game, max_steps=max_steps or DEFAULT_MAX_STEPS)
@@ -711,8 +716,8 @@ def resume(saved: str, as_json: bool) -> None:
     --choice, --random, --max-steps are the save's; the memory bound is the
     tighter of the saved one and the one in force, unless --max-memory is
     given here)."""
-    from tcgtrig.saving import finish_position, read_position
-    from tcgtrig.scenario.source import parse_source, read_limited
+    from ..saving import finish_position, read_position
+    from ..scenario.source import parse_source, read_limited
 
     try:
         with open(saved, "rb") as stream:
@@ -730,7 +735,7 @@ def resume(saved: str, as_json: bool) -> None:
 def _tighten_memory_bound(saved: int | None) -> None:
     """The tighter of the memory bound in force and ``saved`` (a save can
     lower the bound, never lift it: it may come from anywhere)."""
-    from tcgtrig.base import budget
+    from ..base import budget
 
     current = budget.max_memory()
     if saved is not None and (current is None or saved < current):
@@ -783,15 +788,15 @@ def _show(value: Any) -> str:
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
     """Resolve one position under every installed ruleset, side by side,
     then say where the games part ways."""
-    from tcgtrig.scenario.reading import load_scenario
-    from tcgtrig.tools.compare import compare_games, comparison_json
+    from ..scenario.reading import load_scenario
+    from .compare import compare_games, comparison_json
 
     _refuse_overwriting_input(html_out, file, "--html")
     scenario = load_scenario(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     results = compare_games(scenario, names)
     if html_out is not None:
-        from tcgtrig.tools.compare_html import comparison_html
+        from .compare_html import comparison_html
 
         _write_atomically(html_out, comparison_html(scenario.title, results, scenario), "the page")
     if as_json:
@@ -811,8 +816,9 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
     import textwrap
 
     from rich.table import Table
-    from tcgtrig.base.safe_text import SHORTENED_NOTE, Shown
-    from tcgtrig.tools.compare import describe_difference, differences, no_differences
+
+    from ..base.safe_text import SHORTENED_NOTE, Shown
+    from .compare import describe_difference, differences, no_differences
 
     shown = Shown()
     # each game's order (or, in its first row, why it cannot resolve the file)
@@ -980,9 +986,9 @@ def explore(
     the memory bound) stopped the search: the outcomes listed are those
     found so far, and standard error says what was cut.
     """
-    from tcgtrig.resolution import pick_game
-    from tcgtrig.scenario.reading import load_scenario
-    from tcgtrig.tools.explore import explore as explore_positions
+    from ..resolution import pick_game
+    from ..scenario.reading import load_scenario
+    from .explore import explore as explore_positions
 
     scenario = load_scenario(file)
     with _Progress("exploring") as progress:
@@ -1101,9 +1107,9 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     error; past the budget, the question is asked.  Exit status: as
     ``run`` (3 when the resolution ended early: an endless loop, a limit).
     """
-    from tcgtrig.engine import Engine
-    from tcgtrig.scenario.reading import load_scenario
-    from tcgtrig.tools.render import print_tree, step_line
+    from ..engine import Engine
+    from ..scenario.reading import load_scenario
+    from .render import print_tree, step_line
 
     scenario = load_scenario(file)
     engine = Engine.for_scenario(scenario, game)
@@ -1179,7 +1185,7 @@ def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str
     """``--skip-irrelevant``: the default answer when exploring (within
     ``budget``) shows that every answer leads to the same outcome;
     ``None``: ask."""
-    from tcgtrig.tools.explore import explore_question
+    from .explore import explore_question
 
     with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
         found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth, progress=progress)
@@ -1197,7 +1203,7 @@ def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str
 def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudget) -> None:
     """``outcomes``: explore each option (the budget shared out equally)
     and show its outcomes."""
-    from tcgtrig.tools.explore import explore_engine
+    from .explore import explore_engine
 
     share = max(1, budget.states // len(options))
     done = 0  # positions reached for the options before
@@ -1259,7 +1265,7 @@ def _ask_decision(decision: Any, engine: Engine, budget: QuestionBudget) -> str:
 @click.option("--trace", is_flag=True, help="The JSON Schema of the JSON trace instead.")
 def schema_command(trace: bool) -> None:
     """Print the JSON Schema of scenario files (or of the JSON trace)."""
-    from tcgtrig.scenario.reading import schema
+    from ..scenario.reading import schema
 
     _dump(schema("trace" if trace else "scenario"))
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from tcgtrig.base.errors import PluginError, TcgTrigError
-from tcgtrig.games.manager import Ruleset, available_games, load_ruleset
-from tcgtrig.resolution import Resolution, resolve, summary
-from tcgtrig.scenario.reading import Scenario
+from ..base.errors import PluginError, TcgTrigError
+from ..games.manager import Ruleset, available_games, load_ruleset
+from ..resolution import Resolution, resolve, summary
+from ..scenario.reading import Scenario
 
 __all__ = ["compare_games", "differences", "comparison_json", "describe_difference", "no_differences"]
 

@@ -25,10 +25,10 @@ import html
 import itertools
 from typing import Any
 
-from tcgtrig.base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
-from tcgtrig.resolution import Resolution
-from tcgtrig.tools.compare import describe_difference, differences, no_differences
-from tcgtrig.tools.render import SKIP_KEYS
+from ..base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
+from ..resolution import Resolution
+from .compare import describe_difference, differences, no_differences
+from .render import SKIP_KEYS
 
 __all__ = ["comparison_html", "MAX_PAGE_EFFECTS"]
 
@@ -269,7 +269,7 @@ def _position(scenario: Any, text: _Page) -> str:
     """The file's source and notes, whose turn it is, and the starting
     board: each player's cards, zone by zone, with their abilities' texts
     (the file's ``text``, else the ability as the file writes it)."""
-    from tcgtrig.games.meanings import flow
+    from ..games.meanings import flow
 
     data = scenario.data
     about = "".join(

@@ -43,17 +43,18 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import define, field
-from tcgtrig.base import budget
-from tcgtrig.model.info import STOPPED
+
+from ..base import budget
+from ..model.info import STOPPED
 
 if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAULT_MAX_STATES without them
     from multiprocessing.connection import Connection
     from multiprocessing.sharedctypes import SynchronizedBase
 
-    from tcgtrig.engine import Engine
-    from tcgtrig.games.manager import Ruleset
-    from tcgtrig.model.decision import Decision
-    from tcgtrig.scenario.reading import Scenario
+    from ..engine import Engine
+    from ..games.manager import Ruleset
+    from ..model.decision import Decision
+    from ..scenario.reading import Scenario
 
 __all__ = [
     "Exploration",
@@ -335,7 +336,7 @@ class _Walker:
     def _end(self, engine: Engine) -> str | None:
         """The id of the end state ``engine`` reached (registered in
         ``ends``); ``None`` if it would be one distinct outcome too many."""
-        from tcgtrig.resolution import summary
+        from ..resolution import summary
 
         end = summary(engine.state, engine.view)
         outcome = engine.outcome.outcome if engine.outcome is not None else "complete"
@@ -434,8 +435,8 @@ def explore(
         depends on the machine).
     :param progress: called now and then with the positions reached.
     """
-    from tcgtrig.engine import Engine
-    from tcgtrig.games.manager import Ruleset, load_ruleset
+    from ..engine import Engine
+    from ..games.manager import Ruleset, load_ruleset
 
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
     root = Engine.for_scenario(scenario, ruleset)
@@ -767,9 +768,9 @@ def _option_task(task: tuple[Any, ...], reached: Any) -> Exploration | None:
 
     if left() <= 0:
         return None
-    from tcgtrig.engine import Engine
-    from tcgtrig.games.manager import load_ruleset
-    from tcgtrig.scenario.reading import scenario_from_data
+    from ..engine import Engine
+    from ..games.manager import load_ruleset
+    from ..scenario.reading import scenario_from_data
 
     root = Engine.for_scenario(scenario_from_data(data, file=file, check_game=False), load_ruleset(game))
     root.advance()

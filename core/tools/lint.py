@@ -22,11 +22,12 @@ from functools import lru_cache
 from typing import Any
 
 from attrs import frozen
-from tcgtrig.games.guard import NOT_THE_PLUGINS
-from tcgtrig.games.manager import Ruleset
-from tcgtrig.model.values import SOURCES, Ability, Card, Emit, Move, Pattern, walk
-from tcgtrig.scenario.reading import Compiled, Scenario
-from tcgtrig.scenario.source import format_path
+
+from ..games.guard import NOT_THE_PLUGINS
+from ..games.manager import Ruleset
+from ..model.values import SOURCES, Ability, Card, Emit, Move, Pattern, walk
+from ..scenario.reading import Compiled, Scenario
+from ..scenario.source import format_path
 
 __all__ = ["Finding", "lint", "CORE_EVENTS", "game_events", "game_zones"]
 

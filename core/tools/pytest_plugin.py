@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tcgtrig.base.errors import TcgTrigError
-from tcgtrig.base.safe_text import escape_controls
-from tcgtrig.expect import Mismatch, check_scenario
-from tcgtrig.games.manager import available_games
-from tcgtrig.scenario.reading import Scenario, load_scenario
+
+from ..base.errors import TcgTrigError
+from ..base.safe_text import escape_controls
+from ..expect import Mismatch, check_scenario
+from ..games.manager import available_games
+from ..scenario.reading import Scenario, load_scenario
 
 __all__ = ["ScenarioFile", "ScenarioItem", "ScenarioMismatch"]
 

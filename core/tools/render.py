@@ -24,9 +24,10 @@ from typing import Any
 from attrs import define, field
 from rich.console import Console
 from rich.text import Text
-from tcgtrig.base.safe_text import SHORTENED_NOTE, Shown
-from tcgtrig.model.trace import Step
-from tcgtrig.resolution import Resolution
+
+from ..base.safe_text import SHORTENED_NOTE, Shown
+from ..model.trace import Step
+from ..resolution import Resolution
 
 __all__ = [
     "Node",
