@@ -13,6 +13,7 @@ from typing import Any
 
 from attrs import field, frozen
 
+from ..language.base import relative_player
 from ..model.state import GameState
 from ..model.values import (
     SOURCES,
@@ -96,17 +97,6 @@ class Scope:
 
     def __deepcopy__(self, memo: dict) -> Scope:
         return self
-
-
-def relative_player(state: GameState, who: str, controller: str) -> str:
-    """Turn ``self``/``opponent``/``turn_player``/a player name into a player name."""
-    if who == "self":
-        return controller
-    if who == "opponent":
-        return state.opponent(controller)
-    if who == "turn_player":
-        return state.turn_player
-    return who
 
 
 class Evaluator:

@@ -27,6 +27,7 @@ from attrs import field, frozen
 from ..base.errors import PluginError, ScenarioError, TcgTrigError
 from ..games.guard import NOT_THE_PLUGINS
 from ..games.manager import Ruleset
+from ..language import BY_WORD
 from ..model.state import GameState
 from ..model.values import (
     ABILITY_KINDS,
@@ -39,7 +40,6 @@ from ..model.values import (
     AllOf,
     AnyOf,
     AtTrigger,
-    Battle,
     Card,
     CardIds,
     Change,
@@ -50,12 +50,8 @@ from ..model.values import (
     CountIs,
     Did,
     DidCount,
-    Draw,
     Emit,
     Event,
-    Flag,
-    Gain,
-    Grant,
     Happened,
     HappenedCount,
     HasFlag,
@@ -65,7 +61,6 @@ from ..model.values import (
     Marked,
     May,
     Mod,
-    Move,
     Negate,
     Not,
     PassTurn,
@@ -75,7 +70,6 @@ from ..model.values import (
     Ref,
     ResolvePending,
     Selector,
-    Stack,
     StatIs,
     StatOf,
     TargetRef,
@@ -133,7 +127,6 @@ _RESERVED_PLAYERS = ("self", "opponent", "any", "turn_player")
 #: counter, an amount): anything beyond is a typo or an attack.
 MAX_NUMBER = 1_000_000_000
 #: The most cards one ``draw`` may draw (each may be its own event).
-MAX_DRAW = 10_000
 #: Words that mean something where a card is named (selectors, patterns,
 #: the answers to a decision): no card may be called so.
 RESERVED_CARD_IDS = frozenset(
@@ -1299,165 +1292,34 @@ class _Compiler:
         as_ = self.text(args["as"], at + ("as",)) if "as" in args else as_
         if word != "change" and "by" in args:
             by = self.text(args["by"], at + ("by",), choices=CAUSES)
-        return _PRIMITIVE_READERS[word](self, word, args, at, label=label, by=by, as_=as_)
+        return BY_WORD[word].read(self, word, args, at, label=label, by=by, as_=as_)
 
-    def _read_grant(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``grant``."""
-        self.only(args, at, ("card", "ability", "until", "as", "by", "label"))
-        self.need(args, at, "card", "ability")
-        raw = args["ability"]
-        _check_schema(self.source, raw, at + ("ability",), "ability")
+    def gained_ability(self, raw: Any, at: Path_) -> Ability:
+        """The ability a ``grant`` gives: a triggered, interrupt or
+        replacement ability with an id of its own on the card that grants it."""
+        _check_schema(self.source, raw, at, "ability")
         if f"{self.writer}.{raw['id']}" in self.grants:
             raise self.error(
-                at + ("ability", "id"),
+                at + ("id",),
                 f"{self.writer} already grants an ability with id {raw['id']!r}: give each its own id",
             )
         if raw.get("kind") in ("continuous", "activated"):
             raise self.error(
-                at + ("ability", "kind"),
+                at + ("kind",),
                 "a gained ability here is triggered, an interrupt or a replacement",
                 ["triggered", "interrupt", "replacement"],
             )
-        until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
         self.grants.add(f"{self.writer}.{raw['id']}")
         if f"{self.writer}.{raw['id']}" in self.printed_keys:
             raise self.error(
-                at + ("ability", "id"),
+                at + ("id",),
                 f"{self.writer}.{raw['id']} is already an ability "
                 f"printed on {self.writer}: give the gained one another id",
             )
         outer = self.context
-        ability = self.ability(raw, {"zone": "battle"}, at + ("ability",))
+        ability = self.ability(raw, {"zone": "battle"}, at)
         self.context = outer
-        return Grant(
-            card=self.selector(args["card"], at + ("card",)),
-            ability=ability,
-            key=f"{self.writer}.{raw['id']}",
-            until=until,
-            as_=as_,
-            by=by,
-            label=label,
-        )
-
-    def _read_draw(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``draw``."""
-        self.only(args, at, ("player", "count", "as", "by", "label"))
-        count = self.amount(args.get("count", 1), at + ("count",))
-        if isinstance(count, int) and count > MAX_DRAW:
-            raise self.error(at + ("count",), f"a draw of {count:,} cards: at most {MAX_DRAW:,} at once")
-        return Draw(
-            player=self.player(args.get("player", "self"), at + ("player",)),
-            count=count,
-            as_=as_,
-            by=by,
-            label=label,
-        )
-
-    def _read_gain(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``gain``/``lose``."""
-        self.only(args, at, ("player", "counter", "amount", "as", "by", "label"))
-        self.need(args, at, "counter")
-        return Gain(
-            player=self.player(args.get("player", "self"), at + ("player",)),
-            counter=self.text(args["counter"], at + ("counter",)),
-            amount=self.amount(args.get("amount", 1), at + ("amount",)),
-            sign=1 if word == "gain" else -1,
-            as_=as_,
-            by=by,
-            label=label,
-        )
-
-    def _read_move(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``move``."""
-        self.only(args, at, ("card", "to", "from", "as", "under", "alone", "by", "label"))
-        self.need(args, at, "card", "to")
-        to = self.text(args["to"], at + ("to",))
-        from_ = self.text(args["from"], at + ("from",)) if "from" in args else None
-        under = self.one_card(args["under"], at + ("under",)) if "under" in args else None
-        if to == SOURCES and under is None:
-            raise self.error(at, "a move to sources needs 'under': the card to stack it under")
-        return Move(
-            card=self.selector(args["card"], at + ("card",)),
-            to=to,
-            from_=from_,
-            as_=as_,
-            under=under,
-            alone=self.flag_value(args.get("alone", False), at + ("alone",)),
-            by=by,
-            label=label,
-        )
-
-    def _read_stack(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``stack``."""
-        self.only(args, at, ("card", "onto", "as", "by", "label"))
-        self.need(args, at, "card", "onto")
-        return Stack(
-            card=self.one_card(args["card"], at + ("card",)),
-            onto=self.one_card(args["onto"], at + ("onto",)),
-            as_=as_,
-            by=by,
-            label=label,
-        )
-
-    def _read_flag(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``flag``."""
-        self.only(args, at, ("card", "set", "clear", "until", "as", "by", "label"))
-        self.need(args, at, "card")
-        if ("set" in args) == ("clear" in args):
-            raise self.error(at, "expected exactly one of 'set' or 'clear'")
-        which = "set" if "set" in args else "clear"
-        name = self.text(args[which], at + (which,))
-        if "until" in args and which == "clear":
-            raise self.error(at + ("until",), "'until' says how long a flag that is set lasts")
-        until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
-        return Flag(
-            card=self.selector(args["card"], at + ("card",)),
-            set_=name if which == "set" else None,
-            clear=name if which == "clear" else None,
-            until=until,
-            as_=as_,
-            by=by,
-            label=label,
-        )
-
-    def _read_change(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``change``."""
-        self.only(args, at, ("card", "stat", "by", "until", "as", "label"))
-        self.need(args, at, "card", "stat", "by")
-        until = self.text(args["until"], at + ("until",), choices=DURATIONS) if "until" in args else None
-        return Change(
-            card=self.selector(args["card"], at + ("card",)),
-            stat=self.text(args["stat"], at + ("stat",)),
-            by_amount=self.amount(args["by"], at + ("by",), signed=True),
-            until=until,
-            as_=as_,
-            by=by,
-            label=label,
-        )
-
-    def _read_battle(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``battle``."""
-        self.only(args, at, ("card", "against", "hold", "by", "label"))
-        self.need(args, at, "card")
-        against = self.one_card(args["against"], at + ("against",)) if args.get("against") is not None else None
-        hold = self.text(args["hold"], at + ("hold",)) if "hold" in args else None
-        return Battle(card=self.one_card(args["card"], at + ("card",)), against=against, hold=hold, label=label)
-
-    def _read_emit(self, word: str, args: dict[str, Any], at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
-        """The arguments of ``emit``."""
-        self.only(args, at, ("event", "card", "player", "by", "reason", "label"))
-        self.need(args, at, "event")
-        card = self.selector(args["card"], at + ("card",)) if "card" in args else None
-        player = self.player(args["player"], at + ("player",)) if "player" in args else None
-        reason = self.line(args["reason"], at + ("reason",)) if "reason" in args else None
-        return Emit(
-            event=self.text(args["event"], at + ("event",)),
-            card=card,
-            player=player,
-            by=by,
-            reason=reason,
-            label=label,
-        )
+        return ability
 
     def text(self, raw: Any, at: Path_, *, choices: Sequence[str] | None = None) -> str:
         """A word: a non-empty string (one of ``choices`` when given)."""
@@ -1715,21 +1577,6 @@ class _Compiler:
                 self.only(raw, at, ("card", "stat") + COMPARISONS)
                 return StatIs(card, self.text(raw["stat"], at + ("stat",)), self.compare(raw, at))
         raise self.error(at, f"not a condition I know ({forms})")
-
-
-#: the method that reads each primitive action word
-_PRIMITIVE_READERS: dict[str, Callable[..., Action]] = {
-    "grant": _Compiler._read_grant,
-    "draw": _Compiler._read_draw,
-    "gain": _Compiler._read_gain,
-    "lose": _Compiler._read_gain,
-    "move": _Compiler._read_move,
-    "stack": _Compiler._read_stack,
-    "flag": _Compiler._read_flag,
-    "change": _Compiler._read_change,
-    "battle": _Compiler._read_battle,
-    "emit": _Compiler._read_emit,
-}
 
 
 def _granted_keys(data: dict[str, Any]) -> list[str]:

@@ -10,26 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..language import BY_MODEL
 from ..model.values import (
     Ability,
     Activate,
     AllOf,
     AnyOf,
     AtTrigger,
-    Battle,
     CardIds,
-    Change,
     Compare,
     Count,
     CounterIs,
     CountIs,
     Did,
     DidCount,
-    Draw,
-    Emit,
-    Flag,
-    Gain,
-    Grant,
     Happened,
     HappenedCount,
     HasFlag,
@@ -38,7 +32,6 @@ from ..model.values import (
     Mark,
     Marked,
     May,
-    Move,
     Negate,
     Not,
     PassTurn,
@@ -47,7 +40,6 @@ from ..model.values import (
     Query,
     Ref,
     ResolvePending,
-    Stack,
     StatIs,
     StatOf,
     TargetRef,
@@ -168,94 +160,11 @@ def _actions(actions: Any) -> list[dict[str, Any]]:
 
 def action_to_data(action: Any) -> dict[str, Any]:
     label = _some(label=getattr(action, "label", None))
-    if isinstance(action, Move):
-        return {
-            "move": {
-                "card": selector_to_data(action.card),
-                "to": action.to,
-                **_some(
-                    under=selector_to_data(action.under) if action.under is not None else None,
-                    alone=action.alone,
-                    by=action.by,
-                ),
-                **({"from": action.from_} if action.from_ else {}),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
-    if isinstance(action, Stack):
-        return {
-            "stack": {
-                "card": selector_to_data(action.card),
-                "onto": selector_to_data(action.onto),
-                **_some(by=action.by),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
-    if isinstance(action, Draw):
-        return {
-            "draw": {
-                "player": action.player,
-                "count": _amount(action.count),
-                **_some(by=action.by),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
-    if isinstance(action, Gain):
-        return {
-            "gain" if action.sign > 0 else "lose": {
-                "player": action.player,
-                "counter": action.counter,
-                "amount": _amount(action.amount),
-                **_some(by=action.by),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
-    if isinstance(action, Flag):
-        which = {"set": action.set_} if action.set_ is not None else {"clear": action.clear}
-        return {
-            "flag": {
-                "card": selector_to_data(action.card),
-                **which,
-                **_some(by=action.by, until=action.until),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
-    if isinstance(action, Change):
-        data = {
-            "change": {
-                "card": selector_to_data(action.card),
-                "stat": action.stat,
-                "by": _amount(action.by_amount),
-                **_some(until=action.until),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
-        return {**data, **_some(by=action.by)}  # "by" inside change is the amount
-    if isinstance(action, Emit):
-        return {
-            "emit": {
-                "event": action.event,
-                **_some(
-                    card=selector_to_data(action.card) if action.card is not None else None,
-                    player=action.player,
-                    by=action.by,
-                    reason=action.reason,
-                ),
-                **label,
-            }
-        }
+    kind = BY_MODEL.get(type(action))
+    if kind is not None:
+        return kind.write(action, WRITER)
     if isinstance(action, Activate):
         return {"activate": action.key, **label}
-    if isinstance(action, Battle):
-        against = {"against": selector_to_data(action.against)} if action.against is not None else {}
-        hold = {"hold": action.hold} if action.hold is not None else {}
-        return {"battle": {"card": selector_to_data(action.card), **against, **hold}, **label}
     if isinstance(action, Win):
         return {"win": {"player": action.player, **({"reason": action.reason} if action.reason else {})}, **label}
     if isinstance(action, Negate):
@@ -279,17 +188,21 @@ def action_to_data(action: Any) -> dict[str, Any]:
         return {"pass_turn": {}, **label}
     if isinstance(action, Mark):
         return {"mark": {"set": action.set_} if action.set_ is not None else {"clear": action.clear}, **label}
-    if isinstance(action, Grant):
-        return {
-            "grant": {
-                "card": selector_to_data(action.card),
-                "ability": ability_to_data(action.ability),
-                **_some(until=action.until, by=action.by),
-                **({"as": action.as_} if action.as_ else {}),
-                **label,
-            }
-        }
     raise TypeError(f"not an action: {action!r}")
+
+
+class _Writer:
+    """What an action's home writes its fields back with (:class:`tcgtrig.language.Writer`)."""
+
+    card = staticmethod(selector_to_data)
+    amount = staticmethod(_amount)
+
+    @staticmethod
+    def ability(ability: Ability) -> dict[str, Any]:
+        return ability_to_data(ability)
+
+
+WRITER = _Writer()
 
 
 def ability_to_data(ability: Ability) -> dict[str, Any]:

@@ -1,0 +1,44 @@
+"""The action language: each primitive action in one home.
+
+A primitive action (``move``, ``stack``, ``draw``, ``gain``/``lose``,
+``flag``, ``change``, ``emit``, ``grant``, ``battle``) has one module here
+holding all of it: how its scenario words are read (``read``) and written
+back (``write``), which of its fields name cards chosen before it happens,
+how it is planned into ops with their would-be events (``plan``) and how
+each op is carried out (``apply``).  Its model class stays with the other
+values in :mod:`tcgtrig.model.values`.
+
+Adding a primitive action: its attrs class in ``model/values.py``, a module
+here ending in ``KIND = ActionKind(...)``, its line in :data:`PRIMITIVES`,
+its entry in the schema (``scenario/schema/scenario.schema.json``) and
+``docs/scenario-format.md``, and its tests.
+
+The homes get their collaborators as arguments (:mod:`.base`): this layer
+sits above the games and below both the runtime and the scenario files.
+"""
+
+from __future__ import annotations
+
+from . import battle, change, draw, emit, flag, gain, grant, move, stack
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer
+
+__all__ = ["PRIMITIVES", "BY_MODEL", "BY_WORD", "ActionKind", "Moment", "Op", "Planning", "Reader", "Writer"]
+
+#: every primitive action, in the order the schema lists them
+PRIMITIVES: tuple[ActionKind, ...] = (
+    move.KIND,
+    stack.KIND,
+    draw.KIND,
+    gain.KIND,
+    flag.KIND,
+    change.KIND,
+    emit.KIND,
+    grant.KIND,
+    battle.KIND,
+)
+
+#: a primitive action's home, by its model class
+BY_MODEL: dict[type, ActionKind] = {kind.model: kind for kind in PRIMITIVES}
+
+#: a primitive action's home, by each of its scenario words
+BY_WORD: dict[str, ActionKind] = {word: kind for kind in PRIMITIVES for word in kind.words}

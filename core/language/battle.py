@@ -1,0 +1,94 @@
+"""``battle``: two cards (or one, attacking directly) battle; the game says
+what it comes to (:meth:`~tcgtrig.games.manager.Ruleset.battle`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.values import Battle, Event
+from . import flag, gain, move
+from .base import ActionKind, Op, Planning, Reader, Writer, some
+
+
+def read(
+    reader: Reader, word: str, args: dict[str, Any], at: tuple[Any, ...], *, label: Any, by: Any, as_: Any
+) -> Battle:
+    reader.only(args, at, ("card", "against", "hold", "by", "label"))
+    reader.need(args, at, "card")
+    against = reader.one_card(args["against"], at + ("against",)) if args.get("against") is not None else None
+    hold = reader.text(args["hold"], at + ("hold",)) if "hold" in args else None
+    return Battle(card=reader.one_card(args["card"], at + ("card",)), against=against, hold=hold, label=label)
+
+
+def write(action: Battle, writer: Writer) -> dict[str, Any]:
+    against = {"against": writer.card(action.against)} if action.against is not None else {}
+    hold = {"hold": action.hold} if action.hold is not None else {}
+    return {"battle": {"card": writer.card(action.card), **against, **hold}, **some(label=action.label)}
+
+
+def plan(planning: Planning, action: Battle) -> list[Op]:
+    """A battle's ops: what the game says it comes to, as it is now — who
+    won and lost first (a loser's event is about it as it was, before it is
+    destroyed), then each card destroyed (or holding the ``hold`` flag until
+    a later step moves it), then battle damage."""
+    machine, part, chosen, scope, by, actor, did = planning
+    by = by if by != "effect" else "battle"
+    state = machine.state
+    card = (chosen.get("card") or [None])[0]
+    against = (chosen.get("against") or [None])[0]
+    if card is None or (against is not None and against == card):
+        return []
+    result = machine.ruleset.battle(state, card, against, machine.view.stat)
+    ruleset = machine.ruleset
+    ops = []
+    other = {card: against, against: card}
+    outcomes = [(result.winner, "won_battle")] if result.winner is not None else []
+    outcomes += [(card_id, "lost_battle") for card_id in (result.destroyed if result.losers is None else result.losers)]
+    for card_id, name in outcomes:
+        who = state.cards[card_id]
+        event = Event(name=name, card=card_id, player=who.owner, by=by, actor=actor, against=other.get(card_id))
+        ops.append(Op(part=part, event=event, subject=card_id, incarnation=who.incarnation))
+    for card_id in result.destroyed:
+        loser = state.cards[card_id]
+        if action.hold is not None:  # destroyed now, moved by a later step: it carries the flag until then
+            if action.hold not in loser.flags:
+                event = Event(
+                    name="flag_set",
+                    card=card_id,
+                    player=loser.owner,
+                    by=by,
+                    actor=actor,
+                    flag=action.hold,
+                    against=other.get(card_id),
+                )
+                ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, apply=flag.apply))
+            continue
+        event = Event(
+            name=ruleset.destroyed_event,
+            base="moved",
+            card=card_id,
+            player=loser.owner,
+            by=by,
+            actor=actor,
+            from_=loser.zone,
+            to=ruleset.discard_zone,
+            against=other.get(card_id),
+        )
+        ops.append(
+            Op(
+                part=part,
+                event=event,
+                subject=card_id,
+                incarnation=loser.incarnation,
+                data=(("under", None), ("alone", False)),
+                apply=move.apply,
+            )
+        )
+    for player, amount in result.damage:
+        if amount > 0:
+            event = Event(name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=actor)
+            ops.append(Op(part=part, event=event, data=(("delta", -amount),), apply=gain.apply))
+    return ops
+
+
+KIND = ActionKind(words=("battle",), model=Battle, card_fields=("card", "against"), read=read, write=write, plan=plan)

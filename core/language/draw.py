@@ -1,0 +1,70 @@
+"""``draw``: cards from a player's deck to their hand."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import evolve
+
+from ..model.values import Card, Draw, Event
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, named, some
+
+#: the most cards one draw may take: a larger number is a typo, not a draw
+MAX_DRAW = 10_000
+
+
+def read(
+    reader: Reader, word: str, args: dict[str, Any], at: tuple[Any, ...], *, label: Any, by: Any, as_: Any
+) -> Draw:
+    reader.only(args, at, ("player", "count", "as", "by", "label"))
+    count = reader.amount(args.get("count", 1), at + ("count",))
+    if isinstance(count, int) and count > MAX_DRAW:
+        raise reader.error(at + ("count",), f"a draw of {count:,} cards: at most {MAX_DRAW:,} at once")
+    return Draw(
+        player=reader.player(args.get("player", "self"), at + ("player",)),
+        count=count,
+        as_=as_,
+        by=by,
+        label=label,
+    )
+
+
+def write(action: Draw, writer: Writer) -> dict[str, Any]:
+    return {
+        "draw": {
+            "player": action.player,
+            "count": writer.amount(action.count),
+            **some(by=action.by),
+            **named(action),
+        }
+    }
+
+
+def plan(planning: Planning, action: Draw) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
+    count = machine.view.amount(action.count, scope, did)
+    if count <= 0:
+        return []
+    name, base = action.as_ or "drawn", "drawn" if action.as_ else None
+    return [
+        Op(part=part, event=Event(name=name, base=base, player=player, amount=count, by=by, actor=actor), apply=apply)
+        for player in counted_players(machine.state, action.player, scope.controller)
+    ]
+
+
+def apply(moment: Moment, op: Op, card: Card | None) -> None:
+    """The top cards of the player's deck, as many as there are, to their hand."""
+    state, ruleset, event = moment.state, moment.machine.ruleset, op.event
+    player = event.player or ""
+    deck = [c for c in state.in_zone(ruleset.deck_zone) if c.owner == player][: event.amount]
+    for drawn in deck:
+        moment.before.setdefault(drawn.id, drawn)
+        state.replace(
+            evolve(
+                drawn, zone=ruleset.hand_zone, under=None, flags=frozenset(), mods=(), incarnation=drawn.incarnation + 1
+            )
+        )
+    moment.events.append(evolve(event, cards=tuple(c.id for c in deck)))
+
+
+KIND = ActionKind(words=("draw",), model=Draw, card_fields=(), read=read, write=write, plan=plan)

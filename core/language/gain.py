@@ -1,0 +1,78 @@
+"""``gain`` and ``lose``: a player's counter up or down."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from attrs import evolve
+
+from ..model.values import Card, Event, Gain
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, named, some
+
+
+def read(
+    reader: Reader, word: str, args: dict[str, Any], at: tuple[Any, ...], *, label: Any, by: Any, as_: Any
+) -> Gain:
+    reader.only(args, at, ("player", "counter", "amount", "as", "by", "label"))
+    reader.need(args, at, "counter")
+    return Gain(
+        player=reader.player(args.get("player", "self"), at + ("player",)),
+        counter=reader.text(args["counter"], at + ("counter",)),
+        amount=reader.amount(args.get("amount", 1), at + ("amount",)),
+        sign=1 if word == "gain" else -1,
+        as_=as_,
+        by=by,
+        label=label,
+    )
+
+
+def write(action: Gain, writer: Writer) -> dict[str, Any]:
+    return {
+        "gain" if action.sign > 0 else "lose": {
+            "player": action.player,
+            "counter": action.counter,
+            "amount": writer.amount(action.amount),
+            **some(by=action.by),
+            **named(action),
+        }
+    }
+
+
+def plan(planning: Planning, action: Gain) -> list[Op]:
+    machine, part, chosen, scope, by, actor, did = planning
+    amount = machine.view.amount(action.amount, scope, did)
+    if amount <= 0:
+        return []
+    base = "gained" if action.sign > 0 else "lost"
+    ops = []
+    for player in counted_players(machine.state, action.player, scope.controller):
+        event = Event(
+            name=action.as_ or base,
+            base=base if action.as_ else None,
+            player=player,
+            counter=action.counter,
+            amount=amount,
+            by=by,
+            actor=actor,
+        )
+        ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),), apply=apply))
+    return ops
+
+
+def apply(moment: Moment, op: Op, card: Card | None) -> None:
+    """Change the counter (and the counters the game links to it) by the
+    op's ``delta``; a cap may stop it short, or at once: then nothing happened."""
+    state, event = moment.state, op.event
+    assert event.counter is not None
+    player = event.player or ""
+    old = state.counter(player, event.counter)
+    for who, value in moment.machine.ruleset.linked_counters(
+        state, player, event.counter, old + op.get("delta")
+    ).items():
+        state.set_counter(who, event.counter, value)
+    moved = abs(state.counter(player, event.counter) - old)
+    if moved:
+        moment.events.append(event if moved == event.amount else evolve(event, amount=moved))
+
+
+KIND = ActionKind(words=("gain", "lose"), model=Gain, card_fields=(), read=read, write=write, plan=plan)
