@@ -1,12 +1,17 @@
 """The action language: each primitive action in one home.
 
-A primitive action (``move``, ``stack``, ``draw``, ``gain``/``lose``,
+Every action word of the core is here.  A primitive action (``move``,
+``stack``, ``draw``, ``gain``/``lose``,
 ``flag``, ``change``, ``emit``, ``grant``, ``battle``) has one module here
 holding all of it: how its scenario words are read (``read``) and written
 back (``write``), which of its fields name cards chosen before it happens,
 how it is planned into ops with their would-be events (``plan``) and how
 each op is carried out (``apply``).  Its model class stays with the other
 values in :mod:`tcgtrig.model.values`.
+
+The control actions (``if``, ``may``, ``together``, ``negate``, …) are
+read and written back in :mod:`.control`; how they run is the machine's
+own business (:mod:`tcgtrig.runtime.performing`).
 
 Adding a primitive action: its attrs class in ``model/values.py``, a module
 here ending in ``KIND = ActionKind(...)``, its line in :data:`PRIMITIVES`,
@@ -21,8 +26,51 @@ from __future__ import annotations
 
 from . import battle, change, draw, emit, flag, gain, grant, move, stack
 from .base import ActionKind, Moment, Op, Planning, Reader, Writer
+from .control import CONTROLS, NOT_AT_ONCE, ControlKind
 
-__all__ = ["PRIMITIVES", "BY_MODEL", "BY_WORD", "ActionKind", "Moment", "Op", "Planning", "Reader", "Writer"]
+__all__ = [
+    "CORE_ACTIONS",
+    "PRIMITIVES",
+    "BY_MODEL",
+    "BY_WORD",
+    "CONTROLS",
+    "CONTROL_BY_MODEL",
+    "CONTROL_BY_WORD",
+    "NOT_AT_ONCE",
+    "ActionKind",
+    "ControlKind",
+    "Moment",
+    "Op",
+    "Planning",
+    "Reader",
+    "Writer",
+]
+
+#: The core action words every game understands, in the order an error
+#: lists them.
+CORE_ACTIONS = (
+    "move",
+    "stack",
+    "draw",
+    "gain",
+    "lose",
+    "flag",
+    "change",
+    "emit",
+    "activate",
+    "prevent",
+    "if",
+    "together",
+    "may",
+    "resolve_pending",
+    "end_turn",
+    "pass_turn",
+    "grant",
+    "mark",
+    "negate",
+    "battle",
+    "win",
+)
 
 #: every primitive action, in the order the schema lists them
 PRIMITIVES: tuple[ActionKind, ...] = (
@@ -42,3 +90,7 @@ BY_MODEL: dict[type, ActionKind] = {kind.model: kind for kind in PRIMITIVES}
 
 #: a primitive action's home, by each of its scenario words
 BY_WORD: dict[str, ActionKind] = {word: kind for kind in PRIMITIVES for word in kind.words}
+
+#: a control action's home, by its model class and by each of its words
+CONTROL_BY_MODEL: dict[type, ControlKind] = {kind.model: kind for kind in CONTROLS}
+CONTROL_BY_WORD: dict[str, ControlKind] = {word: kind for kind in CONTROLS for word in kind.words}

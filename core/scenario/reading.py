@@ -27,7 +27,7 @@ from attrs import field, frozen
 from ..base.errors import PluginError, ScenarioError, TcgTrigError
 from ..games.guard import NOT_THE_PLUGINS
 from ..games.manager import Ruleset
-from ..language import BY_WORD
+from ..language import BY_WORD, CONTROL_BY_WORD, CORE_ACTIONS
 from ..model.state import GameState
 from ..model.values import (
     ABILITY_KINDS,
@@ -36,7 +36,6 @@ from ..model.values import (
     SOURCES,
     Ability,
     Action,
-    Activate,
     AllOf,
     AnyOf,
     AtTrigger,
@@ -50,33 +49,23 @@ from ..model.values import (
     CountIs,
     Did,
     DidCount,
-    Emit,
     Event,
     Happened,
     HappenedCount,
     HasFlag,
-    If,
     InZone,
-    Mark,
     Marked,
-    May,
     Mod,
-    Negate,
     Not,
-    PassTurn,
     Pattern,
-    Prevent,
     Query,
     Ref,
-    ResolvePending,
     Selector,
     StatIs,
     StatOf,
     TargetRef,
-    Together,
     TurnOf,
     Value,
-    Win,
 )
 from .source import Source, load_source, parse_source
 
@@ -94,30 +83,6 @@ __all__ = [
     "CORE_ACTIONS",
 ]
 
-#: The core action words every game understands.
-CORE_ACTIONS = (
-    "move",
-    "stack",
-    "draw",
-    "gain",
-    "lose",
-    "flag",
-    "change",
-    "emit",
-    "activate",
-    "prevent",
-    "if",
-    "together",
-    "may",
-    "resolve_pending",
-    "end_turn",
-    "pass_turn",
-    "grant",
-    "mark",
-    "negate",
-    "battle",
-    "win",
-)
 _MODIFIERS = ("label", "by", "as")
 #: What can cause an event (``by``).
 CAUSES = ("effect", "battle", "rule", "cost")
@@ -173,7 +138,6 @@ _QUERY_KEYS = (
     "cards_under",
 )
 #: what ``negate`` negates
-NEGATIONS = ("activation", "effect")
 _PATTERN_KEYS = ("event", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat")
 _HISTORY_KEYS = ("event", "base", "card", "player", "actor", "from", "to", "by", "counter", "flag", "stat", "amount")
 _EXPECT_LISTS = (
@@ -1109,92 +1073,9 @@ class _Compiler:
         as_ = self.text(raw["as"], path + ("as",)) if "as" in raw else None
         if word in self.aliases and word not in CORE_ACTIONS:
             return self.alias(word, arg, raw, path, depth)
-        at = path + (word,)
-        if word == "if":
-            then = self.actions(raw.get("then") or [], path + ("then",), depth)
-            other = self.actions(raw.get("else") or [], path + ("else",), depth)
-            return [If(condition=self.condition(arg, at), then=then, else_=other, label=label)]
-        if word == "may":
-            then = self.actions(arg or [], at, depth)
-            other = self.actions(raw.get("else") or [], path + ("else",), depth)
-            return [May(then=then, else_=other, label=label)]
-        if word == "together":
-            members = self.actions(arg, at, depth)
-            for index, member in enumerate(members):
-                if isinstance(member, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)):
-                    raise self.error(
-                        at + (index,),
-                        "'together' holds actions that happen at once "
-                        "(move, stack, draw, gain, lose, flag, change, emit, together); "
-                        "write the others one after another",
-                    )
-            return [Together(actions=members, label=label)]
-        if word == "resolve_pending":
-            if self.context != "start":
-                raise self.error(
-                    at,
-                    "'resolve_pending' is a step boundary of the start actions: it works "
-                    "only in 'start' (an effect never lets others resolve in its middle)",
-                )
-            if arg not in (None, {}):
-                raise self.error(at, "expected {} (it takes no arguments)")
-            return [ResolvePending(label=label)]
-        if word in ("end_turn", "pass_turn"):
-            if self.context != "start":
-                raise self.error(at, f"'{word}' is a step of the turn: only the scenario's start can take it")
-            if arg not in ({}, None):
-                raise self.error(at, f"'{word}' takes no arguments: write {{{word}: {{}}}}")
-            if word == "pass_turn":
-                return [PassTurn(label=label)]
-            return [Emit(event="end_of_turn", player="turn_player", by="rule"), ResolvePending(), PassTurn(label=label)]
-        if word == "mark":
-            if not isinstance(arg, dict):
-                raise self.error(at, f"expected {{set: NAME}} or {{clear: NAME}}, got {_describe(arg)}")
-            if by is not None or as_ is not None:
-                raise self.error(path, "'mark' makes no event, so it takes no 'by' or 'as'")
-            self.only(arg, at, ("set", "clear"))
-            if ("set" in arg) == ("clear" in arg):
-                raise self.error(at, "expected exactly one of 'set' or 'clear'")
-            which = "set" if "set" in arg else "clear"
-            name = self.text(arg[which], at + (which,))
-            return [Mark(set_=name if which == "set" else None, clear=name if which == "clear" else None, label=label)]
-        if word == "activate":
-            if not isinstance(arg, str) or arg not in self.printed_keys:
-                raise self.error(at, f"unknown effect key {arg!r} (a printed ability)", sorted(self.printed_keys))
-            return [Activate(key=arg, label=label)]
-        if word == "win":
-            if by is not None or as_ is not None:
-                raise self.error(path, "'win' ends the game: it takes no 'by' or 'as'")
-            if arg in (None, {}):
-                return [Win(label=label)]
-            if not isinstance(arg, dict):
-                return [Win(player=self.player(arg, at), label=label)]
-            self.only(arg, at, ("player", "reason"))
-            reason = self.line(arg["reason"], at + ("reason",)) if "reason" in arg else None
-            return [Win(player=self.player(arg.get("player", "self"), at + ("player",)), reason=reason, label=label)]
-        if word == "negate":
-            if by is not None or as_ is not None:
-                raise self.error(path, "'negate' takes no 'by' or 'as'")
-            if isinstance(arg, dict) and ("card" in arg or "what" in arg):
-                self.only(arg, at, ("card", "what"))
-                self.need(arg, at, "card")
-                what = self.text(arg.get("what", "activation"), at + ("what",), choices=NEGATIONS)
-                return [Negate(card=self.selector(arg["card"], at + ("card",)), what=what, label=label)]
-            return [Negate(card=self.selector(arg, at), label=label)]
-        if word == "prevent":
-            if self.context not in ("interrupt", "replacement", "activated"):
-                raise self.error(
-                    at,
-                    "'prevent' works only in an interrupt or replacement ability (it stops the action about to happen)",
-                )
-            card = None
-            if isinstance(arg, dict) and "card" in arg:
-                card = self.selector(arg["card"], at + ("card",))
-            if isinstance(arg, dict):
-                self.only(arg, at, ("card",))
-            elif arg is not None:
-                raise self.error(at, "expected {} or {card: …}")
-            return [Prevent(card=card, label=label)]
+        control = CONTROL_BY_WORD.get(word)
+        if control is not None:
+            return control.read(self, word, arg, raw, path, depth, label=label, by=by, as_=as_)
         if word not in CORE_ACTIONS:
             from ..games.meanings import meaning_elsewhere
 
@@ -1207,7 +1088,7 @@ class _Compiler:
                     path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}", self.legal_actions()
                 )
             raise self.error(path, f"unknown action {word!r} for game {self.game!r}", self.legal_actions())
-        return [self.primitive(word, arg, at, label=label, by=by, as_=as_)]
+        return [self.primitive(word, arg, path + (word,), label=label, by=by, as_=as_)]
 
     def portable_word(self, word: str, arg: Any, raw: dict[str, Any], path: Path_, depth: int) -> list[Action] | None:
         """Another installed game's word, read in this game: expanded as that
@@ -1293,6 +1174,8 @@ class _Compiler:
         if word != "change" and "by" in args:
             by = self.text(args["by"], at + ("by",), choices=CAUSES)
         return BY_WORD[word].read(self, word, args, at, label=label, by=by, as_=as_)
+
+    describe = staticmethod(_describe)
 
     def gained_ability(self, raw: Any, at: Path_) -> Ability:
         """The ability a ``grant`` gives: a triggered, interrupt or

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..language import BY_MODEL
+from ..language import BY_MODEL, CONTROL_BY_MODEL
 from ..model.values import (
     Ability,
-    Activate,
     AllOf,
     AnyOf,
     AtTrigger,
@@ -27,25 +26,16 @@ from ..model.values import (
     Happened,
     HappenedCount,
     HasFlag,
-    If,
     InZone,
-    Mark,
     Marked,
-    May,
-    Negate,
     Not,
-    PassTurn,
     Pattern,
-    Prevent,
     Query,
     Ref,
-    ResolvePending,
     StatIs,
     StatOf,
     TargetRef,
-    Together,
     TurnOf,
-    Win,
 )
 
 __all__ = ["ability_to_data", "action_to_data", "condition_to_data", "selector_to_data", "pattern_to_data"]
@@ -159,35 +149,10 @@ def _actions(actions: Any) -> list[dict[str, Any]]:
 
 
 def action_to_data(action: Any) -> dict[str, Any]:
-    label = _some(label=getattr(action, "label", None))
-    kind = BY_MODEL.get(type(action))
+    """An action as scenario data: its home writes it (:mod:`tcgtrig.language`)."""
+    kind = BY_MODEL.get(type(action)) or CONTROL_BY_MODEL.get(type(action))
     if kind is not None:
         return kind.write(action, WRITER)
-    if isinstance(action, Activate):
-        return {"activate": action.key, **label}
-    if isinstance(action, Win):
-        return {"win": {"player": action.player, **({"reason": action.reason} if action.reason else {})}, **label}
-    if isinstance(action, Negate):
-        return {"negate": {"card": selector_to_data(action.card), "what": action.what}, **label}
-    if isinstance(action, Prevent):
-        return {"prevent": {"card": selector_to_data(action.card)} if action.card is not None else {}, **label}
-    if isinstance(action, If):
-        return {
-            "if": condition_to_data(action.condition),
-            "then": _actions(action.then),
-            **({"else": _actions(action.else_)} if action.else_ else {}),
-            **label,
-        }
-    if isinstance(action, Together):
-        return {"together": _actions(action.actions), **label}
-    if isinstance(action, May):
-        return {"may": _actions(action.then), **({"else": _actions(action.else_)} if action.else_ else {}), **label}
-    if isinstance(action, ResolvePending):
-        return {"resolve_pending": {}, **label}
-    if isinstance(action, PassTurn):
-        return {"pass_turn": {}, **label}
-    if isinstance(action, Mark):
-        return {"mark": {"set": action.set_} if action.set_ is not None else {"clear": action.clear}, **label}
     raise TypeError(f"not an action: {action!r}")
 
 
@@ -200,6 +165,9 @@ class _Writer:
     @staticmethod
     def ability(ability: Ability) -> dict[str, Any]:
         return ability_to_data(ability)
+
+    actions = staticmethod(_actions)
+    condition = staticmethod(condition_to_data)
 
 
 WRITER = _Writer()
