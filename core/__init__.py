@@ -38,7 +38,8 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "expect": ("Mismatch", "check_expectation"),
     "games.hookspecs": ("hookimpl", "hookspec"),
     "model.info": ("ActivationContext", "BattleResult", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
-    "games.manager": ("Ruleset", "available_games", "list_games", "load_ruleset", "make_plugin_manager"),
+    "games.manager": ("available_games", "list_games", "load_ruleset", "make_plugin_manager"),
+    "games.ruleset": ("Ruleset",),
     "model.values": (
         "Ability",
         "Activate",
@@ -103,12 +104,12 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
     from .expect import Mismatch, check_expectation
     from .games.hookspecs import hookimpl, hookspec
     from .games.manager import (
-        Ruleset,
         available_games,
         list_games,
         load_ruleset,
         make_plugin_manager,
     )
+    from .games.ruleset import Ruleset
     from .model.info import ActivationContext, BattleResult, ChainKeys, Drop, GameEnd, GameInfo
     from .model.pending import PendingEffect, PendingPool
     from .model.state import GameState

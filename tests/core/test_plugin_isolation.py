@@ -497,7 +497,7 @@ def test_words_must_be_functions():
 
 
 def test_the_core_step_keys_are_the_trace_schemas():
-    from tcgtrig.games.manager import CORE_STEP_KEYS
+    from tcgtrig.games.ruleset import CORE_STEP_KEYS
     from tcgtrig.scenario.reading import schema
 
     assert CORE_STEP_KEYS == set(schema("trace")["$defs"]["step"]["properties"])
