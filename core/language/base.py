@@ -108,24 +108,27 @@ class Moment:
             )
         )
         if stack:
-            zone = self.machine.ruleset.under_cards_zone(state, card, to)
-            for child in stack:
-                self.before.setdefault(child.id, child)
-                state.replace(
-                    evolve(
-                        child,
-                        zone=zone,
-                        under=child.under if zone == SOURCES else None,
-                        flags=frozenset(),
-                        mods=(),
-                        incarnation=child.incarnation + 1,
-                    )
+            self._move_pile(card, to, stack, by, actor)
+
+    def _move_pile(self, card: Card, to: str, stack: list[Card], by: str | None, actor: str | None) -> None:
+        """The cards that were under ``card`` go where the game puts them."""
+        state = self.state
+        zone = self.machine.ruleset.under_cards_zone(state, card, to)
+        for child in stack:
+            self.before.setdefault(child.id, child)
+            state.replace(
+                evolve(
+                    child,
+                    zone=zone,
+                    under=child.under if zone == SOURCES else None,
+                    flags=frozenset(),
+                    mods=(),
+                    incarnation=child.incarnation + 1,
                 )
-                events.append(
-                    Event(
-                        name="moved", card=child.id, player=child.owner, from_=child.zone, to=zone, by=by, actor=actor
-                    )
-                )
+            )
+            self.events.append(
+                Event(name="moved", card=child.id, player=child.owner, from_=child.zone, to=zone, by=by, actor=actor)
+            )
 
     def move_alone(self, card: Card, to: str, by: str | None, actor: str | None, name: str, base: str | None) -> None:
         """Move only the top card; the card directly under it takes its place."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..model.info import BattleResult
 from ..model.values import Battle, Event
 from . import flag, gain, move
 from .base import ActionKind, Op, Planning, Reader, Writer, some
@@ -33,32 +34,51 @@ def plan(planning: Planning, action: Battle) -> list[Op]:
     a later step moves it), then battle damage."""
     machine, part, chosen, scope, by, actor, did = planning
     by = by if by != "effect" else "battle"
-    state = machine.state
     card = (chosen.get("card") or [None])[0]
     against = (chosen.get("against") or [None])[0]
     if card is None or (against is not None and against == card):
         return []
-    result = machine.ruleset.battle(state, card, against, machine.view.stat)
-    ruleset = machine.ruleset
-    ops = []
+    result = machine.ruleset.battle(machine.state, card, against, machine.view.stat)
     other = {card: against, against: card}
+    return [
+        *_outcomes(planning, result, other, by),
+        *_destroyed(planning, result, other, by, action.hold),
+        *_damage(planning, result, by),
+    ]
+
+
+def _outcomes(planning: Planning, result: BattleResult, other: dict[Any, Any], by: str) -> list[Op]:
+    """Who won and who lost."""
+    state = planning.machine.state
     outcomes = [(result.winner, "won_battle")] if result.winner is not None else []
     outcomes += [(card_id, "lost_battle") for card_id in (result.destroyed if result.losers is None else result.losers)]
+    ops = []
     for card_id, name in outcomes:
         who = state.cards[card_id]
-        event = Event(name=name, card=card_id, player=who.owner, by=by, actor=actor, against=other.get(card_id))
-        ops.append(Op(part=part, event=event, subject=card_id, incarnation=who.incarnation))
+        event = Event(
+            name=name, card=card_id, player=who.owner, by=by, actor=planning.actor, against=other.get(card_id)
+        )
+        ops.append(Op(part=planning.part, event=event, subject=card_id, incarnation=who.incarnation))
+    return ops
+
+
+def _destroyed(planning: Planning, result: BattleResult, other: dict[Any, Any], by: str, hold: str | None) -> list[Op]:
+    """Each card the battle destroys: to the discard zone now, or holding
+    the ``hold`` flag until a later step moves it."""
+    machine, part, actor = planning.machine, planning.part, planning.actor
+    state, ruleset = machine.state, machine.ruleset
+    ops = []
     for card_id in result.destroyed:
         loser = state.cards[card_id]
-        if action.hold is not None:  # destroyed now, moved by a later step: it carries the flag until then
-            if action.hold not in loser.flags:
+        if hold is not None:
+            if hold not in loser.flags:
                 event = Event(
                     name="flag_set",
                     card=card_id,
                     player=loser.owner,
                     by=by,
                     actor=actor,
-                    flag=action.hold,
+                    flag=hold,
                     against=other.get(card_id),
                 )
                 ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, apply=flag.apply))
@@ -74,20 +94,22 @@ def plan(planning: Planning, action: Battle) -> list[Op]:
             to=ruleset.discard_zone,
             against=other.get(card_id),
         )
+        data = (("under", None), ("alone", False))
         ops.append(
-            Op(
-                part=part,
-                event=event,
-                subject=card_id,
-                incarnation=loser.incarnation,
-                data=(("under", None), ("alone", False)),
-                apply=move.apply,
-            )
+            Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, data=data, apply=move.apply)
         )
+    return ops
+
+
+def _damage(planning: Planning, result: BattleResult, by: str) -> list[Op]:
+    """Battle damage: each player's counter lowered."""
+    ops = []
     for player, amount in result.damage:
         if amount > 0:
-            event = Event(name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=actor)
-            ops.append(Op(part=part, event=event, data=(("delta", -amount),), apply=gain.apply))
+            event = Event(
+                name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=planning.actor
+            )
+            ops.append(Op(part=planning.part, event=event, data=(("delta", -amount),), apply=gain.apply))
     return ops
 
 
