@@ -70,7 +70,8 @@ class Engine:
         compiled: Compiled | None = None,
         title: str = "",
     ) -> None:
-        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)
+        # Machine.start's converter (``tuple``) reads as generic to mypy's attrs plugin: no argument fits it
+        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)  # type: ignore[arg-type]
         self.compiled = (
             compiled
             if compiled is not None

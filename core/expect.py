@@ -60,23 +60,23 @@ def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]
             out.append(Mismatch(name, sorted(wanted), sorted(got)))
     state = result.state
     for player, values in expect.counters:
-        for counter, wanted in values:
-            got = state.counter(player, counter)
-            if got != wanted:
-                out.append(Mismatch(f"counters.{player}.{counter}", wanted, got))
+        for counter, number in values:
+            got_number = state.counter(player, counter)
+            if got_number != number:
+                out.append(Mismatch(f"counters.{player}.{counter}", number, got_number))
     for card_id, zone in expect.zones:
-        got = state.cards[card_id].zone
-        if got != zone:
-            out.append(Mismatch(f"zones.{card_id}", zone, got))
+        got_zone = state.cards[card_id].zone
+        if got_zone != zone:
+            out.append(Mismatch(f"zones.{card_id}", zone, got_zone))
     for card_id, flags in expect.flags:
         got = sorted(state.cards[card_id].flags)
         if list(flags) != got:
             out.append(Mismatch(f"flags.{card_id}", list(flags), got))
     for card_id, values in expect.stats:
-        for stat, wanted in values:
-            got = result.stat(card_id, stat)
-            if got != wanted:
-                out.append(Mismatch(f"stats.{card_id}.{stat}", wanted, got))
+        for stat, number in values:
+            got_stat = result.stat(card_id, stat)
+            if got_stat != number:
+                out.append(Mismatch(f"stats.{card_id}.{stat}", number, got_stat))
     if expect.chains is not None:
         got_chains = result.chains()
         if [list(chain) for chain in expect.chains] != got_chains:

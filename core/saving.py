@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeGuard
 
 from attrs import frozen
 
@@ -234,7 +234,7 @@ def _pending(engine: Engine) -> list[dict[str, Any]]:
     return [{"effect": effect.key, "player": effect.controller, "id": effect.id} for effect in engine.pending]
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: Any) -> TypeGuard[int]:
     """An integer, not a bool (Python's ``True`` is an int) nor ``1.0``."""
     return type(value) is int
 

@@ -15,7 +15,10 @@ import os
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from importlib.abc import Loader
 
 #: Old dotted path → where the module lives now.
 MOVED: dict[str, str] = {
@@ -63,7 +66,7 @@ class OldPaths:
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in MOVED:
             return None
-        return importlib.machinery.ModuleSpec(fullname, self)
+        return importlib.machinery.ModuleSpec(fullname, cast("Loader", self))  # its own loader
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
         return importlib.import_module(MOVED[spec.name])

@@ -109,7 +109,7 @@ class _Silenced:
     def write(self, text: str) -> int:
         if threading.get_ident() in _left_behind:
             return len(text)
-        return self._stream.write(text)  # type: ignore[no-any-return]
+        return self._stream.write(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -167,7 +167,7 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
         )
     error = outcome.get("error")
     if error is None:
-        return outcome["value"]  # type: ignore[no-any-return]
+        return outcome["value"]
     if isinstance(error, (TcgTrigError, MemoryError)):
         raise error  # already names the plugin; out of memory is the budget's verdict, not the plugin's fault
     raise PluginError(name, f"{what} raised {type(error).__name__}: {error}") from error

@@ -49,7 +49,7 @@ class Decision:
     default: str
     effect: str | None = None
 
-    def __deepcopy__(self, memo: dict) -> object:
+    def __deepcopy__(self, memo: dict[int, Any]) -> object:
         return self
 
     def describe(self) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast, overload
 
 from attrs import field, frozen
 
@@ -49,6 +50,26 @@ EVENT_ROLES = (
 )
 #: What a flag is, whatever a game calls it (``GameInfo.flag_roles``).
 FLAG_ROLES = ("tapped",)
+
+
+def _items(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """A mapping (or pairs) as its ``(name, word)`` pairs, in order."""
+    return tuple(dict(value).items())
+
+
+def _some_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
+
+
+def _damage(value: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
+    return tuple(cast("tuple[str, int]", tuple(p)) for p in value)
+
+
+if TYPE_CHECKING:
+    # the converter ``tuple``, spelled out for mypy's attrs plugin
+    def _strs(value: Iterable[str]) -> tuple[str, ...]: ...
+else:
+    _strs = tuple
 
 
 @frozen(kw_only=True)
@@ -139,20 +160,20 @@ class GameInfo:
     rules: str = ""
     resolution: str = "immediate"
     chain_triggers: str = field(default="after_chain")
-    terms: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    terms: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     draw_one_at_a_time: bool = False
     spent_abilities_trigger: bool = True
     recheck_trigger_condition: bool = False
-    citations: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
-    variants: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
-    events: tuple[str, ...] = field(default=(), converter=tuple)
-    zones: tuple[str, ...] = field(default=(), converter=tuple)
-    rule_counters: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
-    turn_marks: tuple[str, ...] = field(default=(), converter=tuple)
-    stats: tuple[str, ...] = field(default=(), converter=tuple)
-    zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
-    event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
-    flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=lambda v: tuple(dict(v).items()))
+    citations: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    variants: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    events: tuple[str, ...] = field(default=(), converter=_strs)
+    zones: tuple[str, ...] = field(default=(), converter=_strs)
+    rule_counters: tuple[str, ...] | None = field(default=None, converter=_some_strs)
+    turn_marks: tuple[str, ...] = field(default=(), converter=_strs)
+    stats: tuple[str, ...] = field(default=(), converter=_strs)
+    zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
     battle_stat: str = ""
     max_players: int = 2
@@ -202,10 +223,10 @@ class BattleResult:
     :param counter: the counter battle damage lowers.
     """
 
-    destroyed: tuple[str, ...] = field(default=(), converter=tuple)
+    destroyed: tuple[str, ...] = field(default=(), converter=_strs)
     winner: str | None = None
-    losers: tuple[str, ...] | None = field(default=None, converter=lambda v: None if v is None else tuple(v))
-    damage: tuple[tuple[str, int], ...] = field(default=(), converter=lambda v: tuple(tuple(p) for p in v))
+    losers: tuple[str, ...] | None = field(default=None, converter=_some_strs)
+    damage: tuple[tuple[str, int], ...] = field(default=(), converter=_damage)
     counter: str = ""
 
 
@@ -271,7 +292,13 @@ class ChainKeys(Sequence[str]):
     def __contains__(self, key: object) -> bool:
         return key in self._count
 
-    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
         return self._keys[index]
 
     def __len__(self) -> int:
@@ -283,5 +310,5 @@ class ChainKeys(Sequence[str]):
     def __repr__(self) -> str:
         return f"ChainKeys({self._keys!r})"
 
-    def __deepcopy__(self, memo: dict) -> ChainKeys:
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChainKeys:
         return ChainKeys(self._keys)

@@ -15,16 +15,54 @@ that to recognise effects that only pile up (:mod:`tcgtrig.runtime.loops`).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen, setters
 
-from .values import Ability, Event
+from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 
 __all__ = ["PendingEffect", "PendingPool"]
 
 _MASK = (1 << 64) - 1
+
+#: the place a game gives a pending effect (``tcgtrig_pending_rank``):
+#: numbers, compared as a tuple, the lowest first
+Rank = tuple[int, ...]
+#: the ``fixed`` values of an effect's words, each with what it read as
+#: the effect triggered
+Fixed = tuple[tuple[Count | StatOf | AtTrigger, int | None], ...]
+#: what an effect targeted: ``(name, query, ((card id, incarnation), …))``
+Targets = tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...]
+#: an event, as a :meth:`PendingEffect.signature` holds it: its name, card,
+#: player, from, to, by, counter, amount, flag, stat and cards
+EventSignature = tuple[
+    str,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    str | None,
+    int | None,
+    str | None,
+    str | None,
+    tuple[str, ...],
+]
+#: :meth:`PendingEffect.signature`: key, controller, self card,
+#: declaration, negated, the targets chosen (by name) and the events
+Signature = tuple[
+    str, str, str, str, str, tuple[tuple[str, tuple[tuple[str, int], ...]], ...], tuple[EventSignature, ...]
+]
+#: :meth:`PendingPool.fingerprint` and :meth:`PendingPool.shape`: per
+#: bucket, the signatures in it
+Fingerprint = tuple[tuple[Signature, ...], ...]
+
+if TYPE_CHECKING:
+    # ``events``' converter, spelled out for mypy's attrs plugin; ``tuple`` at run time
+    def _events(value: Iterable[Event]) -> tuple[Event, ...]: ...
+else:
+    _events = tuple
 
 
 @frozen(kw_only=True)
@@ -74,7 +112,7 @@ class PendingEffect:
     ability: Ability = field(eq=False, repr=False)
     controller: str
     self_card: str
-    events: tuple[Event, ...] = field(default=(), converter=tuple, eq=False, repr=False)
+    events: tuple[Event, ...] = field(default=(), converter=_events, eq=False, repr=False)
     moment: int = 0
     timing: int = 0
     depth: int = 0
@@ -82,29 +120,29 @@ class PendingEffect:
     incarnation: int = 0
     self_incarnation: int = 0
     looked_back: bool = False
-    fixed: tuple[tuple[Any, int | None], ...] = field(default=(), eq=False, repr=False)
+    fixed: Fixed = field(default=(), eq=False, repr=False)
     granted: bool = False
-    grant: Any = field(default=None, eq=False, repr=False)
+    grant: Mod | None = field(default=None, eq=False, repr=False)
     window: str = "main"
-    rank: tuple = ()
+    rank: Rank = ()
     details: tuple[tuple[str, Any], ...] = ()
     link: int = 0
     declaration: str = ""
-    targets: tuple = field(default=(), eq=False, repr=False)
+    targets: Targets = field(default=(), eq=False, repr=False)
     negated: str = ""
     negated_by: str = ""
     #: the first keys of its trace steps, worked out by :meth:`trace_head`
     #: (a copy made with ``evolve`` works them out afresh)
-    _head: tuple | None = field(default=None, init=False, eq=False, repr=False)
+    _head: tuple[Any, ...] | None = field(default=None, init=False, eq=False, repr=False)
     #: :meth:`signature`, once worked out
-    _signature: tuple | None = field(default=None, init=False, eq=False, repr=False)
+    _signature: Signature | None = field(default=None, init=False, eq=False, repr=False)
     #: :meth:`signature_hash`, once worked out
     _signature_hash: int | None = field(default=None, init=False, eq=False, repr=False)
 
-    def __deepcopy__(self, memo: dict) -> object:
+    def __deepcopy__(self, memo: dict[int, Any]) -> object:
         return self
 
-    def signature(self) -> tuple:
+    def signature(self) -> Signature:
         """What makes this effect what it is, apart from its id and rank:
         equal signatures behave alike (used to recognise a repeated position)."""
         signature = self._signature
@@ -133,7 +171,7 @@ class PendingEffect:
             _set_signature_hash(self, value)
         return value
 
-    def _place(self, rank: tuple, details: tuple[tuple[str, Any], ...]) -> None:
+    def _place(self, rank: Rank, details: tuple[tuple[str, Any], ...]) -> None:
         """Give a new effect its rank and trace details, in place.
 
         Only the engine calls this, on an effect it has just made and not
@@ -144,14 +182,14 @@ class PendingEffect:
         _set_rank(self, rank)
         _set_details(self, details)
 
-    def trace_head(self) -> tuple:
+    def trace_head(self) -> tuple[Any, ...]:
         """The keys every trace step about this effect begins with, flat:
         its key, player, id and cause, then the game's details that are
         set.  Worked out once, when the first step is written (its rank and
         details are placed by then)."""
         head = self._head
         if head is None:
-            flat = ["effect", self.key, "player", self.controller, "id", self.id]
+            flat: list[Any] = ["effect", self.key, "player", self.controller, "id", self.id]
             if self.cause is not None:
                 flat += ("cause", self.cause)
             for key, value in self.details:
@@ -192,9 +230,9 @@ class PendingPool:
     a hash of the *set* of kinds (:meth:`shape_fingerprint`).
     """
 
-    _buckets: dict[tuple, dict[int, PendingEffect]] = field(factory=dict)
-    _heap: list[tuple] = field(factory=list)
-    _rank_of: dict[int, tuple] = field(factory=dict)
+    _buckets: dict[Rank, dict[int, PendingEffect]] = field(factory=dict)
+    _heap: list[Rank] = field(factory=list)
+    _rank_of: dict[int, Rank] = field(factory=dict)
     _by_card: dict[str, dict[int, None]] = field(factory=dict)
     _hash: int = 0
     #: how many pending effects of each kind, by signature hash
@@ -202,7 +240,7 @@ class PendingPool:
     #: the hash of the set of kinds: the sum of their signature hashes
     _kinds_hash: int = 0
     #: per bucket, how many effects left it since it was last compacted
-    _holes: dict[tuple, int] = field(factory=dict)
+    _holes: dict[Rank, int] = field(factory=dict)
 
     def __len__(self) -> int:
         return len(self._rank_of)
@@ -337,7 +375,7 @@ class PendingPool:
         The dict is live: copy it to keep it."""
         return self._kinds
 
-    def fingerprint(self) -> tuple:
+    def fingerprint(self) -> Fingerprint:
         """O(n): every pending effect's signature, bucket by bucket in rank
         order and in trigger order within a bucket.
 
@@ -349,13 +387,13 @@ class PendingPool:
             tuple(effect.signature() for effect in self._buckets[rank].values()) for rank in sorted(self._buckets)
         )
 
-    def shape(self) -> tuple:
+    def shape(self) -> Fingerprint:
         """O(n): :meth:`fingerprint` leaving out how many of each kind of
         effect wait (:meth:`shape_of`)."""
         return self.shape_of(self.fingerprint())
 
     @staticmethod
-    def shape_of(fingerprint: tuple) -> tuple:
+    def shape_of(fingerprint: Fingerprint) -> Fingerprint:
         """A :meth:`fingerprint` leaving out how many of each kind of effect
         wait: bucket by bucket in rank order, the kinds in the order they
         first come in it, and a run of buckets with the same kinds once (a
@@ -364,8 +402,8 @@ class PendingPool:
         Two pools of the same shape differ at most in how many times each
         effect waits: where one holds more of every kind, effects piled up
         (:class:`tcgtrig.runtime.loops.GrowthGuard`)."""
-        shape: list[tuple] = []
-        last: tuple | None = None
+        shape: list[tuple[Signature, ...]] = []
+        last: tuple[Signature, ...] | None = None
         for bucket in fingerprint:
             these = tuple(dict.fromkeys(bucket))
             if these != last:
@@ -373,13 +411,13 @@ class PendingPool:
                 last = these
         return tuple(shape)
 
-    def has_shape(self, shape: tuple) -> tuple[bool, int]:
+    def has_shape(self, shape: Fingerprint) -> tuple[bool, int]:
         """Whether :meth:`shape` would be ``shape``, and how many pending
         effects were looked at to tell: it stops at the first difference,
         so a pool whose order differs early costs little to compare."""
         looked = 0
         place = 0  # the next bucket of ``shape`` to match
-        last: tuple | None = None  # the bucket of ``shape`` matched last
+        last: tuple[Signature, ...] | None = None  # the bucket of ``shape`` matched last
         for rank in sorted(self._buckets):
             ahead = shape[place] if place < len(shape) else None
             as_last, as_ahead = last is not None, ahead is not None  # what this bucket may still equal
@@ -392,8 +430,9 @@ class PendingPool:
                 nth = len(seen)
                 seen.add(kind)
                 signature = effect.signature()
-                as_last = as_last and nth < len(last) and last[nth] == signature  # type: ignore[arg-type]
-                as_ahead = as_ahead and nth < len(ahead) and ahead[nth] == signature  # type: ignore[arg-type]
+                # as_last (as_ahead) holds only while last (ahead) is not None
+                as_last = as_last and nth < len(last) and last[nth] == signature  # type: ignore[arg-type, index]
+                as_ahead = as_ahead and nth < len(ahead) and ahead[nth] == signature  # type: ignore[arg-type, index]
                 if not (as_last or as_ahead):
                     return False, looked
             if as_last and len(seen) == len(last):  # type: ignore[arg-type]

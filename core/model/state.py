@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 from attrs import define, field, setters
 
-from .values import Card, Event
+from .values import Card, CardDynamic, Event
 
 __all__ = ["GameState"]
 
@@ -59,7 +59,7 @@ class GameState:
     _touched: set[str] = field(factory=set, repr=False)
     _gifted: dict[str, None] = field(factory=dict, repr=False)
     #: each card's :meth:`~tcgtrig.model.values.Card.dynamic` part, in card order
-    _dynamic: dict[str, tuple] = field(factory=dict, repr=False)
+    _dynamic: dict[str, CardDynamic] = field(factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -179,7 +179,7 @@ class GameState:
         """A hash of everything that can change; equal states hash equal."""
         return self._hash
 
-    def dynamic(self) -> tuple[tuple, ...]:
+    def dynamic(self) -> tuple[CardDynamic, ...]:
         """What can change of every card, in card order (kept up to date
         as cards change: O(1) per change, one C-speed copy here)."""
         return tuple(self._dynamic.values())

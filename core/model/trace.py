@@ -115,7 +115,7 @@ class Step:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not Step:
             return NotImplemented
-        return self.kind == other.kind and self._flat == other._flat  # type: ignore[attr-defined]
+        return self.kind == other.kind and self._flat == other._flat
 
     def __hash__(self) -> int:
         return hash((self.kind, self._flat))
@@ -129,7 +129,7 @@ class Step:
     def __copy__(self) -> Step:
         return self
 
-    def __deepcopy__(self, memo: dict) -> Step:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Step:
         return self
 
 
@@ -207,7 +207,7 @@ class Trace(Sequence[Step]):
     def __repr__(self) -> str:
         return f"<Trace of {len(self._rows)} steps>"
 
-    def __deepcopy__(self, memo: dict) -> Trace:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Trace:
         return self.copy()  # the pairs hold only plain values
 
 

@@ -11,8 +11,8 @@ in Python, and both paths produce the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Union, get_args
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
@@ -109,14 +109,39 @@ DURATIONS = ("end_of_turn", "end_of_your_turn", "end_of_opponents_turn")
 ABILITY_KINDS = ("triggered", "interrupt", "replacement", "continuous", "activated")
 
 
-def _tuple(value: Any) -> tuple:
+_T = TypeVar("_T")
+
+
+def _tuple(value: Iterable[_T] | None) -> tuple[_T, ...]:
     return tuple(value) if value is not None else ()
 
 
-def _pairs(value: Any) -> tuple[tuple[str, int], ...]:
+def _pairs(value: dict[str, int] | Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     """Normalise a mapping (or pairs) into sorted ``(name, number)`` pairs."""
     items = value.items() if isinstance(value, dict) else value
     return tuple(sorted((str(k), v) for k, v in items))
+
+
+if TYPE_CHECKING:
+    # What each field's converter accepts, spelled out for mypy's attrs
+    # plugin (it cannot use a generic converter such as ``tuple``); at run
+    # time they are ``tuple``, ``frozenset`` and ``_tuple`` themselves.
+    def _strs(value: Iterable[str]) -> tuple[str, ...]: ...
+    def _str_set(value: Iterable[str]) -> frozenset[str]: ...
+    def _conditions(value: Iterable[Condition]) -> tuple[Condition, ...]: ...
+    def _actions(value: Iterable[Action]) -> tuple[Action, ...]: ...
+    # the same, ``None`` read as nothing
+    def _some_strs(value: Iterable[str] | None) -> tuple[str, ...]: ...
+    def _some_actions(value: Iterable[Action] | None) -> tuple[Action, ...]: ...
+    def _stat_tests(value: Iterable[tuple[str, str, Value]] | None) -> tuple[tuple[str, str, Value], ...]: ...
+    def _count_tests(value: Iterable[tuple[str, Value]] | None) -> tuple[tuple[str, Value], ...]: ...
+    def _targets(value: Iterable[tuple[str, Query]] | None) -> tuple[tuple[str, Query], ...]: ...
+    def _abilities(value: Iterable[Ability] | None) -> tuple[Ability, ...]: ...
+    def _mods(value: Iterable[Mod] | None) -> tuple[Mod, ...]: ...
+else:
+    _strs = _conditions = _actions = tuple
+    _str_set = frozenset
+    _some_strs = _some_actions = _stat_tests = _count_tests = _targets = _abilities = _mods = _tuple
 
 
 # --------------------------------------------------------------------------
@@ -171,7 +196,7 @@ class Ref:
 class CardIds:
     """Cards named by id in the scenario."""
 
-    ids: tuple[str, ...] = field(converter=tuple)
+    ids: tuple[str, ...] = field(converter=_strs)
 
 
 @frozen(kw_only=True)
@@ -199,15 +224,15 @@ class Query:
     gained for a while: ``has: blocker``).
     """
 
-    zone: tuple[str, ...] = field(default=(), converter=_tuple)
+    zone: tuple[str, ...] = field(default=(), converter=_some_strs)
     owner: str | None = None
-    types: tuple[str, ...] = field(default=(), converter=_tuple)
-    all_types: tuple[str, ...] = field(default=(), converter=_tuple)
+    types: tuple[str, ...] = field(default=(), converter=_some_strs)
+    all_types: tuple[str, ...] = field(default=(), converter=_some_strs)
     has: str | None = None
     name: str | None = None
     flag: str | None = None
     no_flag: str | None = None
-    stat: tuple[tuple[str, str, Value], ...] = field(default=(), converter=_tuple)
+    stat: tuple[tuple[str, str, Value], ...] = field(default=(), converter=_stat_tests)
     under: Selector | None = None
     exclude: Selector | None = None
     pick: int | Count | StatOf | DidCount | HappenedCount | None = None
@@ -216,7 +241,7 @@ class Query:
     highest: str | None = None
     lowest: str | None = None
     top: int | None = None
-    cards_under: tuple[tuple[str, Value], ...] = field(default=(), converter=_tuple)
+    cards_under: tuple[tuple[str, Value], ...] = field(default=(), converter=_count_tests)
 
 
 @frozen
@@ -293,7 +318,8 @@ class Compare:
     def test(self, number: int, value: int | None = None) -> bool:
         """``number`` against the value (``value``: the value already read,
         for a value that is not a plain number)."""
-        v = self.value if value is None else value
+        # a value that is not a plain number comes read (``value``)
+        v: int = self.value if value is None else value  # type: ignore[assignment]
         return {
             "gte": number >= v,
             "lte": number <= v,
@@ -307,7 +333,7 @@ class Compare:
 @frozen
 class InZone:
     card: Selector
-    zone: tuple[str, ...] = field(converter=_tuple)
+    zone: tuple[str, ...] = field(converter=_some_strs)
 
 
 @frozen
@@ -339,12 +365,12 @@ class CountIs:
 
 @frozen
 class AllOf:
-    conditions: tuple[Condition, ...] = field(converter=tuple)
+    conditions: tuple[Condition, ...] = field(converter=_conditions)
 
 
 @frozen
 class AnyOf:
-    conditions: tuple[Condition, ...] = field(converter=tuple)
+    conditions: tuple[Condition, ...] = field(converter=_conditions)
 
 
 @frozen
@@ -536,8 +562,8 @@ class Prevent:
 @frozen(kw_only=True)
 class If:
     condition: Condition
-    then: tuple[Action, ...] = field(default=(), converter=tuple)
-    else_: tuple[Action, ...] = field(default=(), converter=tuple)
+    then: tuple[Action, ...] = field(default=(), converter=_actions)
+    else_: tuple[Action, ...] = field(default=(), converter=_actions)
     label: str | None = None
 
 
@@ -545,7 +571,7 @@ class If:
 class Together:
     """The listed actions happen at the same time: one batch of events."""
 
-    actions: tuple[Action, ...] = field(converter=tuple)
+    actions: tuple[Action, ...] = field(converter=_actions)
     label: str | None = None
 
 
@@ -553,8 +579,8 @@ class Together:
 class May:
     """The controller chooses ``use`` (do ``then``) or ``decline`` (do ``else_``)."""
 
-    then: tuple[Action, ...] = field(default=(), converter=tuple)
-    else_: tuple[Action, ...] = field(default=(), converter=tuple)
+    then: tuple[Action, ...] = field(default=(), converter=_actions)
+    else_: tuple[Action, ...] = field(default=(), converter=_actions)
     label: str | None = None
 
 
@@ -694,16 +720,16 @@ class Ability:
     per_turn: int = 0
     wording: str = "when"
     speed: int = 1
-    tags: tuple[str, ...] = field(default=(), converter=_tuple)
-    active_in: tuple[str, ...] = field(default=(), converter=_tuple)
+    tags: tuple[str, ...] = field(default=(), converter=_some_strs)
+    active_in: tuple[str, ...] = field(default=(), converter=_some_strs)
     condition: Condition | None = None
     trigger_condition: Condition | None = None
-    cost: tuple[Action, ...] = field(default=(), converter=_tuple)
-    do: tuple[Action, ...] = field(default=(), converter=_tuple)
+    cost: tuple[Action, ...] = field(default=(), converter=_some_actions)
+    do: tuple[Action, ...] = field(default=(), converter=_some_actions)
     text: str | None = None
     #: what it targets as it activates, by name (``target`` for the one
     #: ``target:`` query): chosen after its cost, kept while it waits
-    targets: tuple[tuple[str, Query], ...] = field(default=(), converter=_tuple)
+    targets: tuple[tuple[str, Query], ...] = field(default=(), converter=_targets)
 
     @property
     def uses_per_turn(self) -> int:
@@ -760,10 +786,10 @@ class Card:
     zone: str
     under: str | None = None
     stats: tuple[tuple[str, int], ...] = field(default=(), converter=_pairs)
-    flags: frozenset[str] = field(default=frozenset(), converter=frozenset)
-    types: tuple[str, ...] = field(default=(), converter=_tuple)
-    abilities: tuple[Ability, ...] = field(default=(), converter=_tuple, eq=False, repr=False)
-    mods: tuple[Mod, ...] = field(default=(), converter=_tuple)
+    flags: frozenset[str] = field(default=frozenset(), converter=_str_set)
+    types: tuple[str, ...] = field(default=(), converter=_some_strs)
+    abilities: tuple[Ability, ...] = field(default=(), converter=_abilities, eq=False, repr=False)
+    mods: tuple[Mod, ...] = field(default=(), converter=_mods)
     incarnation: int = 0
 
     def base_stat(self, name: str) -> int | None:
@@ -795,10 +821,13 @@ class Card:
             and (UNAFFECTED_BY_OPPONENT in self.flags or UNAFFECTED_BY_OPPONENT in self.types)
         )
 
-    def dynamic(self) -> tuple:
+    def dynamic(self) -> CardDynamic:
         """The part of the card that changes during play (for fingerprints)."""
         return (self.id, self.zone, self.under, self.stats, tuple(sorted(self.flags)), self.mods)
 
+
+#: what :meth:`Card.dynamic` gives: id, zone, under, stats, flags (sorted), mods
+CardDynamic = tuple[str, str, str | None, tuple[tuple[str, int], ...], tuple[str, ...], tuple[Mod, ...]]
 
 #: each class's attrs field names (empty for values that are not model objects)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
@@ -881,7 +910,7 @@ class Event:
     amount: int | None = None
     flag: str | None = None
     stat: str | None = None
-    cards: tuple[str, ...] = field(default=(), converter=_tuple)
+    cards: tuple[str, ...] = field(default=(), converter=_some_strs)
     actor: str | None = None
     reason: str | None = None
     #: a battle's events: the card the event's card battled

@@ -388,7 +388,7 @@ def scenario_from_source(source: Source) -> Scenario:
     return Scenario(
         title=data["title"],
         game=data.get("game"),
-        players=players,  # type: ignore[arg-type]
+        players=players,
         turn_player=turn_player,
         source=source,
     )
@@ -463,7 +463,7 @@ def _most_telling(error: jsonschema.ValidationError) -> jsonschema.ValidationErr
     from jsonschema.exceptions import best_match
 
     error = best_match([error])
-    rank = {"additionalProperties": 0, "required": 1, "enum": 2}
+    rank: dict[object, int] = {"additionalProperties": 0, "required": 1, "enum": 2}
     while error.validator in ("oneOf", "anyOf") and error.context:
         meant = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
         if not meant:
@@ -475,20 +475,23 @@ def _most_telling(error: jsonschema.ValidationError) -> jsonschema.ValidationErr
 def _explain(error: jsonschema.ValidationError) -> tuple[str, list[str] | None]:
     """A readable message for a schema error, and the legal options if any."""
     kind = error.validator
+    # what failed and what it was checked against (set, in a validation's error)
+    instance: Any = error.instance
+    value: Any = error.validator_value
     schema_part = error.schema if isinstance(error.schema, dict) else {}
     if kind == "required":
-        missing = [m for m in error.validator_value if m not in (error.instance or {})]
+        missing = [m for m in value if m not in (instance or {})]
         return f"missing required key {missing[0]!r}", None
     if kind == "additionalProperties":
         allowed = sorted(schema_part.get("properties", {}))
-        extra = sorted(set(error.instance) - set(allowed))
+        extra = sorted(set(instance) - set(allowed))
         return f"unknown key {extra[0]!r}", allowed
     if kind == "enum":
-        return f"{error.instance!r} is not allowed", [str(v) for v in error.validator_value]
+        return f"{error.instance!r} is not allowed", [str(v) for v in value]
     if kind == "const":
         return f"expected {error.validator_value!r}, got {error.instance!r}", None
     if kind == "type":
-        wanted = error.validator_value
+        wanted = value
         wanted = " or ".join(wanted) if isinstance(wanted, list) else wanted
         return f"expected {_article(wanted)}, got {_describe(error.instance)}", None
     if kind == "pattern":
@@ -555,7 +558,7 @@ def _check_games(source: Source) -> None:
     here: its expectations are skipped, and running the file under it says
     it is unknown.)"""
     data = source.data
-    named = [(("game",), data["game"])] if isinstance(data.get("game"), str) else []
+    named: list[tuple[tuple[str, ...], str]] = [(("game",), data["game"])] if isinstance(data.get("game"), str) else []
     named += [(("expect", name), name) for name in data.get("expect") or {}]
     installed = sorted(_installed_games())
     for path, name in named:
@@ -992,12 +995,12 @@ class _Compiler:
         if isinstance(raw, str):
             return Pattern(event=raw)
         card = raw.get("card")
-        card_is = None
+        card_is: Query | None = None
         if isinstance(card, dict):  # "when a Digimon with [Renamon] in its name attacks"
-            card_is = self.selector(card, path + ("card",))
-            if not isinstance(card_is, Query) or card_is.pick is not None:
+            found = self.selector(card, path + ("card",))
+            if not isinstance(found, Query) or found.pick is not None:
                 raise self.error(path + ("card",), "a pattern's card query describes the event's card: no 'pick'")
-            card = None
+            card_is, card = found, None
         if card is not None and card not in _PATTERN_CARDS and card not in self.known_cards:
             raise self.error(path + ("card",), f"unknown card {card!r}", list(_PATTERN_CARDS) + self.card_ids)
         player = raw.get("player")

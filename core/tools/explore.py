@@ -40,7 +40,7 @@ import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from attrs import define, field
 
@@ -49,7 +49,7 @@ from ..model.info import STOPPED
 
 if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAULT_MAX_STATES without them
     from multiprocessing.connection import Connection
-    from multiprocessing.sharedctypes import SynchronizedBase
+    from multiprocessing.sharedctypes import Synchronized
 
     from ..engine import Engine
     from ..games.manager import Ruleset
@@ -671,7 +671,7 @@ def _farm_out(tasks: list[tuple[Any, ...]], workers: int, progress: Progress | N
     from multiprocessing import connection, get_all_start_methods, get_context
 
     # fork where there is one: workers then need not import the caller's main module
-    context = get_context("fork" if "fork" in get_all_start_methods() else "spawn")
+    context = get_context("fork") if "fork" in get_all_start_methods() else get_context("spawn")
     reached = context.Array("q", len(tasks), lock=False)  # each task's positions reached so far
     taken = context.Value("i", 0)  # the next task to take
     resident, _ = budget.limit()
@@ -688,11 +688,11 @@ def _farm_out(tasks: list[tuple[Any, ...]], workers: int, progress: Progress | N
                 running[receiver] = process
         pending = dict(running)
         while pending:
-            for ready in connection.wait(list(pending), timeout=0.5):
+            for ready in cast("list[Connection]", connection.wait(list(pending), timeout=0.5)):  # waits on pipes only
                 try:
-                    index, part = ready.recv()  # type: ignore[union-attr]
+                    index, part = ready.recv()
                 except EOFError:  # that worker is done
-                    del pending[ready]  # type: ignore[arg-type]
+                    del pending[ready]
                     continue
                 if isinstance(part, BaseException):
                     raise part
@@ -731,7 +731,7 @@ def _ctrl_c_deferred() -> Iterator[None]:
 
 
 def _worker(
-    tasks: list[tuple[Any, ...]], taken: SynchronizedBase, reached: Any, sender: Connection, memory: int | None
+    tasks: list[tuple[Any, ...]], taken: Synchronized[int], reached: Any, sender: Connection, memory: int | None
 ) -> None:
     """A worker process: take the next task until none is left; send each
     ``(index, Exploration or None)``, or the exception that stopped it."""
@@ -742,9 +742,9 @@ def _worker(
     budget.count_from_here()
     try:
         while True:
-            with taken.get_lock():  # type: ignore[attr-defined]
-                index = taken.value  # type: ignore[attr-defined]
-                taken.value = index + 1  # type: ignore[attr-defined]
+            with taken.get_lock():
+                index = taken.value
+                taken.value = index + 1
             if index >= len(tasks):
                 return
             sender.send((index, _option_task(tasks[index], reached)))
