@@ -15,7 +15,7 @@ import importlib.metadata
 import sys
 import threading
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 from attrs import frozen
@@ -273,7 +273,7 @@ def list_games() -> list[GameListing]:
 
 def _listing(name: str, ep: importlib.metadata.EntryPoint, refused: str | None = None) -> GameListing:
     distribution, version = _distribution(ep)
-    base = dict(name=name, module=ep.value, distribution=distribution, distribution_version=version)
+    base: dict[str, Any] = dict(name=name, module=ep.value, distribution=distribution, distribution_version=version)
     if refused is not None:
         return GameListing(**base, error=str(PluginError(name, f"{_origin(ep)} is not used: {refused}")))
     try:

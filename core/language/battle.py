@@ -34,8 +34,9 @@ def plan(planning: Planning, action: Battle) -> list[Op]:
     a later step moves it), then battle damage."""
     machine, part, chosen, scope, by, actor, did = planning
     by = by if by != "effect" else "battle"
-    card = (chosen.get("card") or [None])[0]
-    against = (chosen.get("against") or [None])[0]
+    cards, others = chosen.get("card"), chosen.get("against")
+    card = cards[0] if cards else None
+    against = others[0] if others else None
     if card is None or (against is not None and against == card):
         return []
     result = machine.ruleset.battle(machine.state, card, against, machine.view.stat)

@@ -92,6 +92,7 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     is set for a while longer (``renew``: no event)."""
     assert card is not None
     state, event = moment.state, op.event
+    assert event.flag is not None
     flags = set(card.flags)
     mods = card.mods
     if any(name == "renew" for name, _ in op.data):

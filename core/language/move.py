@@ -50,7 +50,8 @@ def plan(planning: Planning, action: Move) -> list[Op]:
     machine, part, chosen, scope, by, actor, did = planning
     state = machine.state
     ops: list[Op] = []
-    parent = (chosen.get("under") or [None])[0]
+    under = chosen.get("under")
+    parent = under[0] if under else None
     if action.to == SOURCES and parent is None:
         return ops  # nothing to stack it under: the move does not happen
     for card_id in chosen.get("card", []):
