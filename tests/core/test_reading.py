@@ -193,8 +193,8 @@ def test_the_json_depth_limit_is_where_it_was(text):
 
 def test_the_compiled_ability_schema_agrees_with_jsonschema():
     """The part ``grant`` checks an ability against, on every ability we have."""
-    from tcgtrig.scenario.reading import _fast_validator, _numbers_plain, _validator
     from tcgtrig.scenario.source import load_source
+    from tcgtrig.scenario.validating import fast_validator, numbers_plain, validator
 
     checked = 0
     for path in FILES:
@@ -206,14 +206,14 @@ def test_the_compiled_ability_schema_agrees_with_jsonschema():
         for card in cards if isinstance(cards, list) else []:
             for ability in (card.get("abilities") or []) if isinstance(card, dict) else []:
                 for candidate in (ability, {**ability, "kind": "nonsense"} if isinstance(ability, dict) else 1):
-                    slow = not any(True for _ in _validator("ability").iter_errors(candidate))
+                    slow = not any(True for _ in validator("ability").iter_errors(candidate))
                     try:
-                        _fast_validator("ability")(candidate)
+                        fast_validator("ability")(candidate)
                         fast = True
                     except Exception:  # noqa: BLE001 - fastjsonschema's own error type
                         fast = False
                     # "integer": 2.0 is one to the compiled check only (see test_scenario_errors)
-                    assert fast == slow or (fast and not _numbers_plain(candidate)), path.name
+                    assert fast == slow or (fast and not numbers_plain(candidate)), path.name
                     checked += 1
     assert checked > 200
 

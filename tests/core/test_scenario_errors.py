@@ -320,8 +320,8 @@ def test_the_compiled_schema_agrees_with_jsonschema_on_every_file_we_have():
     Where they read "integer" apart (``2.0``: one for the compiled check,
     not for jsonschema as tcgtrig builds it), the file's numbers are not
     plain, and a file passes on the compiled check only when they are."""
-    from tcgtrig.scenario.reading import _fast_validator, _numbers_plain, _validator
     from tcgtrig.scenario.source import load_source
+    from tcgtrig.scenario.validating import fast_validator, numbers_plain, validator
 
     root = Path(__file__).resolve().parents[1]
     files = [
@@ -335,13 +335,13 @@ def test_the_compiled_schema_agrees_with_jsonschema_on_every_file_we_have():
             data = load_source(path).data
         except tcgtrig.TcgTrigError:
             continue
-        slow = not any(True for _ in _validator(None).iter_errors(data))
+        slow = not any(True for _ in validator(None).iter_errors(data))
         try:
-            _fast_validator(None)(data)
+            fast_validator(None)(data)
             fast = True
         except Exception:  # noqa: BLE001 - fastjsonschema's own error type
             fast = False
-        assert fast == slow or (fast and not _numbers_plain(data)), path.name
+        assert fast == slow or (fast and not numbers_plain(data)), path.name
         valid += slow
         invalid += not slow
     assert valid > 100 and invalid > 5
