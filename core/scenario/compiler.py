@@ -831,25 +831,10 @@ class Compiler:
     # -- selectors and conditions --------------------------------------------------
 
     def selector(self, raw: Any, at: Path_) -> Selector:
+        """Cards: a word (``self``, ``event.card``, ``target``), a card id, a
+        list of ids or a query."""
         if isinstance(raw, str):
-            if raw in ("self", "source"):
-                return Ref(raw)
-            if raw in ("event.card", "event"):
-                return Ref("event")
-            if raw == "event.against":
-                return Ref("against")
-            if (raw == "target" or raw.startswith("target.")) and (self.target_names or raw not in self.known_cards):
-                name = raw.partition(".")[2] or "target"
-                if name not in self.target_names:
-                    raise self.error(
-                        at,
-                        f"{raw!r}: the ability has no such target (its 'target' or 'targets')",
-                        [f"target.{n}" if n != "target" else "target" for n in sorted(self.target_names)],
-                    )
-                return TargetRef(name)
-            if raw in self.known_cards:
-                return CardIds((raw,))
-            raise self.error(at, f"unknown card {raw!r}", ["self", "source", "event.card"] + self.card_ids)
+            return self.named_cards(raw, at)
         if isinstance(raw, list):
             for index, item in enumerate(raw):
                 if item not in self.known_cards:
@@ -859,6 +844,31 @@ class Compiler:
             raise self.error(
                 at, f"expected a card: self, source, event.card, a card id, a list or a query, got {describe(raw)}"
             )
+        return self.query(raw, at)
+
+    def named_cards(self, raw: str, at: Path_) -> Selector:
+        """A card named by a word or by its id."""
+        if raw in ("self", "source"):
+            return Ref(raw)
+        if raw in ("event.card", "event"):
+            return Ref("event")
+        if raw == "event.against":
+            return Ref("against")
+        if (raw == "target" or raw.startswith("target.")) and (self.target_names or raw not in self.known_cards):
+            name = raw.partition(".")[2] or "target"
+            if name not in self.target_names:
+                raise self.error(
+                    at,
+                    f"{raw!r}: the ability has no such target (its 'target' or 'targets')",
+                    [f"target.{n}" if n != "target" else "target" for n in sorted(self.target_names)],
+                )
+            return TargetRef(name)
+        if raw in self.known_cards:
+            return CardIds((raw,))
+        raise self.error(at, f"unknown card {raw!r}", ["self", "source", "event.card"] + self.card_ids)
+
+    def query(self, raw: dict[str, Any], at: Path_) -> Query:
+        """The cards that fit a query: where, whose, what, and how many."""
         self.only(raw, at, _QUERY_KEYS)
         zone = self.words(raw["zone"], at + ("zone",)) if "zone" in raw else ()
         type_key = "types" if "types" in raw else "type"
@@ -869,18 +879,7 @@ class Compiler:
                 self.text(raw[key], at + (key,))
         if "upto" in raw:
             self.flag_value(raw["upto"], at + ("upto",))
-        stats = []
-        if not isinstance(raw.get("stat") or {}, dict):
-            raise self.error(
-                at + ("stat",), f"expected stat tests such as {{dp: {{lte: 5000}}}}, got {describe(raw['stat'])}"
-            )
-        for stat, test in (raw.get("stat") or {}).items():
-            if not isinstance(test, dict) or len(test) != 1:
-                raise self.error(at + ("stat", stat), "expected one comparison such as {lte: 5000}", COMPARISONS)
-            ((op, value),) = test.items()
-            if op not in COMPARISONS:
-                raise self.error(at + ("stat", stat, op), "expected a comparison with a number", COMPARISONS)
-            stats.append((stat, op, self.value(value, at + ("stat", stat, op))))
+        stats = self.query_stats(raw, at)
         under_counts = []
         if "cards_under" in raw:
             test = raw["cards_under"]
@@ -891,21 +890,7 @@ class Compiler:
         owner = raw.get("owner")
         if owner is not None and owner not in ("self", "opponent", "any") + self.players:
             raise self.error(at + ("owner",), f"unknown player {owner!r}", ["self", "opponent", "any", *self.players])
-        pick = raw.get("pick")
-        if isinstance(pick, dict):  # a number read when the cards are chosen
-            pick = self.value(pick, at + ("pick",))
-        for key in ("pick", "top"):
-            number = raw.get(key)
-            if isinstance(number, dict) and key == "pick":
-                continue
-            if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 1):
-                raise self.error(at + (key,), f"expected an integer of at least 1, got {describe(number)}")
-        chooser = raw.get("chooser")
-        if chooser is not None:
-            if chooser not in _PLAYER_WORDS:
-                raise self.error(at + ("chooser",), f"unknown chooser {chooser!r}", _PLAYER_WORDS)
-            if pick is None:
-                raise self.error(at + ("chooser",), "'chooser' says who picks: it needs 'pick'")
+        pick, chooser = self.query_pick(raw, at)
         return Query(
             zone=zone,
             owner=owner,
@@ -926,6 +911,42 @@ class Compiler:
             top=raw.get("top"),
             cards_under=tuple(under_counts),
         )
+
+    def query_stats(self, raw: dict[str, Any], at: Path_) -> list[tuple[str, str, Value]]:
+        """A query's ``stat`` tests: one comparison per stat."""
+        if not isinstance(raw.get("stat") or {}, dict):
+            raise self.error(
+                at + ("stat",), f"expected stat tests such as {{dp: {{lte: 5000}}}}, got {describe(raw['stat'])}"
+            )
+        stats = []
+        for stat, test in (raw.get("stat") or {}).items():
+            if not isinstance(test, dict) or len(test) != 1:
+                raise self.error(at + ("stat", stat), "expected one comparison such as {lte: 5000}", COMPARISONS)
+            ((op, value),) = test.items()
+            if op not in COMPARISONS:
+                raise self.error(at + ("stat", stat, op), "expected a comparison with a number", COMPARISONS)
+            stats.append((stat, op, self.value(value, at + ("stat", stat, op))))
+        return stats
+
+    def query_pick(self, raw: dict[str, Any], at: Path_) -> tuple[Any, str | None]:
+        """How many of a query's cards are picked (a number, or one read
+        when the cards are chosen), and who picks them."""
+        pick = raw.get("pick")
+        if isinstance(pick, dict):  # a number read when the cards are chosen
+            pick = self.value(pick, at + ("pick",))
+        for key in ("pick", "top"):
+            number = raw.get(key)
+            if isinstance(number, dict) and key == "pick":
+                continue
+            if number is not None and (isinstance(number, bool) or not isinstance(number, int) or number < 1):
+                raise self.error(at + (key,), f"expected an integer of at least 1, got {describe(number)}")
+        chooser = raw.get("chooser")
+        if chooser is not None:
+            if chooser not in _PLAYER_WORDS:
+                raise self.error(at + ("chooser",), f"unknown chooser {chooser!r}", _PLAYER_WORDS)
+            if pick is None:
+                raise self.error(at + ("chooser",), "'chooser' says who picks: it needs 'pick'")
+        return pick, chooser
 
     def compare(self, raw: dict[str, Any], at: Path_) -> Compare:
         ops = [k for k in raw if k in COMPARISONS]
