@@ -322,7 +322,12 @@ _NO_KEY = object()
 
 def _quick_yaml(text: str) -> list[Any]:
     """The document of ``text`` as a one-item list, read from libyaml's
-    events; :class:`_Unusual` for whatever the careful reader must see."""
+    events; :class:`_Unusual` for whatever the careful reader must see.
+
+    Why one function: it is the loop every scenario file is read through,
+    one event at a time; its state (the collection being filled, the key
+    waiting for a value) lives in local variables, which a loop split into
+    helpers would pass back and forth on every event."""
     import yaml
     from yaml.constructor import SafeConstructor
     from yaml.events import (
