@@ -69,19 +69,8 @@ class Resolution:
     def stat(self, card_id: str, name: str) -> int | None:
         return self.engine.view.stat(card_id, name)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON trace of the contract (``tcgtrig run --json``), as a dict."""
-        return self.to_json()
-
-    def json_text(self, indent: int | None = 2) -> str:
-        """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
-        if indent is None:
-            return jsontext.escape_unsafe(json.dumps(self.to_dict(), ensure_ascii=False))
-        return jsontext.dumps(self.to_json(lazy=True), indent)
-
-    def to_json(self, *, lazy: bool = False) -> dict[str, Any]:
-        """The JSON trace of the contract as a dict (kept for callers of the
-        first releases; :meth:`to_dict` says what it returns).
+    def to_dict(self, *, lazy: bool = False) -> dict[str, Any]:
+        """The JSON trace of the contract (``tcgtrig run --json``), as a dict.
 
         ``lazy``: the steps are a :class:`tcgtrig.base.jsontext.Items`, each made
         as it is written (:func:`tcgtrig.base.jsontext.dump`): printing a long
@@ -97,6 +86,12 @@ class Resolution:
         if self.unused_choices:
             out["unused_choices"] = list(self.unused_choices)
         return out
+
+    def json_text(self, indent: int | None = 2) -> str:
+        """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
+        if indent is None:
+            return jsontext.escape_unsafe(json.dumps(self.to_dict(), ensure_ascii=False))
+        return jsontext.dumps(self.to_dict(lazy=True), indent)
 
 
 def summary(state: GameState, view: Any) -> dict[str, Any]:

@@ -549,7 +549,7 @@ def run(
 def _show_resolution(result: Resolution, as_json: bool) -> None:
     """The JSON trace, or the tree (rich is imported only for the tree)."""
     if as_json:
-        _dump(result.to_json(lazy=True))
+        _dump(result.to_dict(lazy=True))
         return
     from .render import print_tree
 

@@ -195,7 +195,7 @@ def test_leftover_labels_are_reported_as_unused(plain):
     assert result.keys("resolved") == ["b.go", "c.go", "a.go"]
     # the last decision had one legal option and consumed nothing
     assert result.unused_choices == ("a.go", "extra")
-    assert result.to_json()["unused_choices"] == ["a.go", "extra"]
+    assert result.to_dict()["unused_choices"] == ["a.go", "extra"]
 
 
 def test_scripted_chooser_tracks_its_cursor_and_uses_its_fallback():
@@ -409,7 +409,7 @@ def test_random_same_seed_same_resolution(plain):
     one = run(FIVE, plain, chooser=RandomChooser(7))
     two = run(FIVE, plain, chooser=RandomChooser(7))
     assert one.keys("resolved") == two.keys("resolved")
-    assert one.to_json() == two.to_json()
+    assert one.to_dict() == two.to_dict()
     assert sorted(one.keys("resolved")) == [f"e{i}.go" for i in range(5)]
 
 
