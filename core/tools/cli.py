@@ -20,7 +20,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -1100,165 +1100,95 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     """Resolve a scenario, asking you at the terminal for every decision.
 
     Answer with a number or a label (Enter: the default); ``undo`` takes
-    back the last answer, ``outcomes`` shows where each option leads.  At
+    back your last answer (the position is rebuilt by replaying the ones
+    before), ``outcomes`` shows where each option leads.  At
     the end, the ``choices:`` block that replays the session.  Exploring
     (--skip-irrelevant, outcomes) works within --max-states positions and
     --max-depth answers a question and shows its progress on standard
     error; past the budget, the question is asked.  Exit status: as
     ``run`` (3 when the resolution ended early: an endless loop, a limit).
     """
+    from ..choices import InteractiveChooser, UndoAnswer
     from ..engine import Engine
+    from ..games.manager import load_ruleset
+    from ..resolution import pick_game
     from ..scenario.reading import load_scenario
-    from .render import print_tree, step_line
+    from .render import print_tree
 
     scenario = load_scenario(file)
-    engine = Engine.for_scenario(scenario, game)
-    budget = QuestionBudget(max_states, max_depth)
-    history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
-    shown = 0
+    ruleset = load_ruleset(pick_game(scenario, game))
+    chooser = InteractiveChooser(
+        _read_answer_now,
+        _say,
+        skip_irrelevant=skip_irrelevant,
+        undo=True,
+        outcomes=True,
+        max_states=max_states,
+        max_depth=max_depth,
+        progress=_question_progress,
+        why_stopped=_why_stopped,
+    )
+    engine = Engine.for_scenario(scenario, ruleset)
+    shown = 0  # trace steps shown so far
     while True:
-        before = engine.copy()
         decision = engine.advance()
-        names = {c.id: c.name for c in engine.state.cards.values()}
-        for step in engine.trace[shown:]:
-            if step.kind != "choice":
-                click.echo(f"  · {step_line(step, names)}")
-        shown = len(engine.trace)
+        shown = _show_steps(engine, shown)
         if decision is None:
             break
-        label = _if_irrelevant(decision, engine, budget) if skip_irrelevant else None
-        if label is None:
-            label = _ask_decision(decision, engine, budget)
-        if label == "undo":
-            if not history:
-                click.echo("  nothing to undo")
-                engine = before
-                continue
-            engine, undone = history.pop()
-            click.echo(f"  undone: {undone}")
-            shown = min(shown, len(engine.trace))
-            continue
-        history.append((before, label))
-        engine.answer(label)
+        try:
+            engine.answer(chooser.choose(decision, engine))
+        except UndoAnswer as undo:  # the position of the answer taken back, by replaying the ones before
+            engine = _replayed(Engine.for_scenario(scenario, ruleset), undo.answers)
+            shown = len(engine.trace)
     engine.title = scenario.title
     result = engine.result()
     print_tree(result, _console())
     click.echo("\nTo replay this session, put in the file:")
-    click.echo(f"choices: [{', '.join(label for _, label in history)}]")
+    click.echo(f"choices: [{', '.join(chooser.answers)}]")
     _exit_for(result)  # as run: 3 when the resolution ended early
 
 
-def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
-    """What is pending, in the game's own structure: the chain being built,
-    then the pending effects in the order the game ranks them, each with
-    the game's details (priority layer, pool class and side, …)."""
-    lines = []
-    if engine.chain_links:
-        lines.append(
-            "  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1))
-        )
-    waiting = []
-    for effect in engine.pending:
-        details = ", ".join(f"{k} {v}" for k, v in effect.details)
-        waiting.append(f"{effect.key} ({effect.controller}{', ' + details if details else ''})")
-        if len(waiting) > most:
-            break
-    if waiting:
-        more = f" and {len(engine.pending) - most} more" if len(waiting) > most else ""
-        lines.append("  pending, as the game ranks them: " + "; ".join(waiting[:most]) + more)
-    return lines
+def _read_answer_now(prompt: str) -> str:
+    """:func:`_read_answer`, looked up when asked (a test replaces it)."""
+    return _read_answer(prompt)
+
+
+def _say(line: str) -> None:
+    """One line of ``play``, below any progress line it replaces."""
+    _Progress.clear_shown()
+    click.echo(line)
+
+
+def _show_steps(engine: Engine, shown: int) -> int:
+    """``play``: the trace steps after the first ``shown``, one line each
+    (the answers aside); returns how many steps are shown now."""
+    from .render import step_line
+
+    names = {c.id: c.name for c in engine.state.cards.values()}
+    for step in engine.trace[shown:]:
+        if step.kind != "choice":
+            click.echo(f"  · {step_line(step, names)}")
+    return len(engine.trace)
+
+
+def _replayed(engine: Engine, answers: tuple[str, ...]) -> Engine:
+    """``engine`` (at the start) after answering its decisions with
+    ``answers`` in order: the engine is deterministic, so this is the
+    position those answers reached before."""
+    for label in answers:
+        if engine.advance() is None:  # pragma: no cover - a deterministic engine asks again
+            raise TcgTrigError(f"play: cannot replay the answers given ({', '.join(answers)}): the resolution ended")
+        engine.answer(label)
+    return engine
 
 
 #: Positions explored between two progress lines when standard error is not a terminal (``play``).
 QUESTION_PROGRESS_EVERY = 5_000
 
 
-class QuestionBudget(NamedTuple):
-    """What ``play`` may spend exploring one question: positions reached
-    (``--max-states``) and the answers on one path (``--max-depth``)."""
-
-    states: int = DEFAULT_QUESTION_BUDGET
-    depth: int = DEFAULT_MAX_DEPTH
-
-
-def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str | None:
-    """``--skip-irrelevant``: the default answer when exploring (within
-    ``budget``) shows that every answer leads to the same outcome;
-    ``None``: ask."""
-    from .explore import explore_question
-
-    with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
-        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth, progress=progress)
-    if found.complete:  # one outcome, whatever the answers
-        click.echo(
-            f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
-            f"(explored), so {decision.default} is taken"
-        )
-        return str(decision.default)
-    if found.stopped_by != "outcomes":  # a second outcome would have said it matters
-        click.echo(f"\ncould not tell whether the answer changes the outcome ({_why_stopped(found)}): asking")
-    return None
-
-
-def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudget) -> None:
-    """``outcomes``: explore each option (the budget shared out equally)
-    and show its outcomes."""
-    from .explore import explore_engine
-
-    share = max(1, budget.states // len(options))
-    done = 0  # positions reached for the options before
-    with _Progress("exploring the outcomes", coarse=QUESTION_PROGRESS_EVERY) as progress:
-        for number, label in enumerate(options, 1):
-            child = engine.copy()
-            child.answer(label)
-            found = explore_engine(
-                child, max_states=share, max_depth=budget.depth, progress=functools.partial(_offset, progress, done)
-            )
-            done += found.reached
-            ends = (
-                "; ".join(
-                    f"{o.outcome}, "
-                    + ", ".join(
-                        f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items()
-                    )
-                    for o in found.outcomes[:3]
-                )
-                or "none found"
-            )
-            more = "" if found.complete else f" (not all explored: {_why_stopped(found)})"
-            _Progress.clear_shown()
-            click.echo(
-                f"  {number}. {label} → {len(found.outcomes)} outcome"
-                f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}"
-            )
-
-
-def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
-    progress(before + reached)
-
-
-def _ask_decision(decision: Any, engine: Engine, budget: QuestionBudget) -> str:
-    """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
-    options = decision.legal()
-    for line in _pending_lines(engine):
-        click.echo(line)
-    click.echo(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
-    for number, label in enumerate(options, 1):
-        click.echo(f"  {number}. {label}{'  (default)' if label == decision.default else ''}")
-    while True:
-        answer = _read_answer("choice (a number or label; undo, outcomes)")
-        if not answer:
-            return str(decision.default)
-        if answer in decision.options:  # a label first: card ids may be digits
-            return answer
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1]
-        if answer == "undo":
-            return "undo"
-        if answer == "outcomes":
-            _where_options_lead(options, engine, budget)
-            continue
-        click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
+def _question_progress(what: str) -> _Progress:
+    """``play``'s progress while it explores for a question."""
+    return _Progress(what, coarse=QUESTION_PROGRESS_EVERY)
 
 
 @main.command(name="schema")
