@@ -148,18 +148,24 @@ def resolve(
         raise PluginError(exc.plugin, exc.detail, hook=exc.hook, activations=done) from exc
     except ChoiceError as exc:
         if from_file and exc.index is not None:  # point at the entry in the file
-            raw = scenario.data.get("choices")
-            path = ("choices", ruleset.key_in(raw)) if isinstance(raw, dict) else ("choices",)
-            path += (exc.index - 1,)
-            raise ChoiceError(
-                exc.decision,
-                exc.label,
-                exc.legal,
-                index=exc.index,
-                file=scenario.file,
-                line=scenario.source.line(path),
-                path=format_path(path),
-            ) from None
+            raise _in_the_file(exc, exc.index, scenario, ruleset) from None
         raise
     unused = tuple(chooser.remaining) if isinstance(chooser, ScriptedChooser) else ()
     return engine.result(unused)
+
+
+def _in_the_file(exc: ChoiceError, index: int, scenario: Scenario, ruleset: Ruleset) -> ChoiceError:
+    """An illegal scripted choice from the file's ``choices`` (entry
+    ``index``, from 1), pointing at that entry: the file, its line and path."""
+    raw = scenario.data.get("choices")
+    path: tuple[str | int | None, ...] = ("choices", ruleset.key_in(raw)) if isinstance(raw, dict) else ("choices",)
+    path += (index - 1,)
+    return ChoiceError(
+        exc.decision,
+        exc.label,
+        exc.legal,
+        index=index,
+        file=scenario.file,
+        line=scenario.source.line(path),
+        path=format_path(path),
+    )
