@@ -33,8 +33,11 @@ from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
     from ..engine import Engine
+    from ..expect import Mismatch
+    from ..games.manager import Ruleset
     from ..resolution import Resolution
     from ..scenario.reading import Scenario
     from .lint import Finding
@@ -578,101 +581,137 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
-    from rich.table import Table
-
-    from ..expect import check_scenario
-    from ..games.manager import available_games, load_ruleset, split_game
-    from ..scenario.reading import load_scenario
-    from .lint import lint
-
-    escape = _markup  # control characters escaped too
+    from ..games.manager import available_games, load_ruleset
 
     files = _scenario_files(files)
-    console = _console()
-    installed = set(available_games())
+    tally = _Tally(_console(), strict, set(available_games()))
     chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
-    passes = failures = skips = errors = 0
-    warned: set[tuple[str, str]] = set()  # said once for a file, not once per game
     for file in files:
-        try:
-            scenario = load_scenario(file, check_game=False)  # checked per game below
-        except TcgTrigError as exc:
-            errors += 1
-            console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
-            continue
-        expected = scenario.data.get("expect") or {}
-        key = chosen.key_in(expected) if chosen is not None else None
-        names = [key] if key else list(expected)
-        if chosen is not None and key is None:
-            skips += 1
-            console.print(f"[yellow]SKIP[/] {escape(file)} {escape(f'[{game}]')}: no expectations for this game")
-            continue
-        if not names:
-            findings: list[Finding] = []
-            if scenario.game and split_game(scenario.game)[0] in installed:  # its typos all the same
-                try:
-                    ruleset = load_ruleset(scenario.game)
-                    findings = lint(scenario, ruleset, scenario.compile(ruleset))
-                except TcgTrigError as exc:
-                    errors += 1
-                    console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
-                    continue
-            skips += 1
-            console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
-            for finding in findings:
-                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
-            if strict and findings:
-                errors += 1
-            continue
-        for name in names:
-            label = f"{escape(file)} {escape(f'[{name}]')}"
-            if split_game(name)[0] not in installed:
-                skips += 1
-                console.print(
-                    f"[yellow]SKIP[/] {label}: game {escape(repr(name))} is not installed "
-                    f"(installed: {escape(', '.join(sorted(installed)) or 'none')})"
-                )
-                continue
-            try:
-                result, mismatches = check_scenario(scenario, name)
-            except TcgTrigError as exc:
-                errors += 1
-                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
-                continue
-            try:
-                typos = [f for f in _typos(scenario, result, strict) if (f.file, f.path) not in warned]
-            except TcgTrigError as exc:
-                errors += 1
-                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
-                continue
-            for finding in typos:
-                warned.add((finding.file, finding.path))
-                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
-            if not mismatches:
-                passes += 1
-                note = (
-                    f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"
-                    if result.unused_choices
-                    else ""
-                )
-                console.print(f"[green]PASS[/] {label}{note}")
-                continue
-            failures += 1
-            console.print(f"[red]FAIL[/] {label}")
-            table = Table("key", "expected", "actual", show_lines=True)
-            for m in mismatches:
-                table.add_row(escape(m.key), escape(_show(m.expected), lines=True), escape(_show(m.actual), lines=True))
-            console.print(table)
-    summary = f"{passes} passed, {failures} failed"
-    if skips:
-        summary += f", {skips} skipped"
-    if errors:
-        summary += f", {errors} error{'s' if errors != 1 else ''}"
-    console.print(summary)
-    if errors:
+        _check_file(file, chosen, game, tally)
+    tally.console.print(tally.summary())
+    if tally.errors:
         sys.exit(2)
-    if failures:
+    if tally.failures:
         sys.exit(1)
+
+
+class _Tally:
+    """What ``check`` found so far, each verdict printed as it is counted."""
+
+    def __init__(self, console: Console, strict: bool, installed: set[str]) -> None:
+        self.console = console
+        self.strict = strict
+        self.installed = installed
+        self.passes = self.failures = self.skips = self.errors = 0
+        self.warned: set[tuple[str, str]] = set()  # a typo is said once for a file, not once per game
+
+    def error(self, where: str, exc: TcgTrigError) -> None:
+        """``ERROR``: a file (or a game's resolution of it) could not be read."""
+        self.errors += 1
+        self.console.print(f"[red]ERROR[/] {where}{_markup(one_line(str(exc)))}")
+
+    def skip(self, what: str) -> None:
+        """``SKIP``: ``what`` (markup) says what and why."""
+        self.skips += 1
+        self.console.print(f"[yellow]SKIP[/] {what}")
+
+    def warn(self, finding: Finding) -> None:
+        self.console.print(f"[yellow]WARN[/] {_markup(str(finding))}")
+
+    def summary(self) -> str:
+        """The last line: how many passed, failed, were skipped, errors."""
+        line = f"{self.passes} passed, {self.failures} failed"
+        if self.skips:
+            line += f", {self.skips} skipped"
+        if self.errors:
+            line += f", {self.errors} error{'s' if self.errors != 1 else ''}"
+        return line
+
+
+def _check_file(file: str, chosen: Ruleset | None, game: str | None, tally: _Tally) -> None:
+    """``check`` one file: each game's expectations in it (only ``chosen``'s
+    with ``--game``), or why there is nothing to check."""
+    from ..scenario.reading import load_scenario
+
+    try:
+        scenario = load_scenario(file, check_game=False)  # checked per game below
+    except TcgTrigError as exc:
+        tally.error("", exc)
+        return
+    expected = scenario.data.get("expect") or {}
+    key = chosen.key_in(expected) if chosen is not None else None
+    if chosen is not None and key is None:
+        tally.skip(f"{_markup(file)} {_markup(f'[{game}]')}: no expectations for this game")
+        return
+    names = [key] if key else list(expected)
+    if not names:
+        _check_without_expectations(file, scenario, tally)
+    for name in names:
+        _check_game(file, scenario, name, tally)
+
+
+def _check_without_expectations(file: str, scenario: Scenario, tally: _Tally) -> None:
+    """A file without an ``expect`` block is skipped, its typos warned of all
+    the same when its game is installed (with ``--strict``: an error)."""
+    from ..games.manager import load_ruleset, split_game
+    from .lint import lint
+
+    findings: list[Finding] = []
+    if scenario.game and split_game(scenario.game)[0] in tally.installed:
+        try:
+            ruleset = load_ruleset(scenario.game)
+            findings = lint(scenario, ruleset, scenario.compile(ruleset))
+        except TcgTrigError as exc:
+            tally.error("", exc)
+            return
+    tally.skip(f"{_markup(file)}: no expect block")
+    for finding in findings:
+        tally.warn(finding)
+    if tally.strict and findings:
+        tally.errors += 1
+
+
+def _check_game(file: str, scenario: Scenario, name: str, tally: _Tally) -> None:
+    """``check`` one file's expectations for one game: PASS, FAIL (with a
+    table of what differs), SKIP (the game is not installed) or ERROR."""
+    from ..expect import check_scenario
+    from ..games.manager import split_game
+
+    label = f"{_markup(file)} {_markup(f'[{name}]')}"
+    if split_game(name)[0] not in tally.installed:
+        tally.skip(
+            f"{label}: game {_markup(repr(name))} is not installed "
+            f"(installed: {_markup(', '.join(sorted(tally.installed)) or 'none')})"
+        )
+        return
+    try:
+        result, mismatches = check_scenario(scenario, name)
+        typos = [f for f in _typos(scenario, result, tally.strict) if (f.file, f.path) not in tally.warned]
+    except TcgTrigError as exc:
+        tally.error(f"{label}: ", exc)
+        return
+    for finding in typos:
+        tally.warned.add((finding.file, finding.path))
+        tally.warn(finding)
+    if not mismatches:
+        tally.passes += 1
+        unused = ", ".join(result.unused_choices)
+        note = f" [dim](unused choices: {_markup(unused)})[/]" if unused else ""
+        tally.console.print(f"[green]PASS[/] {label}{note}")
+        return
+    tally.failures += 1
+    tally.console.print(f"[red]FAIL[/] {label}")
+    tally.console.print(_mismatch_table(mismatches))
+
+
+def _mismatch_table(mismatches: list[Mismatch]) -> Table:
+    """What ``check`` expected beside what happened, key by key."""
+    from rich.table import Table
+
+    table = Table("key", "expected", "actual", show_lines=True)
+    for m in mismatches:
+        table.add_row(_markup(m.key), _markup(_show(m.expected), lines=True), _markup(_show(m.actual), lines=True))
+    return table
 
 
 def _run_and_save(
