@@ -27,7 +27,7 @@ import click
 from .. import __version__
 from ..base import jsontext
 from ..base.errors import TcgTrigError
-from ..base.safe_text import SafeStream, escape_controls
+from ..base.safe_text import SafeStream, Shown, escape_controls
 from ..scenario import source
 from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
@@ -852,16 +852,21 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
     """The games as columns, then where they part ways: names escaped and
     shortened, and wrapped to :data:`PIPED_COMPARE_WIDTH` columns off a
     terminal (or to ``COLUMNS``)."""
-    import textwrap
-
-    from rich.table import Table
-
-    from ..base.safe_text import SHORTENED_NOTE, Shown
-    from .compare import describe_difference, differences, no_differences
-
     shown = Shown()
     # each game's order (or, in its first row, why it cannot resolve the file)
     columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
+    width = os.environ.get("COLUMNS", "")
+    console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
+    console.print(_comparison_table(title, results, columns, shown))
+    rows = max((len(c) for c in columns.values()), default=0)
+    _print_where_games_part(console, results, rows > MAX_COMPARE_ROWS, shown)
+
+
+def _comparison_table(title: str, results: dict[str, Any], columns: dict[str, list[str]], shown: Shown) -> Table:
+    """``compare``'s table: a column a game, a row an effect resolved (at
+    most :data:`MAX_COMPARE_ROWS`), then how each game ended."""
+    from rich.table import Table
+
     table = Table("#", title=_markup(shown.sentence(title)))
     for name in results:
         table.add_column(_markup(shown(name)), overflow="fold")  # a long word is folded, not cut
@@ -884,28 +889,32 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
         table.add_row(
             "…", *(f"{len(c) - MAX_COMPARE_ROWS:,} more" if len(c) > MAX_COMPARE_ROWS else "" for c in columns.values())
         )
-    table.add_row(
-        "end",
-        *(
-            ""
-            if isinstance(r, str)
-            else _markup(
-                f"{shown(r.outcome)}; "
-                + "; ".join(
-                    f"{shown(p)}: "
-                    + ", ".join(f"{shown(k)} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
-                    for p in r.state.players
-                )
-            )
-            for r in results.values()
-        ),
+    table.add_row("end", *("" if isinstance(r, str) else _markup(_game_end(r, shown)) for r in results.values()))
+    return table
+
+
+def _game_end(result: Resolution, shown: Shown) -> str:
+    """How one game ended, for ``compare``'s last row: the outcome, then
+    each player's counters."""
+    counters = (
+        f"{shown(p)}: " + ", ".join(f"{shown(k)} {v}" for k, v in sorted(result.state.counters.get(p, {}).items()))
+        for p in result.state.players
     )
-    width = os.environ.get("COLUMNS", "")
-    console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
-    console.print(table)
+    return f"{shown(result.outcome)}; " + "; ".join(counters)
+
+
+def _print_where_games_part(console: Console, results: dict[str, Any], cut: bool, shown: Shown) -> None:
+    """Below ``compare``'s table: the differences (or that there are none),
+    a line each, wrapped to the console; then what the table left out
+    (``cut``: rows past :data:`MAX_COMPARE_ROWS`; names shortened)."""
+    import textwrap
+
+    from ..base.safe_text import SHORTENED_NOTE
+    from .compare import describe_difference, differences, no_differences
+
     found = differences(results)
     lines = [f"  {describe_difference(difference, shown)}" for difference in found]
-    if rows > MAX_COMPARE_ROWS:
+    if cut:
         lines.append(f"The table shows the first {MAX_COMPARE_ROWS:,} effects (compare --json lists every one).")
     if shown.shortened:
         lines.append(SHORTENED_NOTE[:1].upper() + SHORTENED_NOTE[1:] + ".")
