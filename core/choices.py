@@ -12,15 +12,18 @@ The engine never decides anything a player would.  It stops at a
   then the default.  A label that is not legal is an error naming the
   decision and the legal labels.
 - :class:`RandomChooser` — a seeded random choice among the legal options.
-- :class:`InteractiveChooser` — asks a person (``tcgtrig play``).
+- :class:`InteractiveChooser` — asks a person (``tcgtrig play``): a
+  number or a label, and on request ``undo`` and ``outcomes``.
 
 Any object with ``choose(decision, engine) -> str`` is a chooser.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .base.errors import ChoiceError
@@ -28,6 +31,7 @@ from .model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
 
 if TYPE_CHECKING:
     from .engine import Engine
+    from .tools.explore import Exploration
 
 __all__ = [
     "Decision",
@@ -36,6 +40,8 @@ __all__ = [
     "ScriptedChooser",
     "RandomChooser",
     "InteractiveChooser",
+    "UndoAnswer",
+    "pending_lines",
     "EffectLabels",
     "USE",
     "DECLINE",
@@ -112,40 +118,222 @@ class RandomChooser:
         return ("random", self._calls)  # never repeats: random play never "loops"
 
 
-class InteractiveChooser:
-    """Ask a person: show the decision, read a label (or its number)."""
+#: What an :class:`InteractiveChooser` shows while it explores: given what it
+#: is doing, a context manager giving the callback told the positions reached
+#: (or ``None``: nothing shown).
+ProgressShown = Callable[[str], AbstractContextManager[Callable[[int], None] | None]]
 
-    def __init__(self, ask: Callable[[str], str], say: Callable[[str], None], *, skip_irrelevant: bool = False) -> None:
+
+class UndoAnswer(Exception):
+    """The person took back their last answer (``undo``, see
+    :class:`InteractiveChooser`).  ``answers`` are the answers kept, in
+    order: answering a fresh engine's decisions with them (``tcgtrig play``
+    builds the engine from the scenario again) gives the position of the
+    decision to ask again.  The engine the chooser was answering is left
+    part-way through."""
+
+    def __init__(self, undone: str, answers: Sequence[str]) -> None:
+        super().__init__(f"undone: {undone}")
+        self.undone = undone
+        self.answers = tuple(answers)
+
+
+class InteractiveChooser:
+    """Ask a person: show what is pending and the decision, read a label or
+    its number (an empty answer: the default).
+
+    :param ask: reads one answer; given the prompt.
+    :param say: shows one line.
+    :param skip_irrelevant: take the default, without asking, when exploring
+        (within the budget) shows that every answer leads to the same
+        outcome; past the budget, say so and ask.
+    :param undo: the answer ``undo`` takes back the person's last answer
+        (and the answers taken for them after it): :class:`UndoAnswer` is
+        raised, the caller rebuilds the position from its ``answers``.
+    :param outcomes: the answer ``outcomes`` explores where each option
+        leads (the budget shared out equally) and asks again.
+    :param max_states: the work budget of one question explored (positions
+        reached; default :data:`tcgtrig.tools.explore.DEFAULT_QUESTION_BUDGET`).
+    :param max_depth: the answers on one path explored (default
+        :data:`tcgtrig.tools.explore.DEFAULT_MAX_DEPTH`).
+    :param progress: what to show while exploring (:data:`ProgressShown`).
+    :param why_stopped: what a budget that ran out is called (default: the
+        exploration's ``reason``).
+
+    :attr:`answers` is every answer given so far, those taken without asking
+    included: the ``choices`` script that replays the session.
+    """
+
+    def __init__(
+        self,
+        ask: Callable[[str], str],
+        say: Callable[[str], None],
+        *,
+        skip_irrelevant: bool = False,
+        undo: bool = False,
+        outcomes: bool = False,
+        max_states: int | None = None,
+        max_depth: int | None = None,
+        progress: ProgressShown | None = None,
+        why_stopped: Callable[[Exploration], str] | None = None,
+    ) -> None:
         self._ask = ask
         self._say = say
         self._calls = 0
         self.skip_irrelevant = skip_irrelevant
+        self.words = [word for word, wanted in (("undo", undo), ("outcomes", outcomes)) if wanted]
+        self.max_states = max_states
+        self.max_depth = max_depth
+        self._progress = progress or (lambda what: nullcontext(None))
+        self._why_stopped = why_stopped or (lambda found: str(found.reason))
+        self.answers: list[str] = []
+        self._asked: list[int] = []  # where in ``answers`` the person's own answers are
+
+    @property
+    def prompt(self) -> str:
+        """What :func:`ask` is given: the kinds of answer it takes."""
+        return f"choice (a number or label{'; ' + ', '.join(self.words) if self.words else ''})"
 
     def choose(self, decision: Decision, engine: Engine | None = None) -> str:
         self._calls += 1
-        options = decision.legal()
         if self.skip_irrelevant and engine is not None:
-            from .tools.explore import cannot_matter  # explore builds on this module
+            taken = self._if_irrelevant(decision, engine)
+            if taken is not None:
+                self.answers.append(taken)
+                return taken
+        options = decision.legal()
+        self._show(decision, options, engine)
+        while True:
+            answer = self._ask(self.prompt).strip()
+            label = self._label(answer, decision, options)
+            if label is not None:
+                self._asked.append(len(self.answers))
+                self.answers.append(label)
+                return label
+            if answer in self.words:
+                self._take_word(answer, options, engine)
+            else:
+                legal = ", ".join([*options, *self.words])
+                self._say(f"  not a legal choice: {answer!r} (legal: {legal})")
 
-            if cannot_matter(engine, decision):
-                self._say(
-                    f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
-                    f"outcome (explored), so {decision.default} is taken"
-                )
-                return decision.default
+    def fingerprint(self) -> object:
+        return ("person", self._calls)
+
+    def _show(self, decision: Decision, options: Sequence[str], engine: Engine | None) -> None:
+        """What is pending, the decision and its numbered options."""
+        for line in pending_lines(engine) if engine is not None else ():
+            self._say(line)
         self._say(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
         for number, label in enumerate(options, 1):
             mark = "  (default)" if label == decision.default else ""
             self._say(f"  {number}. {label}{mark}")
-        while True:
-            answer = self._ask("choice").strip()
-            if not answer:
-                return decision.default
-            if answer in decision.options:  # a label first: card ids may be digits
-                return answer
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
-                return options[int(answer) - 1]
-            self._say(f"  not a legal choice: {answer!r}")
 
-    def fingerprint(self) -> object:
-        return ("person", self._calls)
+    @staticmethod
+    def _label(answer: str, decision: Decision, options: Sequence[str]) -> str | None:
+        """The label an answer names: empty is the default, a label first
+        (card ids may be digits or words), then an option's number."""
+        if not answer:
+            return decision.default
+        if answer in decision.options:
+            return answer
+        if answer.isdigit() and 1 <= int(answer) <= len(options):
+            return options[int(answer) - 1]
+        return None
+
+    def _take_word(self, word: str, options: Sequence[str], engine: Engine | None) -> None:
+        """``undo`` (raises :class:`UndoAnswer`) or ``outcomes``."""
+        if word == "outcomes":
+            if engine is None:
+                self._say("  outcomes: there is no position to explore from")
+            else:
+                self._where_options_lead(options, engine)
+            return
+        if not self._asked:
+            self._say("  nothing to undo: you have not answered a decision yet")
+            return
+        cut = self._asked.pop()
+        undone = self.answers[cut]
+        del self.answers[cut:]
+        self._say(f"  undone: {undone}")
+        raise UndoAnswer(undone, self.answers)
+
+    def _budget(self) -> dict[str, int]:
+        """The budget given, as keyword arguments of the explorer."""
+        given = {"max_states": self.max_states, "max_depth": self.max_depth}
+        return {name: value for name, value in given.items() if value is not None}
+
+    def _if_irrelevant(self, decision: Decision, engine: Engine) -> str | None:
+        """The default when exploring (within the budget) shows that every
+        answer leads to the same outcome; ``None``: ask."""
+        from .tools.explore import explore_question  # explore builds on this module
+
+        with self._progress("exploring whether the answer matters") as progress:
+            found = explore_question(engine, decision, progress=progress, **self._budget())
+        if found.complete:  # one outcome, whatever the answers
+            self._say(
+                f"\n{decision.player} decides ({decision.kind}): every answer leads to the same "
+                f"outcome (explored), so {decision.default} is taken"
+            )
+            return decision.default
+        if found.stopped_by != "outcomes":  # a second outcome would have said it matters
+            self._say(f"\ncould not tell whether the answer changes the outcome ({self._why_stopped(found)}): asking")
+        return None
+
+    def _where_options_lead(self, options: Sequence[str], engine: Engine) -> None:
+        """``outcomes``: explore each option (the budget shared out equally)
+        and show its first outcomes."""
+        from .tools.explore import DEFAULT_MAX_DEPTH, DEFAULT_QUESTION_BUDGET, explore_engine
+
+        share = max(1, (self.max_states or DEFAULT_QUESTION_BUDGET) // len(options))
+        done = 0  # positions reached for the options before
+        with self._progress("exploring the outcomes") as progress:
+            for number, label in enumerate(options, 1):
+                child = engine.copy()
+                child.answer(label)
+                found = explore_engine(
+                    child,
+                    max_states=share,
+                    max_depth=self.max_depth or DEFAULT_MAX_DEPTH,
+                    progress=None if progress is None else functools.partial(_offset, progress, done),
+                )
+                done += found.reached
+                more = "" if found.complete else f" (not all explored: {self._why_stopped(found)})"
+                count = f"{len(found.outcomes)} outcome{'s' if len(found.outcomes) != 1 else ''}"
+                self._say(f"  {number}. {label} → {count}{more}: {_ends(found)}")
+
+
+def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
+    progress(before + reached)
+
+
+def _ends(found: Exploration, most: int = 3) -> str:
+    """The first outcomes an exploration found: how each ended and its counters."""
+    return (
+        "; ".join(
+            f"{o.outcome}, "
+            + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items())
+            for o in found.outcomes[:most]
+        )
+        or "none found"
+    )
+
+
+def pending_lines(engine: Engine, most: int = 12) -> list[str]:
+    """What is pending, in the game's own structure: the chain being built,
+    then the pending effects in the order the game ranks them, each with
+    the game's details (priority layer, pool class and side, …)."""
+    lines = []
+    if engine.chain_links:
+        lines.append(
+            "  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1))
+        )
+    waiting = []
+    for effect in engine.pending:
+        details = ", ".join(f"{k} {v}" for k, v in effect.details)
+        waiting.append(f"{effect.key} ({effect.controller}{', ' + details if details else ''})")
+        if len(waiting) > most:
+            break
+    if waiting:
+        more = f" and {len(engine.pending) - most} more" if len(waiting) > most else ""
+        lines.append("  pending, as the game ranks them: " + "; ".join(waiting[:most]) + more)
+    return lines

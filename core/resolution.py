@@ -69,19 +69,8 @@ class Resolution:
     def stat(self, card_id: str, name: str) -> int | None:
         return self.engine.view.stat(card_id, name)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON trace of the contract (``tcgtrig run --json``), as a dict."""
-        return self.to_json()
-
-    def json_text(self, indent: int | None = 2) -> str:
-        """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
-        if indent is None:
-            return jsontext.escape_unsafe(json.dumps(self.to_dict(), ensure_ascii=False))
-        return jsontext.dumps(self.to_json(lazy=True), indent)
-
-    def to_json(self, *, lazy: bool = False) -> dict[str, Any]:
-        """The JSON trace of the contract as a dict (kept for callers of the
-        first releases; :meth:`to_dict` says what it returns).
+    def to_dict(self, *, lazy: bool = False) -> dict[str, Any]:
+        """The JSON trace of the contract (``tcgtrig run --json``), as a dict.
 
         ``lazy``: the steps are a :class:`tcgtrig.base.jsontext.Items`, each made
         as it is written (:func:`tcgtrig.base.jsontext.dump`): printing a long
@@ -97,6 +86,12 @@ class Resolution:
         if self.unused_choices:
             out["unused_choices"] = list(self.unused_choices)
         return out
+
+    def json_text(self, indent: int | None = 2) -> str:
+        """The JSON trace as text, exactly as ``tcgtrig run --json`` prints it."""
+        if indent is None:
+            return jsontext.escape_unsafe(json.dumps(self.to_dict(), ensure_ascii=False))
+        return jsontext.dumps(self.to_dict(lazy=True), indent)
 
 
 def summary(state: GameState, view: Any) -> dict[str, Any]:
@@ -153,18 +148,24 @@ def resolve(
         raise PluginError(exc.plugin, exc.detail, hook=exc.hook, activations=done) from exc
     except ChoiceError as exc:
         if from_file and exc.index is not None:  # point at the entry in the file
-            raw = scenario.data.get("choices")
-            path = ("choices", ruleset.key_in(raw)) if isinstance(raw, dict) else ("choices",)
-            path += (exc.index - 1,)
-            raise ChoiceError(
-                exc.decision,
-                exc.label,
-                exc.legal,
-                index=exc.index,
-                file=scenario.file,
-                line=scenario.source.line(path),
-                path=format_path(path),
-            ) from None
+            raise _in_the_file(exc, exc.index, scenario, ruleset) from None
         raise
     unused = tuple(chooser.remaining) if isinstance(chooser, ScriptedChooser) else ()
     return engine.result(unused)
+
+
+def _in_the_file(exc: ChoiceError, index: int, scenario: Scenario, ruleset: Ruleset) -> ChoiceError:
+    """An illegal scripted choice from the file's ``choices`` (entry
+    ``index``, from 1), pointing at that entry: the file, its line and path."""
+    raw = scenario.data.get("choices")
+    path: tuple[str | int | None, ...] = ("choices", ruleset.key_in(raw)) if isinstance(raw, dict) else ("choices",)
+    path += (index - 1,)
+    return ChoiceError(
+        exc.decision,
+        exc.label,
+        exc.legal,
+        index=index,
+        file=scenario.file,
+        line=scenario.source.line(path),
+        path=format_path(path),
+    )

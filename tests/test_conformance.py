@@ -113,10 +113,10 @@ def steps(trace: list[tcgtrig.Step]) -> list[dict[str, Any]]:
 def test_same_input_gives_the_same_json_byte_for_byte(path, game):
     reference(path, game)
     scenario = tcgtrig.load_scenario(path)
-    first = json.dumps(resolve(scenario, game, max_steps=STEP_BUDGET).to_json())
+    first = json.dumps(resolve(scenario, game, max_steps=STEP_BUDGET).to_dict())
     # the same Scenario object again (resolving must not change it) and a fresh read
-    second = json.dumps(resolve(scenario, game, max_steps=STEP_BUDGET).to_json())
-    third = json.dumps(resolve(tcgtrig.load_scenario(path), game, max_steps=STEP_BUDGET).to_json())
+    second = json.dumps(resolve(scenario, game, max_steps=STEP_BUDGET).to_dict())
+    third = json.dumps(resolve(tcgtrig.load_scenario(path), game, max_steps=STEP_BUDGET).to_dict())
     assert first == second == third
     assert json.loads(first)["game"] == game and json.loads(first)["steps"]
 
@@ -190,7 +190,7 @@ def test_random_play_always_ends_with_the_same_invariants(path, game):
         check_endings(result.trace, complete=result.outcome == "complete")
         check_causes(result.trace)
         again = resolve(scenario, game, chooser=RandomChooser(seed), max_steps=STEP_BUDGET)
-        assert json.dumps(again.to_json()) == json.dumps(result.to_json()), f"seed {seed} is not reproducible"
+        assert json.dumps(again.to_dict()) == json.dumps(result.to_dict()), f"seed {seed} is not reproducible"
 
 
 # ---------------------------------------------------------------------------
@@ -206,7 +206,7 @@ def test_end_state_survives_a_json_round_trip(path, game):
     restored = state_from_dict(json.loads(text), ruleset(game))
     assert state_to_dict(restored) == saved
     assert restored.fingerprint() == result.state.fingerprint()
-    assert {c.id: c.zone for c in restored.cards.values()} == result.to_json()["zones"]
+    assert {c.id: c.zone for c in restored.cards.values()} == result.to_dict()["zones"]
 
 
 @pytest.mark.parametrize(("path", "game"), PAIRS)

@@ -24,7 +24,7 @@ RANK = {"base": 0, "model": 1, "games": 2, "language": 3, "runtime": 4, "scenari
 
 #: Lazy imports that go up a layer, and why each one is there.
 LAZY_UPWARD = {
-    # InteractiveChooser's skip_irrelevant asks explore whether a decision can matter
+    # InteractiveChooser explores whether a decision can matter (skip_irrelevant) and where options lead (outcomes)
     ("tcgtrig.choices", "tcgtrig.tools.explore"),
     # the conformance kit lints each random position it builds
     ("tcgtrig.conformance", "tcgtrig.tools.lint"),

@@ -221,7 +221,7 @@ def resolve_text(text: str, file: str, game: str) -> tuple[str, Any]:
         scenario = tcgtrig.scenario_from_text(text, file)
         result = tcgtrig.resolve(scenario, game, max_steps=MAX_STEPS)
         rendered = render_text(result)  # `tcgtrig run`
-        dumped = json.dumps(result.to_json(), ensure_ascii=False)  # `tcgtrig run --json`
+        dumped = json.dumps(result.to_dict(), ensure_ascii=False)  # `tcgtrig run --json`
     except tcgtrig.TcgTrigError as error:
         return "error", error
     assert rendered.strip() and json.loads(dumped)["outcome"] == result.outcome

@@ -47,9 +47,54 @@ def test_undo_takes_back_the_last_answer():
     assert order_line(result.stdout)[0] == "gabumon.trash"
 
 
+Q4285 = "tests/scenarios/digimon/qa-13-bt20-068-q4285.yaml"
+
+
+def test_undo_rebuilds_the_position_and_the_new_answer_decides_the_resolution():
+    # kept, Ghostmon first gains A a memory; taken back for DemiMeramon's return, Ghostmon's effect is lost
+    kept = CliRunner().invoke(main, ["play", Q4285], input="ghostmon.memory\nuse\nbakemon\n")
+    assert order_line(kept.stdout) == ["ghostmon.memory", "demimeramon.return"]
+    assert "Counters: memory 1 on A's side" in kept.stdout
+    result = CliRunner().invoke(
+        main, ["play", Q4285], input="ghostmon.memory\nundo\ndemimeramon.return\nuse\nbakemon\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "  undone: ghostmon.memory" in result.stdout
+    assert order_line(result.stdout) == ["demimeramon.return"]
+    assert "Counters: memory 0" in result.stdout
+    assert replay_block(result.stdout) == ["demimeramon.return", "use", "bakemon"]
+
+
+def test_undo_keeps_the_answers_before_the_one_taken_back():
+    result = play("upamon.draw\nzudomon.memory\nundo\ngabumon.trash\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "  undone: zudomon.memory" in result.stdout
+    assert replay_block(result.stdout) == ["upamon.draw", "gabumon.trash", "metalgarurumon.play"]
+    assert order_line(result.stdout)[:3] == ["upamon.draw", "gabumon.trash", "metalgarurumon.play"]
+
+
+def test_undo_twice_goes_back_two_decisions():
+    result = play("upamon.draw\nzudomon.memory\nundo\nundo\ngabumon.trash\n\n\n")
+    assert result.exit_code == 0, result.output
+    undone = [line for line in result.stdout.splitlines() if line.startswith("  undone: ")]
+    assert undone == ["  undone: zudomon.memory", "  undone: upamon.draw"]
+    assert replay_block(result.stdout) == ["gabumon.trash", "metalgarurumon.play", "zudomon.memory"]
+    assert order_line(result.stdout)[0] == "gabumon.trash"
+
+
 def test_undo_with_nothing_to_undo_says_so():
-    result = play("undo\n\n\n\n")
-    assert "nothing to undo" in result.stdout and result.exit_code == 0
+    result = play("undo\n3\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "  nothing to undo: you have not answered a decision yet" in result.stdout
+    assert "undone:" not in result.stdout
+    assert order_line(result.stdout)[0] == "gabumon.trash"  # the next answer still answers the first decision
+
+
+def test_the_prompt_and_the_help_offer_undo():
+    result = play("\n\n\n")
+    assert "choice (a number or label; undo, outcomes): " in result.stdout
+    help_text = CliRunner().invoke(main, ["play", "--help"]).stdout
+    assert "undo" in help_text
 
 
 def test_outcomes_shows_where_each_option_leads():

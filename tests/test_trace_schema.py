@@ -27,7 +27,7 @@ def test_every_trace_follows_the_schema(path):
             result = tcgtrig.resolve(scenario, game)
         except tcgtrig.TcgTrigError:
             continue  # a file in one game's words does not load under another
-        errors = sorted(VALIDATOR.iter_errors(result.to_json()), key=str)
+        errors = sorted(VALIDATOR.iter_errors(result.to_dict()), key=str)
         assert not errors, f"{game}: {errors[0].message} at {list(errors[0].absolute_path)}"
         checked += 1
     assert checked >= 1

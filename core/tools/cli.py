@@ -20,21 +20,24 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from .. import __version__
 from ..base import jsontext
 from ..base.errors import TcgTrigError
-from ..base.safe_text import SafeStream, escape_controls
+from ..base.safe_text import SafeStream, Shown, escape_controls
 from ..scenario import source
 from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
     from rich.console import Console
+    from rich.table import Table
 
     from ..engine import Engine
+    from ..expect import Mismatch
+    from ..games.manager import Ruleset
     from ..resolution import Resolution
     from ..scenario.reading import Scenario
     from .lint import Finding
@@ -549,7 +552,7 @@ def run(
 def _show_resolution(result: Resolution, as_json: bool) -> None:
     """The JSON trace, or the tree (rich is imported only for the tree)."""
     if as_json:
-        _dump(result.to_json(lazy=True))
+        _dump(result.to_dict(lazy=True))
         return
     from .render import print_tree
 
@@ -578,101 +581,137 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
-    from rich.table import Table
-
-    from ..expect import check_scenario
-    from ..games.manager import available_games, load_ruleset, split_game
-    from ..scenario.reading import load_scenario
-    from .lint import lint
-
-    escape = _markup  # control characters escaped too
+    from ..games.manager import available_games, load_ruleset
 
     files = _scenario_files(files)
-    console = _console()
-    installed = set(available_games())
+    tally = _Tally(_console(), strict, set(available_games()))
     chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
-    passes = failures = skips = errors = 0
-    warned: set[tuple[str, str]] = set()  # said once for a file, not once per game
     for file in files:
-        try:
-            scenario = load_scenario(file, check_game=False)  # checked per game below
-        except TcgTrigError as exc:
-            errors += 1
-            console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
-            continue
-        expected = scenario.data.get("expect") or {}
-        key = chosen.key_in(expected) if chosen is not None else None
-        names = [key] if key else list(expected)
-        if chosen is not None and key is None:
-            skips += 1
-            console.print(f"[yellow]SKIP[/] {escape(file)} {escape(f'[{game}]')}: no expectations for this game")
-            continue
-        if not names:
-            findings: list[Finding] = []
-            if scenario.game and split_game(scenario.game)[0] in installed:  # its typos all the same
-                try:
-                    ruleset = load_ruleset(scenario.game)
-                    findings = lint(scenario, ruleset, scenario.compile(ruleset))
-                except TcgTrigError as exc:
-                    errors += 1
-                    console.print(f"[red]ERROR[/] {escape(one_line(str(exc)))}")
-                    continue
-            skips += 1
-            console.print(f"[yellow]SKIP[/] {escape(file)}: no expect block")
-            for finding in findings:
-                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
-            if strict and findings:
-                errors += 1
-            continue
-        for name in names:
-            label = f"{escape(file)} {escape(f'[{name}]')}"
-            if split_game(name)[0] not in installed:
-                skips += 1
-                console.print(
-                    f"[yellow]SKIP[/] {label}: game {escape(repr(name))} is not installed "
-                    f"(installed: {escape(', '.join(sorted(installed)) or 'none')})"
-                )
-                continue
-            try:
-                result, mismatches = check_scenario(scenario, name)
-            except TcgTrigError as exc:
-                errors += 1
-                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
-                continue
-            try:
-                typos = [f for f in _typos(scenario, result, strict) if (f.file, f.path) not in warned]
-            except TcgTrigError as exc:
-                errors += 1
-                console.print(f"[red]ERROR[/] {label}: {escape(one_line(str(exc)))}")
-                continue
-            for finding in typos:
-                warned.add((finding.file, finding.path))
-                console.print(f"[yellow]WARN[/] {escape(str(finding))}")
-            if not mismatches:
-                passes += 1
-                note = (
-                    f" [dim](unused choices: {escape(', '.join(result.unused_choices))})[/]"
-                    if result.unused_choices
-                    else ""
-                )
-                console.print(f"[green]PASS[/] {label}{note}")
-                continue
-            failures += 1
-            console.print(f"[red]FAIL[/] {label}")
-            table = Table("key", "expected", "actual", show_lines=True)
-            for m in mismatches:
-                table.add_row(escape(m.key), escape(_show(m.expected), lines=True), escape(_show(m.actual), lines=True))
-            console.print(table)
-    summary = f"{passes} passed, {failures} failed"
-    if skips:
-        summary += f", {skips} skipped"
-    if errors:
-        summary += f", {errors} error{'s' if errors != 1 else ''}"
-    console.print(summary)
-    if errors:
+        _check_file(file, chosen, game, tally)
+    tally.console.print(tally.summary())
+    if tally.errors:
         sys.exit(2)
-    if failures:
+    if tally.failures:
         sys.exit(1)
+
+
+class _Tally:
+    """What ``check`` found so far, each verdict printed as it is counted."""
+
+    def __init__(self, console: Console, strict: bool, installed: set[str]) -> None:
+        self.console = console
+        self.strict = strict
+        self.installed = installed
+        self.passes = self.failures = self.skips = self.errors = 0
+        self.warned: set[tuple[str, str]] = set()  # a typo is said once for a file, not once per game
+
+    def error(self, where: str, exc: TcgTrigError) -> None:
+        """``ERROR``: a file (or a game's resolution of it) could not be read."""
+        self.errors += 1
+        self.console.print(f"[red]ERROR[/] {where}{_markup(one_line(str(exc)))}")
+
+    def skip(self, what: str) -> None:
+        """``SKIP``: ``what`` (markup) says what and why."""
+        self.skips += 1
+        self.console.print(f"[yellow]SKIP[/] {what}")
+
+    def warn(self, finding: Finding) -> None:
+        self.console.print(f"[yellow]WARN[/] {_markup(str(finding))}")
+
+    def summary(self) -> str:
+        """The last line: how many passed, failed, were skipped, errors."""
+        line = f"{self.passes} passed, {self.failures} failed"
+        if self.skips:
+            line += f", {self.skips} skipped"
+        if self.errors:
+            line += f", {self.errors} error{'s' if self.errors != 1 else ''}"
+        return line
+
+
+def _check_file(file: str, chosen: Ruleset | None, game: str | None, tally: _Tally) -> None:
+    """``check`` one file: each game's expectations in it (only ``chosen``'s
+    with ``--game``), or why there is nothing to check."""
+    from ..scenario.reading import load_scenario
+
+    try:
+        scenario = load_scenario(file, check_game=False)  # checked per game below
+    except TcgTrigError as exc:
+        tally.error("", exc)
+        return
+    expected = scenario.data.get("expect") or {}
+    key = chosen.key_in(expected) if chosen is not None else None
+    if chosen is not None and key is None:
+        tally.skip(f"{_markup(file)} {_markup(f'[{game}]')}: no expectations for this game")
+        return
+    names = [key] if key else list(expected)
+    if not names:
+        _check_without_expectations(file, scenario, tally)
+    for name in names:
+        _check_game(file, scenario, name, tally)
+
+
+def _check_without_expectations(file: str, scenario: Scenario, tally: _Tally) -> None:
+    """A file without an ``expect`` block is skipped, its typos warned of all
+    the same when its game is installed (with ``--strict``: an error)."""
+    from ..games.manager import load_ruleset, split_game
+    from .lint import lint
+
+    findings: list[Finding] = []
+    if scenario.game and split_game(scenario.game)[0] in tally.installed:
+        try:
+            ruleset = load_ruleset(scenario.game)
+            findings = lint(scenario, ruleset, scenario.compile(ruleset))
+        except TcgTrigError as exc:
+            tally.error("", exc)
+            return
+    tally.skip(f"{_markup(file)}: no expect block")
+    for finding in findings:
+        tally.warn(finding)
+    if tally.strict and findings:
+        tally.errors += 1
+
+
+def _check_game(file: str, scenario: Scenario, name: str, tally: _Tally) -> None:
+    """``check`` one file's expectations for one game: PASS, FAIL (with a
+    table of what differs), SKIP (the game is not installed) or ERROR."""
+    from ..expect import check_scenario
+    from ..games.manager import split_game
+
+    label = f"{_markup(file)} {_markup(f'[{name}]')}"
+    if split_game(name)[0] not in tally.installed:
+        tally.skip(
+            f"{label}: game {_markup(repr(name))} is not installed "
+            f"(installed: {_markup(', '.join(sorted(tally.installed)) or 'none')})"
+        )
+        return
+    try:
+        result, mismatches = check_scenario(scenario, name)
+        typos = [f for f in _typos(scenario, result, tally.strict) if (f.file, f.path) not in tally.warned]
+    except TcgTrigError as exc:
+        tally.error(f"{label}: ", exc)
+        return
+    for finding in typos:
+        tally.warned.add((finding.file, finding.path))
+        tally.warn(finding)
+    if not mismatches:
+        tally.passes += 1
+        unused = ", ".join(result.unused_choices)
+        note = f" [dim](unused choices: {_markup(unused)})[/]" if unused else ""
+        tally.console.print(f"[green]PASS[/] {label}{note}")
+        return
+    tally.failures += 1
+    tally.console.print(f"[red]FAIL[/] {label}")
+    tally.console.print(_mismatch_table(mismatches))
+
+
+def _mismatch_table(mismatches: list[Mismatch]) -> Table:
+    """What ``check`` expected beside what happened, key by key."""
+    from rich.table import Table
+
+    table = Table("key", "expected", "actual", show_lines=True)
+    for m in mismatches:
+        table.add_row(_markup(m.key), _markup(_show(m.expected), lines=True), _markup(_show(m.actual), lines=True))
+    return table
 
 
 def _run_and_save(
@@ -813,16 +852,21 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
     """The games as columns, then where they part ways: names escaped and
     shortened, and wrapped to :data:`PIPED_COMPARE_WIDTH` columns off a
     terminal (or to ``COLUMNS``)."""
-    import textwrap
-
-    from rich.table import Table
-
-    from ..base.safe_text import SHORTENED_NOTE, Shown
-    from .compare import describe_difference, differences, no_differences
-
     shown = Shown()
     # each game's order (or, in its first row, why it cannot resolve the file)
     columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
+    width = os.environ.get("COLUMNS", "")
+    console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
+    console.print(_comparison_table(title, results, columns, shown))
+    rows = max((len(c) for c in columns.values()), default=0)
+    _print_where_games_part(console, results, rows > MAX_COMPARE_ROWS, shown)
+
+
+def _comparison_table(title: str, results: dict[str, Any], columns: dict[str, list[str]], shown: Shown) -> Table:
+    """``compare``'s table: a column a game, a row an effect resolved (at
+    most :data:`MAX_COMPARE_ROWS`), then how each game ended."""
+    from rich.table import Table
+
     table = Table("#", title=_markup(shown.sentence(title)))
     for name in results:
         table.add_column(_markup(shown(name)), overflow="fold")  # a long word is folded, not cut
@@ -845,28 +889,32 @@ def _print_comparison(title: str, results: dict[str, Any]) -> None:
         table.add_row(
             "…", *(f"{len(c) - MAX_COMPARE_ROWS:,} more" if len(c) > MAX_COMPARE_ROWS else "" for c in columns.values())
         )
-    table.add_row(
-        "end",
-        *(
-            ""
-            if isinstance(r, str)
-            else _markup(
-                f"{shown(r.outcome)}; "
-                + "; ".join(
-                    f"{shown(p)}: "
-                    + ", ".join(f"{shown(k)} {v}" for k, v in sorted(r.state.counters.get(p, {}).items()))
-                    for p in r.state.players
-                )
-            )
-            for r in results.values()
-        ),
+    table.add_row("end", *("" if isinstance(r, str) else _markup(_game_end(r, shown)) for r in results.values()))
+    return table
+
+
+def _game_end(result: Resolution, shown: Shown) -> str:
+    """How one game ended, for ``compare``'s last row: the outcome, then
+    each player's counters."""
+    counters = (
+        f"{shown(p)}: " + ", ".join(f"{shown(k)} {v}" for k, v in sorted(result.state.counters.get(p, {}).items()))
+        for p in result.state.players
     )
-    width = os.environ.get("COLUMNS", "")
-    console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
-    console.print(table)
+    return f"{shown(result.outcome)}; " + "; ".join(counters)
+
+
+def _print_where_games_part(console: Console, results: dict[str, Any], cut: bool, shown: Shown) -> None:
+    """Below ``compare``'s table: the differences (or that there are none),
+    a line each, wrapped to the console; then what the table left out
+    (``cut``: rows past :data:`MAX_COMPARE_ROWS`; names shortened)."""
+    import textwrap
+
+    from ..base.safe_text import SHORTENED_NOTE
+    from .compare import describe_difference, differences, no_differences
+
     found = differences(results)
     lines = [f"  {describe_difference(difference, shown)}" for difference in found]
-    if rows > MAX_COMPARE_ROWS:
+    if cut:
         lines.append(f"The table shows the first {MAX_COMPARE_ROWS:,} effects (compare --json lists every one).")
     if shown.shortened:
         lines.append(SHORTENED_NOTE[:1].upper() + SHORTENED_NOTE[1:] + ".")
@@ -1100,165 +1148,95 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     """Resolve a scenario, asking you at the terminal for every decision.
 
     Answer with a number or a label (Enter: the default); ``undo`` takes
-    back the last answer, ``outcomes`` shows where each option leads.  At
+    back your last answer (the position is rebuilt by replaying the ones
+    before), ``outcomes`` shows where each option leads.  At
     the end, the ``choices:`` block that replays the session.  Exploring
     (--skip-irrelevant, outcomes) works within --max-states positions and
     --max-depth answers a question and shows its progress on standard
     error; past the budget, the question is asked.  Exit status: as
     ``run`` (3 when the resolution ended early: an endless loop, a limit).
     """
+    from ..choices import InteractiveChooser, UndoAnswer
     from ..engine import Engine
+    from ..games.manager import load_ruleset
+    from ..resolution import pick_game
     from ..scenario.reading import load_scenario
-    from .render import print_tree, step_line
+    from .render import print_tree
 
     scenario = load_scenario(file)
-    engine = Engine.for_scenario(scenario, game)
-    budget = QuestionBudget(max_states, max_depth)
-    history: list[tuple[Engine, str]] = []  # the engine before each answer, and the answer
-    shown = 0
+    ruleset = load_ruleset(pick_game(scenario, game))
+    chooser = InteractiveChooser(
+        _read_answer_now,
+        _say,
+        skip_irrelevant=skip_irrelevant,
+        undo=True,
+        outcomes=True,
+        max_states=max_states,
+        max_depth=max_depth,
+        progress=_question_progress,
+        why_stopped=_why_stopped,
+    )
+    engine = Engine.for_scenario(scenario, ruleset)
+    shown = 0  # trace steps shown so far
     while True:
-        before = engine.copy()
         decision = engine.advance()
-        names = {c.id: c.name for c in engine.state.cards.values()}
-        for step in engine.trace[shown:]:
-            if step.kind != "choice":
-                click.echo(f"  · {step_line(step, names)}")
-        shown = len(engine.trace)
+        shown = _show_steps(engine, shown)
         if decision is None:
             break
-        label = _if_irrelevant(decision, engine, budget) if skip_irrelevant else None
-        if label is None:
-            label = _ask_decision(decision, engine, budget)
-        if label == "undo":
-            if not history:
-                click.echo("  nothing to undo")
-                engine = before
-                continue
-            engine, undone = history.pop()
-            click.echo(f"  undone: {undone}")
-            shown = min(shown, len(engine.trace))
-            continue
-        history.append((before, label))
-        engine.answer(label)
+        try:
+            engine.answer(chooser.choose(decision, engine))
+        except UndoAnswer as undo:  # the position of the answer taken back, by replaying the ones before
+            engine = _replayed(Engine.for_scenario(scenario, ruleset), undo.answers)
+            shown = len(engine.trace)
     engine.title = scenario.title
     result = engine.result()
     print_tree(result, _console())
     click.echo("\nTo replay this session, put in the file:")
-    click.echo(f"choices: [{', '.join(label for _, label in history)}]")
+    click.echo(f"choices: [{', '.join(chooser.answers)}]")
     _exit_for(result)  # as run: 3 when the resolution ended early
 
 
-def _pending_lines(engine: Engine, most: int = 12) -> list[str]:
-    """What is pending, in the game's own structure: the chain being built,
-    then the pending effects in the order the game ranks them, each with
-    the game's details (priority layer, pool class and side, …)."""
-    lines = []
-    if engine.chain_links:
-        lines.append(
-            "  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1))
-        )
-    waiting = []
-    for effect in engine.pending:
-        details = ", ".join(f"{k} {v}" for k, v in effect.details)
-        waiting.append(f"{effect.key} ({effect.controller}{', ' + details if details else ''})")
-        if len(waiting) > most:
-            break
-    if waiting:
-        more = f" and {len(engine.pending) - most} more" if len(waiting) > most else ""
-        lines.append("  pending, as the game ranks them: " + "; ".join(waiting[:most]) + more)
-    return lines
+def _read_answer_now(prompt: str) -> str:
+    """:func:`_read_answer`, looked up when asked (a test replaces it)."""
+    return _read_answer(prompt)
+
+
+def _say(line: str) -> None:
+    """One line of ``play``, below any progress line it replaces."""
+    _Progress.clear_shown()
+    click.echo(line)
+
+
+def _show_steps(engine: Engine, shown: int) -> int:
+    """``play``: the trace steps after the first ``shown``, one line each
+    (the answers aside); returns how many steps are shown now."""
+    from .render import step_line
+
+    names = {c.id: c.name for c in engine.state.cards.values()}
+    for step in engine.trace[shown:]:
+        if step.kind != "choice":
+            click.echo(f"  · {step_line(step, names)}")
+    return len(engine.trace)
+
+
+def _replayed(engine: Engine, answers: tuple[str, ...]) -> Engine:
+    """``engine`` (at the start) after answering its decisions with
+    ``answers`` in order: the engine is deterministic, so this is the
+    position those answers reached before."""
+    for label in answers:
+        if engine.advance() is None:  # pragma: no cover - a deterministic engine asks again
+            raise TcgTrigError(f"play: cannot replay the answers given ({', '.join(answers)}): the resolution ended")
+        engine.answer(label)
+    return engine
 
 
 #: Positions explored between two progress lines when standard error is not a terminal (``play``).
 QUESTION_PROGRESS_EVERY = 5_000
 
 
-class QuestionBudget(NamedTuple):
-    """What ``play`` may spend exploring one question: positions reached
-    (``--max-states``) and the answers on one path (``--max-depth``)."""
-
-    states: int = DEFAULT_QUESTION_BUDGET
-    depth: int = DEFAULT_MAX_DEPTH
-
-
-def _if_irrelevant(decision: Any, engine: Engine, budget: QuestionBudget) -> str | None:
-    """``--skip-irrelevant``: the default answer when exploring (within
-    ``budget``) shows that every answer leads to the same outcome;
-    ``None``: ask."""
-    from .explore import explore_question
-
-    with _Progress("exploring whether the answer matters", coarse=QUESTION_PROGRESS_EVERY) as progress:
-        found = explore_question(engine, decision, max_states=budget.states, max_depth=budget.depth, progress=progress)
-    if found.complete:  # one outcome, whatever the answers
-        click.echo(
-            f"\n{decision.player} decides ({decision.kind}): every answer leads to the same outcome "
-            f"(explored), so {decision.default} is taken"
-        )
-        return str(decision.default)
-    if found.stopped_by != "outcomes":  # a second outcome would have said it matters
-        click.echo(f"\ncould not tell whether the answer changes the outcome ({_why_stopped(found)}): asking")
-    return None
-
-
-def _where_options_lead(options: list[str], engine: Engine, budget: QuestionBudget) -> None:
-    """``outcomes``: explore each option (the budget shared out equally)
-    and show its outcomes."""
-    from .explore import explore_engine
-
-    share = max(1, budget.states // len(options))
-    done = 0  # positions reached for the options before
-    with _Progress("exploring the outcomes", coarse=QUESTION_PROGRESS_EVERY) as progress:
-        for number, label in enumerate(options, 1):
-            child = engine.copy()
-            child.answer(label)
-            found = explore_engine(
-                child, max_states=share, max_depth=budget.depth, progress=functools.partial(_offset, progress, done)
-            )
-            done += found.reached
-            ends = (
-                "; ".join(
-                    f"{o.outcome}, "
-                    + ", ".join(
-                        f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items()
-                    )
-                    for o in found.outcomes[:3]
-                )
-                or "none found"
-            )
-            more = "" if found.complete else f" (not all explored: {_why_stopped(found)})"
-            _Progress.clear_shown()
-            click.echo(
-                f"  {number}. {label} → {len(found.outcomes)} outcome"
-                f"{'s' if len(found.outcomes) != 1 else ''}{more}: {ends}"
-            )
-
-
-def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
-    progress(before + reached)
-
-
-def _ask_decision(decision: Any, engine: Engine, budget: QuestionBudget) -> str:
-    """Show a decision; read a number, a label, ``undo`` or ``outcomes``."""
-    options = decision.legal()
-    for line in _pending_lines(engine):
-        click.echo(line)
-    click.echo(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
-    for number, label in enumerate(options, 1):
-        click.echo(f"  {number}. {label}{'  (default)' if label == decision.default else ''}")
-    while True:
-        answer = _read_answer("choice (a number or label; undo, outcomes)")
-        if not answer:
-            return str(decision.default)
-        if answer in decision.options:  # a label first: card ids may be digits
-            return answer
-        if answer.isdigit() and 1 <= int(answer) <= len(options):
-            return options[int(answer) - 1]
-        if answer == "undo":
-            return "undo"
-        if answer == "outcomes":
-            _where_options_lead(options, engine, budget)
-            continue
-        click.echo(f"  not a legal choice: {answer!r} (legal: {', '.join(options)}, undo, outcomes)")
+def _question_progress(what: str) -> _Progress:
+    """``play``'s progress while it explores for a question."""
+    return _Progress(what, coarse=QUESTION_PROGRESS_EVERY)
 
 
 @main.command(name="schema")

@@ -99,9 +99,9 @@ def differences(results: dict[str, Resolution | str]) -> list[dict[str, Any]]:
 def comparison_json(results: dict[str, Resolution | str], *, lazy: bool = False) -> dict[str, Any]:
     """The contract's object: each game's JSON trace, then the differences
     (``lazy``: each trace's steps made as they are written, see
-    :meth:`Resolution.to_json`)."""
+    :meth:`Resolution.to_dict`)."""
     return {
-        "games": {name: {"error": r} if isinstance(r, str) else r.to_json(lazy=lazy) for name, r in results.items()},
+        "games": {name: {"error": r} if isinstance(r, str) else r.to_dict(lazy=lazy) for name, r in results.items()},
         "differences": differences(results),
     }
 

@@ -21,7 +21,7 @@ from tcgtrig import (
     RandomChooser,
     ScriptedChooser,
 )
-from tcgtrig.choices import EffectLabels
+from tcgtrig.choices import EffectLabels, UndoAnswer
 
 # Three of A's effects trigger together on one event: an ordering decision
 # among three, then among two, then one (answered without asking).
@@ -195,7 +195,7 @@ def test_leftover_labels_are_reported_as_unused(plain):
     assert result.keys("resolved") == ["b.go", "c.go", "a.go"]
     # the last decision had one legal option and consumed nothing
     assert result.unused_choices == ("a.go", "extra")
-    assert result.to_json()["unused_choices"] == ["a.go", "extra"]
+    assert result.to_dict()["unused_choices"] == ["a.go", "extra"]
 
 
 def test_scripted_chooser_tracks_its_cursor_and_uses_its_fallback():
@@ -409,7 +409,7 @@ def test_random_same_seed_same_resolution(plain):
     one = run(FIVE, plain, chooser=RandomChooser(7))
     two = run(FIVE, plain, chooser=RandomChooser(7))
     assert one.keys("resolved") == two.keys("resolved")
-    assert one.to_json() == two.to_json()
+    assert one.to_dict() == two.to_dict()
     assert sorted(one.keys("resolved")) == [f"e{i}.go" for i in range(5)]
 
 
@@ -463,7 +463,29 @@ def test_interactive_asks_again_after_an_illegal_answer(plain):
     chooser, said = _interactive(["nope", "9", "0", "2", "1"])
     assert run(THREE, plain, chooser=chooser).keys("resolved") == ["b.go", "a.go", "c.go"]
     refusals = [line for line in said if "not a legal choice" in line]
-    assert refusals == ["  not a legal choice: 'nope'", "  not a legal choice: '9'", "  not a legal choice: '0'"]
+    legal = "(legal: a.go, b.go, c.go)"
+    assert refusals == [f"  not a legal choice: {answer!r} {legal}" for answer in ("nope", "9", "0")]
+
+
+def test_interactive_undo_hands_back_the_answers_kept(plain):
+    said: list[str] = []
+    feed = iter(["undo", "2", "undo", "3", ""])
+    chooser = InteractiveChooser(ask=lambda prompt: next(feed), say=said.append, undo=True)
+    with pytest.raises(UndoAnswer) as info:
+        run(THREE, plain, chooser=chooser)
+    assert "  nothing to undo: you have not answered a decision yet" in said
+    assert (info.value.undone, info.value.answers, chooser.answers) == ("b.go", (), [])
+    engine = tcgtrig.Engine(plain, *_compiled(THREE, plain))  # the position again, from the answers kept
+    engine.run(chooser)
+    assert [s["effect"] for s in engine.trace if s.kind == "resolved"] == ["c.go", "a.go", "b.go"]
+    assert chooser.answers == ["c.go", "a.go"]
+
+
+def test_interactive_undo_is_a_word_only_when_asked_for(plain):
+    chooser, said = _interactive(["undo", "outcomes", "1", "1"])
+    assert run(THREE, plain, chooser=chooser).keys("resolved") == ["a.go", "b.go", "c.go"]
+    assert "  not a legal choice: 'undo' (legal: a.go, b.go, c.go)" in said
+    assert "  not a legal choice: 'outcomes' (legal: a.go, b.go, c.go)" in said
 
 
 # -- the engine checks answers too -----------------------------------------------
