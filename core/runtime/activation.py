@@ -3,7 +3,8 @@ part that decides whether a picked effect may go (spent? its condition?
 its cost? forbidden by the game?) and then carries it out — or, in chain
 games, puts it on the chain and answers it.
 
-A mixin: the machine's state lives on :class:`~tcgtrig.runtime.machine.Machine`.
+A part of the machine: its state, and the methods the other parts
+implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 """
 
 from __future__ import annotations
@@ -42,9 +43,10 @@ from .frames import (
     RunActions,
     flatten,
 )
+from .machine_base import MachineBase
 
 
-class Activating:
+class Activating(MachineBase):
     """Activation, resolution and chain responses (mixed into the machine)."""
 
     def scope_of(self, effect: PendingEffect) -> Scope:

@@ -3,7 +3,8 @@ part that begins each action of an effect, opens the interrupt window an
 action sets off, and records what happened at each moment — the trace's
 events and the triggers they match.
 
-A mixin: the machine's state lives on :class:`~tcgtrig.runtime.machine.Machine`.
+A part of the machine: its state, and the methods the other parts
+implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from .frames import (
     RunActions,
     flatten,
 )
+from .machine_base import MachineBase
 from .triggers import Match, match_interrupts, match_triggers
 
 #: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
@@ -66,7 +68,7 @@ _NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Ne
 MAX_TURNS_ENDED = 1_000
 
 
-class Performing:
+class Performing(MachineBase):
     """Actions, interrupt windows and moments (mixed into the machine)."""
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
