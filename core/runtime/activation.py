@@ -10,7 +10,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from attrs import evolve
 
@@ -39,11 +39,15 @@ from .evaluate import Scope, relative_player
 from .frames import (
     ChooseTargets,
     EffectRun,
+    Perform,
     ResolveEffect,
     RunActions,
     flatten,
 )
 from .machine_base import MachineBase
+
+if TYPE_CHECKING:
+    from .machine import Machine
 
 
 class Activating(MachineBase):
@@ -84,7 +88,7 @@ class Activating(MachineBase):
             targets=effect.targets,
         )
 
-    def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
+    def activation_failure(self, effect: PendingEffect, window: str, target: Perform | None) -> str | None:
         ability = effect.ability
         if self.spent(effect):
             limit = ability.uses_per_turn
@@ -177,7 +181,9 @@ class Activating(MachineBase):
         """Whether a cost's action would do anything to ``card``."""
         chosen = {name: self.view.select(getattr(part, name), scope) for name in card_fields(part) if name != "card"}
         chosen["card"] = [card]
-        return bool(plan(self, 0, part, chosen, scope, "cost"))
+        # plan() takes the Machine, which this part only ever is a part of
+        machine: Machine = self  # type: ignore[assignment]
+        return bool(plan(machine, 0, part, chosen, scope, "cost"))
 
     def mark_activated(self, effect: PendingEffect, window: str) -> None:
         """Spend its once per turn; note it in the series of interrupts."""
@@ -198,7 +204,7 @@ class Activating(MachineBase):
             did=run.did,
         )
 
-    def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
+    def activate(self, effect: PendingEffect, window: str, target: Perform | None, parent: EffectRun | None) -> None:
         ability = effect.ability
         checked, self._checked = self._checked, None
         # its scope as its activation was checked, just now (nothing has happened since)
@@ -229,7 +235,7 @@ class Activating(MachineBase):
             self.record("applied", effect)
         else:
             self.record("activated", effect)
-        if window == "interrupt":
+        if target is not None:  # the interrupt window (only it has a target): against the action it interrupts
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
             run = EffectRun(
                 scope=scope,

@@ -107,11 +107,11 @@ class Look(Protocol):
         """A :meth:`shape` (this one or one seen before), leaving out the
         pending effects too (compared by :meth:`pool_has`)."""
 
-    def pool_shape(self, shape: Any) -> tuple:
+    def pool_shape(self, shape: Any) -> tuple[tuple[object, ...], ...]:
         """The pending effects of a :meth:`shape`, leaving out how many of
         each kind wait (:meth:`tcgtrig.model.pending.PendingPool.shape_of`)."""
 
-    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+    def pool_has(self, pool_shape: tuple[tuple[object, ...], ...]) -> tuple[bool, int]:
         """Whether the pending effects now have ``pool_shape``, and how many
         of them were looked at to tell."""
 
@@ -163,7 +163,7 @@ class GrowthGuard:
     saved_quick: Any = None
     saved_full: Any = None
     #: the saved position's pending effects as :meth:`Look.pool_shape`, once needed
-    saved_pool: tuple | None = None
+    saved_pool: tuple[tuple[object, ...], ...] | None = None
     saved_counters: Any = None
     #: the pending effects when saved: multiset hash, number, count by kind
     saved_pending: tuple[int, int, dict[int, int]] = (0, 0, {})

@@ -552,10 +552,10 @@ class _Look:
         return (where, whole[: _POOL_AT - 1] + whole[_POOL_AT : _DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
 
     @staticmethod
-    def pool_shape(shape: Any) -> tuple:
+    def pool_shape(shape: Any) -> tuple[tuple[object, ...], ...]:
         return PendingPool.shape_of(shape[1][_POOL_AT - 1])
 
-    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+    def pool_has(self, pool_shape: tuple[tuple[object, ...], ...]) -> tuple[bool, int]:
         return self.machine.pool.has_shape(pool_shape)
 
     def counters(self) -> dict[str, dict[str, int]]:

@@ -20,7 +20,7 @@ first in the machine's method resolution order.
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, setters
@@ -39,6 +39,13 @@ if TYPE_CHECKING:
     from .evaluate import Evaluator, Scope
     from .frames import EffectRun, Frame, InterruptWindow
     from .triggers import AbilityIndex, Match
+
+    # ``tuple`` itself converts, typed for the start actions (mypy cannot
+    # type a field whose converter is the generic class ``tuple``)
+    def _actions(actions: Iterable[Action], /) -> tuple[Action, ...]: ...
+
+else:
+    _actions = tuple
 
 __all__ = ["MachineBase", "DEFAULT_MAX_STEPS"]
 
@@ -61,7 +68,7 @@ class MachineBase:
 
     ruleset: Ruleset
     state: GameState
-    start: tuple[Action, ...] = field(converter=tuple, default=())
+    start: tuple[Action, ...] = field(converter=_actions, default=())
     max_steps: int = DEFAULT_MAX_STEPS
     pool: PendingPool = field(factory=PendingPool)
     trace: Trace = field(factory=Trace)

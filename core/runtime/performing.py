@@ -9,7 +9,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
@@ -17,6 +17,7 @@ from ..model.info import Drop, GameEnd
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Step
 from ..model.values import (
+    Ability,
     Action,
     Activate,
     AtTrigger,
@@ -56,6 +57,9 @@ from .frames import (
 )
 from .machine_base import MachineBase
 from .triggers import Match, match_interrupts, match_triggers
+
+if TYPE_CHECKING:
+    from .machine import Machine
 
 #: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
 _AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})
@@ -136,7 +140,9 @@ class Performing(MachineBase):
             if type(selector) is Query and selector.pick is not None:
                 return False  # selecting has changed nothing: the Perform frame starts afresh
             chosen[name] = self.view.select(selector, scope)
-        events, before = apply(self, plan(self, 0, action, chosen, scope, run.by, run.did))
+        # plan() and apply() take the Machine, which this part only ever is a part of
+        machine: Machine = self  # type: ignore[assignment]
+        events, before = apply(machine, plan(machine, 0, action, chosen, scope, run.by, run.did))
         self.happened(events, before, run)
         run.note(len(events), getattr(action, "label", None))
         return True
@@ -313,7 +319,7 @@ class Performing(MachineBase):
         look_back = None
         if self.ruleset.has_look_back:
 
-            def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
+            def look_back(card: Card, ability: Ability, event: Event, self_card: str) -> bool:
                 return self.ruleset.look_back(self.state, card, ability, event, self_card)
 
         for match in match_triggers(
@@ -419,7 +425,7 @@ def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
     """The keys of an event's trace step: its name and card (written even when
     null), then its other keys that are set, then the effect it was part of.
     One test per key rather than a loop over pairs: once per event."""
-    flat = ["event", event.name, "card", event.card]
+    flat: list[object] = ["event", event.name, "card", event.card]
     if event.player is not None:
         flat += ("player", event.player)
     if event.from_ is not None:
