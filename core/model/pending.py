@@ -15,12 +15,20 @@ that to recognise effects that only pile up (:mod:`tcgtrig.runtime.loops`).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen, setters
 
 from .values import Ability, Event
+
+if TYPE_CHECKING:
+    # ``tuple`` itself converts, typed for the events (mypy cannot type a
+    # field whose converter is the generic class ``tuple``)
+    def _events(events: Iterable[Event], /) -> tuple[Event, ...]: ...
+
+else:
+    _events = tuple
 
 __all__ = ["PendingEffect", "PendingPool"]
 
@@ -74,7 +82,7 @@ class PendingEffect:
     ability: Ability = field(eq=False, repr=False)
     controller: str
     self_card: str
-    events: tuple[Event, ...] = field(default=(), converter=tuple, eq=False, repr=False)
+    events: tuple[Event, ...] = field(default=(), converter=_events, eq=False, repr=False)
     moment: int = 0
     timing: int = 0
     depth: int = 0

@@ -11,8 +11,8 @@ in Python, and both paths produce the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any, Union, get_args
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Union, get_args
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
@@ -541,11 +541,22 @@ class If:
     label: str | None = None
 
 
+if TYPE_CHECKING:
+    # ``tuple`` and ``frozenset`` themselves convert, typed for their fields
+    # (mypy cannot type a field whose converter is a generic class)
+    def _actions(actions: Iterable[Action], /) -> tuple[Action, ...]: ...
+    def _flag_set(flags: Iterable[str], /) -> frozenset[str]: ...
+
+else:
+    _actions = tuple
+    _flag_set = frozenset
+
+
 @frozen(kw_only=True)
 class Together:
     """The listed actions happen at the same time: one batch of events."""
 
-    actions: tuple[Action, ...] = field(converter=tuple)
+    actions: tuple[Action, ...] = field(converter=_actions)
     label: str | None = None
 
 
@@ -760,7 +771,7 @@ class Card:
     zone: str
     under: str | None = None
     stats: tuple[tuple[str, int], ...] = field(default=(), converter=_pairs)
-    flags: frozenset[str] = field(default=frozenset(), converter=frozenset)
+    flags: frozenset[str] = field(default=frozenset(), converter=_flag_set)
     types: tuple[str, ...] = field(default=(), converter=_tuple)
     abilities: tuple[Ability, ...] = field(default=(), converter=_tuple, eq=False, repr=False)
     mods: tuple[Mod, ...] = field(default=(), converter=_tuple)
