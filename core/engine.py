@@ -70,8 +70,7 @@ class Engine:
         compiled: Compiled | None = None,
         title: str = "",
     ) -> None:
-        # Machine.start's converter (``tuple``) reads as generic to mypy's attrs plugin: no argument fits it
-        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)  # type: ignore[arg-type]
+        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)
         self.compiled = (
             compiled
             if compiled is not None

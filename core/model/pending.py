@@ -22,6 +22,14 @@ from attrs import define, field, frozen, setters
 
 from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 
+if TYPE_CHECKING:
+    # ``tuple`` itself converts, typed for the events (mypy cannot type a
+    # field whose converter is the generic class ``tuple``)
+    def _events(events: Iterable[Event], /) -> tuple[Event, ...]: ...
+
+else:
+    _events = tuple
+
 __all__ = ["PendingEffect", "PendingPool"]
 
 _MASK = (1 << 64) - 1
@@ -57,13 +65,6 @@ Signature = tuple[
 #: :meth:`PendingPool.fingerprint` and :meth:`PendingPool.shape`: per
 #: bucket, the signatures in it
 Fingerprint = tuple[tuple[Signature, ...], ...]
-
-if TYPE_CHECKING:
-    # ``events``' converter, spelled out for mypy's attrs plugin; ``tuple`` at run time
-    def _events(value: Iterable[Event]) -> tuple[Event, ...]: ...
-else:
-    _events = tuple
-
 
 @frozen(kw_only=True)
 class PendingEffect:

@@ -3,13 +3,14 @@ part that decides whether a picked effect may go (spent? its condition?
 its cost? forbidden by the game?) and then carries it out — or, in chain
 games, puts it on the chain and answers it.
 
-A mixin: the machine's state lives on :class:`~tcgtrig.runtime.machine.Machine`.
+A part of the machine: its state, and the methods the other parts
+implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from attrs import evolve
 
@@ -38,13 +39,18 @@ from .evaluate import Scope, relative_player
 from .frames import (
     ChooseTargets,
     EffectRun,
+    Perform,
     ResolveEffect,
     RunActions,
     flatten,
 )
+from .machine_base import MachineBase
+
+if TYPE_CHECKING:
+    from .machine import Machine
 
 
-class Activating:
+class Activating(MachineBase):
     """Activation, resolution and chain responses (mixed into the machine)."""
 
     def scope_of(self, effect: PendingEffect) -> Scope:
@@ -82,7 +88,7 @@ class Activating:
             targets=effect.targets,
         )
 
-    def activation_failure(self, effect: PendingEffect, window: str, target: Any) -> str | None:
+    def activation_failure(self, effect: PendingEffect, window: str, target: Perform | None) -> str | None:
         ability = effect.ability
         if self.spent(effect):
             limit = ability.uses_per_turn
@@ -175,7 +181,9 @@ class Activating:
         """Whether a cost's action would do anything to ``card``."""
         chosen = {name: self.view.select(getattr(part, name), scope) for name in card_fields(part) if name != "card"}
         chosen["card"] = [card]
-        return bool(plan(self, 0, part, chosen, scope, "cost"))
+        # plan() takes the Machine, which this part only ever is a part of
+        machine: Machine = self  # type: ignore[assignment]
+        return bool(plan(machine, 0, part, chosen, scope, "cost"))
 
     def mark_activated(self, effect: PendingEffect, window: str) -> None:
         """Spend its once per turn; note it in the series of interrupts."""
@@ -196,7 +204,7 @@ class Activating:
             did=run.did,
         )
 
-    def activate(self, effect: PendingEffect, window: str, target: Any, parent: EffectRun | None) -> None:
+    def activate(self, effect: PendingEffect, window: str, target: Perform | None, parent: EffectRun | None) -> None:
         ability = effect.ability
         checked, self._checked = self._checked, None
         # its scope as its activation was checked, just now (nothing has happened since)
@@ -227,7 +235,7 @@ class Activating:
             self.record("applied", effect)
         else:
             self.record("activated", effect)
-        if window == "interrupt":
+        if target is not None:  # the interrupt window (only it has a target): against the action it interrupts
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
             run = EffectRun(
                 scope=scope,

@@ -9,7 +9,7 @@ effect's controller, its card, what ``self`` means, the triggering events);
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
 
@@ -53,6 +53,14 @@ from ..model.values import (
 
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 
+if TYPE_CHECKING:
+    # ``tuple`` itself converts, typed for the events (mypy cannot type a
+    # field whose converter is the generic class ``tuple``)
+    def _events(events: Iterable[Event], /) -> tuple[Event, ...]: ...
+
+else:
+    _events = tuple
+
 
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
     """The ``fixed`` numbers and ``at_trigger`` conditions in an ability's
@@ -90,12 +98,12 @@ class Scope:
     controller: str
     card: str | None = None
     self_card: str | None = None
-    events: tuple[Event, ...] = field(default=(), converter=tuple)
+    events: tuple[Event, ...] = field(default=(), converter=_events)
     self_incarnation: int | None = None
     fixed: tuple[tuple[Any, int | None], ...] = ()
     targets: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...] = ()
 
-    def __deepcopy__(self, memo: dict) -> Scope:
+    def __deepcopy__(self, memo: dict[int, object]) -> Scope:
         return self
 
 

@@ -65,10 +65,10 @@ class EffectRun:
     depth: int
     by: str = "effect"
     did: dict[str, int] = field(factory=dict)
-    target: Any = None
+    target: Perform | None = None
     ops: tuple[int, ...] = ()
     start: bool = False
-    collect: list | None = None
+    collect: list[tuple[Action, EffectRun]] | None = None
 
     def note(self, count: int, label: str | None) -> None:
         """An action of this effect affected ``count`` things: what ``did:
@@ -252,7 +252,7 @@ class Activation(Frame):
 
     effect: PendingEffect
     window: str
-    target: Any = None
+    target: Perform | None = None
     parent: EffectRun | None = None
     collect: InterruptWindow | None = None
 
@@ -262,7 +262,7 @@ class Activation(Frame):
         machine: Machine,
         effect: PendingEffect,
         window: str,
-        target: Any = None,
+        target: Perform | None = None,
         parent: EffectRun | None = None,
         collect: InterruptWindow | None = None,
     ) -> None:
@@ -308,7 +308,7 @@ class Activation(Frame):
         machine: Machine,
         effect: PendingEffect,
         window: str,
-        target: Any,
+        target: Perform | None,
         parent: EffectRun | None,
         collect: InterruptWindow | None,
     ) -> None:
@@ -386,14 +386,16 @@ class Perform(Frame):
     label: str | None = None
     runs: tuple[EffectRun, ...] | None = None  # per part, when parts come from several effects
     merge_into: Perform | None = None  # replacements' actions happen at the moment of what they replace
-    merged: list = field(factory=list)
+    merged: list[_actions.Op] = field(factory=list)
     phase: str = "select"
-    slots: list = field(factory=list)
+    #: (part number, card field, its selector) for each selector to resolve
+    slots: list[tuple[int, str, Any]] = field(factory=list)
     slot: int = 0
-    chosen: list = field(factory=list)
-    picking: list | None = None
-    ops: list = field(factory=list)
-    prevented: set = field(factory=set)
+    chosen: list[dict[str, list[str]]] = field(factory=list)
+    #: a pick under way (see :func:`pick_step`)
+    picking: list[Any] | None = None
+    ops: list[_actions.Op] = field(factory=list)
+    prevented: set[int] = field(factory=set)
 
     def step(self, machine: Machine) -> None:
         if self.phase == "select":
@@ -471,12 +473,16 @@ def picks(machine: Machine, selector: Any, scope: Scope, did: dict[str, int] | N
     return need if need is None or isinstance(need, int) else machine.view.amount(need, scope, did)
 
 
-def pick_step(machine: Machine, picking: list, selector: Any, scope: Scope, what: str) -> list[str] | None:
+def pick_step(machine: Machine, picking: list[Any], selector: Any, scope: Scope, what: str) -> list[str] | None:
     """One step of a player picking cards (``picking``: the candidates left,
     the cards picked, how many are needed, whether fewer may do — updated in
     place): take the answer if one came, then either the cards picked (all
     needed are, or no candidate is left) or ``None`` after asking for the
     next one."""
+    candidates: list[str]
+    picked: list[str]
+    need: int
+    upto: bool
     candidates, picked, need, upto = picking
     if machine.has_answer():
         label = machine.take_answer()
@@ -512,8 +518,9 @@ class ChooseTargets(Frame):
     effect: PendingEffect
     run: EffectRun
     index: int = 0
-    chosen: list = field(factory=list)
-    picking: list | None = None
+    chosen: list[tuple[str, Query, tuple[tuple[str, int], ...]]] = field(factory=list)
+    #: a pick under way (see :func:`pick_step`)
+    picking: list[Any] | None = None
 
     def step(self, machine: Machine) -> None:
         targets = self.effect.ability.targets
@@ -562,7 +569,7 @@ class InterruptWindow(Frame):
     chosen: list[PendingEffect] = field(factory=list)
     claimed: set[int] = field(factory=set)
     claims: dict[int, tuple[int, ...]] = field(factory=dict)
-    deferred: list = field(factory=list)
+    deferred: list[tuple[Action, EffectRun]] = field(factory=list)
 
     def choose(self, machine: Machine, effect: PendingEffect) -> None:
         """A replacement its controller decided to apply: it takes the events

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from attrs import define, evolve, frozen, setters
 
+from ..model.pending import Fingerprint
 from ..model.values import CounterIs
 
 __all__ = ["LoopGuard", "GrowthGuard", "Growth", "Look", "settled", "steady_cycles"]
@@ -107,11 +108,11 @@ class Look(Protocol):
         """A :meth:`shape` (this one or one seen before), leaving out the
         pending effects too (compared by :meth:`pool_has`)."""
 
-    def pool_shape(self, shape: Any) -> tuple:
+    def pool_shape(self, shape: Any) -> Fingerprint:
         """The pending effects of a :meth:`shape`, leaving out how many of
         each kind wait (:meth:`tcgtrig.model.pending.PendingPool.shape_of`)."""
 
-    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+    def pool_has(self, pool_shape: Fingerprint) -> tuple[bool, int]:
         """Whether the pending effects now have ``pool_shape``, and how many
         of them were looked at to tell."""
 
@@ -163,7 +164,7 @@ class GrowthGuard:
     saved_quick: Any = None
     saved_full: Any = None
     #: the saved position's pending effects as :meth:`Look.pool_shape`, once needed
-    saved_pool: tuple | None = None
+    saved_pool: Fingerprint | None = None
     saved_counters: Any = None
     #: the pending effects when saved: multiset hash, number, count by kind
     saved_pending: tuple[int, int, dict[int, int]] = (0, 0, {})

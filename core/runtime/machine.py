@@ -25,23 +25,20 @@ last in, first out, before anything it triggered becomes pending.
 from __future__ import annotations
 
 import copy as _copy
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from attrs import define, evolve, field, setters
+from attrs import define, evolve, setters
 
 from ..base import budget
 from ..base.collector import held_back
 from ..base.errors import ChoiceError
-from ..games.manager import Ruleset
 from ..model.decision import Decision
-from ..model.info import STOPPED, ActivationContext, ChainKeys, Drop, GameEnd
-from ..model.pending import PendingEffect, PendingPool
-from ..model.state import GameState
-from ..model.trace import Step, Trace
+from ..model.info import STOPPED, ChainKeys, Drop, GameEnd
+from ..model.pending import Fingerprint, PendingEffect, PendingPool
+from ..model.trace import Step
 from ..model.values import (
     Action,
-    Event,
     Together,
 )
 from .activation import Activating
@@ -49,20 +46,18 @@ from .evaluate import Evaluator, Scope
 from .frames import (
     EffectRun,
     Frame,
-    InterruptWindow,
     MainLoop,
     Perform,
     RunActions,
     flatten,
 )
-from .loops import Growth, GrowthGuard, LoopGuard
+from .loops import Growth, LoopGuard
+from .machine_base import DEFAULT_MAX_STEPS
 from .performing import Performing
-from .triggers import AbilityIndex, Match
+from .triggers import AbilityIndex
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 
-#: Activations and rules passes after which a resolution is declared endless.
-DEFAULT_MAX_STEPS = 250_000
 #: Frames deeper than this mean an effect keeps activating itself inline.
 MAX_FRAMES = 50_000
 #: Steps between two readings of the memory in use (:mod:`tcgtrig.base.budget`):
@@ -90,68 +85,13 @@ class Machine(Activating, Performing):
     :class:`~tcgtrig.runtime.activation.Activating`; actions, interrupt windows and
     the moments they make are :class:`~tcgtrig.runtime.performing.Performing`.
 
+    Its fields (the position) and the methods the parts call on one
+    another are declared once, on
+    :class:`~tcgtrig.runtime.machine_base.MachineBase`.
+
     Everything here is internal to tcgtrig (frames, explore, save and
     resume use it); programs use :class:`~tcgtrig.engine.Engine`.
     """
-
-    ruleset: Ruleset
-    state: GameState
-    start: tuple[Action, ...] = field(converter=tuple, default=())
-    max_steps: int = DEFAULT_MAX_STEPS
-    pool: PendingPool = field(factory=PendingPool)
-    trace: Trace = field(factory=Trace)
-    frames: list[Frame] = field(factory=list)
-    matched: list[Match] = field(factory=list)
-    windows: list[InterruptWindow] = field(factory=list)
-    chain_links: list[PendingEffect] = field(factory=list)
-    due: dict[str, dict[int, None]] = field(factory=dict)
-    offers: list[PendingEffect] = field(factory=list)
-    shown: set[int] = field(factory=set)
-    last_events: tuple[Event, ...] = ()
-    chains: int = 0
-    resolving_link: int = 0
-    links_resolved: int = 0
-    #: the ``KEY#n`` labels of ordering decisions made so far, shared (:class:`~tcgtrig.choices.EffectLabels`)
-    labels_made: dict[tuple[str, int], str] = field(factory=dict)
-    #: the memory bound's verdict, found where the resolution cannot end at once
-    over_budget: str | None = None
-    answered_moment: int = -1
-    series: set[str] | None = None
-    decision: Decision | None = None
-    outcome: GameEnd | None = None
-    moment: int = 0
-    last_moment: int = 0
-    timing: int = 0
-    last_depth: int = 0
-    last_instance: int = 0
-    asked: int = 0
-    chooser_fingerprint: Callable[[], Any] | None = None
-    index: AbilityIndex = field(default=None)
-    view: Evaluator = field(default=None)
-    _next_id: int = 1
-    _answer: str | None = None
-    _answered: bool = False
-    #: the effect whose activation was just checked, and its scope then
-    _checked: tuple[PendingEffect, Scope] | None = None
-    #: per window, the activation context with no series and no target
-    _contexts: dict[str, ActivationContext] = field(factory=dict)
-    #: whether any card has (or may gain) an interrupt or a replacement
-    _interruptible: bool = field(init=False, default=True)
-    _guard: LoopGuard = field(default=None)
-    _growth: GrowthGuard = field(factory=GrowthGuard)
-    #: the growth guard shown only the positions with more pending than ever before
-    _records: GrowthGuard = field(factory=GrowthGuard)
-    _most_pending: int = 0
-    _last_record: int = -1
-    #: counters the game's rules read (``None``: any may matter)
-    _rule_counters: frozenset[str] | None = None
-    chain_keys: ChainKeys = field(factory=ChainKeys)
-    conditional: dict[int, None] = field(factory=dict)
-    turns_ended: int = 0
-    #: whether the game builds chains (the ruleset's, read on every activation)
-    chain: bool = field(init=False, default=False)
-    #: whether what triggers while a chain resolves goes on top after each link (the ruleset's)
-    on_top: bool = field(init=False, default=False)
 
     def __attrs_post_init__(self) -> None:
         self.chain = self.ruleset.chain
@@ -612,10 +552,10 @@ class _Look:
         return (where, whole[: _POOL_AT - 1] + whole[_POOL_AT : _DUE_AT - 1] + (due,) + whole[_DUE_AT:], chooser)
 
     @staticmethod
-    def pool_shape(shape: Any) -> tuple:
+    def pool_shape(shape: Any) -> Fingerprint:
         return PendingPool.shape_of(shape[1][_POOL_AT - 1])
 
-    def pool_has(self, pool_shape: tuple) -> tuple[bool, int]:
+    def pool_has(self, pool_shape: Fingerprint) -> tuple[bool, int]:
         return self.machine.pool.has_shape(pool_shape)
 
     def counters(self) -> dict[str, dict[str, int]]:

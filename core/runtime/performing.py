@@ -3,12 +3,13 @@ part that begins each action of an effect, opens the interrupt window an
 action sets off, and records what happened at each moment — the trace's
 events and the triggers they match.
 
-A mixin: the machine's state lives on :class:`~tcgtrig.runtime.machine.Machine`.
+A part of the machine: its state, and the methods the other parts
+implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
@@ -16,6 +17,7 @@ from ..model.info import Drop, GameEnd
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Step
 from ..model.values import (
+    Ability,
     Action,
     Activate,
     AtTrigger,
@@ -53,7 +55,11 @@ from .frames import (
     RunActions,
     flatten,
 )
+from .machine_base import MachineBase
 from .triggers import Match, match_interrupts, match_triggers
+
+if TYPE_CHECKING:
+    from .machine import Machine
 
 #: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
 _AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})
@@ -66,7 +72,7 @@ _NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Ne
 MAX_TURNS_ENDED = 1_000
 
 
-class Performing:
+class Performing(MachineBase):
     """Actions, interrupt windows and moments (mixed into the machine)."""
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
@@ -134,7 +140,9 @@ class Performing:
             if type(selector) is Query and selector.pick is not None:
                 return False  # selecting has changed nothing: the Perform frame starts afresh
             chosen[name] = self.view.select(selector, scope)
-        events, before = apply(self, plan(self, 0, action, chosen, scope, run.by, run.did))
+        # plan() and apply() take the Machine, which this part only ever is a part of
+        machine: Machine = self  # type: ignore[assignment]
+        events, before = apply(machine, plan(machine, 0, action, chosen, scope, run.by, run.did))
         self.happened(events, before, run)
         run.note(len(events), getattr(action, "label", None))
         return True
@@ -311,7 +319,7 @@ class Performing:
         look_back = None
         if self.ruleset.has_look_back:
 
-            def look_back(card: Card, ability: Any, event: Event, self_card: str) -> bool:
+            def look_back(card: Card, ability: Ability, event: Event, self_card: str) -> bool:
                 return self.ruleset.look_back(self.state, card, ability, event, self_card)
 
         for match in match_triggers(
@@ -417,7 +425,7 @@ def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
     """The keys of an event's trace step: its name and card (written even when
     null), then its other keys that are set, then the effect it was part of.
     One test per key rather than a loop over pairs: once per event."""
-    flat = ["event", event.name, "card", event.card]
+    flat: list[object] = ["event", event.name, "card", event.card]
     if event.player is not None:
         flat += ("player", event.player)
     if event.from_ is not None:

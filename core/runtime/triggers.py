@@ -14,7 +14,21 @@ from typing import Any
 
 from attrs import Factory, define, setters
 
-from ..model.values import Ability, AtTrigger, Card, Count, CounterIs, Event, Gain, Grant, StatOf, walk_objects
+from ..model.state import GameState
+from ..model.values import (
+    Ability,
+    Action,
+    AtTrigger,
+    Card,
+    Count,
+    CounterIs,
+    Event,
+    Gain,
+    Grant,
+    Mod,
+    StatOf,
+    walk_objects,
+)
 from .evaluate import Evaluator, fixed_values, is_fixed_value
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
@@ -22,6 +36,12 @@ __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
 #: ``when.card`` words that name no one card: every such ability is checked
 _ANY_CARD = (None, "any", "own", "own_other", "opponent", "other")
+
+#: a triggered ability as :class:`Listeners` files it: (its place in file
+#: order, card id, the ability, its effect key)
+_Entry = tuple[int, str, Ability, str]
+#: the ``fixed`` words of an ability (:func:`~tcgtrig.runtime.evaluate.fixed_values`)
+_Fixed = tuple[Count | StatOf | AtTrigger, ...]
 
 
 @define(frozen=True)
@@ -37,16 +57,16 @@ class Listeners:
     about it, not at every ability listening for its name.
     """
 
-    every: tuple[tuple[int, str, Ability, str], ...] = ()
-    by_card: dict[str, tuple[tuple[int, str, Ability, str], ...]] = {}
-    by_self: dict[str, tuple[tuple[int, str, Ability, str], ...]] = {}
+    every: tuple[_Entry, ...] = ()
+    by_card: dict[str, tuple[_Entry, ...]] = {}
+    by_self: dict[str, tuple[_Entry, ...]] = {}
 
     @classmethod
     def build(cls, entries: Sequence[tuple[str, Ability, str]]) -> Listeners:
         """From ``(card id, ability, effect key)`` in file order."""
-        every: list = []
-        by_card: dict[str, list] = {}
-        by_self: dict[str, list] = {}
+        every: list[_Entry] = []
+        by_card: dict[str, list[_Entry]] = {}
+        by_self: dict[str, list[_Entry]] = {}
         for place, (card_id, ability, key) in enumerate(entries):
             want = ability.when.card if ability.when is not None else None
             entry = (place, card_id, ability, key)
@@ -58,13 +78,13 @@ class Listeners:
                 by_card.setdefault(card_id if want == "source" else want, []).append(entry)
         return cls(tuple(every), {k: tuple(v) for k, v in by_card.items()}, {k: tuple(v) for k, v in by_self.items()})
 
-    def about(self, event_card: str | None, state: Any, moved_roots: dict[str, list[str]]) -> list:
+    def about(self, event_card: str | None, state: GameState, moved_roots: dict[str, list[str]]) -> Sequence[_Entry]:
         """The abilities that may trigger on an event about ``event_card``,
         in file order.  A ``self`` ability's self is its card or the top of
         the pile it is under, now or, for a card that moved at this moment,
         as it was (``moved_roots``: each such pile top's moved cards)."""
         if not self.by_card and not self.by_self:
-            return self.every  # type: ignore[return-value]
+            return self.every
         found = list(self.every)
         if event_card is not None:
             found.extend(self.by_card.get(event_card, ()))
@@ -80,7 +100,7 @@ class Listeners:
         return found
 
 
-def _place(entry: tuple[int, str, Ability, str]) -> int:
+def _place(entry: _Entry) -> int:
     return entry[0]
 
 
@@ -106,7 +126,7 @@ class AbilityIndex:
     activated: tuple[tuple[str, str, Ability], ...] = ()
     granted: dict[str, tuple[tuple[str, Ability], ...]] = {}
     granted_interrupts: dict[str, tuple[tuple[str, Ability], ...]] = {}
-    fixed: dict[int, tuple[Ability, tuple]] = Factory(dict)
+    fixed: dict[int, tuple[Ability, _Fixed]] = Factory(dict)
     #: triggered abilities by event name, filed by the card they are about
     listeners: dict[str, Listeners] = {}
     #: cards with an ability whose ``when.card`` is ``self``
@@ -116,7 +136,7 @@ class AbilityIndex:
     #: counters the words only ever raise, or only ever lower
     one_way: frozenset[str] = frozenset()
 
-    def fixed_values(self, ability: Ability) -> tuple:
+    def fixed_values(self, ability: Ability) -> _Fixed:
         """What of ``ability``'s words is read as it triggers (kept per ability)."""
         known = self.fixed.get(id(ability))
         if known is None or known[0] is not ability:
@@ -124,14 +144,15 @@ class AbilityIndex:
         return known[1]
 
     @classmethod
-    def build(cls, cards: Sequence[Card], start: Sequence[Any] = ()) -> AbilityIndex:
+    def build(cls, cards: Sequence[Card], start: Sequence[Action] = ()) -> AbilityIndex:
         """Index the cards' abilities, and the abilities their words (and the
         ``start`` actions, and changes already on the cards) may grant."""
-        triggers: dict[str, list] = {}
-        interrupts: dict[str, list] = {}
+        triggers: dict[str, list[tuple[str, Ability, str]]] = {}
+        interrupts: dict[str, list[tuple[str, Ability, str]]] = {}
         continuous = []
         activated = []
         by_key = {}
+        self_listeners: set[str] = set()
         for card in cards:
             for ability in card.abilities:
                 key = f"{card.id}.{ability.id}"
@@ -142,10 +163,12 @@ class AbilityIndex:
                     continuous.append((card.id, ability))
                 elif ability.when is not None and ability.kind == "triggered":
                     triggers.setdefault(ability.when.event, []).append((card.id, ability, key))
+                    if ability.when.card == "self":
+                        self_listeners.add(card.id)
                 elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
                     interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
-        granted: dict[str, list] = {}
-        granted_interrupts: dict[str, list] = {}
+        granted: dict[str, list[tuple[str, Ability]]] = {}
+        granted_interrupts: dict[str, list[tuple[str, Ability]]] = {}
         grants, counter_words, fixed = _read_words(cards, start)
         signs: dict[str, set[int]] = {}
         for item in counter_words:
@@ -163,19 +186,14 @@ class AbilityIndex:
             fixed=fixed,
             counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
             one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
-            self_listeners=frozenset(
-                card_id
-                for entries in triggers.values()
-                for card_id, ability, _ in entries
-                if ability.when.card == "self"
-            ),
+            self_listeners=frozenset(self_listeners),
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
             by_key=by_key,
             activated=tuple(activated),
         )
 
-    def __deepcopy__(self, memo: dict) -> AbilityIndex:
+    def __deepcopy__(self, memo: dict[int, object]) -> AbilityIndex:
         return self
 
 
@@ -195,11 +213,11 @@ class Match:
     link: int = 0
     self_incarnation: int = 0
     looked_back: bool = False
-    fixed: tuple = ()
+    fixed: tuple[tuple[Any, int | None], ...] = ()
     #: the effect key, the one string the index made for the ability
     key: str = ""
     granted: bool = False
-    grant: Any = None
+    grant: Mod | None = None
 
 
 def match_triggers(
@@ -219,8 +237,10 @@ def match_triggers(
     just before; ``look_back(card_before, ability, event, self_card)`` may
     refuse the second check (default: allowed).
     """
+    # every ability the index files has a ``when`` (AbilityIndex.build): it goes
+    # to ``matches`` unchecked, where mypy sees ``Pattern | None``
     state = view.state
-    found: dict[tuple[str, str], Match] = {}
+    found: dict[tuple[str, str, int], Match] = {}
     moved_roots: dict[str, list[str]] = {}
     for card_id in index.self_listeners.intersection(before):
         moved_roots.setdefault(view.self_of(before[card_id], None, before), []).append(card_id)
@@ -234,14 +254,14 @@ def match_triggers(
                 if now.zone in ability.active_in:
                     self_card = view.self_of(now, ability)
                     controller = state.cards[self_card].owner
-                    if view.matches(ability.when, event, controller, self_card, card_id, before):
+                    if view.matches(ability.when, event, controller, self_card, card_id, before):  # type: ignore[arg-type]  # has a when
                         hit = (self_card, controller, False)
                 if hit is None and card_id in before:
                     was = before[card_id]
                     if was.zone in ability.active_in:
                         self_card = view.self_of(was, ability, before)
                         controller = view.owner_in(self_card, before)
-                        if view.matches(ability.when, event, controller, self_card, card_id, before) and (
+                        if view.matches(ability.when, event, controller, self_card, card_id, before) and (  # type: ignore[arg-type]  # has a when
                             look_back is None or look_back(was, ability, event, self_card)
                         ):
                             hit = (self_card, controller, True)
@@ -267,7 +287,7 @@ def match_triggers(
             for key, ability in index.granted.get(name, ()):
                 for holder, looked_back, grant in _holders(state, ability, before):
                     controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
-                    if view.matches(ability.when, event, controller, holder, holder, before):
+                    if view.matches(ability.when, event, controller, holder, holder, before):  # type: ignore[arg-type]  # has a when
                         now = state.cards[holder]
                         _note(
                             found,
@@ -302,8 +322,10 @@ def match_interrupts(
     depth: int,
 ) -> list[Match]:
     """The interrupts and replacements that events *about to happen* set off."""
+    # every ability the index files has a ``when`` (AbilityIndex.build): it goes
+    # to ``matches`` unchecked, where mypy sees ``Pattern | None``
     state = view.state
-    found: dict[tuple[str, str], Match] = {}
+    found: dict[tuple[str, str, int], Match] = {}
     for event in events:
         for name in event.names():
             for card_id, ability, key in index.interrupts.get(name, ()):
@@ -312,7 +334,7 @@ def match_interrupts(
                     continue
                 self_card = view.self_of(card, ability)
                 controller = state.cards[self_card].owner
-                if not view.matches(ability.when, event, controller, self_card, card_id):
+                if not view.matches(ability.when, event, controller, self_card, card_id):  # type: ignore[arg-type]  # has a when
                     continue
                 _note(
                     found,
@@ -334,7 +356,7 @@ def match_interrupts(
             for key, ability in index.granted_interrupts.get(name, ()):
                 for holder, _, grant in _holders(state, ability, {}):
                     controller = state.controller(holder)
-                    if view.matches(ability.when, event, controller, holder, holder):
+                    if view.matches(ability.when, event, controller, holder, holder):  # type: ignore[arg-type]  # has a when
                         card = state.cards[holder]
                         _note(
                             found,
@@ -358,7 +380,7 @@ def match_interrupts(
     return list(found.values())
 
 
-def _holders(state: Any, ability: Ability, before: dict[str, Card]) -> list[tuple[str, bool, Any]]:
+def _holders(state: GameState, ability: Ability, before: dict[str, Card]) -> list[tuple[str, bool, Mod]]:
     """Who holds ``ability`` as a gained one: (card, looked back, the grant).
 
     The cards that hold it now, then those that held a grant just before
@@ -381,21 +403,21 @@ _MAYBE_FIXED = frozenset({Count, StatOf, AtTrigger})
 
 
 def _read_words(
-    cards: Sequence[Card], start: Sequence[Any]
-) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, tuple]]]:
+    cards: Sequence[Card], start: Sequence[Action]
+) -> tuple[list[tuple[str, Ability]], list[CounterIs | Gain], dict[int, tuple[Ability, _Fixed]]]:
     """One walk of every word of the cards (their abilities, and those they
     gained already) and of the start actions, gathering: every ``grant``
     there and every gained ability on a card, as (effect key, ability); the
     counter words (``CounterIs`` and ``Gain``), in walk order; and each
     printed ability's :func:`fixed_values`, by ``id``."""
     found: dict[int, tuple[str, Ability]] = {}
-    counters: list[Any] = []
-    fixed: dict[int, tuple[Ability, tuple]] = {}
+    counters: list[CounterIs | Gain] = []
+    fixed: dict[int, tuple[Ability, _Fixed]] = {}
     for card in cards:
         for mod in card.mods:
             if mod.ability is not None and mod.key is not None:
                 found[id(mod.ability)] = (mod.key, mod.ability)
-    roots = [tuple(start)]
+    roots: list[tuple[Action, ...] | Ability] = [tuple(start)]
     for card in cards:
         roots.extend(card.abilities)
         roots.extend(mod.ability for mod in card.mods if mod.ability is not None)
@@ -414,7 +436,7 @@ def _read_words(
     return list(found.values()), counters, fixed
 
 
-def _note(found: dict[tuple[str, str], Match], event: Event, fresh: Match) -> None:
+def _note(found: dict[tuple[str, str, int], Match], event: Event, fresh: Match) -> None:
     """Add ``event`` to the ability's match (one per ability per moment)."""
     match = found.setdefault((fresh.card, fresh.key, id(fresh.grant)), fresh)
     if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
