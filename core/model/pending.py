@@ -66,6 +66,7 @@ Signature = tuple[
 #: bucket, the signatures in it
 Fingerprint = tuple[tuple[Signature, ...], ...]
 
+
 @frozen(kw_only=True)
 class PendingEffect:
     """One triggered (or activated) effect waiting for its turn.
