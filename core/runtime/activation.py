@@ -14,25 +14,18 @@ from typing import TYPE_CHECKING
 
 from attrs import evolve
 
+from ..language import NOT_AT_ONCE
 from ..model.info import ActivationContext
 from ..model.pending import PendingEffect
 from ..model.trace import Step
 from ..model.values import (
     SOURCES,
     Action,
-    Activate,
     Event,
     Gain,
-    If,
-    Mark,
-    May,
     Negate,
-    PassTurn,
-    Prevent,
     Query,
-    ResolvePending,
     Together,
-    Win,
 )
 from .actions import card_fields, plan
 from .evaluate import Scope, relative_player
@@ -153,7 +146,7 @@ class Activating(MachineBase):
         state = self.state
         for action in cost:
             for part in flatten(action) if isinstance(action, Together) else [action]:
-                if isinstance(part, (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)):
+                if isinstance(part, NOT_AT_ONCE):
                     continue
                 if isinstance(part, Gain) and part.sign < 0:
                     player = relative_player(state, part.player, scope.controller)

@@ -9,10 +9,12 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
+from ..language import BY_MODEL, NOT_AT_ONCE
 from ..model.info import Drop, GameEnd
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Step
@@ -21,25 +23,18 @@ from ..model.values import (
     Action,
     Activate,
     AtTrigger,
-    Battle,
     Card,
-    Change,
     Draw,
     Emit,
     Event,
-    Flag,
-    Gain,
-    Grant,
     If,
     Mark,
     May,
-    Move,
     Negate,
     PassTurn,
     Prevent,
     Query,
     ResolvePending,
-    Stack,
     Together,
     Win,
 )
@@ -62,10 +57,10 @@ if TYPE_CHECKING:
     from .machine import Machine
 
 #: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
-_AT_ONCE = frozenset({Move, Stack, Draw, Gain, Flag, Change, Emit, Grant, Battle})
+_AT_ONCE = frozenset(BY_MODEL)
 #: what a replacement applying together with others does at once: the rest
 #: of its actions wait for the others'
-_NOT_COLLECTED = (If, May, Activate, Prevent, ResolvePending, PassTurn, Mark, Negate, Win)
+_NOT_COLLECTED = NOT_AT_ONCE
 
 #: turns a resolution may end by itself (``tcgtrig_turn_ends``) before it is
 #: called endless
@@ -93,38 +88,51 @@ class Performing(MachineBase):
                 else:
                     run.collect.append((part, run))
             return
-        if isinstance(action, If):
-            branch = action.then if self.view.holds(action.condition, run.scope, run.did) else action.else_
-            if branch:
-                self.push(RunActions(branch, run))
-        elif isinstance(action, May):
-            self.push(MayFrame(action, run))
-        elif isinstance(action, Activate):
-            self.push(InlineActivation(action.key, run))
-        elif isinstance(action, Prevent):
-            self.prevent(action, run)
-        elif isinstance(action, Negate):
-            self.negate(action, run)
-        elif isinstance(action, Win):
-            player = relative_player(self.state, action.player, run.scope.controller)
-            self._close(GameEnd(f"{player} wins", action.reason or f"{player} wins the game"))
-        elif isinstance(action, Together):
-            self.push(Perform(tuple(flatten(action)), run, label=action.label))
-        elif isinstance(action, ResolvePending):
-            self.push(MainLoop((), phase="settle", nested=True))
-        elif isinstance(action, PassTurn):
-            self.pass_turn(run, action.check)
-        elif isinstance(action, Mark):
-            changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
-            run.note(int(changed), action.label)
+        begin = _BEGIN.get(type(action))
+        if begin is not None:  # a control action: the machine's own business
+            begin(self, action, run)
         elif (
-            isinstance(action, Draw)
+            type(action) is Draw
             and self.ruleset.info.draw_one_at_a_time
             and (count := self.view.amount(action.count, run.scope, run.did)) > 1
         ):
             self.push(RunActions(tuple(evolve(action, count=1) for _ in range(count)), run))
         else:
             self.push(Perform((action,), run, label=getattr(action, "label", None)))
+
+    # How each control action runs (its words are read and written back in
+    # tcgtrig.language.control); _BEGIN below maps each class to its method.
+
+    def _begin_if(self, action: If, run: EffectRun) -> None:
+        branch = action.then if self.view.holds(action.condition, run.scope, run.did) else action.else_
+        if branch:
+            self.push(RunActions(branch, run))
+
+    def _begin_may(self, action: May, run: EffectRun) -> None:
+        self.push(MayFrame(action, run))
+
+    def _begin_activate(self, action: Activate, run: EffectRun) -> None:
+        self.push(InlineActivation(action.key, run))
+
+    def _begin_negate(self, action: Negate, run: EffectRun) -> None:
+        self.negate(action, run)  # the chain's business (Activating)
+
+    def _begin_win(self, action: Win, run: EffectRun) -> None:
+        player = relative_player(self.state, action.player, run.scope.controller)
+        self._close(GameEnd(f"{player} wins", action.reason or f"{player} wins the game"))
+
+    def _begin_together(self, action: Together, run: EffectRun) -> None:
+        self.push(Perform(tuple(flatten(action)), run, label=action.label))
+
+    def _begin_resolve_pending(self, action: ResolvePending, run: EffectRun) -> None:
+        self.push(MainLoop((), phase="settle", nested=True))
+
+    def _begin_pass_turn(self, action: PassTurn, run: EffectRun) -> None:
+        self.pass_turn(run, action.check)
+
+    def _begin_mark(self, action: Mark, run: EffectRun) -> None:
+        changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
+        run.note(int(changed), action.label)
 
     def perform_now(self, action: Action, run: EffectRun) -> bool:
         """A primitive action no one may interrupt or replace: what
@@ -452,3 +460,19 @@ def _event_flat(event: Event, cause: int) -> tuple[Any, ...]:
         flat += ("against", event.against)
     flat += ("cause", cause)
     return tuple(flat)
+
+
+#: How each control action begins: a method of the machine (``prevent`` and
+#: ``negate`` are the interrupt window's and the chain's own).
+_BEGIN: dict[type, Callable[[Performing, Any, EffectRun], None]] = {
+    If: Performing._begin_if,
+    May: Performing._begin_may,
+    Activate: Performing._begin_activate,
+    Prevent: Performing.prevent,
+    Negate: Performing._begin_negate,
+    Win: Performing._begin_win,
+    Together: Performing._begin_together,
+    ResolvePending: Performing._begin_resolve_pending,
+    PassTurn: Performing._begin_pass_turn,
+    Mark: Performing._begin_mark,
+}
