@@ -210,3 +210,20 @@ def test_every_scenario_example_in_the_docs_runs_as_it_says(tmp_path):
             path.write_text(block, encoding="utf-8")
             result = CliRunner().invoke(main, ["check", str(path)])
             assert result.exit_code == 0, f"{doc.name} example {number}: {result.output}"
+
+
+#: The most lines a function of the core has without saying why (issue 25).
+LONGEST = 60
+
+
+def test_no_long_function_without_a_reason():
+    """A function of the core over :data:`LONGEST` lines says in its
+    docstring why it is one function ("Why one function: ...")."""
+    unexplained = []
+    for path in _core_sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > LONGEST and "Why one function:" not in (ast.get_docstring(node) or ""):
+                    unexplained.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)")
+    assert not unexplained, "split these, or say why each is one function:\n" + "\n".join(unexplained)

@@ -468,6 +468,11 @@ class Evaluator:
         A query on the event's card looks at the card as it was just before
         it moved, when it moved at this moment (``before``): "when a Digimon
         with 3000 DP or less is deleted" reads its DP as it was deleted.
+
+        Why one function: it is the engine's hottest test, every event
+        against every ability listening for it.  Its checks run cheapest
+        first and return at the first that fails; split into helpers, each
+        would be a call on every event.
         """
         if pattern.event not in event.names():
             return False

@@ -298,7 +298,12 @@ class Machine(Activating, Performing):
 
     def check_loop(self, where: str) -> bool:
         """Count a step; end the resolution if the position repeats, or
-        repeats but for counters nothing reads and effects piling up."""
+        repeats but for counters nothing reads and effects piling up.
+
+        Why one function: it runs at every step of every resolution.  The
+        cheap looks come first and usually decide; the position's parts it
+        builds are shared by the quick look and the full one, and helpers
+        would pass them back and forth on every step."""
         if self.over_budget is not None:
             self.stop(self.over_budget)
             return True

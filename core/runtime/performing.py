@@ -240,18 +240,7 @@ class Performing(MachineBase):
         """Open a window for the interrupts and replacements ``target`` sets off."""
         if not self._interruptible:
             return  # no card has one
-        found = [
-            match
-            for match in match_interrupts(
-                self.index,
-                self.view,
-                [op.event for op in target.ops],
-                moment=self.moment,
-                cause=target.run.instance,
-                depth=target.run.depth + 1,
-            )
-            if self._trigger_condition_holds(match)
-        ]
+        found = self._interrupts_found(target)
         if not found:
             return
         for match in found:
@@ -263,25 +252,7 @@ class Performing(MachineBase):
         pool = PendingPool()
         what = ", ".join(f"{op.event.name} {op.subject or op.event.player}" for op in target.ops[:6])
         for match in found:
-            effect = PendingEffect(
-                id=self.new_id(),
-                key=match.key,
-                card=match.card,
-                ability=match.ability,
-                controller=match.controller,
-                self_card=match.self_card,
-                events=tuple(match.events),
-                moment=self.moment,
-                timing=self.timing,
-                granted=match.granted,
-                grant=match.grant,
-                depth=match.depth,
-                cause=target.run.instance,
-                incarnation=match.incarnation,
-                self_incarnation=match.self_incarnation,
-                fixed=match.fixed,
-                window="interrupt",
-            )
+            effect = self._waiting_interrupt(match, target)
             if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
                 continue  # it does not trigger at all
             effect = self._ranked(effect)
@@ -299,6 +270,44 @@ class Performing(MachineBase):
         window = InterruptWindow(target, pool, owns, together=together)
         self.windows.append(window)
         self.push(window)
+
+    def _interrupts_found(self, target: Perform) -> list[Match]:
+        """The interrupts and replacements the events ``target`` is about to
+        make set off, whose trigger conditions hold."""
+        return [
+            match
+            for match in match_interrupts(
+                self.index,
+                self.view,
+                [op.event for op in target.ops],
+                moment=self.moment,
+                cause=target.run.instance,
+                depth=target.run.depth + 1,
+            )
+            if self._trigger_condition_holds(match)
+        ]
+
+    def _waiting_interrupt(self, match: Match, target: Perform) -> PendingEffect:
+        """The pending effect an interrupt (or a replacement) found waits as."""
+        return PendingEffect(
+            id=self.new_id(),
+            key=match.key,
+            card=match.card,
+            ability=match.ability,
+            controller=match.controller,
+            self_card=match.self_card,
+            events=tuple(match.events),
+            moment=self.moment,
+            timing=self.timing,
+            granted=match.granted,
+            grant=match.grant,
+            depth=match.depth,
+            cause=target.run.instance,
+            incarnation=match.incarnation,
+            self_incarnation=match.self_incarnation,
+            fixed=match.fixed,
+            window="interrupt",
+        )
 
     def close_window(self, window: InterruptWindow) -> None:
         self.pop()

@@ -236,6 +236,10 @@ def match_triggers(
     A card that moved at this moment is checked as it is now and as it was
     just before; ``look_back(card_before, ability, event, self_card)`` may
     refuse the second check (default: allowed).
+
+    Why one function: it runs once per moment over every event and every
+    ability listening for it.  The tables and methods it takes out of the
+    loops are local variables, which helpers would be passed on every event.
     """
     # every ability the index files has a ``when`` (AbilityIndex.build): it goes
     # to ``matches`` unchecked, where mypy sees ``Pattern | None``
@@ -321,7 +325,10 @@ def match_interrupts(
     cause: int,
     depth: int,
 ) -> list[Match]:
-    """The interrupts and replacements that events *about to happen* set off."""
+    """The interrupts and replacements that events *about to happen* set off.
+
+    Why one function: as :func:`match_triggers`, for every action that may
+    be interrupted."""
     # every ability the index files has a ``when`` (AbilityIndex.build): it goes
     # to ``matches`` unchecked, where mypy sees ``Pattern | None``
     state = view.state
