@@ -205,7 +205,7 @@ class Planning(NamedTuple):
 
 class Reader(Protocol):
     """What an action's home reads its arguments with: the scenario
-    compiler (:class:`tcgtrig.scenario.reading._Compiler`).  Each method
+    compiler (:class:`tcgtrig.scenario.compiler.Compiler`).  Each method
     raises a :class:`~tcgtrig.base.errors.ScenarioError` naming the file,
     the key and what was expected."""
 
