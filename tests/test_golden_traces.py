@@ -35,6 +35,7 @@ def test_every_stored_trace_belongs_to_a_bundled_file():
     assert len(expected) == len(PAIRS) >= 150
 
 
+@pytest.mark.slow  # 1,544 resolutions
 def test_every_file_under_every_game_gives_what_it_gave_before_the_layers(monkeypatch):
     """Issue 25: the move into layers changed no resolution.  The digests
     (``tests/traces/every-game.json``) were made at 607831e, before it."""
