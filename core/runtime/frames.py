@@ -8,9 +8,11 @@ the machine passes itself in), so copying the stack copies the position.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import copy as _copy
+import re
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from attrs import define, evolve, field, setters
+from attrs import define, evolve, field, fields, setters
 
 from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
 from ..model.pending import PendingEffect, PendingPool
@@ -40,8 +42,61 @@ __all__ = [
 ]
 
 
+_T = TypeVar("_T")
+
+#: values a copy shares as they are: nothing inside them changes
+_ATOMS = frozenset({str, int, bool, float, type(None)})
+#: the words a field's declared type may be made of for copies to share
+#: its value: frozen values all the way down (any other word, a list, a
+#: frame, ``Any``, makes copies copy it)
+_FROZEN_WORDS = frozenset(
+    {"str", "int", "bool", "float", "None", "tuple", "Action", "May", "PendingEffect", "Query", "Scope"}
+)
+#: each live class's fields, found once: (name, shared by copies)
+_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _fields_of(cls: type) -> tuple[tuple[str, bool], ...]:
+    found = tuple(
+        (attribute.name, set(re.findall(r"\w+", str(attribute.type))) <= _FROZEN_WORDS) for attribute in fields(cls)
+    )
+    _FIELDS[cls] = found
+    return found
+
+
+def shallow_copy(obj: _T) -> _T:
+    """A new attrs object with the same field values (what :func:`copy.copy`
+    does, without rebuilding it through ``__reduce_ex__``)."""
+    cls = type(obj)
+    new = object.__new__(cls)
+    put = object.__setattr__
+    for name, _ in _FIELDS.get(cls) or _fields_of(cls):
+        put(new, name, getattr(obj, name))
+    return new
+
+
+class Live:
+    """A live object of the resolution (a frame, an effect being carried
+    out), copied field by field when a position is copied (``explore``):
+    a field whose declared type is a frozen value is shared, the others are
+    deep-copied, without :func:`copy.deepcopy`'s generic rebuilding of
+    every object."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        cls = type(self)
+        new = object.__new__(cls)
+        memo[id(self)] = new
+        deepcopy, atoms, put = _copy.deepcopy, _ATOMS, object.__setattr__
+        for name, shared in _FIELDS.get(cls) or _fields_of(cls):
+            value = getattr(self, name)
+            put(new, name, value if shared or type(value) in atoms else deepcopy(value, memo))
+        return new
+
+
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
-class EffectRun:
+class EffectRun(Live):
     """One effect being carried out.
 
     :param scope: what ``self``, ``source``, ``event`` and players mean.
@@ -83,8 +138,10 @@ class EffectRun:
 # ---------------------------------------------------------------------------
 
 
-class Frame:
+class Frame(Live):
     """A unit of pending work; :meth:`step` advances it by one move."""
+
+    __slots__ = ()
 
     def step(self, machine: Machine) -> None:  # pragma: no cover - abstract
         raise NotImplementedError

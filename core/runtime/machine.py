@@ -50,6 +50,7 @@ from .frames import (
     Perform,
     RunActions,
     flatten,
+    shallow_copy,
 )
 from .loops import Growth, LoopGuard
 from .machine_base import DEFAULT_MAX_STEPS
@@ -144,7 +145,7 @@ class Machine(Activating, Performing):
         """An independent copy of the whole position, e.g. to explore a choice."""
         new_state = self.state.copy()
         memo: dict[int, Any] = {id(self.state): new_state, id(self.ruleset): self.ruleset, id(self.index): self.index}
-        clone = _copy.copy(self)
+        clone = shallow_copy(self)
         clone.state = new_state
         clone.pool = self.pool.copy()
         memo[id(self.pool)] = clone.pool
@@ -159,9 +160,9 @@ class Machine(Activating, Performing):
         clone.shown = set(self.shown)
         clone.conditional = dict(self.conditional)
         clone.series = set(self.series) if self.series is not None else None
-        clone._guard = _copy.copy(self._guard)
-        clone._growth = _copy.copy(self._growth)
-        clone._records = _copy.copy(self._records)
+        clone._guard = shallow_copy(self._guard)
+        clone._growth = shallow_copy(self._growth)
+        clone._records = shallow_copy(self._records)
         clone.view = Evaluator(new_state, self.index.continuous)
         clone._contexts = {}
         return clone
