@@ -24,7 +24,7 @@ import functools
 import random
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .base.errors import ChoiceError
 from .model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
@@ -257,7 +257,7 @@ class InteractiveChooser:
         self._say(f"  undone: {undone}")
         raise UndoAnswer(undone, self.answers)
 
-    def _budget(self) -> dict[str, int]:
+    def _budget(self) -> dict[str, Any]:
         """The budget given, as keyword arguments of the explorer."""
         given = {"max_states": self.max_states, "max_depth": self.max_depth}
         return {name: value for name, value in given.items() if value is not None}

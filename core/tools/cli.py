@@ -1016,6 +1016,12 @@ def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
     "which share the budget: the answer is the same on any number of cores.",
 )
 @click.option(
+    "--every-order",
+    is_flag=True,
+    help="Try every order of effects that commute with everything else too (by default one order stands for "
+    "all of them: the outcomes are the same, their path counts are then at least the numbers shown).",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -1025,7 +1031,14 @@ def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
 @_input_limit
 @_bad_input
 def explore(
-    file: str, game: str | None, max_states: int, max_outcomes: int, max_depth: int, jobs: int | None, as_json: bool
+    file: str,
+    game: str | None,
+    max_states: int,
+    max_outcomes: int,
+    max_depth: int,
+    jobs: int | None,
+    every_order: bool,
+    as_json: bool,
 ) -> None:
     """Try every legal decision; list each distinct outcome with a choices
     script that reaches it and how many decision paths lead there.
@@ -1048,6 +1061,7 @@ def explore(
             max_depth=max_depth,
             jobs=jobs,
             progress=progress,
+            reduce=not every_order,
         )
     if not found.complete:
         click.echo(
@@ -1081,8 +1095,14 @@ def _show_outcomes(found: Any) -> None:
         f"outcome at {matters} of them"
     )
     first = found.outcomes[0].end if found.outcomes else None
+    if found.reduced:
+        click.echo(
+            f"one order stood for all at {found.reduced:,} position{'s' if found.reduced != 1 else ''}: "
+            "effects that commute with everything else (--every-order tries them all)"
+        )
     for number, outcome in enumerate(found.outcomes, 1):
-        click.echo(f"\n{number}. {outcome.outcome} — {outcome.paths} path{'s' if outcome.paths != 1 else ''}")
+        counted = f"{'at least ' if outcome.at_least else ''}{outcome.paths} path{'s' if outcome.paths != 1 else ''}"
+        click.echo(f"\n{number}. {outcome.outcome} — {counted}")
         click.echo(f"   choices{_script(outcome.choices)}")
         if first is not None and number > 1:
             for line in _end_differences(first, outcome.end):

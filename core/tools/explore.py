@@ -46,6 +46,7 @@ from attrs import define, field
 
 from ..base import budget
 from ..model.info import STOPPED
+from .independence import Footprints
 
 if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAULT_MAX_STATES without them
     from multiprocessing.connection import Connection
@@ -109,9 +110,13 @@ class Outcome:
     end: dict[str, Any]
     choices: list[str]
     paths: int
+    #: ``paths`` is a lower bound: some orders that lead here were not tried
+    #: (they commute with one that was: :mod:`~tcgtrig.tools.independence`)
+    at_least: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"choices": list(self.choices), "outcome": self.outcome, **self.end, "paths": self.paths}
+        counted = {"paths": self.paths, **({"paths_at_least": True} if self.at_least else {})}
+        return {"choices": list(self.choices), "outcome": self.outcome, **self.end, **counted}
 
     def key(self) -> str:
         """What tells one outcome from another."""
@@ -135,6 +140,9 @@ class Exploration:
         ``depth`` (the answers on one path) or ``memory limit``; ``None`` when
         complete.
     :param reason: the same in words, with the numbers.
+    :param reduced: positions where one order of independent effects stood
+        for all (:mod:`~tcgtrig.tools.independence`): their decisions are
+        not listed, and the paths through them are counted as at least.
     """
 
     outcomes: list[Outcome]
@@ -144,6 +152,7 @@ class Exploration:
     reached: int = 0
     stopped_by: str | None = None
     reason: str | None = None
+    reduced: int = 0
 
     def to_json(self) -> dict[str, Any]:
         stopped = None if self.stopped_by is None else {"by": self.stopped_by, "reason": self.reason}
@@ -154,6 +163,7 @@ class Exploration:
             "complete": self.complete,
             "stopped": stopped,
             "decisions": self.decisions,
+            **({"reduced": self.reduced} if self.reduced else {}),
         }
 
 
@@ -174,6 +184,8 @@ class _Limits:
 
     outcomes: int = DEFAULT_MAX_OUTCOMES
     depth: int = DEFAULT_MAX_DEPTH
+    #: try one order of independent effects for all (:mod:`~tcgtrig.tools.independence`)
+    reduce: bool = True
 
 
 #: The default budgets besides the work.
@@ -188,8 +200,9 @@ class _Node:
     decision: Decision | None = None
     options: list[str] = field(factory=list)
     index: int = 0
-    results: dict[str, list[Any]] = field(factory=dict)  # outcome id -> [paths, script]
+    results: dict[str, list[Any]] = field(factory=dict)  # outcome id -> [paths, script, at least]
     by_option: list[frozenset[str]] = field(factory=list)
+    reduced: bool = False  # one order of independent effects stands for all
 
 
 class _Walker:
@@ -237,6 +250,8 @@ class _Walker:
             self.states = 1
         self.stack = [node]
         self.final: dict[str, list[Any]] = {}  # the root's outcomes
+        self.reduced = 0  # positions where one order stood for all
+        self._footprints: Footprints | None = None
 
     def run(self, limit: int, *, pause: bool = False) -> bool:
         """Walk on until the walk is over (``True``), or, with ``pause``,
@@ -263,6 +278,9 @@ class _Walker:
             memo[node.key] = node.results
             decision = node.decision
             assert decision is not None
+            if node.reduced:  # whether the answer here matters was not asked
+                _give(stack, node.results, self.final)
+                continue
             self.decisions.append(
                 {
                     "decision": decision.kind,
@@ -291,7 +309,7 @@ class _Walker:
                 stack.pop()
                 self._stop("outcomes")
                 return False
-            _give(stack, {end: [1, []]}, self.final)
+            _give(stack, {end: [1, [], False]}, self.final)
             return False
         node.key = _position(node.engine, decision)
         known = self.memo.get(node.key)
@@ -302,6 +320,13 @@ class _Walker:
         self.states += 1
         node.decision = decision
         node.options = list(decision.options)
+        if decision.kind == "order" and len(node.options) > 1 and self.limits.reduce:
+            if self._footprints is None:
+                self._footprints = Footprints(node.engine)
+            one = self._footprints.first_independent(decision)
+            if one is not None:
+                node.options, node.reduced = [one], True
+                self.reduced += 1
         return True
 
     def _try(self, node: _Node) -> None:
@@ -351,7 +376,8 @@ class _Walker:
 
     def result(self) -> Exploration:
         outcomes = [
-            Outcome(self.ends[key][0], self.ends[key][1], script, paths) for key, (paths, script) in self.final.items()
+            Outcome(self.ends[key][0], self.ends[key][1], script, paths, at_least)
+            for key, (paths, script, at_least) in self.final.items()
         ]
         return Exploration(
             outcomes=outcomes,
@@ -361,6 +387,7 @@ class _Walker:
             reached=self.reached,
             stopped_by=self.stopped_by,
             reason=self.reason,
+            reduced=self.reduced,
         )
 
 
@@ -373,9 +400,10 @@ def _give(stack: list[_Node], results: dict[str, list[Any]], final: dict[str, li
         return
     parent = stack[-1]
     parent.by_option.append(frozenset(results))
-    for outcome, (paths, script) in results.items():
-        entry = parent.results.setdefault(outcome, [0, [child.label, *script]])
+    for outcome, (paths, script, at_least) in results.items():
+        entry = parent.results.setdefault(outcome, [0, [child.label, *script], False])
         entry[0] += paths
+        entry[2] = entry[2] or at_least or parent.reduced
 
 
 def _position(engine: Engine, decision: Decision) -> Any:
@@ -409,6 +437,7 @@ def explore(
     jobs: int | None = None,
     serial_first: int = SERIAL_FIRST,
     progress: Progress | None = None,
+    reduce: bool = True,
 ) -> Exploration:
     """Try every legal decision of ``scenario`` under ``game``.
 
@@ -434,6 +463,11 @@ def explore(
         and ``states`` on any number of cores (the memory bound aside: it
         depends on the machine).
     :param progress: called now and then with the positions reached.
+    :param reduce: where an effect waiting to be ordered commutes with
+        everything else (:mod:`~tcgtrig.tools.independence`), try only the
+        order that resolves it first: the outcomes are the same, their
+        path counts lower bounds (``Outcome.at_least``).  ``False`` tries
+        every order.
     """
     from ..engine import Engine
     from ..games.manager import Ruleset, load_ruleset
@@ -441,7 +475,7 @@ def explore(
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
     root = Engine.for_scenario(scenario, ruleset)
     jobs = available_cores() if jobs is None else jobs
-    limits = _Limits(max_outcomes, max_depth)
+    limits = _Limits(max_outcomes, max_depth, reduce)
     if serial_first > 0:
         walker = _Walker(root.copy(), limits, watch=_reporting(progress))
         over = walker.run(min(serial_first, max_states), pause=True)
@@ -467,10 +501,11 @@ def explore_engine(
     max_outcomes: int = DEFAULT_MAX_OUTCOMES,
     max_depth: int = DEFAULT_MAX_DEPTH,
     progress: Progress | None = None,
+    reduce: bool = True,
 ) -> Exploration:
     """Explore from a position an engine is in (``engine`` is not changed):
-    what each option of a question leads to."""
-    return _walk(engine.copy(), max_states, _Limits(max_outcomes, max_depth), progress)
+    what each option of a question leads to (``reduce``: as :func:`explore`)."""
+    return _walk(engine.copy(), max_states, _Limits(max_outcomes, max_depth, reduce), progress)
 
 
 def explore_question(
@@ -480,13 +515,15 @@ def explore_question(
     max_states: int = DEFAULT_QUESTION_BUDGET,
     max_depth: int = DEFAULT_MAX_DEPTH,
     progress: Progress | None = None,
+    reduce: bool = True,
 ) -> Exploration:
     """Explore every answer to ``decision`` (pending in ``engine``) in one
     walk, the answers sharing what they found, until a second distinct
     outcome is found (``stopped_by == "outcomes"``), it is over, or a
     budget ran out (the work: positions reached over every answer; the
-    depth; the memory)."""
-    walker = _Walker(engine.copy(), _Limits(1, max_depth), decision=decision, watch=_reporting(progress))
+    depth; the memory).  ``reduce``: as :func:`explore`."""
+    limits = _Limits(1, max_depth, reduce)
+    walker = _Walker(engine.copy(), limits, decision=decision, watch=_reporting(progress))
     walker.run(max_states)
     return walker.result()
 
@@ -498,12 +535,15 @@ def same_outcome(
     max_states: int = DEFAULT_QUESTION_BUDGET,
     max_depth: int = DEFAULT_MAX_DEPTH,
     progress: Progress | None = None,
+    reduce: bool = True,
 ) -> bool | None:
     """Whether every answer to ``decision`` (pending in ``engine``) leads to
     one and the same outcome — decided on the explored outcomes, not on the
     cards' texts: ``True``; ``False`` once two different outcomes are
     found; ``None`` when a budget ran out first (:func:`explore_question`)."""
-    found = explore_question(engine, decision, max_states=max_states, max_depth=max_depth, progress=progress)
+    found = explore_question(
+        engine, decision, max_states=max_states, max_depth=max_depth, progress=progress, reduce=reduce
+    )
     if found.stopped_by == "outcomes":
         return False
     return True if found.complete else None
@@ -607,8 +647,11 @@ class _OptionFarm:
                 key = outcome.key()
                 if key in merged:
                     merged[key].paths += outcome.paths
+                    merged[key].at_least = merged[key].at_least or outcome.at_least
                 else:
-                    merged[key] = Outcome(outcome.outcome, outcome.end, list(outcome.choices), outcome.paths)
+                    merged[key] = Outcome(
+                        outcome.outcome, outcome.end, list(outcome.choices), outcome.paths, outcome.at_least
+                    )
             done += found.reached
             if not found.complete:
                 stopped_by, reason = found.stopped_by, found.reason
@@ -637,6 +680,7 @@ class _OptionFarm:
             reached=1 + done,
             stopped_by=stopped_by,
             reason=reason,
+            reduced=sum(p.reduced for p in parts),
         )
 
     def _fits(self, found: Exploration, left: int, merged: dict[str, Outcome]) -> bool:
