@@ -268,7 +268,7 @@ class Activation(Frame):
     ) -> None:
         """Check ``effect`` and, unless its player must first say whether to
         use it, activate it — all now, with no frame built."""
-        machine.conditional.pop(effect.id, None)
+        machine.conditional.discard(effect.id, machine.state)
         if window == "main" or window == "interrupt":
             drop = machine.ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
             if drop is None:
