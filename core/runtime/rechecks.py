@@ -93,8 +93,9 @@ class Rechecks:
     """
 
     def __init__(self) -> None:
-        #: each effect's place (the order they came in) and reads
-        self._reads: dict[int, tuple[int, Reads]] = {}
+        #: each effect's place (the order they came in) and reads, by id
+        #: (read it, change it through :meth:`add` and :meth:`discard`)
+        self.effects: dict[int, tuple[int, Reads]] = {}
         self._dirty: dict[int, None] = {}
         self._by_counter: dict[tuple[str, str], dict[int, None]] = {}
         self._by_other: dict[int, None] = {}
@@ -103,17 +104,11 @@ class Rechecks:
         #: the state's :meth:`~tcgtrig.model.state.GameState.changes` and turn at the last look
         self._seen: tuple[int, str, int] | None = None
 
-    def __len__(self) -> int:
-        return len(self._reads)
-
-    def __contains__(self, effect_id: object) -> bool:
-        return effect_id in self._reads
-
     def add(self, effect: PendingEffect, reads: Reads, state: GameState) -> None:
         """Re-check ``effect`` while it waits (first before it may go next)."""
-        if not self._reads:
+        if not self.effects:
             state.keep_counters_set(True)
-        self._reads[effect.id] = (self._added, reads)
+        self.effects[effect.id] = (self._added, reads)
         self._added += 1
         self._dirty[effect.id] = None
         for key in reads.counters:
@@ -125,7 +120,7 @@ class Rechecks:
 
     def discard(self, effect_id: int, state: GameState) -> None:
         """Stop re-checking an effect (it activates, or was lost)."""
-        entry = self._reads.pop(effect_id, None)
+        entry = self.effects.pop(effect_id, None)
         if entry is None:
             return
         reads = entry[1]
@@ -139,7 +134,7 @@ class Rechecks:
             del self._by_other[effect_id]
         if reads.any_counter:
             del self._by_any_counter[effect_id]
-        if not self._reads:
+        if not self.effects:
             state.keep_counters_set(False)
             self._seen = None
 
@@ -157,7 +152,7 @@ class Rechecks:
             found = [i for i in bucket if i in dirty]
         for effect_id in found:
             del dirty[effect_id]
-        reads = self._reads
+        reads = self.effects
         found.sort(key=lambda i: reads[i][0])
         return [bucket[i] for i in found]
 
@@ -181,7 +176,7 @@ class Rechecks:
     def copy(self) -> Rechecks:
         """An independent copy (for :meth:`Machine.copy <tcgtrig.runtime.machine.Machine.copy>`)."""
         clone = Rechecks()
-        clone._reads = dict(self._reads)
+        clone.effects = dict(self.effects)
         clone._dirty = dict(self._dirty)
         clone._by_counter = {key: dict(ids) for key, ids in self._by_counter.items()}
         clone._by_other = dict(self._by_other)
