@@ -25,6 +25,9 @@ Sections (``--only`` names):
 - scaling: per effect with 100,000 effects pending at once against 10
   pending, per event with 100,000 listening abilities (one matches)
   against 10 (each within 2×); cards/s loading plain cards and one pile.
+- conditions: N effects with a ``trigger_condition`` pending at once under
+  a game that re-checks them before each pick (Digimon), at four sizes:
+  seconds and condition evaluations, which must grow linearly (issue 26).
 - depth: a 1,000,000-deep cascade of nested triggers in a child process
   (and 100,000 to show linearity): time, peak memory, bytes per level.
 - runaway: the non-repeating ping-pong under every game (< 5 s, its
@@ -97,7 +100,7 @@ import yaml
 from tcgtrig import GameInfo, hookimpl
 
 GAMES = ("digimon", "duelmasters", "yugioh")
-SECTIONS = ("baseline", "effects", "load", "scaling", "depth", "runaway", "startup", "explore")
+SECTIONS = ("baseline", "effects", "load", "scaling", "conditions", "depth", "runaway", "startup", "explore")
 #: Per effect, as a multiple of the bare heap loop: the target, and the aim.
 RATIO_TARGET, RATIO_AIM = 20.0, 10.0
 #: Enough steps for the largest case: the step limit is not what is measured.
@@ -463,6 +466,32 @@ def listeners(count: int, events: int) -> dict[str, Any]:
         "cards": cards,
         "start": [{"emit": {"event": "ping", "card": "p"}}],
     }
+
+
+def conditioned(count: int) -> dict[str, Any]:
+    """``count`` effects triggered by one event, each with a
+    ``trigger_condition`` on a counter nothing changes: Digimon re-checks
+    it before every pick (``GameInfo.recheck_trigger_condition``)."""
+    cards = [
+        {
+            "id": f"k{i}",
+            "owner": "A",
+            "zone": "battle",
+            "types": ["tamer"],
+            "abilities": [
+                {
+                    "id": "gain",
+                    "when": {"event": "ping"},
+                    "trigger_condition": {"player": "self", "counter": "ready", "gte": 1},
+                    "do": [{"gain": {"counter": "n"}}],
+                }
+            ],
+        }
+        for i in range(count)
+    ]
+    data = {**header(f"benchmark: {count:,} conditioned effects pending at once"), "cards": cards}
+    data["counters"]["A"]["ready"] = 1
+    return {**data, "start": [{"emit": {"event": "ping"}}]}
 
 
 def plain(count: int) -> dict[str, Any]:
@@ -862,6 +891,63 @@ class Bench:
                 value_raw=rates,
                 sizes=list(sizes),
             )
+
+    # -- 4b. conditions re-checked before each pick ---------------------------------
+
+    def conditions(self) -> None:
+        """Seconds and condition evaluations for N conditioned effects
+        pending at once: linear in N (issue 26), not N² (a re-check of
+        every waiting effect before each pick)."""
+        sizes = (100, 200, 400, 800) if self.quick else (250, 500, 1_000, 2_000)
+        title(f"4b. {'/'.join(f'{n:,}' for n in sizes)} conditioned effects pending at once (digimon re-checks them)")
+        from tcgtrig.runtime.evaluate import Evaluator  # counted, not timed: a wrapper of its own run
+
+        holds = Evaluator.holds
+        rows = []
+        for size in sizes:
+            data = conditioned(size)
+            # the median of three: the smallest take a hundredth of a second
+            seconds = statistics.median(self.drive(self.engine(data, "digimon")) for _ in range(3))
+            calls = 0
+
+            def counting(view: Any, condition: Any, scope: Any, did: Any = None) -> bool:
+                nonlocal calls
+                calls += 1
+                return holds(view, condition, scope, did)
+
+            Evaluator.holds = counting
+            try:
+                engine = self.engine(data, "digimon")
+                self.drive(engine)
+            finally:
+                Evaluator.holds = holds
+            resolved = len(engine.result().keys("resolved"))
+            rows.append((size, seconds, calls))
+            print(
+                f"  {size:>6,} effects: {seconds:7.3f} s, {calls:>10,} condition evaluations "
+                f"({calls / size:.1f} per effect), {resolved:,} resolved",
+                flush=True,
+            )
+        (small, small_s, small_calls), (big, big_s, big_calls) = rows[0], rows[-1]
+        growth = (big_calls / small_calls) / (big / small)
+        figure(
+            "conditions",
+            f"condition evaluations, {big:,} ÷ {small:,} effects",
+            f"{big_calls / small_calls:.1f}× for {big / small:.0f}× the effects",
+            f"linear: ≤ {1.1 * big / small:.1f}×",
+            growth <= 1.1,
+            value_raw=[calls for _, _, calls in rows],
+            sizes=list(sizes),
+        )
+        figure(
+            "conditions",
+            f"seconds per effect, {big:,} ÷ {small:,} effects",
+            f"{(big_s / big) / (small_s / small):.2f}×",
+            "≤ 2×",
+            (big_s / big) / (small_s / small) <= 2,
+            value_raw=[seconds for _, seconds, _ in rows],
+            sizes=list(sizes),
+        )
 
     # -- 5. depth -------------------------------------------------------------------
 

@@ -60,6 +60,12 @@ class GameState:
     _gifted: dict[str, None] = field(factory=dict, repr=False)
     #: each card's :meth:`~tcgtrig.model.values.Card.dynamic` part, in card order
     _dynamic: dict[str, CardDynamic] = field(factory=dict, repr=False)
+    #: how many times anything but a counter changed (cards, marks, the
+    #: history, per-turn uses): see :meth:`changes`
+    _changes: int = field(default=0, repr=False)
+    #: the counters set since the last :meth:`take_counters_set` (``None``:
+    #: not kept; see :meth:`keep_counters_set`)
+    _counters_set: set[tuple[str, str]] | None = field(default=None, repr=False)
 
     @classmethod
     def build(
@@ -184,6 +190,29 @@ class GameState:
         as cards change: O(1) per change, one C-speed copy here)."""
         return tuple(self._dynamic.values())
 
+    def changes(self) -> int:
+        """A number that moves whenever anything but a counter, the turn
+        player or the turn number changes: cards, marks, the history, the
+        per-turn uses.  Equal numbers: none of these changed in between."""
+        return self._changes
+
+    def keep_counters_set(self, keep: bool) -> None:
+        """Start (or stop) noting which counters are set, for
+        :meth:`take_counters_set`."""
+        if not keep:
+            self._counters_set = None
+        elif self._counters_set is None:
+            self._counters_set = set()
+
+    def take_counters_set(self) -> set[tuple[str, str]]:
+        """``(player, counter)`` of each counter set since the last call (or
+        since :meth:`keep_counters_set`), forgotten; empty when not kept."""
+        found = self._counters_set
+        if not found:
+            return set()
+        self._counters_set = set()
+        return found
+
     def shape_fingerprint(self) -> int:
         """:meth:`fingerprint` leaving out the counters' values: states that
         differ only in their numbers hash equal."""
@@ -217,6 +246,8 @@ class GameState:
         values[name] = value
         self._hash = (self._hash + delta) & _MASK
         self._counter_hash = (self._counter_hash + delta) & _MASK
+        if self._counters_set is not None:
+            self._counters_set.add((player, name))
 
     def mark_used(self, key: str) -> None:
         count = self.used.get(key, 0)
@@ -224,6 +255,7 @@ class GameState:
             self._hash = (self._hash - _h(("used", key, count))) & _MASK
         self.used[key] = count + 1
         self._hash = (self._hash + _h(("used", key, count + 1))) & _MASK
+        self._changes += 1
 
     def set_mark(self, name: str, on: bool) -> bool:
         """Set (``on``) or clear the mark ``name``; whether that changed it."""
@@ -232,6 +264,7 @@ class GameState:
         self.marks = self.marks | {name} if on else self.marks - {name}
         delta = _h(("mark", name))
         self._hash = (self._hash + (delta if on else -delta)) & _MASK
+        self._changes += 1
         return True
 
     def record(self, events: Iterable[Event]) -> None:
@@ -239,18 +272,21 @@ class GameState:
         for event in events:
             self._hash = (self._hash + _h(("history", len(self.history), event))) & _MASK
             self.history.append(event)
+            self._changes += 1
 
     def forget_history(self) -> None:
         """A new turn: nothing has happened in it yet."""
         for index, event in enumerate(self.history):
             self._hash = (self._hash - _h(("history", index, event))) & _MASK
         self.history = []
+        self._changes += 1
 
     def reset_used(self) -> None:
         """A new turn: no per-turn ability has been used."""
         for key, count in self.used.items():
             self._hash = (self._hash - _h(("used", key, count))) & _MASK
         self.used = {}
+        self._changes += 1
 
     def copy(self) -> GameState:
         """An independent copy (cards are shared: they are immutable)."""
@@ -272,6 +308,8 @@ class GameState:
             touched=set(self._touched),
             gifted=dict(self._gifted),
             dynamic=dict(self._dynamic),
+            changes=self._changes,
+            counters_set=set(self._counters_set) if self._counters_set is not None else None,
         )
 
     # -- indexes ----------------------------------------------------------
@@ -286,6 +324,7 @@ class GameState:
             self._children.setdefault(card.under, {})[card.id] = None
         dynamic = self._dynamic[card.id] = card.dynamic()
         self._hash = (self._hash + _h(dynamic)) & _MASK
+        self._changes += 1
 
     def _unindex(self, card: Card) -> None:
         self._gifted.pop(card.id, None)

@@ -183,7 +183,7 @@ class MainLoop(Frame):
         if machine.check_loop("pick"):
             return
         bucket = machine.pool.next_bucket()
-        if machine.conditional and machine.recheck_trigger_conditions(bucket):
+        if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
             bucket = machine.pool.next_bucket()  # some lapsed: what may go next now
         if not bucket:
             if machine.chain_links or machine.offers:
@@ -325,7 +325,8 @@ class Activation(Frame):
     ) -> None:
         """Check ``effect`` and, unless its player must first say whether to
         use it, activate it — all now, with no frame built."""
-        machine.conditional.pop(effect.id, None)
+        if effect.id in machine.conditional.effects:  # a dict lookup: this runs on every activation
+            machine.conditional.discard(effect.id, machine.state)
         if window == "main" or window == "interrupt":
             drop = machine.ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
             if drop is None:

@@ -55,6 +55,7 @@ from .frames import (
 from .loops import Growth, LoopGuard
 from .machine_base import DEFAULT_MAX_STEPS
 from .performing import Performing
+from .rechecks import condition_reads
 from .triggers import AbilityIndex
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
@@ -158,7 +159,7 @@ class Machine(Activating, Performing):
         clone.due = {player: dict(ids) for player, ids in self.due.items()}
         clone.offers = list(self.offers)
         clone.shown = set(self.shown)
-        clone.conditional = dict(self.conditional)
+        clone.conditional = self.conditional.copy()
         clone.series = set(self.series) if self.series is not None else None
         clone._guard = shallow_copy(self._guard)
         clone._growth = shallow_copy(self._growth)
@@ -502,8 +503,10 @@ class Machine(Activating, Performing):
             if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
                 effect = evolve(effect, declaration="due")
                 self.due.setdefault(effect.controller, {})[effect.id] = None
-            if effect.ability.trigger_condition is not None and self.ruleset.info.recheck_trigger_condition:
-                self.conditional[effect.id] = None
+            condition = effect.ability.trigger_condition
+            if condition is not None and self.ruleset.info.recheck_trigger_condition:
+                reads = condition_reads(condition, effect.controller, self.state)
+                self.conditional.add(effect, reads, self.state)
             self.pool.add(effect)
 
     def declarations_due(self, player: str) -> list[PendingEffect]:

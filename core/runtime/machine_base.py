@@ -29,6 +29,7 @@ from ..model.info import ActivationContext, ChainKeys
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Trace
 from .loops import GrowthGuard, LoopGuard
+from .rechecks import Rechecks
 
 if TYPE_CHECKING:
     from ..games.manager import Ruleset
@@ -118,7 +119,8 @@ class MachineBase:
     #: counters the game's rules read (``None``: any may matter)
     _rule_counters: frozenset[str] | None = None
     chain_keys: ChainKeys = field(factory=ChainKeys)
-    conditional: dict[int, None] = field(factory=dict)
+    #: the pending effects whose trigger condition is re-checked while they wait
+    conditional: Rechecks = field(factory=Rechecks)
     turns_ended: int = 0
     #: whether the game builds chains (the ruleset's, read on every activation)
     chain: bool = field(init=False, default=False)

@@ -407,18 +407,19 @@ class Performing(MachineBase):
     def recheck_trigger_conditions(self, bucket: dict[int, PendingEffect]) -> bool:
         """Before a pick: drop the effects that may go next whose trigger
         condition stopped holding (the others are looked at when their turn
-        comes, and as they activate).  ``True`` if any was dropped."""
+        comes, and as they activate).  ``True`` if any was dropped.
+
+        Only the conditions that may have changed are checked again: new
+        ones, and those reading what changed since (:class:`Rechecks
+        <tcgtrig.runtime.rechecks.Rechecks>`); the others held when last
+        checked and read the same state, so they still hold."""
         lapsed = []
-        if len(self.conditional) < len(bucket):
-            candidates = [bucket[i] for i in self.conditional if i in bucket]
-        else:
-            candidates = [e for i, e in bucket.items() if i in self.conditional]
-        for effect in candidates:
+        for effect in self.conditional.to_check(bucket, self.state):
             drop = self.trigger_condition_lapsed(effect)
             if drop is not None:
                 lapsed.append((effect, drop))
         for effect, drop in lapsed:
-            del self.conditional[effect.id]
+            self.conditional.discard(effect.id, self.state)
             self.pool.remove(effect.id)
             self.drop(effect, drop)
         return bool(lapsed)
