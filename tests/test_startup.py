@@ -76,6 +76,26 @@ def test_games_does_not_build_the_engine():
     assert not {*ENGINE, *RARELY_NEEDED, "yaml"} & modules
 
 
+def test_games_and_run_import_neither_the_explorer_nor_the_json_writer():
+    """The explorer's limits the options show live in ``tools.limits``; only
+    ``--json`` writes JSON (issue 26)."""
+    for args in (["games"], ["run", str(T1)]):
+        modules = imported_after(command(*args))
+        assert "tcgtrig.tools.limits" in modules
+        assert "tcgtrig.tools.explore" not in modules, args
+    assert "tcgtrig.base.jsontext" not in imported_after(command("games"))
+
+
+def test_run_checks_the_schema_with_the_generated_code():
+    """The compiled check ships with the package: a run does not compile it (issue 26)."""
+    counting = (
+        "import fastjsonschema\ncompiled = []\noriginal = fastjsonschema.compile\n"
+        "fastjsonschema.compile = lambda *args, **kwargs: compiled.append(1) or original(*args, **kwargs)\n"
+    )
+    modules = imported_after(counting + command("run", str(T1)) + "\nassert not compiled, 'compiled at run time'")
+    assert {"tcgtrig.engine", "tcgtrig.scenario._fast_schema"} <= modules
+
+
 def test_run_imports_neither_the_explorer_nor_jsonschema():
     modules = imported_after(command("run", str(T1)))
     assert "tcgtrig.engine" in modules  # it did resolve

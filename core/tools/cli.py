@@ -17,7 +17,6 @@ import errno
 import functools
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,11 +24,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .. import __version__
-from ..base import jsontext
 from ..base.errors import TcgTrigError
 from ..base.safe_text import SafeStream, Shown, escape_controls
 from ..scenario import source
-from .explore import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
+from .limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -156,6 +154,8 @@ def _dump(data: Any) -> None:
     is never held whole as text.  Its text escapes every character a
     terminal acts on (:mod:`tcgtrig.base.jsontext`), so it skips
     :class:`SafeStream`'s check: a trace can be hundreds of MB."""
+    from ..base import jsontext
+
     stream = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout
     jsontext.dump(data, functools.partial(click.echo, nl=False, file=stream))
     click.echo("", file=stream)
@@ -724,6 +724,7 @@ def _run_and_save(
     save_to: str,
 ) -> None:
     """``run --stop-after N --save FILE``: the options go into the save."""
+    from ..base import jsontext
     from ..choices import RandomChooser, ScriptedChooser
     from ..engine import DEFAULT_MAX_STEPS, Engine
     from ..saving import run_until, save_position
@@ -937,6 +938,8 @@ def _write_atomically(path: str, text: str, what: str) -> None:
     """Write ``text`` to ``path`` all at once: to a temporary file beside it,
     then renamed over it (a symbolic link: over the file it leads to).  If
     anything fails, ``path`` is as it was and the temporary file is removed."""
+    import tempfile
+
     target = os.path.realpath(path)
     try:
         descriptor, temporary = tempfile.mkstemp(

@@ -47,6 +47,7 @@ from attrs import define, field
 from ..base import budget
 from ..model.info import STOPPED
 from .independence import Footprints
+from .limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAULT_MAX_STATES without them
     from multiprocessing.connection import Connection
@@ -71,14 +72,6 @@ __all__ = [
     "DEFAULT_QUESTION_BUDGET",
 ]
 
-#: Positions reached (the work budget, ``--max-states``) before the explorer stops.
-DEFAULT_MAX_STATES = 100_000
-#: Distinct outcomes kept before the explorer stops (``--max-outcomes``).
-DEFAULT_MAX_OUTCOMES = 1_000
-#: Answers on one decision path before the explorer stops (``--max-depth``).
-DEFAULT_MAX_DEPTH = 1_000
-#: The work budget of one question in ``play`` (``--skip-irrelevant``, ``outcomes``).
-DEFAULT_QUESTION_BUDGET = 20_000
 #: Positions reached between two looks at the memory in use (and at progress).
 CHECK_EVERY = 32
 #: Positions reached in one process before the work is farmed out: below
