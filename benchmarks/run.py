@@ -701,6 +701,25 @@ class Bench:
         )
         for name, micro, effects, outcome, steps, targeted in done:
             self.effect_figure(name, micro, effects, outcome, steps, targeted, floor)
+        self.responses_scaling()
+
+    def responses_scaling(self) -> None:
+        """A Yu-Gi-Oh! chain of N responses at four sizes: seconds, and per
+        link (flat when a window costs the same however long the chain)."""
+        base = max(100 // self.scale, 10)
+        for links in (base, 2 * base, 4 * base, 8 * base):
+            data, choices = ygo_responses(links)
+            seconds = statistics.median(
+                self.drive(self.engine(data, "yugioh"), tcgtrig.ScriptedChooser(list(choices))) for _ in range(3)
+            )
+            figure(
+                "effects",
+                f"(extra) yugioh: chain of {links} responses",
+                f"{seconds:.3f} s = {seconds / links * 1e6:.0f} µs/link",
+                value_raw=seconds,
+                links=links,
+                per_link=seconds / links,
+            )
 
     @staticmethod
     def floor_now() -> list[float]:

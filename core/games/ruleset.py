@@ -584,6 +584,13 @@ class Ruleset:
             raise self._bad("tcgtrig_chain_responder", player, f"one of {list(state.players)} or None")
         return player
 
+    @property
+    def responds_by_speed(self) -> bool:
+        """Whether :meth:`can_respond` is the core's rule alone (no plugin
+        answers ``tcgtrig_can_respond``): an ability responds when its speed
+        is 2 or more and not lower than the top link's."""
+        return self._can_respond is None
+
     def can_respond(self, state: GameState, chain: Sequence[PendingEffect], effect: PendingEffect) -> bool:
         verdict = self._can_respond(state, chain, effect) if self._can_respond is not None else None
         if self._verdict("tcgtrig_can_respond", verdict) is None:

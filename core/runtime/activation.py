@@ -9,7 +9,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from attrs import evolve
@@ -41,6 +41,33 @@ from .machine_base import MachineBase
 
 if TYPE_CHECKING:
     from .machine import Machine
+
+
+class Responses(Mapping[str, PendingEffect]):
+    """The responses a player may choose in a chain window, by label, in
+    the order they are offered.  An activated ability's effect is made with
+    its instance number only when it is looked up (the response chosen);
+    the other numbers it holds are used up all the same, as if each had
+    been made."""
+
+    __slots__ = ("_found", "_first")
+
+    def __init__(self, found: dict[str, tuple[int, PendingEffect]], first: int) -> None:
+        """``found``: per label, the response's place among the activated
+        abilities found (``-1``: an offered pending effect, taken as it is)
+        and its effect as checked; ``first``: the first instance number."""
+        self._found = found
+        self._first = first
+
+    def __getitem__(self, label: str) -> PendingEffect:
+        place, effect = self._found[label]
+        return effect if place < 0 else evolve(effect, id=self._first + place)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
 
 
 class Activating(MachineBase):
@@ -322,60 +349,90 @@ class Activating(MachineBase):
         self.happened(events, {}, run)
         run.note(len(events), action.label)
 
-    def responses(self, player: str) -> dict[str, PendingEffect]:
+    def responses(self, player: str) -> Responses:
         """Chain games: what ``player`` may respond with: activated abilities
         whose ``when`` (if any) matches the last link's activation or an event
         of the moment just before the window, and the pending effects offered
-        in this window (``tcgtrig_offered_in_window``)."""
-        found: dict[str, PendingEffect] = {}
+        in this window (``tcgtrig_offered_in_window``).
+
+        Only ``player``'s abilities are looked at (filed once, by owner, and
+        by speed when the core's speed rule is the game's), and the effect
+        each is checked as is kept while nothing it is made of changes (a
+        long chain asks the same player about the same abilities at every
+        link); the effect with its instance number is made only for the
+        response chosen (:class:`Responses`).
+
+        Why one function: it runs at every link of a chain over every
+        ability the responding player has; a call per ability would cost
+        as much as the check it saves."""
+        found: dict[str, tuple[int, PendingEffect]] = {}
         chain = tuple(self.chain_links)
         if not self.index.activated and not self.offers:
-            return found  # nothing could respond: no activation event to build
+            return Responses(found, 0)  # nothing could respond: no activation event to build
         recent = self.last_events
         if chain and self.index.activated:
             top = chain[-1]
             recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
-        for key, card_id, ability in self.index.activated:
-            card = self.state.cards[card_id]
+        ruleset = self.ruleset
+        floor = max(2, chain[-1].ability.speed if chain else 1) if ruleset.responds_by_speed else None
+        cards = self.state.cards
+        probes = self._probes
+        timing, depth, cause = self.timing, self.last_depth + 1, self.last_instance
+        for key, card_id, ability in self.index.responders(player, cards, floor):
+            card = cards[card_id]
             if card.zone not in ability.active_in:
                 continue
             self_card = self.view.self_of(card, ability)
-            if self.state.cards[self_card].owner != player:
+            if cards[self_card].owner != player:
                 continue
             events: tuple[Event, ...] = ()
             if ability.when is not None:
                 events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
                 if not events:
                     continue
-            effect = PendingEffect(
-                id=0,
-                key=key,
-                card=card_id,
-                ability=ability,
-                controller=player,
-                self_card=self_card,
-                events=events,
-                timing=self.timing,
-                depth=self.last_depth + 1,
-                cause=self.last_instance,
-                incarnation=card.incarnation,
-                window="chain",
-            )
+            effect = probes.get(key)
+            if (
+                effect is None
+                or effect.ability is not ability
+                or effect.controller != player
+                or effect.self_card != self_card
+                or effect.incarnation != card.incarnation
+                or effect.timing != timing
+                or effect.depth != depth
+                or effect.cause != cause
+                or effect.events != events
+            ):
+                effect = probes[key] = PendingEffect(
+                    id=0,
+                    key=key,
+                    card=card_id,
+                    ability=ability,
+                    controller=player,
+                    self_card=self_card,
+                    events=events,
+                    timing=timing,
+                    depth=depth,
+                    cause=cause,
+                    incarnation=card.incarnation,
+                    window="chain",
+                )
             if self.activation_failure(effect, "chain", None) is not None:
                 continue
-            if self.ruleset.can_respond(self.state, chain, effect):
-                found[key] = effect
-        found = {key: evolve(e, id=self.new_id()) for key, e in found.items()}
+            if ruleset.can_respond(self.state, chain, effect):
+                found[key] = (len(found), effect)
+        # each response found has its instance number, as if its effect were made now
+        first = self._next_id
+        self._next_id += len(found)
         for effect in self.offers:
             if (
                 effect.controller == player
                 and effect.key not in found
                 and self.activation_failure(effect, "chain", None) is None
-                and self.ruleset.can_respond(self.state, chain, effect)
+                and ruleset.can_respond(self.state, chain, effect)
             ):
-                found[effect.key] = effect
+                found[effect.key] = (-1, effect)
                 self.shown.add(effect.id)
-        return found
+        return Responses(found, first)
 
     def open_window_after_action(self) -> bool:
         """Chain games: whether the last thing that happened, which started no

@@ -106,6 +106,9 @@ class MachineBase:
     _answered: bool = False
     #: the effect whose activation was just checked, and its scope then
     _checked: tuple[PendingEffect, Scope] | None = None
+    #: chain games: per effect key, the effect an activated ability was last
+    #: checked as in a response window (kept while nothing it is made of changes)
+    _probes: dict[str, PendingEffect] = field(factory=dict)
     #: per window, the activation context with no series and no target
     _contexts: dict[str, ActivationContext] = field(factory=dict)
     #: whether any card has (or may gain) an interrupt or a replacement

@@ -16,6 +16,7 @@ from attrs import Factory, define, setters
 
 from ..model.state import GameState
 from ..model.values import (
+    SOURCES,
     Ability,
     Action,
     AtTrigger,
@@ -135,6 +136,26 @@ class AbilityIndex:
     counter_reads: tuple[CounterIs, ...] = ()
     #: counters the words only ever raise, or only ever lower
     one_way: frozenset[str] = frozenset()
+    #: ``activated`` as :meth:`responders` files it, per (player, lowest speed)
+    _responders: dict[tuple[str, int | None], tuple[tuple[str, str, Ability], ...]] = Factory(dict)
+
+    def responders(
+        self, player: str, cards: dict[str, Card], speed: int | None
+    ) -> tuple[tuple[str, str, Ability], ...]:
+        """The activated abilities ``player`` could respond with, in the
+        order of :attr:`activated`: those of the cards ``player`` owns (an
+        owner never changes), and those working from under another card
+        (``self`` is then the top card, whoever owns it).  ``speed``: only
+        those of that speed or more.  Made once per player and speed."""
+        known = self._responders.get((player, speed))
+        if known is None:
+            known = self._responders[player, speed] = tuple(
+                item
+                for item in self.activated
+                if (cards[item[1]].owner == player or SOURCES in item[2].active_in)
+                and (speed is None or item[2].speed >= speed)
+            )
+        return known
 
     def fixed_values(self, ability: Ability) -> _Fixed:
         """What of ``ability``'s words is read as it triggers (kept per ability)."""
