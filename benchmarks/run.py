@@ -783,20 +783,24 @@ class Bench:
 
     def load(self) -> None:
         count = 20_000 // self.scale
-        title(f"3. loading and compiling a {count:,}-card file, one ability per card")
+        title(f"3. loading and compiling a {count:,}-card file, one ability per card, under each game")
         self.warm_up()
-        data = distinct(count, "digimon")
-        json_path, yaml_path = self.write(data, "distinct.json"), self.write(data, "distinct.yaml")
-        print(f"  files: {json_path.stat().st_size / 1e6:.1f} MB JSON, {yaml_path.stat().st_size / 1e6:.1f} MB YAML")
+        for game in ("digimon", "duelmasters", "yugioh"):
+            self.load_game(game, count)
+
+    def load_game(self, game: str, count: int) -> None:
+        data = distinct(count, game)
+        json_path, yaml_path = self.write(data, f"distinct-{game}.json"), self.write(data, f"distinct-{game}.yaml")
+        print(f"  {game}: {json_path.stat().st_size / 1e6:.1f} MB JSON, {yaml_path.stat().st_size / 1e6:.1f} MB YAML")
         json_s, scenario = self.timed_load(json_path, check_game=False)
-        ruleset = self.ruleset("digimon")
+        ruleset = self.ruleset(game)
         compile_s = median_time(lambda: scenario.compile(ruleset), self.repeat_for(json_s))
         yaml_s, _ = self.timed_load(yaml_path, check_game=False)
         full_s, _ = self.timed_load(json_path, check_game=True)
         per = 1e6 / count
         figure(
             "load",
-            f"load JSON, {count:,} cards (µs/card)",
+            f"{game}: load JSON, {count:,} cards (µs/card)",
             f"{json_s * per:.0f} µs ({json_s:.2f} s)",
             "≤ 50 µs",
             json_s * per <= 50,
@@ -804,7 +808,7 @@ class Bench:
         )
         figure(
             "load",
-            f"compile, {count:,} cards (µs/card)",
+            f"{game}: compile, {count:,} cards (µs/card)",
             f"{compile_s * per:.0f} µs ({compile_s:.2f} s)",
             "≤ 50 µs",
             compile_s * per <= 50,
@@ -812,14 +816,14 @@ class Bench:
         )
         figure(
             "load",
-            f"load YAML, {count:,} cards (µs/card)",
+            f"{game}: load YAML, {count:,} cards (µs/card)",
             f"{yaml_s * per:.0f} µs ({yaml_s:.2f} s)",
             "(info)",
             value_raw=yaml_s * per,
         )
         figure(
             "load",
-            "YAML load ÷ JSON load",
+            f"{game}: YAML load ÷ JSON load",
             f"{yaml_s / json_s:.1f}×",
             "≤ 3×",
             yaml_s / json_s <= 3,
@@ -827,7 +831,7 @@ class Bench:
         )
         figure(
             "load",
-            "load_scenario(JSON) with its check (µs/card)",
+            f"{game}: load_scenario(JSON) with its check (µs/card)",
             f"{full_s * per:.0f} µs ({full_s:.2f} s)",
             "(info: load + compile)",
             value_raw=full_s * per,
