@@ -34,23 +34,21 @@ from typing import TYPE_CHECKING
 from ..model.values import (
     Ability,
     Action,
-    AllOf,
-    AnyOf,
     CardIds,
     Change,
     Condition,
-    CounterIs,
     Emit,
     Gain,
     If,
-    Not,
     Ref,
 )
+from ..runtime.rechecks import condition_reads
 
 if TYPE_CHECKING:
     from ..engine import Engine
     from ..model.decision import Decision
     from ..model.pending import PendingEffect
+    from ..model.state import GameState
 
 __all__ = ["Footprints"]
 
@@ -80,6 +78,7 @@ class Footprints:
         machine = engine.machine
         state = machine.state
         info = machine.ruleset.info
+        self._state = state  # for its players, which never change
         self._rule_counters = None if info.rule_counters is None else frozenset(info.rule_counters)
         self._rule_stats = frozenset(info.stats)
         #: whether the position can be reduced at all
@@ -117,7 +116,7 @@ class Footprints:
         """File what ``actions`` read and change under ``key``; the events
         they make (``None``: any event)."""
         try:
-            found = _footprint(actions)
+            found = _footprint(actions, self._state)
         except _Everything:
             self._anything.add(key)
             return None
@@ -132,7 +131,7 @@ class Footprints:
         if not self.enabled or not _plain(effect.ability):
             return False
         try:
-            found = _footprint(effect.ability.do)
+            found = _footprint(effect.ability.do, self._state)
         except _Everything:
             return False
         if found.events & self._listened:
@@ -209,7 +208,7 @@ def _plain(ability: Ability) -> bool:
     )
 
 
-def _footprint(actions: Iterable[Action], into: _Footprint | None = None) -> _Footprint:
+def _footprint(actions: Iterable[Action], state: GameState, into: _Footprint | None = None) -> _Footprint:
     """What ``actions`` read and change and the names of the events they
     make; :class:`_Everything` for a word the reading does not follow."""
     found = into if into is not None else _Footprint()
@@ -224,25 +223,20 @@ def _footprint(actions: Iterable[Action], into: _Footprint | None = None) -> _Fo
         elif type(action) is Emit:  # it only says something happened
             found.events.add(action.event)
         elif type(action) is If:
-            _reads(action.condition, found.reads)
-            _footprint([*action.then, *action.else_], found)
+            _reads(action.condition, state, found.reads)
+            _footprint([*action.then, *action.else_], state, found)
         else:
             raise _Everything
     return found
 
 
-def _reads(condition: Condition, reads: set[Token]) -> None:
-    """What a condition reads: counters compared with a number, and the
-    parts of ``all``, ``any`` and ``not``."""
-    if type(condition) is CounterIs and type(condition.compare.value) is int:
-        reads.add(("counter", condition.counter))
-    elif isinstance(condition, (AllOf, AnyOf)):
-        for part in condition.conditions:
-            _reads(part, reads)
-    elif isinstance(condition, Not):
-        _reads(condition.condition, reads)
-    else:
+def _reads(condition: Condition, state: GameState, reads: set[Token]) -> None:
+    """What a condition reads (:func:`~tcgtrig.runtime.rechecks.condition_reads`,
+    by counter name: whoever's it is)."""
+    found = condition_reads(condition, state.players[0], state)
+    if found.other or found.any_counter:
         raise _Everything
+    reads.update(("counter", name) for _, name in found.counters)
 
 
 def _named_card(selector: object) -> bool:
