@@ -49,6 +49,10 @@ class Engine:
     :param compiled: the compiled scenario ``state`` and ``start`` came from
         (``None``: the engine notes where the cards start by itself).
     :param title: the title :meth:`result` gives.
+    :param fused: let the common case (nothing can interrupt, replace or
+        ask) run on the fused path (:mod:`tcgtrig.runtime.fused`);
+        ``False`` runs every step through the frames, the reference the
+        fused path is tested against.  Both give the same trace.
     """
 
     __slots__ = ("machine", "compiled", "title")
@@ -69,8 +73,9 @@ class Engine:
         *,
         compiled: Compiled | None = None,
         title: str = "",
+        fused: bool = True,
     ) -> None:
-        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)
+        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps, fused=fused)
         self.compiled = (
             compiled
             if compiled is not None
@@ -80,13 +85,26 @@ class Engine:
 
     @classmethod
     def for_scenario(
-        cls, scenario: Scenario, game: str | Ruleset | None = None, *, max_steps: int = DEFAULT_MAX_STEPS
+        cls,
+        scenario: Scenario,
+        game: str | Ruleset | None = None,
+        *,
+        max_steps: int = DEFAULT_MAX_STEPS,
+        fused: bool = True,
     ) -> Engine:
         """An engine at the start of ``scenario`` under ``game`` (a name,
         ``GAME/VARIANT`` or a :class:`Ruleset`; default: the file's game)."""
         ruleset = game if isinstance(game, Ruleset) else load_ruleset(pick_game(scenario, game))
         compiled = scenario.compile(ruleset)
-        return cls(ruleset, compiled.state.copy(), compiled.start, max_steps, compiled=compiled, title=scenario.title)
+        return cls(
+            ruleset,
+            compiled.state.copy(),
+            compiled.start,
+            max_steps,
+            compiled=compiled,
+            title=scenario.title,
+            fused=fused,
+        )
 
     @classmethod
     def _wrap(cls, machine: Machine, compiled: Compiled, title: str) -> Engine:

@@ -117,6 +117,7 @@ def resolve(
     choices: Iterable[str] | None = None,
     plugins: Iterable[object] = (),
     max_steps: int = DEFAULT_MAX_STEPS,
+    fused: bool = True,
 ) -> Resolution:
     """Resolve a scenario under a game.
 
@@ -128,6 +129,8 @@ def resolve(
     :param plugins: extra plugins (house rules) for the game.
     :param max_steps: activations and rules passes before the resolution is
         declared an endless loop.
+    :param fused: let the common case run on the fused path (see
+        :class:`~tcgtrig.engine.Engine`); ``False``: the frames alone.
     """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)
@@ -135,7 +138,7 @@ def resolve(
         ruleset = game
     else:
         ruleset = load_ruleset(pick_game(scenario, game), plugins=plugins)
-    engine = Engine.for_scenario(scenario, ruleset, max_steps=max_steps)
+    engine = Engine.for_scenario(scenario, ruleset, max_steps=max_steps, fused=fused)
     from_file = chooser is None and choices is None
     if chooser is None:
         chooser = ScriptedChooser(list(choices) if choices is not None else engine.compiled.choices)

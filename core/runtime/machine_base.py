@@ -71,6 +71,9 @@ class MachineBase:
     state: GameState
     start: tuple[Action, ...] = field(converter=_actions, default=())
     max_steps: int = DEFAULT_MAX_STEPS
+    #: whether the common uninterruptible case may run on the fused path
+    #: (:mod:`tcgtrig.runtime.fused`); ``False``: the frames alone, the reference
+    fused: bool = True
     pool: PendingPool = field(factory=PendingPool)
     trace: Trace = field(factory=Trace)
     frames: list[Frame] = field(factory=list)
