@@ -74,6 +74,8 @@ class MachineBase:
     #: whether the common uninterruptible case may run on the fused path
     #: (:mod:`tcgtrig.runtime.fused`); ``False``: the frames alone, the reference
     fused: bool = True
+    #: effects the fused path activated (the rest went through the frames)
+    fused_effects: int = 0
     pool: PendingPool = field(factory=PendingPool)
     trace: Trace = field(factory=Trace)
     frames: list[Frame] = field(factory=list)
