@@ -51,7 +51,7 @@ class Engine:
     :param title: the title :meth:`result` gives.
     :param fused: let the common case (nothing can interrupt, replace or
         ask) run on the fused path (:mod:`tcgtrig.runtime.fused`);
-        ``False`` runs every step through the frames, the reference the
+        ``False`` takes every step the general way, the reference the
         fused path is tested against.  Both give the same trace.
     """
 

@@ -130,7 +130,7 @@ def resolve(
     :param max_steps: activations and rules passes before the resolution is
         declared an endless loop.
     :param fused: let the common case run on the fused path (see
-        :class:`~tcgtrig.engine.Engine`); ``False``: the frames alone.
+        :class:`~tcgtrig.engine.Engine`); ``False``: the general way alone.
     """
     if not isinstance(scenario, Scenario):
         scenario = load_scenario(scenario)

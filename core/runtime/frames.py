@@ -165,6 +165,9 @@ class MainLoop(Frame):
             machine.begin(self.start)
             self.phase = "settle"
         elif self.phase == "settle":
+            if machine._fusable:
+                machine.fused_cycle(self)
+                return
             self.phase = "pick"
             Settle.begin(machine)
             frames = machine.frames
@@ -186,19 +189,7 @@ class MainLoop(Frame):
         if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
             bucket = machine.pool.next_bucket()  # some lapsed: what may go next now
         if not bucket:
-            if machine.chain_links or machine.offers:
-                self.phase = "settle"
-                machine.push(ChainWindow())
-            elif machine.open_window_after_action():
-                # something happened that started no chain: the players may start one
-                self.phase = "settle"
-                machine.push(ChainWindow(open=True))
-            elif self.nested:
-                machine.pop()
-            elif machine.end_turn_if_over():
-                self.phase = "settle"  # what the new turn's start triggers
-            else:
-                machine.finish()
+            self.nothing_pending(machine)
             return
         player = machine.ruleset.who_orders(machine.state, bucket)
         if machine.due and player in machine.due:
@@ -210,6 +201,22 @@ class MainLoop(Frame):
             return
         self.labels = ask_order(machine, bucket, player, "pending effect")
         self.phase = "picked"
+
+    def nothing_pending(self, machine: Machine) -> None:
+        """Nothing is pending: open a chain window, end the turn, or finish."""
+        if machine.chain_links or machine.offers:
+            self.phase = "settle"
+            machine.push(ChainWindow())
+        elif machine.open_window_after_action():
+            # something happened that started no chain: the players may start one
+            self.phase = "settle"
+            machine.push(ChainWindow(open=True))
+        elif self.nested:
+            machine.pop()
+        elif machine.end_turn_if_over():
+            self.phase = "settle"  # what the new turn's start triggers
+        else:
+            machine.finish()
 
     def take(self, machine: Machine, effect: PendingEffect) -> None:
         """``effect`` was picked: it leaves the pool and is activated."""

@@ -52,6 +52,7 @@ from .frames import (
     flatten,
     shallow_copy,
 )
+from .fused import Fusing
 from .loops import Growth, LoopGuard
 from .machine_base import DEFAULT_MAX_STEPS
 from .performing import Performing
@@ -77,7 +78,7 @@ _DUE_AT = 10
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
-class Machine(Activating, Performing):
+class Machine(Activating, Performing, Fusing):
     """The working parts of an :class:`~tcgtrig.engine.Engine`: the frames
     drive it.
 
@@ -85,7 +86,8 @@ class Machine(Activating, Performing):
     steps the frames, records the trace, watches for loops and turns what
     triggered into pending effects.  Activating and resolving effects is
     :class:`~tcgtrig.runtime.activation.Activating`; actions, interrupt windows and
-    the moments they make are :class:`~tcgtrig.runtime.performing.Performing`.
+    the moments they make are :class:`~tcgtrig.runtime.performing.Performing`;
+    the common case in one loop is :class:`~tcgtrig.runtime.fused.Fusing`.
 
     Its fields (the position) and the methods the parts call on one
     another are declared once, on
@@ -102,6 +104,8 @@ class Machine(Activating, Performing):
             self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)
         self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
+        # chain games and positions with interrupts take every step through the frames
+        self._fusable = self.fused and not self.chain and not self._interruptible
         if self._guard is None:
             self._guard = LoopGuard(self.max_steps)
         rule_counters = self.ruleset.info.rule_counters

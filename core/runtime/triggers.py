@@ -136,6 +136,9 @@ class AbilityIndex:
     counter_reads: tuple[CounterIs, ...] = ()
     #: counters the words only ever raise, or only ever lower
     one_way: frozenset[str] = frozenset()
+    #: per ability (by ``id``): the ability, and whether its effect runs on the
+    #: fused path (:func:`tcgtrig.runtime.fused.fusable`), found once
+    fast: dict[int, tuple[Ability, bool]] = Factory(dict)
     #: ``activated`` as :meth:`responders` files it, per (player, lowest speed)
     _responders: dict[tuple[str, int | None], tuple[tuple[str, str, Ability], ...]] = Factory(dict)
 

@@ -1,0 +1,144 @@
+"""The fused path: the common case of a resolution in one loop.
+
+Most of a long resolution is the same few steps over and over: nothing
+is pending but one effect, it needs no answer from anyone, nothing can
+interrupt or replace what it does, and what it does triggers the next
+one.  The frames (:mod:`tcgtrig.runtime.frames`) take each of those steps
+as a frame's move, through the machine's general methods; this module
+takes them in one loop, with the game's hooks called exactly as the
+frames call them and the trace written step for step the same.
+
+It hands over to the frames — and the frames stay the reference — as soon
+as anything could wait or branch: a decision (an order, a use, a pick), a
+rules action, an interrupt window, a cost, targets, an action that is not
+a primitive one, a chain.  :class:`~tcgtrig.engine.Engine` ``fused=False``
+turns the path off; ``tests/core/test_fused_path.py`` checks that both
+give the same trace, byte for byte, on every bundled file and on random
+positions.
+
+A part of the machine: its state, and the methods the other parts
+implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..language import BY_MODEL
+from ..model.pending import PendingEffect
+from ..model.values import Ability, Draw, Query
+from .frames import Declare, EffectRun, MainLoop, Settle, ask_order
+from .machine_base import MachineBase
+
+if TYPE_CHECKING:
+    from .machine import Machine
+
+__all__ = ["Fusing", "fusable"]
+
+
+def fusable(ability: Ability, draw_one_at_a_time: bool) -> bool:
+    """Whether an ability's effect can run on the fused path once picked:
+    a triggered ability no one is asked about (not optional), with no cost
+    and no targets, whose actions are all primitive ones that pick no
+    cards (each is carried out at once: nothing can make it wait)."""
+    if ability.kind != "triggered" or ability.cost or ability.targets or not ability.do:
+        return False
+    for action in ability.do:
+        kind = BY_MODEL.get(type(action))
+        if kind is None or (draw_one_at_a_time and type(action) is Draw):
+            return False
+        for name in kind.card_fields:
+            selector = getattr(action, name)
+            if type(selector) is Query and selector.pick is not None:
+                return False
+    return True
+
+
+class Fusing(MachineBase):
+    """The fused path (mixed into the machine)."""
+
+    def fused_cycle(self, loop: MainLoop) -> None:
+        """From ``loop``'s settle: settle, pick and carry out effects while
+        each is the only one that may go next and can run at once; hand
+        back to the frames, with ``loop`` where the frames would have it,
+        as soon as one is not.
+
+        Why one function: it is the whole hot path.  Each step it inlines
+        is a frame's move or a call of the general path; the game's hooks
+        are still called, each where the frames call it."""
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        state, view, ruleset, pool, frames = self.state, self.view, self.ruleset, self.pool, self.frames
+        add = self.trace.add
+        conditional = self.conditional
+        known = self.index.fast
+        one_at_a_time = ruleset.info.draw_one_at_a_time
+        recheck = ruleset.info.recheck_trigger_condition
+        while True:
+            # settle (Settle.begin): the game's rules, then what triggered becomes pending
+            todo = ruleset.rules_processing(state, view, state.take_touched())
+            if todo:
+                loop.phase = "pick"
+                machine.push(Settle())
+                if self.outcome is None and not machine.check_loop("rules"):
+                    machine.run_rules(todo)
+                return
+            machine.admit()
+            loop.phase = "pick"
+            # pick (MainLoop.pick)
+            if machine.check_loop("pick"):
+                return
+            bucket = pool.next_bucket()
+            if conditional.effects and machine.recheck_trigger_conditions(bucket):
+                bucket = pool.next_bucket()
+            if not bucket:
+                loop.nothing_pending(machine)
+                return
+            player = ruleset.who_orders(state, bucket)
+            if self.due and player in self.due:
+                machine.push(Declare(machine.declarations_due(player)))
+                return
+            if len(bucket) != 1:
+                loop.labels = ask_order(machine, bucket, player, "pending effect")
+                loop.phase = "picked"
+                return
+            effect: PendingEffect = next(iter(bucket.values()))
+            ability = effect.ability
+            verdict = known.get(id(ability))
+            if verdict is None or verdict[0] is not ability:
+                verdict = known[id(ability)] = (ability, fusable(ability, one_at_a_time))
+            if not verdict[1] or (ability.optional and effect.declaration != "made"):
+                loop.take(machine, effect)  # the frames' way
+                if frames[-1] is not loop or self.decision is not None or self.outcome is not None:
+                    return
+                continue
+            # take (MainLoop.take, Activation.attempt): it leaves the pool; may it go?
+            pool.remove(effect.id)
+            loop.phase = "settle"
+            self.fused_effects += 1
+            if effect.id in conditional.effects:
+                conditional.discard(effect.id, state)
+            drop = ruleset.check_pending(state, effect, "activation", self.last_moment)
+            if drop is None and recheck and ability.trigger_condition is not None:
+                drop = machine.trigger_condition_lapsed(effect)
+            if drop is not None:
+                machine.drop(effect, drop)
+                continue
+            reason = machine.activation_failure(effect, "main", None)
+            if reason is not None:
+                machine.record("failed", effect, reason=reason)
+                continue
+            # activate and resolve (Activating.activate, resolve)
+            checked, self._checked = self._checked, None
+            if ability.uses_per_turn:
+                state.mark_used(ruleset.once_per_turn_key(state, effect))
+            scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
+            head = effect.trace_head()
+            add("activated", head)
+            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+            add("resolved", head)
+            self.last_instance = effect.id
+            self.last_depth = effect.depth
+            for action in ability.do:
+                machine.perform_now(action, run)
+            if self.outcome is not None or frames[-1] is not loop:
+                return
