@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..language import BY_MODEL
+from ..language import BY_MODEL, Moment, Planning
 from ..model.pending import PendingEffect
-from ..model.values import Ability, Draw, Query
+from ..model.values import Ability, Card, Draw, Event, Query
 from .frames import Declare, EffectRun, MainLoop, Settle, ask_order
 from .machine_base import MachineBase
 
@@ -73,6 +73,9 @@ class Fusing(MachineBase):
         known = self.index.fast
         one_at_a_time = ruleset.info.draw_one_at_a_time
         recheck = ruleset.info.recheck_trigger_condition
+        # what the loop guards' quick look reads of the frames, the chain and the
+        # chooser: none of it changes while the loop runs (it hands back first)
+        rest = machine.quick_rest()
         while True:
             # settle (Settle.begin): the game's rules, then what triggered becomes pending
             todo = ruleset.rules_processing(state, view, state.take_touched())
@@ -82,10 +85,11 @@ class Fusing(MachineBase):
                 if self.outcome is None and not machine.check_loop("rules"):
                     machine.run_rules(todo)
                 return
-            machine.admit()
+            if self.matched:
+                machine.admit()
             loop.phase = "pick"
             # pick (MainLoop.pick)
-            if machine.check_loop("pick"):
+            if machine.check_loop("pick", rest):
                 return
             bucket = pool.next_bucket()
             if conditional.effects and machine.recheck_trigger_conditions(bucket):
@@ -138,7 +142,34 @@ class Fusing(MachineBase):
             add("resolved", head)
             self.last_instance = effect.id
             self.last_depth = effect.depth
-            for action in ability.do:
-                machine.perform_now(action, run)
+            for action in ability.do:  # each at once (Performing.perform_now)
+                kind = BY_MODEL[type(action)]
+                chosen = {}
+                for name in kind.card_fields:
+                    selector = getattr(action, name)
+                    if selector is not None:
+                        chosen[name] = view.select(selector, scope)
+                by = getattr(action, "by", None) or "effect"
+                ops = kind.plan(
+                    Planning(machine, 0, chosen, scope, by, None if by == "rule" else scope.controller, run.did), action
+                )
+                events: list[Event] = []
+                before: dict[str, Card] = {}
+                if ops:
+                    moment = Moment(machine, events, before)
+                    cards = state.cards
+                    for op in ops:
+                        if op.subject is None:
+                            op.apply(moment, op, None)
+                            continue
+                        card = cards.get(op.subject)
+                        if card is not None and card.incarnation == op.incarnation:
+                            op.apply(moment, op, card)
+                    if events:
+                        machine.happened(events, before, run)
+                run.did["previous"] = len(events)
+                label = getattr(action, "label", None)
+                if label:
+                    run.did[label] = len(events)
             if self.outcome is not None or frames[-1] is not loop:
                 return

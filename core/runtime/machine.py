@@ -302,9 +302,26 @@ class Machine(Activating, Performing, Fusing):
         """Every player's counters, in a fixed order."""
         return tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
 
-    def check_loop(self, where: str) -> bool:
+    def quick_rest(self) -> tuple[Any, ...]:
+        """What the loop guards' quick look reads besides the state and the
+        pool: the frames' number, the chooser, the chain, the offers, the
+        turn and whether the last moment was answered."""
+        return (
+            len(self.frames),
+            self.chooser_fingerprint() if self.chooser_fingerprint else None,
+            len(self.chain_links),
+            self.chain_links[-1].signature() if self.chain_links else None,
+            len(self.offers),
+            self.state.turn,
+            self.state.turn_player,
+            self.answered_moment == self.last_moment,
+        )
+
+    def check_loop(self, where: str, rest: tuple[Any, ...] | None = None) -> bool:
         """Count a step; end the resolution if the position repeats, or
         repeats but for counters nothing reads and effects piling up.
+        ``rest``: :meth:`quick_rest`, if the caller knows it did not change
+        (the fused path).
 
         Why one function: it runs at every step of every resolution.  The
         cheap looks come first and usually decide; the position's parts it
@@ -313,19 +330,9 @@ class Machine(Activating, Performing, Fusing):
         if self.over_budget is not None:
             self.stop(self.over_budget)
             return True
-        chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
-        top = self.chain_links[-1].signature() if self.chain_links else None
-        # what the quick looks at the position share
-        rest = (
-            len(self.frames),
-            chooser,
-            len(self.chain_links),
-            top,
-            len(self.offers),
-            self.state.turn,
-            self.state.turn_player,
-            self.answered_moment == self.last_moment,
-        )
+        if rest is None:
+            rest = self.quick_rest()
+        chooser = rest[1]
         state = self.state
         quick = (where, state.fingerprint(), self.pool.quick_fingerprint(), rest)
         look = _Look(self, where, chooser)
