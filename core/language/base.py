@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from attrs import evolve, frozen
 
-from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event
+from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event, make_event
 
 if TYPE_CHECKING:
     from ..model.state import GameState
@@ -95,7 +95,7 @@ class Moment:
         )
         state.replace(moved)
         events.append(
-            Event(
+            make_event(
                 name=name,
                 base=base,
                 card=card.id,
@@ -127,7 +127,9 @@ class Moment:
                 )
             )
             self.events.append(
-                Event(name="moved", card=child.id, player=child.owner, from_=child.zone, to=zone, by=by, actor=actor)
+                make_event(
+                    name="moved", card=child.id, player=child.owner, from_=child.zone, to=zone, by=by, actor=actor
+                )
             )
 
     def move_alone(self, card: Card, to: str, by: str | None, actor: str | None, name: str, base: str | None) -> None:
@@ -154,10 +156,14 @@ class Moment:
         for other in others:
             state.replace(evolve(other, under=heir.id))
         self.events.append(
-            Event(name=name, base=base, card=card.id, player=card.owner, from_=card.zone, to=to, by=by, actor=actor)
+            make_event(
+                name=name, base=base, card=card.id, player=card.owner, from_=card.zone, to=to, by=by, actor=actor
+            )
         )
         self.events.append(
-            Event(name="uncovered", card=heir.id, player=heir.owner, from_=SOURCES, to=card.zone, by=by, actor=actor)
+            make_event(
+                name="uncovered", card=heir.id, player=heir.owner, from_=SOURCES, to=card.zone, by=by, actor=actor
+            )
         )
 
 
@@ -279,7 +285,7 @@ def counted_players(state: GameState, who: str, controller: str) -> tuple[str, .
 
 
 def card_event(name: str, base: str | None, card: Card, by: str, actor: str | None, **extra: Any) -> Event:
-    return Event(name=name, base=base, card=card.id, player=card.owner, by=by, actor=actor, **extra)
+    return make_event(name=name, base=base, card=card.id, player=card.owner, by=by, actor=actor, **extra)
 
 
 def unaffected(state: GameState, card: Card, actor: str | None) -> bool:

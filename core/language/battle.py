@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.info import BattleResult
-from ..model.values import Battle, Event
+from ..model.values import Battle, make_event
 from . import flag, gain, move
 from .base import ActionKind, Op, Planning, Reader, Writer, some
 
@@ -56,7 +56,7 @@ def _outcomes(planning: Planning, result: BattleResult, other: dict[Any, Any], b
     ops = []
     for card_id, name in outcomes:
         who = state.cards[card_id]
-        event = Event(
+        event = make_event(
             name=name, card=card_id, player=who.owner, by=by, actor=planning.actor, against=other.get(card_id)
         )
         ops.append(Op(part=planning.part, event=event, subject=card_id, incarnation=who.incarnation))
@@ -73,7 +73,7 @@ def _destroyed(planning: Planning, result: BattleResult, other: dict[Any, Any], 
         loser = state.cards[card_id]
         if hold is not None:
             if hold not in loser.flags:
-                event = Event(
+                event = make_event(
                     name="flag_set",
                     card=card_id,
                     player=loser.owner,
@@ -84,7 +84,7 @@ def _destroyed(planning: Planning, result: BattleResult, other: dict[Any, Any], 
                 )
                 ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, apply=flag.apply))
             continue
-        event = Event(
+        event = make_event(
             name=ruleset.destroyed_event,
             base="moved",
             card=card_id,
@@ -107,7 +107,7 @@ def _damage(planning: Planning, result: BattleResult, by: str) -> list[Op]:
     ops = []
     for player, amount in result.damage:
         if amount > 0:
-            event = Event(
+            event = make_event(
                 name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=planning.actor
             )
             ops.append(Op(part=planning.part, event=event, data=(("delta", -amount),), apply=gain.apply))

@@ -6,7 +6,7 @@ from typing import Any
 
 from attrs import evolve
 
-from ..model.values import Card, Draw, Event
+from ..model.values import Card, Draw, make_event
 from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, named, some
 
 #: the most cards one draw may take: a larger number is a typo, not a draw
@@ -47,7 +47,11 @@ def plan(planning: Planning, action: Draw) -> list[Op]:
         return []
     name, base = action.as_ or "drawn", "drawn" if action.as_ else None
     return [
-        Op(part=part, event=Event(name=name, base=base, player=player, amount=count, by=by, actor=actor), apply=apply)
+        Op(
+            part=part,
+            event=make_event(name=name, base=base, player=player, amount=count, by=by, actor=actor),
+            apply=apply,
+        )
         for player in counted_players(machine.state, action.player, scope.controller)
     ]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.values import Emit, Event
+from ..model.values import Emit, make_event
 from .base import ActionKind, Op, Planning, Reader, Writer, relative_player, some
 
 
@@ -48,11 +48,13 @@ def plan(planning: Planning, action: Emit) -> list[Op]:
     ops = []
     player = relative_player(state, action.player, scope.controller) if action.player else None
     if action.card is None:
-        event = Event(name=action.event, player=player or scope.controller, by=by, actor=actor, reason=action.reason)
+        event = make_event(
+            name=action.event, player=player or scope.controller, by=by, actor=actor, reason=action.reason
+        )
         ops.append(Op(part=part, event=event))
     for card_id in chosen.get("card", []):
         card = state.cards[card_id]
-        event = Event(
+        event = make_event(
             name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor, reason=action.reason
         )
         ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))

@@ -6,7 +6,7 @@ from typing import Any
 
 from attrs import evolve
 
-from ..model.values import Card, Event, Gain
+from ..model.values import Card, Gain, make_event
 from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, named, some
 
 
@@ -46,7 +46,7 @@ def plan(planning: Planning, action: Gain) -> list[Op]:
     base = "gained" if action.sign > 0 else "lost"
     ops = []
     for player in counted_players(machine.state, action.player, scope.controller):
-        event = Event(
+        event = make_event(
             name=action.as_ or base,
             base=base if action.as_ else None,
             player=player,

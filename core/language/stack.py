@@ -6,7 +6,7 @@ from typing import Any
 
 from attrs import evolve
 
-from ..model.values import SOURCES, Card, Event, Stack
+from ..model.values import SOURCES, Card, Stack, make_event
 from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, named, some, would_circle
 
 
@@ -88,7 +88,7 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     )
     moment.events.append(event)
     moment.events.append(
-        Event(
+        make_event(
             name="covered",
             card=below.id,
             player=below.owner,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import define, field, frozen, setters
 
+from .records import maker
 from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 else:
     _events = tuple
 
-__all__ = ["PendingEffect", "PendingPool"]
+__all__ = ["PendingEffect", "PendingPool", "make_pending"]
 
 _MASK = (1 << 64) - 1
 
@@ -67,7 +68,7 @@ Signature = tuple[
 Fingerprint = tuple[tuple[Signature, ...], ...]
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, weakref_slot=False)  # made by make_pending (records.maker)
 class PendingEffect:
     """One triggered (or activated) effect waiting for its turn.
 
@@ -213,6 +214,10 @@ class PendingEffect:
     def tags(self) -> tuple[str, ...]:
         return self.ability.tags
 
+
+#: :class:`PendingEffect`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
+#: ``events`` must be a tuple
+make_pending = maker(PendingEffect)
 
 #: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
 _set_rank = PendingEffect.__dict__["rank"].__set__

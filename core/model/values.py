@@ -18,7 +18,10 @@ from attrs import field, frozen
 from attrs import fields as attrs_fields
 from attrs import has as attrs_has
 
+from .records import maker
+
 __all__ = [
+    "make_event",
     "SOURCES",
     "NOWHERE",
     "TOKEN",
@@ -886,7 +889,7 @@ def _share_on_copy(*classes: type) -> None:
 # --------------------------------------------------------------------------
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, weakref_slot=False)  # made by make_event (records.maker)
 class Event:
     """Something that happened (or, for interrupts, is about to happen).
 
@@ -966,3 +969,8 @@ _share_on_copy(
     Battle,
     Win,
 )
+
+
+#: :class:`Event`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
+#: ``cards`` must be a tuple
+make_event = maker(Event)

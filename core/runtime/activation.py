@@ -28,7 +28,7 @@ from ..model.values import (
     Together,
 )
 from .actions import card_fields, plan
-from .evaluate import Scope, relative_player
+from .evaluate import Scope, make_scope, relative_player
 from .frames import (
     ChooseTargets,
     EffectRun,
@@ -82,7 +82,7 @@ class Activating(MachineBase):
         if effect.granted and card is not None and not effect.looked_back:
             # a gained ability goes with its pile: its card is the one that holds it now
             holder = self.state.holder_of(effect.grant) or self.state.top(card.id)
-            return Scope(
+            return make_scope(
                 key=effect.key,
                 controller=effect.controller,
                 card=holder.id,
@@ -97,7 +97,7 @@ class Activating(MachineBase):
         incarnation = effect.incarnation if self_card == effect.card else None
         if effect.looked_back and self_card == effect.self_card:
             incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
-        return Scope(
+        return make_scope(
             key=effect.key,
             controller=effect.controller,
             card=effect.card,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import field, frozen
 
 from ..language.base import relative_player
+from ..model.records import maker
 from ..model.state import GameState
 from ..model.values import (
     SOURCES,
@@ -74,7 +75,7 @@ def is_fixed_value(item: Any) -> bool:
     return isinstance(item, (Count, StatOf)) and item.fixed or isinstance(item, AtTrigger)
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, weakref_slot=False)  # made by make_scope (records.maker)
 class Scope:
     """Who is asking: the context an effect's selectors are read in.
 
@@ -105,6 +106,11 @@ class Scope:
 
     def __deepcopy__(self, memo: dict[int, object]) -> Scope:
         return self
+
+
+#: :class:`Scope`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
+#: ``events`` must be a tuple
+make_scope = maker(Scope)
 
 
 class Evaluator:

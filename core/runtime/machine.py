@@ -35,7 +35,7 @@ from ..base.collector import held_back
 from ..base.errors import ChoiceError
 from ..model.decision import Decision
 from ..model.info import STOPPED, ChainKeys, Drop, GameEnd
-from ..model.pending import Fingerprint, PendingEffect, PendingPool
+from ..model.pending import Fingerprint, PendingEffect, PendingPool, make_pending
 from ..model.trace import Step
 from ..model.values import (
     Action,
@@ -476,14 +476,14 @@ class Machine(Activating, Performing, Fusing):
                 # the rest never becomes pending: the next step ends the resolution
                 self.over_budget = f"{why} ({left:,} effects that triggered at one moment were not taken in)"
                 break
-            effect = PendingEffect(
+            effect = make_pending(
                 id=self.new_id(),
                 key=match.key,
                 card=match.card,
                 ability=match.ability,
                 controller=match.controller,
                 self_card=match.self_card,
-                events=match.events,
+                events=tuple(match.events),
                 moment=match.moment,
                 timing=self.timing,
                 granted=match.granted,

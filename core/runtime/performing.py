@@ -39,7 +39,7 @@ from ..model.values import (
     Win,
 )
 from .actions import apply, card_fields, plan
-from .evaluate import Scope, relative_player
+from .evaluate import Scope, make_scope, relative_player
 from .frames import (
     EffectRun,
     InlineActivation,
@@ -386,7 +386,7 @@ class Performing(MachineBase):
     @staticmethod
     def _match_scope(match: Match) -> Scope:
         """What an ability's words mean as it triggers."""
-        return Scope(
+        return make_scope(
             key=match.key,
             controller=match.controller,
             card=match.card,

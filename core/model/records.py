@@ -1,0 +1,67 @@
+"""Fast makers for the frozen records the engine makes on every effect.
+
+attrs makes an instance of a frozen class field by field through
+``object.__setattr__``: one call per field, which for a pending effect (25
+fields) cost more than all the rest of its admission (issue 26).
+:func:`maker` builds, once per class, a function that makes the instance on
+a *twin* class — the same slots, no ``__setattr__`` of its own, so each
+field is stored at slot speed — and then gives it the frozen class.
+CPython allows that only between classes whose slots are laid out alike,
+and checks it.  What comes out is an ordinary instance of the frozen class:
+equal, hashed, printed, copied, ``evolve``\\ d and frozen like any other.
+
+A maker takes the same keywords as the class and runs no converter and no
+validator: the engine's hot paths pass values already of each field's type
+(a tuple where the class would convert to one).  Plugins, scenarios and
+everything else make records through the class itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import attrs
+
+__all__ = ["maker"]
+
+_T = TypeVar("_T")
+
+
+def maker(cls: type[_T]) -> Callable[..., _T]:
+    """A function taking ``cls``'s keywords that makes an instance of
+    ``cls`` (a frozen, slotted attrs class made with
+    ``weakref_slot=False``) without its per-field ``__setattr__`` calls."""
+    slots = cls.__dict__.get("__slots__")
+    if slots is None or "__weakref__" in slots:
+        raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
+    twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
+    scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
+    required: list[str] = []
+    optional: list[str] = []
+    body: list[str] = []
+    for field in attrs.fields(cls):  # type: ignore[arg-type]  # cls is an attrs class
+        default = field.default
+        if isinstance(default, attrs.Factory):  # type: ignore[arg-type]  # the class, not the overload
+            if default.takes_self:
+                raise TypeError(f"{cls.__name__}.{field.name}: a maker cannot run a factory that takes self")
+            scope[f"_make_{field.name}"] = default.factory
+            value = f"_make_{field.name}()"
+        else:
+            scope[f"_default_{field.name}"] = default
+            value = f"_default_{field.name}"
+        if field.init:
+            if default is attrs.NOTHING:
+                required.append(field.alias)
+            else:
+                optional.append(f"{field.alias}={value}")
+            value = field.alias
+        body.append(f"    self.{field.name} = {value}\n")
+    source = (
+        f"def make_{cls.__name__}(*, {', '.join(required + optional)}):\n"
+        "    self = _new(_twin)\n" + "".join(body) + "    self.__class__ = _cls\n    return self\n"
+    )
+    exec(compile(source, f"<maker of {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own field names
+    make: Callable[..., _T] = scope[f"make_{cls.__name__}"]
+    make.__doc__ = f"Make a :class:`{cls.__qualname__}` at slot speed (:func:`tcgtrig.model.records.maker`)."
+    return make
