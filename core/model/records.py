@@ -36,7 +36,7 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     if slots is None or "__weakref__" in slots:
         raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
     twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
-    scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls}
+    scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls, "_unset": object()}
     required: list[str] = []
     optional: list[str] = []
     body: list[str] = []
@@ -46,16 +46,20 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
             if default.takes_self:
                 raise TypeError(f"{cls.__name__}.{field.name}: a maker cannot run a factory that takes self")
             scope[f"_make_{field.name}"] = default.factory
-            value = f"_make_{field.name}()"
+            value = f"_make_{field.name}()"  # called for each record, in the body
         else:
             scope[f"_default_{field.name}"] = default
             value = f"_default_{field.name}"
         if field.init:
             if default is attrs.NOTHING:
                 required.append(field.alias)
+                value = field.alias
+            elif isinstance(default, attrs.Factory):  # type: ignore[arg-type]
+                optional.append(f"{field.alias}=_unset")
+                value = f"{value} if {field.alias} is _unset else {field.alias}"
             else:
                 optional.append(f"{field.alias}={value}")
-            value = field.alias
+                value = field.alias
         body.append(f"    self.{field.name} = {value}\n")
     source = (
         f"def make_{cls.__name__}(*, {', '.join(required + optional)}):\n"
