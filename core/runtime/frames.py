@@ -178,6 +178,9 @@ class MainLoop(Frame):
         else:  # picked
             effect = self.labels.resolve(machine.take_answer())
             self.labels = None
+            if machine._fusable:
+                machine.fused_cycle(self, effect)
+                return
             self.take(machine, effect)
 
     def pick(self, machine: Machine) -> None:

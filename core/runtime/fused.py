@@ -22,7 +22,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..language import BY_MODEL, Moment, Planning
 from ..model.pending import PendingEffect
@@ -57,18 +57,18 @@ def fusable(ability: Ability, draw_one_at_a_time: bool) -> bool:
 class Fusing(MachineBase):
     """The fused path (mixed into the machine)."""
 
-    def fused_cycle(self, loop: MainLoop) -> None:
+    def fused_cycle(self, loop: MainLoop, picked: PendingEffect | None = None) -> None:
         """From ``loop``'s settle: settle, pick and carry out effects while
         each is the only one that may go next and can run at once; hand
         back to the frames, with ``loop`` where the frames would have it,
-        as soon as one is not.
+        as soon as one is not.  ``picked``: a pending effect its player
+        just picked (``loop`` asked): it is carried out first.
 
-        Why one function: it is the whole hot path.  Each step it inlines
-        is a frame's move or a call of the general path; the game's hooks
-        are still called, each where the frames call it."""
+        Each step it inlines is a frame's move or a call of the general
+        path; the game's hooks are still called, each where the frames call
+        it."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
-        state, view, ruleset, pool, frames = self.state, self.view, self.ruleset, self.pool, self.frames
-        add = self.trace.add
+        state, ruleset, pool, frames = self.state, self.ruleset, self.pool, self.frames
         conditional = self.conditional
         known = self.index.fast
         one_at_a_time = ruleset.info.draw_one_at_a_time
@@ -76,44 +76,21 @@ class Fusing(MachineBase):
         # what the loop guards' quick look reads of the frames, the chain and the
         # chooser: none of it changes while the loop runs (it hands back first)
         rest = machine.quick_rest()
+        effect: PendingEffect | None = picked
         while True:
-            # settle (Settle.begin): the game's rules, then what triggered becomes pending
-            todo = ruleset.rules_processing(state, view, state.take_touched())
-            if todo:
-                loop.phase = "pick"
-                machine.push(Settle())
-                if self.outcome is None and not machine.check_loop("rules"):
-                    machine.run_rules(todo)
-                return
-            if self.matched:
-                machine.admit()
-            loop.phase = "pick"
-            # pick (MainLoop.pick)
-            if machine.check_loop("pick", rest):
-                return
-            bucket = pool.next_bucket()
-            if conditional.effects and machine.recheck_trigger_conditions(bucket):
-                bucket = pool.next_bucket()
-            if not bucket:
-                loop.nothing_pending(machine)
-                return
-            player = ruleset.who_orders(state, bucket)
-            if self.due and player in self.due:
-                machine.push(Declare(machine.declarations_due(player)))
-                return
-            if len(bucket) != 1:
-                loop.labels = ask_order(machine, bucket, player, "pending effect")
-                loop.phase = "picked"
-                return
-            effect: PendingEffect = next(iter(bucket.values()))
+            if effect is None:
+                effect = self._fused_pick(loop, rest)
+                if effect is None:
+                    return  # handed back to the frames
             ability = effect.ability
             verdict = known.get(id(ability))
             if verdict is None or verdict[0] is not ability:
                 verdict = known[id(ability)] = (ability, fusable(ability, one_at_a_time))
             if not verdict[1] or (ability.optional and effect.declaration != "made"):
                 loop.take(machine, effect)  # the frames' way
-                if frames[-1] is not loop or self.decision is not None or self.outcome is not None:
+                if self.outcome is not None or self.decision is not None or not frames or frames[-1] is not loop:
                     return
+                effect = None
                 continue
             # take (MainLoop.take, Activation.attempt): it leaves the pool; may it go?
             pool.remove(effect.id)
@@ -126,50 +103,98 @@ class Fusing(MachineBase):
                 drop = machine.trigger_condition_lapsed(effect)
             if drop is not None:
                 machine.drop(effect, drop)
+                effect = None
                 continue
             reason = machine.activation_failure(effect, "main", None)
             if reason is not None:
                 machine.record("failed", effect, reason=reason)
+                effect = None
                 continue
-            # activate and resolve (Activating.activate, resolve)
-            checked, self._checked = self._checked, None
-            if ability.uses_per_turn:
-                state.mark_used(ruleset.once_per_turn_key(state, effect))
-            scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
-            head = effect.trace_head()
-            add("activated", head)
-            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
-            add("resolved", head)
-            self.last_instance = effect.id
-            self.last_depth = effect.depth
-            for action in ability.do:  # each at once (Performing.perform_now)
-                kind = BY_MODEL[type(action)]
-                chosen = {}
-                for name in kind.card_fields:
-                    selector = getattr(action, name)
-                    if selector is not None:
-                        chosen[name] = view.select(selector, scope)
-                by = getattr(action, "by", None) or "effect"
-                ops = kind.plan(
-                    Planning(machine, 0, chosen, scope, by, None if by == "rule" else scope.controller, run.did), action
-                )
-                events: list[Event] = []
-                before: dict[str, Card] = {}
-                if ops:
-                    moment = Moment(machine, events, before)
-                    cards = state.cards
-                    for op in ops:
-                        if op.subject is None:
-                            op.apply(moment, op, None)
-                            continue
-                        card = cards.get(op.subject)
-                        if card is not None and card.incarnation == op.incarnation:
-                            op.apply(moment, op, card)
-                    if events:
-                        machine.happened(events, before, run)
-                run.did["previous"] = len(events)
-                label = getattr(action, "label", None)
-                if label:
-                    run.did[label] = len(events)
-            if self.outcome is not None or frames[-1] is not loop:
+            self._fused_resolve(effect)
+            effect = None
+            if self.outcome is not None or not frames or frames[-1] is not loop:
                 return
+
+    def _fused_pick(self, loop: MainLoop, rest: tuple[Any, ...]) -> PendingEffect | None:
+        """Settle, then the one pending effect that may go next; ``None``
+        when the frames take over (``loop`` is left where they want it)."""
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        state, ruleset, pool = self.state, self.ruleset, self.pool
+        # settle (Settle.begin): the game's rules, then what triggered becomes pending
+        todo = ruleset.rules_processing(state, self.view, state.take_touched())
+        if todo:
+            loop.phase = "pick"
+            machine.push(Settle())
+            if self.outcome is None and not machine.check_loop("rules"):
+                machine.run_rules(todo)
+            return None
+        if self.matched:
+            machine.admit()
+        loop.phase = "pick"
+        # pick (MainLoop.pick)
+        if machine.check_loop("pick", rest):
+            return None
+        bucket = pool.next_bucket()
+        if self.conditional.effects and machine.recheck_trigger_conditions(bucket):
+            bucket = pool.next_bucket()
+        if not bucket:
+            loop.nothing_pending(machine)
+            return None
+        player = ruleset.who_orders(state, bucket)
+        if self.due and player in self.due:
+            machine.push(Declare(machine.declarations_due(player)))
+            return None
+        if len(bucket) != 1:
+            loop.labels = ask_order(machine, bucket, player, "pending effect")
+            loop.phase = "picked"
+            return None
+        return next(iter(bucket.values()))
+
+    def _fused_resolve(self, effect: PendingEffect) -> None:
+        """Activate and resolve an effect that may go (:meth:`Activating.activate
+        <tcgtrig.runtime.activation.Activating.activate>` and ``resolve``), its
+        actions each at once (:meth:`Performing.perform_now
+        <tcgtrig.runtime.performing.Performing.perform_now>`)."""
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        state, view, ruleset, add = self.state, self.view, self.ruleset, self.trace.add
+        ability = effect.ability
+        # activate and resolve (Activating.activate, resolve)
+        checked, self._checked = self._checked, None
+        if ability.uses_per_turn:
+            state.mark_used(ruleset.once_per_turn_key(state, effect))
+        scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
+        head = effect.trace_head()
+        add("activated", head)
+        run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+        add("resolved", head)
+        self.last_instance = effect.id
+        self.last_depth = effect.depth
+        for action in ability.do:  # each at once (Performing.perform_now)
+            kind = BY_MODEL[type(action)]
+            chosen = {}
+            for name in kind.card_fields:
+                selector = getattr(action, name)
+                if selector is not None:
+                    chosen[name] = view.select(selector, scope)
+            by = getattr(action, "by", None) or "effect"
+            ops = kind.plan(
+                Planning(machine, 0, chosen, scope, by, None if by == "rule" else scope.controller, run.did), action
+            )
+            events: list[Event] = []
+            before: dict[str, Card] = {}
+            if ops:
+                moment = Moment(machine, events, before)
+                cards = state.cards
+                for op in ops:
+                    if op.subject is None:
+                        op.apply(moment, op, None)
+                        continue
+                    card = cards.get(op.subject)
+                    if card is not None and card.incarnation == op.incarnation:
+                        op.apply(moment, op, card)
+                if events:
+                    machine.happened(events, before, run)
+            run.did["previous"] = len(events)
+            label = getattr(action, "label", None)
+            if label:
+                run.did[label] = len(events)
