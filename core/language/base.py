@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from attrs import evolve, frozen
 
+from ..model.records import maker
 from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event, make_event
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def declare(moment: Moment, op: Op, card: Card | None) -> None:
     moment.events.append(op.event)
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, weakref_slot=False)  # made by make_op (records.maker)
 class Op:
     """One subject of one primitive action, about to happen.
 
@@ -193,6 +194,10 @@ class Op:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Op:
         return self
+
+
+#: :class:`Op`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`)
+make_op = maker(Op)
 
 
 class Planning(NamedTuple):

@@ -8,7 +8,7 @@ from typing import Any
 from ..model.info import BattleResult
 from ..model.values import Battle, make_event
 from . import flag, gain, move
-from .base import ActionKind, Op, Planning, Reader, Writer, some
+from .base import ActionKind, Op, Planning, Reader, Writer, make_op, some
 
 
 def read(
@@ -59,7 +59,7 @@ def _outcomes(planning: Planning, result: BattleResult, other: dict[Any, Any], b
         event = make_event(
             name=name, card=card_id, player=who.owner, by=by, actor=planning.actor, against=other.get(card_id)
         )
-        ops.append(Op(part=planning.part, event=event, subject=card_id, incarnation=who.incarnation))
+        ops.append(make_op(part=planning.part, event=event, subject=card_id, incarnation=who.incarnation))
     return ops
 
 
@@ -82,7 +82,9 @@ def _destroyed(planning: Planning, result: BattleResult, other: dict[Any, Any], 
                     flag=hold,
                     against=other.get(card_id),
                 )
-                ops.append(Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, apply=flag.apply))
+                ops.append(
+                    make_op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, apply=flag.apply)
+                )
             continue
         event = make_event(
             name=ruleset.destroyed_event,
@@ -97,7 +99,7 @@ def _destroyed(planning: Planning, result: BattleResult, other: dict[Any, Any], 
         )
         data = (("under", None), ("alone", False))
         ops.append(
-            Op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, data=data, apply=move.apply)
+            make_op(part=part, event=event, subject=card_id, incarnation=loser.incarnation, data=data, apply=move.apply)
         )
     return ops
 
@@ -110,7 +112,7 @@ def _damage(planning: Planning, result: BattleResult, by: str) -> list[Op]:
             event = make_event(
                 name="lost", player=player, counter=result.counter, amount=amount, by=by, actor=planning.actor
             )
-            ops.append(Op(part=planning.part, event=event, data=(("delta", -amount),), apply=gain.apply))
+            ops.append(make_op(part=planning.part, event=event, data=(("delta", -amount),), apply=gain.apply))
     return ops
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from attrs import evolve
 
 from ..model.values import DURATIONS, Card, Change, Mod
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, named, some
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, make_op, named, some
 
 
 def read(
@@ -58,7 +58,9 @@ def plan(planning: Planning, action: Change) -> list[Op]:
         )
         mod = Mod(stat=action.stat, by=amount, until=action.until, effect=scope.key, player=scope.controller)
         ops.append(
-            Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("mod", mod),), apply=apply)
+            make_op(
+                part=part, event=event, subject=card_id, incarnation=card.incarnation, data=(("mod", mod),), apply=apply
+            )
         )
     return ops
 

@@ -7,7 +7,7 @@ from typing import Any
 from attrs import evolve
 
 from ..model.values import Card, Draw, make_event
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, named, some
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, make_op, named, some
 
 #: the most cards one draw may take: a larger number is a typo, not a draw
 MAX_DRAW = 10_000
@@ -47,7 +47,7 @@ def plan(planning: Planning, action: Draw) -> list[Op]:
         return []
     name, base = action.as_ or "drawn", "drawn" if action.as_ else None
     return [
-        Op(
+        make_op(
             part=part,
             event=make_event(name=name, base=base, player=player, amount=count, by=by, actor=actor),
             apply=apply,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.values import Emit, make_event
-from .base import ActionKind, Op, Planning, Reader, Writer, relative_player, some
+from .base import ActionKind, Op, Planning, Reader, Writer, make_op, relative_player, some
 
 
 def read(
@@ -51,13 +51,13 @@ def plan(planning: Planning, action: Emit) -> list[Op]:
         event = make_event(
             name=action.event, player=player or scope.controller, by=by, actor=actor, reason=action.reason
         )
-        ops.append(Op(part=part, event=event))
+        ops.append(make_op(part=part, event=event))
     for card_id in chosen.get("card", []):
         card = state.cards[card_id]
         event = make_event(
             name=action.event, card=card_id, player=player or card.owner, by=by, actor=actor, reason=action.reason
         )
-        ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
+        ops.append(make_op(part=part, event=event, subject=card_id, incarnation=card.incarnation))
     return ops
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from attrs import evolve
 
 from ..model.values import DURATIONS, Card, Flag, Mod
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, named, some, unaffected
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, make_op, named, some, unaffected
 
 
 def read(
@@ -63,7 +63,7 @@ def plan(planning: Planning, action: Flag) -> list[Op]:
             )
             event = card_event("flag_set", None, card, by, actor, flag=action.set_)
             ops.append(
-                Op(
+                make_op(
                     part=part,
                     event=event,
                     subject=card_id,
@@ -83,7 +83,9 @@ def plan(planning: Planning, action: Flag) -> list[Op]:
         data: tuple[tuple[str, Any], ...] = ()
         if action.until is not None and action.set_ is not None:
             data = (("mod", Mod(flag=flag, until=action.until, effect=scope.key, player=scope.controller)),)
-        ops.append(Op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=data, apply=apply))
+        ops.append(
+            make_op(part=part, event=event, subject=card_id, incarnation=card.incarnation, data=data, apply=apply)
+        )
     return ops
 
 

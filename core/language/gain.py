@@ -7,7 +7,7 @@ from typing import Any
 from attrs import evolve
 
 from ..model.values import Card, Gain, make_event
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, named, some
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, make_op, named, some
 
 
 def read(
@@ -55,7 +55,7 @@ def plan(planning: Planning, action: Gain) -> list[Op]:
             by=by,
             actor=actor,
         )
-        ops.append(Op(part=part, event=event, data=(("delta", action.sign * amount),), apply=apply))
+        ops.append(make_op(part=part, event=event, data=(("delta", action.sign * amount),), apply=apply))
     return ops
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from attrs import evolve
 
 from ..model.values import DURATIONS, Card, Grant, Mod
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, named, some, unaffected
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, make_op, named, some, unaffected
 
 
 def read(
@@ -51,7 +51,7 @@ def plan(planning: Planning, action: Grant) -> list[Op]:
         event = card_event(action.as_ or "gained_effect", "gained_effect" if action.as_ else None, card, by, actor)
         mod = Mod(ability=action.ability, key=action.key, until=action.until, effect=scope.key, player=scope.controller)
         ops.append(
-            Op(
+            make_op(
                 part=part,
                 event=event,
                 subject=card_id,

@@ -5,7 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.values import SOURCES, Card, Move
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, named, some, unaffected, would_circle
+from .base import (
+    ActionKind,
+    Moment,
+    Op,
+    Planning,
+    Reader,
+    Writer,
+    card_event,
+    make_op,
+    named,
+    some,
+    unaffected,
+    would_circle,
+)
 
 
 def read(
@@ -68,7 +81,7 @@ def plan(planning: Planning, action: Move) -> list[Op]:
             action.as_ or "moved", "moved" if action.as_ else None, card, by, actor, from_=card.zone, to=action.to
         )
         ops.append(
-            Op(
+            make_op(
                 part=part,
                 event=event,
                 subject=card_id,

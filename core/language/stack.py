@@ -7,7 +7,7 @@ from typing import Any
 from attrs import evolve
 
 from ..model.values import SOURCES, Card, Stack, make_event
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, named, some, would_circle
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, card_event, make_op, named, some, would_circle
 
 
 def read(
@@ -49,7 +49,7 @@ def plan(planning: Planning, action: Stack) -> list[Op]:
             continue  # only a top card can be covered, and never by its own pile
         event = card_event(action.as_ or "stacked", "moved", card, by, actor, from_=card.zone, to=below.zone)
         ops.append(
-            Op(
+            make_op(
                 part=part,
                 event=event,
                 subject=card_id,

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import field, frozen
 
+from .records import maker
+
 if TYPE_CHECKING:
     from .pending import PendingEffect
 
@@ -28,7 +30,7 @@ PASS = "pass"
 NONE = "none"
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, weakref_slot=False)
 class Decision:
     """A question the engine asks a player.
 
@@ -57,6 +59,10 @@ class Decision:
 
     def legal(self) -> list[str]:
         return list(self.options)
+
+
+#: :class:`Decision`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`)
+make_decision = maker(Decision)
 
 
 class EffectLabels(Sequence[str]):

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define, evolve, field, fields, setters
 
-from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels
+from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels, make_decision
 from ..model.pending import PendingEffect, PendingPool
 from ..model.values import Action, May, Query, Together
 from . import actions as _actions
@@ -866,7 +866,7 @@ def ask_order(machine: Machine, bucket: dict[int, PendingEffect], player: str, w
     next; the labels the answer is one of."""
     labels = EffectLabels(bucket, machine.labels_made)
     machine.ask(
-        Decision(
+        make_decision(
             kind="order",
             player=player,
             prompt=f"which {what} activates next ({len(bucket)} candidates)",
