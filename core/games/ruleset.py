@@ -7,8 +7,8 @@ defaults, checks what plugins return and names the plugin in every error.
 
 from __future__ import annotations
 
+import keyword
 import math
-import operator
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -241,42 +241,26 @@ class Ruleset:
 
         if not single:
             return self._via_pluggy(name, hook, spec)
-        if wanted == spec:
-
-            def direct(*args: Any) -> Any:
-                try:
-                    return function(*args)
-                except _PASS:
-                    raise
-                except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
-                    raise self._failure(name, exc) from exc
-
-            return direct
-        # the implementation takes some of the spec's arguments (pluggy allows it)
-        positions = [spec.index(arg) for arg in wanted]
-        if len(positions) == 1:
-            position = positions[0]
-
-            def one(*args: Any) -> Any:
-                try:
-                    return function(args[position])
-                except _PASS:
-                    raise
-                except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
-                    raise self._failure(name, exc) from exc
-
-            return one
-        pick = operator.itemgetter(*positions) if positions else (lambda args: ())
-
-        def some(*args: Any) -> Any:
-            try:
-                return function(*pick(args))
-            except _PASS:
-                raise
-            except BaseException as exc:  # noqa: BLE001 - SystemExit from a plugin is its failure too
-                raise self._failure(name, exc) from exc
-
-        return some
+        if not all(arg.isidentifier() and not keyword.iskeyword(arg) for arg in spec) or not set(wanted) <= set(spec):
+            raise PluginError(
+                self._culprit(name), f"{name} takes arguments the hook does not give: {wanted}", hook=name
+            )
+        # a function made for this hook and this implementation: the spec's
+        # arguments in, the ones the implementation declares passed on (no
+        # tuple packed, picked from or unpacked on each call)
+        source = (
+            f"def call_{name}({', '.join(spec)}):\n"
+            "    try:\n"
+            f"        return function({', '.join(wanted)})\n"
+            "    except passed:\n"
+            "        raise\n"
+            "    except BaseException as exc:\n"
+            "        raise failure(name, exc) from exc\n"
+        )
+        scope = {"function": function, "passed": _PASS, "failure": self._failure, "name": name}
+        exec(compile(source, f"<caller of {name}>", "exec"), scope)  # noqa: S102 - the hook's own argument names
+        caller: Callable[..., Any] = scope[f"call_{name}"]
+        return caller
 
     def _via_pluggy(self, name: str, hook: Callable[..., Any], spec: tuple[str, ...]) -> Callable[..., Any]:
         """A positional caller of ``hook`` through pluggy (several
