@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..language import BY_MODEL, Moment, Planning
 from ..model.pending import PendingEffect
 from ..model.values import Ability, Card, Draw, Event, Query
-from .frames import Declare, EffectRun, MainLoop, Settle, ask_order
+from .frames import Declare, EffectRun, MainLoop, ResolveChain, Settle, ask_order
 from .machine_base import MachineBase
 
 if TYPE_CHECKING:
@@ -74,8 +74,9 @@ class Fusing(MachineBase):
         one_at_a_time = ruleset.info.draw_one_at_a_time
         recheck = ruleset.info.recheck_trigger_condition
         # what the loop guards' quick look reads of the frames, the chain and the
-        # chooser: none of it changes while the loop runs (it hands back first)
-        rest = machine.quick_rest()
+        # chooser: none of it changes while the loop runs (it hands back first),
+        # except in a chain game (its chain, and whether the last moment was answered)
+        rest = machine.quick_rest() if not self.chain else None
         effect: PendingEffect | None = picked
         while True:
             if effect is None:
@@ -94,7 +95,7 @@ class Fusing(MachineBase):
                 continue
             # take (MainLoop.take, Activation.attempt): it leaves the pool; may it go?
             pool.remove(effect.id)
-            loop.phase = "settle"
+            loop.phase = "pick" if self.chain else "settle"
             self.fused_effects += 1
             if effect.id in conditional.effects:
                 conditional.discard(effect.id, state)
@@ -110,36 +111,48 @@ class Fusing(MachineBase):
                 machine.record("failed", effect, reason=reason)
                 effect = None
                 continue
-            self._fused_resolve(effect)
+            if self.chain:
+                self._fused_link(effect)
+            else:
+                self._fused_activate(effect)
             effect = None
             if self.outcome is not None or not frames or frames[-1] is not loop:
                 return
 
-    def _fused_pick(self, loop: MainLoop, rest: tuple[Any, ...]) -> PendingEffect | None:
-        """Settle, then the one pending effect that may go next; ``None``
-        when the frames take over (``loop`` is left where they want it)."""
+    def _fused_pick(self, loop: MainLoop, rest: tuple[Any, ...] | None) -> PendingEffect | None:
+        """Settle (if ``loop`` is to), then the one pending effect that may go
+        next; ``None`` when the frames take over (``loop`` is left where they
+        want it).  In a chain game, a chain no one can respond to resolves
+        here when nothing more is pending."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state, ruleset, pool = self.state, self.ruleset, self.pool
-        # settle (Settle.begin): the game's rules, then what triggered becomes pending
-        todo = ruleset.rules_processing(state, self.view, state.take_touched())
-        if todo:
-            loop.phase = "pick"
-            machine.push(Settle())
-            if self.outcome is None and not machine.check_loop("rules"):
-                machine.run_rules(todo)
-            return None
-        if self.matched:
-            machine.admit()
-        loop.phase = "pick"
-        # pick (MainLoop.pick)
-        if machine.check_loop("pick", rest):
-            return None
-        bucket = pool.next_bucket()
-        if self.conditional.effects and machine.recheck_trigger_conditions(bucket):
+        while True:
+            if loop.phase == "settle":
+                # settle (Settle.begin): the game's rules, then what triggered becomes pending
+                todo = ruleset.rules_processing(state, self.view, state.take_touched())
+                if todo:
+                    loop.phase = "pick"
+                    machine.push(Settle())
+                    if self.outcome is None and not machine.check_loop("rules"):
+                        machine.run_rules(todo)
+                    return None
+                if self.matched and (not self.chain_links or self.on_top):
+                    machine.admit()
+                loop.phase = "pick"
+            # pick (MainLoop.pick)
+            if machine.check_loop("pick", rest):
+                return None
             bucket = pool.next_bucket()
-        if not bucket:
-            loop.nothing_pending(machine)
-            return None
+            if self.conditional.effects and machine.recheck_trigger_conditions(bucket):
+                bucket = pool.next_bucket()
+            if bucket:
+                break
+            if not self.chain_links or self.offers:
+                loop.nothing_pending(machine)
+                return None
+            loop.phase = "settle"  # MainLoop.nothing_pending, which would open the window
+            if not self._fused_chain():
+                return None
         player = ruleset.who_orders(state, bucket)
         if self.due and player in self.due:
             machine.push(Declare(machine.declarations_due(player)))
@@ -150,25 +163,82 @@ class Fusing(MachineBase):
             return None
         return next(iter(bucket.values()))
 
-    def _fused_resolve(self, effect: PendingEffect) -> None:
-        """Activate and resolve an effect that may go (:meth:`Activating.activate
-        <tcgtrig.runtime.activation.Activating.activate>` and ``resolve``), its
-        actions each at once (:meth:`Performing.perform_now
-        <tcgtrig.runtime.performing.Performing.perform_now>`)."""
+    def _fused_link(self, effect: PendingEffect) -> None:
+        """Chain games: an effect that may go is activated as the chain's
+        next link (:meth:`Activating.activate
+        <tcgtrig.runtime.activation.Activating.activate>`)."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
-        state, view, ruleset, add = self.state, self.view, self.ruleset, self.trace.add
-        ability = effect.ability
-        # activate and resolve (Activating.activate, resolve)
+        self._checked = None
+        if effect.ability.uses_per_turn:
+            self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
+        if not self.chain_links:
+            self.chains += 1
+        self.trace.add(
+            "activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(self.chain_links) + 1)
+        )
+        machine.add_link(effect)
+
+    def _fused_chain(self) -> bool:
+        """Chain games: resolve the chain, last link first, when no one can
+        respond to it — no card has an activated ability and nothing is
+        offered, so both players pass its window
+        (:class:`~tcgtrig.runtime.frames.ChainWindow`,
+        :class:`~tcgtrig.runtime.frames.ResolveChain`).  ``False`` when
+        the frames take over (a link that cannot run at once, or the end)."""
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        known, one_at_a_time = self.index.fast, self.ruleset.info.draw_one_at_a_time
+        links = self.chain_links
+        while links:
+            if machine.out_of_memory():
+                return False
+            self.resolving_link = len(links)
+            effect = machine.take_link()
+            self.moment += 1  # a link resolving is something that happens, even if it changes nothing
+            self.last_moment = self.moment
+            self.last_events = ()
+            if effect.negated:
+                continue
+            run = EffectRun(
+                scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth
+            )
+            ability = effect.ability
+            verdict = known.get(id(ability))
+            if verdict is None or verdict[0] is not ability:
+                verdict = known[id(ability)] = (ability, fusable(ability, one_at_a_time))
+            if not verdict[1]:
+                machine.push(ResolveChain(resolved_one=True))  # the rest of the chain, once this link is done
+                machine.resolve(effect, run, link=len(links) + 1)
+                return False
+            self._fused_resolve(effect, run, ("chain", self.chains, "chain_link", len(links) + 1))
+            if self.outcome is not None:
+                return False
+        self.resolving_link = 0
+        return True
+
+    def _fused_activate(self, effect: PendingEffect) -> None:
+        """An effect that may go is activated and resolved
+        (:meth:`Activating.activate <tcgtrig.runtime.activation.Activating.activate>`)."""
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        state = self.state
         checked, self._checked = self._checked, None
-        if ability.uses_per_turn:
-            state.mark_used(ruleset.once_per_turn_key(state, effect))
+        if effect.ability.uses_per_turn:
+            state.mark_used(self.ruleset.once_per_turn_key(state, effect))
         scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
-        head = effect.trace_head()
-        add("activated", head)
+        self.trace.add("activated", effect.trace_head())
         run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
-        add("resolved", head)
+        self._fused_resolve(effect, run, ())
+
+    def _fused_resolve(self, effect: PendingEffect, run: EffectRun, link: tuple[Any, ...]) -> None:
+        """Resolve an activated effect (:meth:`Activating.resolve
+        <tcgtrig.runtime.activation.Activating.resolve>`; ``link``: the
+        chain's keys for its trace step), each action at once
+        (:meth:`Performing.perform_now <tcgtrig.runtime.performing.Performing.perform_now>`)."""
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        state, view, scope = self.state, self.view, run.scope
+        self.trace.add("resolved", effect.trace_head() + link)
         self.last_instance = effect.id
         self.last_depth = effect.depth
+        ability = effect.ability
         for action in ability.do:  # each at once (Performing.perform_now)
             kind = BY_MODEL[type(action)]
             chosen = {}

@@ -104,8 +104,11 @@ class Machine(Activating, Performing, Fusing):
             self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
         self.view = Evaluator(self.state, self.index.continuous)
         self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
-        # chain games and positions with interrupts take every step through the frames
-        self._fusable = self.fused and not self.chain and not self._interruptible
+        # positions with interrupts take every step through the frames, and so do
+        # chain games in which a player may respond or new triggers go on top
+        self._fusable = (
+            self.fused and not self._interruptible and not (self.chain and (self.on_top or self.index.activated))
+        )
         if self._guard is None:
             self._guard = LoopGuard(self.max_steps)
         rule_counters = self.ruleset.info.rule_counters
