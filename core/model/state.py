@@ -240,12 +240,14 @@ class GameState:
 
     def set_counter(self, player: str, name: str, value: int) -> None:
         values = self.counters.setdefault(player, {})
-        delta = _h(("counter", player, name, value))
-        if name in values:
-            delta -= _h(("counter", player, name, values[name]))
-        values[name] = value
-        self._hash = (self._hash + delta) & _MASK
-        self._counter_hash = (self._counter_hash + delta) & _MASK
+        old = values.get(name)
+        if old != value or name not in values:  # set to what it is (a capped gauge): the hashes stay
+            delta = _h(("counter", player, name, value))
+            if name in values:
+                delta -= _h(("counter", player, name, old))
+            values[name] = value
+            self._hash = (self._hash + delta) & _MASK
+            self._counter_hash = (self._counter_hash + delta) & _MASK
         if self._counters_set is not None:
             self._counters_set.add((player, name))
 

@@ -473,22 +473,27 @@ class Machine(Activating, Performing, Fusing):
         self.timing += 1
         matched, self.matched = self.matched, []
         huge = len(matched) > MEMORY_EVERY  # a batch this big may not fit: read the memory as it comes in
+        # what every effect of the batch reads, read once (this runs for every pending effect)
+        state, ruleset, chain, add, timing = self.state, self.ruleset, self.chain, self.trace.add, self.timing
+        spent_trigger = ruleset.info.spent_abilities_trigger
+        recheck = ruleset.info.recheck_trigger_condition
         for number, match in enumerate(matched):
             if huge and not number & MEMORY_EVERY and (why := budget.exceeded()) is not None:
                 left = len(matched) - number
                 # the rest never becomes pending: the next step ends the resolution
                 self.over_budget = f"{why} ({left:,} effects that triggered at one moment were not taken in)"
                 break
+            ability = match.ability
             effect = make_pending(
                 id=self.new_id(),
                 key=match.key,
                 card=match.card,
-                ability=match.ability,
+                ability=ability,
                 controller=match.controller,
                 self_card=match.self_card,
                 events=tuple(match.events),
                 moment=match.moment,
-                timing=self.timing,
+                timing=timing,
                 granted=match.granted,
                 grant=match.grant,
                 depth=match.depth,
@@ -499,28 +504,28 @@ class Machine(Activating, Performing, Fusing):
                 looked_back=match.looked_back,
                 fixed=match.fixed,
             )
-            if not self.ruleset.info.spent_abilities_trigger and self.spent(effect):
+            if not spent_trigger and ability.uses_per_turn and self.spent(effect):
                 continue  # it does not trigger at all
             effect = self._ranked(effect)
-            drop = self.ruleset.check_pending(self.state, effect, "admission", self.last_moment)
-            if drop is None and self.chain:
-                drop = self.ruleset.check_pending(self.state, effect, "window", self.last_moment)
+            drop = ruleset.check_pending(state, effect, "admission", self.last_moment)
+            if drop is None and chain:
+                drop = ruleset.check_pending(state, effect, "window", self.last_moment)
             if drop is not None and drop.kind == "void":
                 continue
-            self.trace.add("triggered", effect.trace_head() + ("event", match.events[0].name))
+            add("triggered", effect.trace_head() + ("event", match.events[0].name))
             if drop is not None:
                 self.drop(effect, drop)
                 continue
-            if self.chain and self.ruleset.offered_in_window(self.state, effect):
+            if chain and ruleset.offered_in_window(state, effect):
                 self.offers.append(effect)
                 continue
-            if effect.ability.optional and self.ruleset.declared_use(self.state, effect):
+            if ability.optional and ruleset.declared_use(state, effect):
                 effect = evolve(effect, declaration="due")
                 self.due.setdefault(effect.controller, {})[effect.id] = None
-            condition = effect.ability.trigger_condition
-            if condition is not None and self.ruleset.info.recheck_trigger_condition:
-                reads = condition_reads(condition, effect.controller, self.state)
-                self.conditional.add(effect, reads, self.state)
+            condition = ability.trigger_condition
+            if condition is not None and recheck:
+                reads = condition_reads(condition, effect.controller, state)
+                self.conditional.add(effect, reads, state)
             self.pool.add(effect)
 
     def declarations_due(self, player: str) -> list[PendingEffect]:
