@@ -231,7 +231,10 @@ class GameState:
 
     def take_touched(self) -> list[str]:
         """The cards replaced since the last call, in scenario order; forgets them."""
-        touched, self._touched = self._touched, set()
+        touched = self._touched
+        if not touched:
+            return []
+        self._touched = set()
         return sorted(touched, key=self._order.__getitem__)
 
     def touch(self, card_ids: Iterable[str]) -> None:

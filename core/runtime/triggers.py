@@ -273,14 +273,17 @@ def match_triggers(
     for card_id in index.self_listeners.intersection(before):
         moved_roots.setdefault(view.self_of(before[card_id], None, before), []).append(card_id)
     listeners = index.listeners
+    cards = state.cards
     for event in events:
-        for name in event.names():
+        base = event.base  # event.names(), without the call
+        for name in (event.name,) if base is None or base == event.name else (event.name, base):
             heard = listeners.get(name)
             for _, card_id, ability, key in heard.about(event.card, state, moved_roots) if heard is not None else ():
-                now = state.cards[card_id]
+                now = cards[card_id]
                 hit = None
                 if now.zone in ability.active_in:
-                    self_card = view.self_of(now, ability)
+                    # view.self_of, without the call for a card on no pile
+                    self_card = card_id if now.under is None or now.zone != SOURCES else view.self_of(now, ability)
                     controller = state.cards[self_card].owner
                     if view.matches(ability.when, event, controller, self_card, card_id, before):  # type: ignore[arg-type]  # has a when
                         hit = (self_card, controller, False)
@@ -470,5 +473,7 @@ def _read_words(
 def _note(found: dict[tuple[str, str, int], Match], event: Event, fresh: Match) -> None:
     """Add ``event`` to the ability's match (one per ability per moment)."""
     match = found.setdefault((fresh.card, fresh.key, id(fresh.grant)), fresh)
-    if not any(seen is event for seen in match.events):  # two equal events of a moment are still two
-        match.events.append(event)
+    for seen in match.events:  # two equal events of a moment are still two
+        if seen is event:
+            return
+    match.events.append(event)
