@@ -333,6 +333,7 @@ class Performing(MachineBase):
             trace.add("event", _event_flat(event, run.instance))
         if self.state.keep_history:
             self.state.record(events)
+        fixed = self.index.fixed
         look_back = None
         if self.ruleset.has_look_back:
 
@@ -354,9 +355,13 @@ class Performing(MachineBase):
             else:
                 found = [match]
             for m in found:
-                if self._trigger_condition_holds(m):
+                # self._trigger_condition_holds(m) and self._fix_values(m), without the calls for none
+                ability = m.ability
+                if ability.trigger_condition is None or self._trigger_condition_holds(m):
                     m.link = self.resolving_link
-                    self._fix_values(m, before)
+                    known = fixed.get(id(ability))
+                    if known is None or known[0] is not ability or known[1]:
+                        self._fix_values(m, before)
                     self.matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
