@@ -140,6 +140,10 @@ class EffectLabels(Sequence[str]):
         return effect
 
     def _find(self, label: str) -> PendingEffect | None:
+        for first in self._effects.values():
+            if first.key == label:
+                return first  # the default chooser's answer (the plain key names the first of that key)
+            break
         key, _, number = label.partition("#")
         wanted = 1
         if number:
