@@ -579,14 +579,45 @@ def test_the_fused_path_is_taken_only_when_asked_for():
         assert engine.machine.fused_effects == 0, f"{game}: {name}"
 
 
-@pytest.mark.xfail(strict=False, reason="fused path not built yet")
-def test_the_deep_chain_runs_on_the_fused_path():
-    """The deep chain is the fused path's case (nothing can interrupt,
-    replace or ask): with ``fused=True`` it must be taken, with
-    ``fused=False`` never — and the traces agree."""
-    make = shape_maker("deep chain", "digimon")
-    general = shape_engine("deep chain", "digimon", make, fused=False).run(ScriptedChooser([]))
+@pytest.mark.parametrize(
+    ("name", "game"),
+    [
+        ("deep chain", "digimon"),
+        ("deep chain, core only", "core_only"),
+        ("deep chain", "duelmasters"),
+        ("one-link chains", "yugioh"),
+        ("distinct cards", "digimon"),
+        ("distinct cards", "yugioh"),
+    ],
+)
+def test_the_uninterruptible_shapes_run_on_the_fused_path(name: str, game: str) -> None:
+    """Every effect of a chain nothing can interrupt, replace or ask about
+    — a Yu-Gi-Oh! chain no one can respond to included — is activated on
+    the fused path with ``fused=True``, none with ``fused=False``, and the
+    traces agree."""
+    make = shape_maker(name, game)
+    general = shape_engine(name, game, make, fused=False).run(ScriptedChooser([]))
     assert general.machine.fused_effects == 0
-    fused = shape_engine("deep chain", "digimon", make, fused=True).run(ScriptedChooser([]))
+    fused = shape_engine(name, game, make, fused=True).run(ScriptedChooser([]))
     assert fused.result().json_text() == general.result().json_text()
-    assert fused.machine.fused_effects > 0
+    triggered = len(fused.result().keys("triggered"))  # each picked once, and taken on the fused path
+    assert triggered > 20 and fused.machine.fused_effects == triggered, f"{game}: {name}"
+
+
+def test_a_position_with_an_interrupt_takes_every_step_the_general_way() -> None:
+    """An interrupt anywhere (a card that may react before an action
+    happens) keeps the fused path off for the whole resolution."""
+    data, _ = benchmarks().deep(20), []
+    data["cards"].append(
+        {
+            "id": "watcher",
+            "owner": "B",
+            "zone": "battle",
+            "abilities": [{"id": "react", "kind": "interrupt", "when": {"event": "deleted"}, "do": [{"memory": 1}]}],
+        }
+    )
+    scenario = scenario_from_data(data, file="<interrupt>", check_game=False)
+    engine = engine_for(scenario, "digimon", True).run(ScriptedChooser([]))
+    assert engine.machine.fused_effects == 0 and len(engine.result().keys("resolved")) == 19
+    general = engine_for(scenario, "digimon", False).run(ScriptedChooser([]))
+    assert engine.result().json_text() == general.result().json_text()
