@@ -10,9 +10,13 @@ the engine makes no reference cycles (``tests/core/test_collector.py``
 checks that resolving every bundled scenario leaves no cyclic garbage), so
 everything it drops is freed by reference counting alone.
 
-While :meth:`~tcgtrig.runtime.machine.Machine.advance` runs, the collector is held
-back rather than switched off: the young generation is collected every
-50,000 allocations instead of 700, and the old ones almost never.  A plugin
+Once a :meth:`~tcgtrig.runtime.machine.Machine.advance` has run a while
+(the loop guard's first reading of the memory, at most 2,048 steps in),
+the collector is held back for the rest of it rather than switched off:
+the young generation is collected every 50,000 allocations instead of 700,
+and the old ones almost never.  A short advance — one between two
+decisions — leaves the thresholds alone: switching them at every decision
+cost more than it saved (issue 26: 8k instructions per decision).  A plugin
 that does make cycles still has them collected, just later.  The thresholds
 are process-wide, so they are set on the outermost entry only (nested or
 concurrent resolutions share it) and restored when the last one leaves.
@@ -33,8 +37,8 @@ RESOLVING_THRESHOLDS = (50_000, 20, 100)
 
 class _HeldBack:
     """The context manager :func:`held_back` returns (one, shared): a plain
-    class rather than a generator, as it is entered on every
-    :meth:`~tcgtrig.runtime.machine.Machine.advance` — once per decision."""
+    class rather than a generator, entered and left by hand by a long
+    :meth:`~tcgtrig.runtime.machine.Machine.advance`."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()

@@ -61,6 +61,9 @@ from .triggers import AbilityIndex
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 
+#: the collector's hold, taken by a long advance (see :meth:`Machine.advance`)
+_HELD_BACK = held_back()
+
 #: Frames deeper than this mean an effect keeps activating itself inline.
 MAX_FRAMES = 50_000
 #: Steps between two readings of the memory in use (:mod:`tcgtrig.base.budget`):
@@ -124,12 +127,18 @@ class Machine(Activating, Performing, Fusing):
         return not self.frames or self.outcome is not None
 
     def advance(self) -> Decision | None:
-        """Run until a player must decide (returned) or the end (``None``),
-        with the garbage collector held back (:mod:`tcgtrig.base.collector`)."""
+        """Run until a player must decide (returned) or the end (``None``).
+        Once it has run a while (the loop guard's first reading of the
+        memory: at most :data:`MEMORY_EVERY` steps), the garbage collector
+        is held back for the rest of it (:mod:`tcgtrig.base.collector`)."""
         frames = self.frames
-        with held_back():
+        try:
             while frames and self.decision is None and self.outcome is None:
                 frames[-1].step(self)
+        finally:
+            if self._holding:
+                self._holding = False
+                _HELD_BACK.__exit__(None, None, None)
         return self.decision
 
     def answer(self, label: str) -> None:
@@ -340,9 +349,13 @@ class Machine(Activating, Performing, Fusing):
         quick = (where, state.fingerprint(), self.pool.quick_fingerprint(), rest)
         look = _Look(self, where, chooser)
         verdict = self._guard.tick(quick, look.full, self.asked)
-        if verdict is None and not self._guard.steps & MEMORY_EVERY and (why := budget.exceeded()) is not None:
-            self.stop(why)
-            return True
+        if verdict is None and not self._guard.steps & MEMORY_EVERY:
+            if not self._holding:  # a long run: hold the collector back for the rest of this advance
+                self._holding = True
+                _HELD_BACK.__enter__()
+            if (why := budget.exceeded()) is not None:
+                self.stop(why)
+                return True
         if verdict is not None:
             reason, stoppable = verdict
             self.end(reason, stoppable)

@@ -118,6 +118,8 @@ class MachineBase:
     _contexts: dict[str, ActivationContext] = field(factory=dict)
     #: whether any card has (or may gain) an interrupt or a replacement
     _interruptible: bool = field(init=False, default=True)
+    #: whether this advance holds the collector back (:meth:`Machine.advance`)
+    _holding: bool = False
     #: whether the main loop settles and picks on the fused path (:mod:`tcgtrig.runtime.fused`)
     _fusable: bool = field(init=False, default=False)
     _guard: LoopGuard = field(default=None)

@@ -50,7 +50,16 @@ def test_resolving_every_bundled_scenario_leaves_no_cyclic_garbage():
     assert cycles == 0, "resolving made reference cycles: the collector may not be held back"
 
 
-def test_the_collector_is_held_back_while_resolving_and_restored_after(default_thresholds):
+def _counting(limit: int) -> str:
+    return f"""
+        cards:
+          - {{id: x, owner: A, zone: battle, abilities: [{{id: a, when: {{event: gained}}, do: [{{gain: {{counter: c}}}}],
+                                                          condition: {{player: self, counter: c, lt: {limit}}}}}]}}
+        start: [{{gain: {{counter: c}}}}]
+        """
+
+
+def test_a_long_advance_holds_the_collector_back_and_restores_it_after(default_thresholds):
     seen = []
 
     class Watcher(PlainGame):
@@ -59,36 +68,41 @@ def test_the_collector_is_held_back_while_resolving_and_restored_after(default_t
             seen.append(gc.get_threshold())
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Watcher(),), autoload=False)
-    result = run(
-        """
-        cards:
-          - {id: x, owner: A, zone: battle, abilities: [{id: a, when: {event: gained}, do: [{gain: {counter: c}}],
-                                                          condition: {player: self, counter: c, lt: 3}}]}
-        start: [{gain: {counter: c}}]
-        """,
-        ruleset,
-    )
-    assert result.keys("resolved") == ["x.a", "x.a"]
-    assert seen == [RESOLVING_THRESHOLDS] * 3  # the third fails its condition
+    result = run(_counting(5000), ruleset)
+    assert len(result.keys("resolved")) == 4999
+    # held back from the loop guard's first reading of the memory (2,048 steps in) to the end
+    held = seen.index(RESOLVING_THRESHOLDS)
+    assert 0 < held <= 2048 and set(seen[:held]) == {(700, 10, 10)} and set(seen[held:]) == {RESOLVING_THRESHOLDS}
     assert gc.get_threshold() == (700, 10, 10)
 
 
-def test_thresholds_are_restored_when_a_plugin_raises(default_thresholds):
+def test_a_short_advance_leaves_the_collector_as_it_is(default_thresholds):
+    """Between two decisions an advance allocates little: switching the
+    thresholds there (once per decision) cost more than it saved."""
+    seen = []
+
+    class Watcher(PlainGame):
+        @hookimpl
+        def tcgtrig_pending_rank(self, state, effect):
+            seen.append(gc.get_threshold())
+
+    ruleset = tcgtrig.load_ruleset("plain", plugins=(Watcher(),), autoload=False)
+    result = run(_counting(3), ruleset)
+    assert result.keys("resolved") == ["x.a", "x.a"]
+    assert seen == [(700, 10, 10)] * 3  # the third fails its condition
+
+
+def test_thresholds_are_restored_when_a_plugin_raises_while_they_are_held(default_thresholds):
     class Broken(PlainGame):
         @hookimpl
         def tcgtrig_pending_rank(self, state, effect):
-            raise ValueError("boom")
+            if state.counter("A", "c") > 3000:
+                assert gc.get_threshold() == RESOLVING_THRESHOLDS
+                raise ValueError("boom")
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Broken(),), autoload=False)
-    with pytest.raises(PluginError):
-        run(
-            """
-            cards:
-              - {id: x, owner: A, zone: battle, abilities: [{id: a, when: {event: gained}, do: [{gain: {counter: d}}]}]}
-            start: [{gain: {counter: c}}]
-            """,
-            ruleset,
-        )
+    with pytest.raises(PluginError, match="boom"):
+        run(_counting(5000), ruleset)
     assert gc.get_threshold() == (700, 10, 10)
 
 
