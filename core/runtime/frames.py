@@ -865,15 +865,15 @@ def ask_order(machine: Machine, bucket: dict[int, PendingEffect], player: str, w
     """Ask ``player`` which of ``bucket`` (more than one effect) activates
     next; the labels the answer is one of."""
     labels = EffectLabels(bucket, machine.labels_made)
-    machine.ask(
-        make_decision(
-            kind="order",
-            player=player,
-            prompt=f"which {what} activates next ({len(bucket)} candidates)",
-            options=labels,
-            default=labels.first(),
-            effect=None,
-        )
+    # machine.ask(...), which would answer a decision with one option itself: this one has several
+    machine.asked += 1
+    machine.decision = make_decision(
+        kind="order",
+        player=player,
+        prompt=f"which {what} activates next ({len(bucket)} candidates)",
+        options=labels,
+        default=next(iter(bucket.values())).key,  # labels.first()
+        effect=None,
     )
     return labels
 

@@ -28,7 +28,7 @@ from ..language import BY_MODEL, Moment, Planning
 from ..model.pending import PendingEffect
 from ..model.values import Ability, Card, Draw, Event, Query
 from .frames import Declare, EffectRun, MainLoop, ResolveChain, Settle, ask_order
-from .machine_base import MachineBase
+from .machine_base import MEMORY_EVERY_LINKS, MachineBase
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -167,16 +167,15 @@ class Fusing(MachineBase):
         """Chain games: an effect that may go is activated as the chain's
         next link (:meth:`Activating.activate
         <tcgtrig.runtime.activation.Activating.activate>`)."""
-        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         self._checked = None
         if effect.ability.uses_per_turn:
             self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
-        if not self.chain_links:
+        links = self.chain_links
+        if not links:
             self.chains += 1
-        self.trace.add(
-            "activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(self.chain_links) + 1)
-        )
-        machine.add_link(effect)
+        self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(links) + 1))
+        links.append(effect)  # Activating.add_link
+        self.chain_keys.push(effect.key)
 
     def _fused_chain(self) -> bool:
         """Chain games: resolve the chain, last link first, when no one can
@@ -187,12 +186,17 @@ class Fusing(MachineBase):
         the frames take over (a link that cannot run at once, or the end)."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         known, one_at_a_time = self.index.fast, self.ruleset.info.draw_one_at_a_time
-        links = self.chain_links
+        links, keys = self.chain_links, self.chain_keys
         while links:
-            if machine.out_of_memory():
-                return False
+            # machine.out_of_memory(), which reads the memory every few links
+            if self.over_budget is not None or not (self.links_resolved + 1) & MEMORY_EVERY_LINKS:
+                if machine.out_of_memory():
+                    return False
+            else:
+                self.links_resolved += 1
             self.resolving_link = len(links)
-            effect = machine.take_link()
+            keys.pop()  # machine.take_link()
+            effect = links.pop()
             self.moment += 1  # a link resolving is something that happens, even if it changes nothing
             self.last_moment = self.moment
             self.last_events = ()

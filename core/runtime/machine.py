@@ -54,7 +54,7 @@ from .frames import (
 )
 from .fused import Fusing
 from .loops import Growth, LoopGuard
-from .machine_base import DEFAULT_MAX_STEPS
+from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
 from .performing import Performing
 from .rechecks import condition_reads
 from .triggers import AbilityIndex
@@ -69,10 +69,6 @@ MAX_FRAMES = 50_000
 #: Steps between two readings of the memory in use (:mod:`tcgtrig.base.budget`):
 #: a mask, so the test is one ``&``.
 MEMORY_EVERY = 2047
-#: Chain links resolved between two readings of the memory in use (a mask):
-#: a long chain resolves without a step being counted, and each link may
-#: trigger many effects.
-MEMORY_EVERY_LINKS = 63
 #: where :meth:`Machine.position` holds the counters, the pool's fingerprint and
 #: the due declarations (the loop guards leave them out by place)
 _COUNTERS_AT = 1

@@ -48,10 +48,14 @@ if TYPE_CHECKING:
 else:
     _actions = tuple
 
-__all__ = ["MachineBase", "DEFAULT_MAX_STEPS"]
+__all__ = ["MachineBase", "DEFAULT_MAX_STEPS", "MEMORY_EVERY_LINKS"]
 
 #: Activations and rules passes after which a resolution is declared endless.
 DEFAULT_MAX_STEPS = 250_000
+#: Chain links resolved between two readings of the memory in use (a mask):
+#: a long chain resolves without a step being counted, and each link may
+#: trigger many effects.
+MEMORY_EVERY_LINKS = 63
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
