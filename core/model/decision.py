@@ -76,13 +76,20 @@ class EffectLabels(Sequence[str]):
     effects stays cheap.
     """
 
-    def __init__(self, effects: dict[int, PendingEffect], made: dict[tuple[str, int], str] | None = None) -> None:
+    def __init__(
+        self,
+        effects: dict[int, PendingEffect],
+        made: dict[tuple[str, int], str] | None = None,
+        keys: list[str] | None = None,
+    ) -> None:
         """``made``: the ``KEY#n`` labels made for earlier decisions, to be
         reused (one string per label, however often it is offered: a
-        trace keeps the labels offered)."""
+        trace keeps the labels offered); ``keys``: the effects' keys in
+        order, if the caller knows no key is there twice (they are then the
+        labels)."""
         self._effects = effects
         self._made = made if made is not None else {}
-        self._labels: list[str] | None = None
+        self._labels: list[str] | None = keys
         self._resolved: tuple[str, PendingEffect | None] | None = None
 
     def __repr__(self) -> str:

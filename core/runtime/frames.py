@@ -202,7 +202,7 @@ class MainLoop(Frame):
         if len(bucket) == 1:  # nothing to order: no decision to build
             self.take(machine, next(iter(bucket.values())))
             return
-        self.labels = ask_order(machine, bucket, player, "pending effect")
+        self.labels = ask_order(machine, machine.pool, bucket, player, "pending effect")
         self.phase = "picked"
 
     def nothing_pending(self, machine: Machine) -> None:
@@ -711,7 +711,7 @@ class InterruptWindow(Frame):
                 self.take(machine, next(iter(bucket.values())))
                 return
             self.labels = ask_order(
-                machine, bucket, machine.ruleset.who_orders(machine.state, bucket), "interrupting effect"
+                machine, self.pool, bucket, machine.ruleset.who_orders(machine.state, bucket), "interrupting effect"
             )
             self.phase = "picked"
             return
@@ -861,10 +861,12 @@ class ResolveChain(Frame):
 # ---------------------------------------------------------------------------
 
 
-def ask_order(machine: Machine, bucket: dict[int, PendingEffect], player: str, what: str) -> EffectLabels:
-    """Ask ``player`` which of ``bucket`` (more than one effect) activates
-    next; the labels the answer is one of."""
-    labels = EffectLabels(bucket, machine.labels_made)
+def ask_order(
+    machine: Machine, pool: PendingPool, bucket: dict[int, PendingEffect], player: str, what: str
+) -> EffectLabels:
+    """Ask ``player`` which of ``bucket`` (more than one effect, the next of
+    ``pool``) activates next; the labels the answer is one of."""
+    labels = EffectLabels(bucket, machine.labels_made, pool.keys_of(bucket))
     # machine.ask(...), which would answer a decision with one option itself: this one has several
     machine.asked += 1
     machine.decision = make_decision(

@@ -158,7 +158,7 @@ class Fusing(MachineBase):
             machine.push(Declare(machine.declarations_due(player)))
             return None
         if len(bucket) != 1:
-            loop.labels = ask_order(machine, bucket, player, "pending effect")
+            loop.labels = ask_order(machine, pool, bucket, player, "pending effect")
             loop.phase = "picked"
             return None
         return next(iter(bucket.values()))

@@ -61,3 +61,32 @@ def test_a_class_a_maker_cannot_serve_is_refused_by_name():
     make = maker(Listy)
     first, second = make(), make()
     assert first == Listy() and first.items is not second.items  # a factory runs for each record
+
+
+def test_a_pool_knows_each_bucket_s_keys_in_order_through_adds_removals_and_compaction():
+    """An ordering decision's labels are read from the pool
+    (``PendingPool.keys_of``): they must be the bucket's keys, in its
+    order, or ``None`` when a key is there twice."""
+    from tcgtrig.model.pending import PendingPool
+
+    pool = PendingPool()
+    shared = ability()
+    made = 0
+    for rounds in range(60):  # enough removals from the front to compact the bucket more than once
+        for _ in range(3):
+            made += 1
+            effect = make_pending(
+                id=made, key=f"c{made % 7}.a", card="c", ability=shared, controller="A", self_card="c"
+            )
+            effect._place((0,), ())
+            pool.add(effect)
+        bucket = pool.next_bucket()
+        keys = [effect.key for effect in bucket.values()]
+        expected = keys if len(set(keys)) == len(keys) else None
+        assert pool.keys_of(bucket) == expected, rounds
+        assert pool.copy().keys_of(pool.copy().next_bucket()) == expected
+        for effect_id in list(bucket)[:2]:
+            pool.remove(effect_id)
+    while len(bucket := pool.next_bucket()) > 1 and pool.keys_of(bucket) is None:
+        pool.remove(next(iter(bucket)))  # the bucket is live: asked for again after each change
+    assert len(bucket) > 1 and pool.keys_of(bucket) == [effect.key for effect in bucket.values()]
