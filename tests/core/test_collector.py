@@ -59,7 +59,9 @@ def _counting(limit: int) -> str:
         """
 
 
-def test_a_long_advance_holds_the_collector_back_and_restores_it_after(default_thresholds):
+def _thresholds_seen(limit: int) -> tuple[list[str], list[tuple[int, ...]]]:
+    """The effects resolved counting to ``limit``, and the collector's
+    thresholds as each effect was ranked."""
     seen = []
 
     class Watcher(PlainGame):
@@ -68,8 +70,12 @@ def test_a_long_advance_holds_the_collector_back_and_restores_it_after(default_t
             seen.append(gc.get_threshold())
 
     ruleset = tcgtrig.load_ruleset("plain", plugins=(Watcher(),), autoload=False)
-    result = run(_counting(5000), ruleset)
-    assert len(result.keys("resolved")) == 4999
+    return run(_counting(limit), ruleset).keys("resolved"), seen
+
+
+def test_a_long_advance_holds_the_collector_back_and_restores_it_after(default_thresholds):
+    resolved, seen = _thresholds_seen(5000)
+    assert len(resolved) == 4999
     # held back from the loop guard's first reading of the memory (2,048 steps in) to the end
     held = seen.index(RESOLVING_THRESHOLDS)
     assert 0 < held <= 2048 and set(seen[:held]) == {(700, 10, 10)} and set(seen[held:]) == {RESOLVING_THRESHOLDS}
@@ -79,16 +85,8 @@ def test_a_long_advance_holds_the_collector_back_and_restores_it_after(default_t
 def test_a_short_advance_leaves_the_collector_as_it_is(default_thresholds):
     """Between two decisions an advance allocates little: switching the
     thresholds there (once per decision) cost more than it saved."""
-    seen = []
-
-    class Watcher(PlainGame):
-        @hookimpl
-        def tcgtrig_pending_rank(self, state, effect):
-            seen.append(gc.get_threshold())
-
-    ruleset = tcgtrig.load_ruleset("plain", plugins=(Watcher(),), autoload=False)
-    result = run(_counting(3), ruleset)
-    assert result.keys("resolved") == ["x.a", "x.a"]
+    resolved, seen = _thresholds_seen(3)
+    assert resolved == ["x.a", "x.a"]
     assert seen == [(700, 10, 10)] * 3  # the third fails its condition
 
 
