@@ -11,7 +11,8 @@ frames call them and the trace written step for step the same.
 It hands over to the frames — and the frames stay the reference — as soon
 as anything could wait or branch: a decision (an order, a use, a pick), a
 rules action, an interrupt window, a cost, targets, an action that is not
-a primitive one, a chain.  :class:`~tcgtrig.engine.Engine` ``fused=False``
+a primitive one, a chain someone may respond to.  In a chain game where no
+one can respond, the loop adds the links and resolves the chain itself.  :class:`~tcgtrig.engine.Engine` ``fused=False``
 turns the path off; ``tests/core/test_fused_path.py`` checks that both
 give the same trace, byte for byte, on every bundled file and on random
 positions.
@@ -38,9 +39,10 @@ __all__ = ["Fusing", "fusable"]
 
 def fusable(ability: Ability, draw_one_at_a_time: bool) -> bool:
     """Whether an ability's effect can run on the fused path once picked:
-    a triggered ability no one is asked about (not optional), with no cost
-    and no targets, whose actions are all primitive ones that pick no
-    cards (each is carried out at once: nothing can make it wait)."""
+    a triggered ability with no cost and no targets, whose actions are all
+    primitive ones that pick no cards (each is carried out at once: nothing
+    can make it wait).  Whether its player is asked to use it (an optional
+    one not declared yet) is looked at as it is picked."""
     if ability.kind != "triggered" or ability.cost or ability.targets or not ability.do:
         return False
     for action in ability.do:
