@@ -10,6 +10,8 @@ CPython allows that only between classes whose slots are laid out alike,
 and checks it.  What comes out is an ordinary instance of the frozen class:
 equal, hashed, printed, copied, ``evolve``\\ d and frozen like any other.
 
+Where the interpreter refuses (the layouts are checked once, as the maker
+is made), the maker is the class itself: slower, and the same records.
 A maker takes the same keywords as the class and runs no converter and no
 validator: the engine's hot paths pass values already of each field's type
 (a tuple where the class would convert to one).  Plugins, scenarios and
@@ -36,6 +38,11 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     if slots is None or "__weakref__" in slots:
         raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
     twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
+    try:  # an interpreter that will not give a twin's instance the class makes records the class's own way
+        probe: Any = object.__new__(twin)
+        probe.__class__ = cls
+    except TypeError:
+        return cls
     scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls, "_unset": object()}
     required: list[str] = []
     optional: list[str] = []

@@ -90,3 +90,12 @@ def test_a_pool_knows_each_bucket_s_keys_in_order_through_adds_removals_and_comp
     while len(bucket := pool.next_bucket()) > 1 and pool.keys_of(bucket) is None:
         pool.remove(next(iter(bucket)))  # the bucket is live: asked for again after each change
     assert len(bucket) > 1 and pool.keys_of(bucket) == [effect.key for effect in bucket.values()]
+
+
+def test_a_class_whose_instances_a_twin_cannot_become_gets_itself_as_its_maker():
+    @attrs.frozen(weakref_slot=False)
+    class Odd:
+        x: int
+
+    Odd.__slots__ = ("y",)  # type: ignore[misc]  # what the class says its slots are is no longer its layout
+    assert maker(Odd) is Odd
