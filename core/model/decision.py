@@ -8,7 +8,7 @@ runtime only asks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -80,16 +80,17 @@ class EffectLabels(Sequence[str]):
         self,
         effects: dict[int, PendingEffect],
         made: dict[tuple[str, int], str] | None = None,
-        keys: list[str] | None = None,
+        keys_of: Callable[[dict[int, PendingEffect]], list[str] | None] | None = None,
     ) -> None:
         """``made``: the ``KEY#n`` labels made for earlier decisions, to be
         reused (one string per label, however often it is offered: a
-        trace keeps the labels offered); ``keys``: the effects' keys in
-        order, if the caller knows no key is there twice (they are then the
-        labels)."""
+        trace keeps the labels offered); ``keys_of``: where the effects'
+        keys are kept in order (``None`` from it: work them out), asked
+        only if every label is wanted."""
         self._effects = effects
         self._made = made if made is not None else {}
-        self._labels: list[str] | None = keys
+        self._keys_of = keys_of
+        self._labels: list[str] | None = None
         self._resolved: tuple[str, PendingEffect | None] | None = None
 
     def __repr__(self) -> str:
@@ -106,6 +107,8 @@ class EffectLabels(Sequence[str]):
         return next(iter(self._effects.values())).key
 
     def _all(self) -> list[str]:
+        if self._labels is None and self._keys_of is not None:
+            self._labels = self._keys_of(self._effects)  # kept by the pool: no key twice
         if self._labels is None:
             keys = list(map(_KEY, self._effects.values()))
             if len(set(keys)) == len(keys):  # the usual case: every key once, labels are the keys

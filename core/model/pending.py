@@ -384,9 +384,12 @@ class PendingPool:
 
     def keys_of(self, bucket: dict[int, PendingEffect]) -> list[str] | None:
         """The keys of a bucket :meth:`next_bucket` gave, in its order, if
-        no key is there twice (``None`` if one is): an ordering decision's
-        labels, O(1) per effect at C speed."""
-        rank = self._rank_of[next(iter(bucket))]
+        no key is there twice: an ordering decision's labels, at C speed.
+        ``None`` if a key is there twice, or ``bucket`` is no longer one of
+        this pool's buckets."""
+        rank = self._rank_of.get(next(iter(bucket), -1))
+        if rank is None or self._buckets.get(rank) is not bucket:
+            return None
         keys = self._keys[rank]
         return list(keys.values()) if len(self._key_counts[rank]) == len(keys) else None
 

@@ -866,7 +866,7 @@ def ask_order(
 ) -> EffectLabels:
     """Ask ``player`` which of ``bucket`` (more than one effect, the next of
     ``pool``) activates next; the labels the answer is one of."""
-    labels = EffectLabels(bucket, machine.labels_made, pool.keys_of(bucket))
+    labels = EffectLabels(bucket, machine.labels_made, pool.keys_of)
     # machine.ask(...), which would answer a decision with one option itself: this one has several
     machine.asked += 1
     machine.decision = make_decision(

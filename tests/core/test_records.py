@@ -84,12 +84,18 @@ def test_a_pool_knows_each_bucket_s_keys_in_order_through_adds_removals_and_comp
         keys = [effect.key for effect in bucket.values()]
         expected = keys if len(set(keys)) == len(keys) else None
         assert pool.keys_of(bucket) == expected, rounds
-        assert pool.copy().keys_of(pool.copy().next_bucket()) == expected
+        clone = pool.copy()
+        assert clone.keys_of(clone.next_bucket()) == expected
+        assert pool.keys_of(clone.next_bucket()) is None  # not one of its buckets: work the keys out
         for effect_id in list(bucket)[:2]:
             pool.remove(effect_id)
     while len(bucket := pool.next_bucket()) > 1 and pool.keys_of(bucket) is None:
         pool.remove(next(iter(bucket)))  # the bucket is live: asked for again after each change
-    assert len(bucket) > 1 and pool.keys_of(bucket) == [effect.key for effect in bucket.values()]
+    keys = [effect.key for effect in bucket.values()]
+    assert len(bucket) > 1 and pool.keys_of(bucket) == keys
+    from tcgtrig.model.decision import EffectLabels
+
+    assert list(EffectLabels(bucket, {}, pool.keys_of)) == list(EffectLabels(bucket, {})) == keys
 
 
 def test_a_class_whose_instances_a_twin_cannot_become_gets_itself_as_its_maker():
