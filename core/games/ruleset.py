@@ -85,6 +85,35 @@ CORE_STEP_KEYS = frozenset(
 )
 
 
+#: per hook and the arguments its implementation takes, what makes its caller
+#: (:func:`_caller_maker`): compiled once per process, not once per ruleset
+_CALLER_MAKERS: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Callable[..., Callable[..., Any]]] = {}
+
+
+def _caller_maker(name: str, spec: tuple[str, ...], wanted: tuple[str, ...]) -> Callable[..., Callable[..., Any]]:
+    """What makes a caller for hook ``name``, given the implementation, the
+    errors let through, the failure maker and the hook's name: a function
+    taking the spec's arguments and passing on the ones the implementation
+    declares (no tuple packed, picked from or unpacked on each call)."""
+    known = _CALLER_MAKERS.get((name, spec, wanted))
+    if known is None:
+        source = (
+            "def make(function, passed, failure, name):\n"
+            f"    def call_{name}({', '.join(spec)}):\n"
+            "        try:\n"
+            f"            return function({', '.join(wanted)})\n"
+            "        except passed:\n"
+            "            raise\n"
+            "        except BaseException as exc:\n"
+            "            raise failure(name, exc) from exc\n"
+            f"    return call_{name}\n"
+        )
+        scope: dict[str, Any] = {}
+        exec(compile(source, f"<caller of {name}>", "exec"), scope)  # noqa: S102 - the hook's own argument names
+        known = _CALLER_MAKERS[name, spec, wanted] = scope["make"]
+    return known
+
+
 def _is_line(value: object, *, empty: bool = True) -> bool:
     """Whether ``value`` is text for one line of output: a string with no
     line break or control character, at most :data:`MAX_TEXT` long."""
@@ -245,22 +274,7 @@ class Ruleset:
             raise PluginError(
                 self._culprit(name), f"{name} takes arguments the hook does not give: {wanted}", hook=name
             )
-        # a function made for this hook and this implementation: the spec's
-        # arguments in, the ones the implementation declares passed on (no
-        # tuple packed, picked from or unpacked on each call)
-        source = (
-            f"def call_{name}({', '.join(spec)}):\n"
-            "    try:\n"
-            f"        return function({', '.join(wanted)})\n"
-            "    except passed:\n"
-            "        raise\n"
-            "    except BaseException as exc:\n"
-            "        raise failure(name, exc) from exc\n"
-        )
-        scope = {"function": function, "passed": _PASS, "failure": self._failure, "name": name}
-        exec(compile(source, f"<caller of {name}>", "exec"), scope)  # noqa: S102 - the hook's own argument names
-        caller: Callable[..., Any] = scope[f"call_{name}"]
-        return caller
+        return _caller_maker(name, spec, wanted)(function, _PASS, self._failure, name)
 
     def _via_pluggy(self, name: str, hook: Callable[..., Any], spec: tuple[str, ...]) -> Callable[..., Any]:
         """A positional caller of ``hook`` through pluggy (several
