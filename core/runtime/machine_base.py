@@ -78,7 +78,7 @@ class MachineBase:
     #: whether the common uninterruptible case may run on the fused path
     #: (:mod:`tcgtrig.runtime.fused`); ``False``: the frames alone, the reference
     fused: bool = True
-    #: effects the fused path activated (the rest went through the frames)
+    #: effects the fused path took from the pool (to activate, or to find lost or failed); the rest went the general way
     fused_effects: int = 0
     pool: PendingPool = field(factory=PendingPool)
     trace: Trace = field(factory=Trace)
