@@ -333,3 +333,36 @@ def test_a_save_through_a_symbolic_link_writes_the_file_it_leads_to(tmp_path):
     result = CliRunner().invoke(main, ["run", str(T1), "--stop-after", "1", "--save", str(link)])
     assert result.exit_code == 0, result.output
     assert link.is_symlink() and json.loads(target.read_text(encoding="utf-8"))["save_format"] == 2
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "core_only"])
+def test_a_stop_in_a_cascade_the_fused_path_would_run_whole_falls_where_it_was_asked(tmp_path, game):
+    """The fused path carries out a whole uninterruptible cascade in one
+    step; stopping after N activations steps with it off, so the save holds
+    exactly N activations, and the resumed run gives the uninterrupted trace."""
+    import sys
+
+    import tcgtrig
+    from tcgtrig.choices import ScriptedChooser
+    from tcgtrig.saving import resume_position, run_until, save_position
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import run as positions  # benchmarks/run.py: its deep chain
+
+    data = positions.dm_deep(30) if game == "duelmasters" else positions.deep(30)
+    scenario = tcgtrig.scenario_from_data(data, "<deep chain>", check_game=False)
+    ruleset = (
+        tcgtrig.load_ruleset("core_only", plugins=(positions.CoreOnly(),), autoload=False)
+        if game == "core_only"
+        else tcgtrig.load_ruleset(game)
+    )
+    whole = tcgtrig.Engine.for_scenario(scenario, ruleset).run(ScriptedChooser([]))
+    assert whole.machine.fused_effects > 20  # the path runs this cascade
+    for stop in (1, 3, 17):
+        engine = tcgtrig.Engine.for_scenario(scenario, ruleset)
+        chooser = ScriptedChooser([])
+        run_until(engine, chooser, stop)
+        assert not engine.finished and engine.result().keys("activated") == ["engine.again"] * stop
+        saved = json.loads(json.dumps(save_position(scenario, engine, chooser)))
+        if game != "core_only":  # a save names its game: the core-only one is not installed to resume under
+            assert resume_position(saved, "<saved>").json_text() == whole.result().json_text(), stop
