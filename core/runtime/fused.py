@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..language import BY_MODEL, Moment, Planning
+from ..language import BY_MODEL
 from ..model.pending import PendingEffect
-from ..model.values import Ability, Card, Draw, Event, Query
+from ..model.values import Ability, Draw, Query
 from .frames import Declare, EffectRun, MainLoop, ResolveChain, Settle, ask_order
 from .machine_base import MEMORY_EVERY_LINKS, MachineBase
 
@@ -72,8 +72,6 @@ class Fusing(MachineBase):
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state, ruleset, pool, frames = self.state, self.ruleset, self.pool, self.frames
         conditional = self.conditional
-        known = self.index.fast
-        one_at_a_time = ruleset.info.draw_one_at_a_time
         recheck = ruleset.info.recheck_trigger_condition
         # what the loop guards' quick look reads of the frames, the chain and the
         # chooser: none of it changes while the loop runs (it hands back first),
@@ -86,10 +84,7 @@ class Fusing(MachineBase):
                 if effect is None:
                     return  # handed back to the frames
             ability = effect.ability
-            verdict = known.get(id(ability))
-            if verdict is None or verdict[0] is not ability:
-                verdict = known[id(ability)] = (ability, fusable(ability, one_at_a_time))
-            if not verdict[1] or (ability.optional and effect.declaration != "made"):
+            if not self._fusable_now(ability) or (ability.optional and effect.declaration != "made"):
                 loop.take(machine, effect)  # the frames' way
                 if self.outcome is not None or self.decision is not None or not frames or frames[-1] is not loop:
                     return
@@ -120,6 +115,13 @@ class Fusing(MachineBase):
             effect = None
             if self.outcome is not None or not frames or frames[-1] is not loop:
                 return
+
+    def _fusable_now(self, ability: Ability) -> bool:
+        """:func:`fusable`, found once per ability (``AbilityIndex.fast``)."""
+        verdict = self.index.fast.get(id(ability))
+        if verdict is None or verdict[0] is not ability:
+            verdict = self.index.fast[id(ability)] = (ability, fusable(ability, self.ruleset.info.draw_one_at_a_time))
+        return verdict[1]
 
     def _fused_pick(self, loop: MainLoop, rest: tuple[Any, ...] | None) -> PendingEffect | None:
         """Settle (if ``loop`` is to), then the one pending effect that may go
@@ -187,7 +189,6 @@ class Fusing(MachineBase):
         :class:`~tcgtrig.runtime.frames.ResolveChain`).  ``False`` when
         the frames take over (a link that cannot run at once, or the end)."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
-        known, one_at_a_time = self.index.fast, self.ruleset.info.draw_one_at_a_time
         links, keys = self.chain_links, self.chain_keys
         while links:
             # machine.out_of_memory(), which reads the memory every few links
@@ -207,11 +208,7 @@ class Fusing(MachineBase):
             run = EffectRun(
                 scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth
             )
-            ability = effect.ability
-            verdict = known.get(id(ability))
-            if verdict is None or verdict[0] is not ability:
-                verdict = known[id(ability)] = (ability, fusable(ability, one_at_a_time))
-            if not verdict[1]:
+            if not self._fusable_now(effect.ability):
                 machine.push(ResolveChain(resolved_one=True))  # the rest of the chain, once this link is done
                 machine.resolve(effect, run, link=len(links) + 1)
                 return False
@@ -240,37 +237,8 @@ class Fusing(MachineBase):
         chain's keys for its trace step), each action at once
         (:meth:`Performing.perform_now <tcgtrig.runtime.performing.Performing.perform_now>`)."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
-        state, view, scope = self.state, self.view, run.scope
         self.trace.add("resolved", effect.trace_head() + link)
         self.last_instance = effect.id
         self.last_depth = effect.depth
-        ability = effect.ability
-        for action in ability.do:  # each at once (Performing.perform_now)
-            kind = BY_MODEL[type(action)]
-            chosen = {}
-            for name in kind.card_fields:
-                selector = getattr(action, name)
-                if selector is not None:
-                    chosen[name] = view.select(selector, scope)
-            by = getattr(action, "by", None) or "effect"
-            ops = kind.plan(
-                Planning(machine, 0, chosen, scope, by, None if by == "rule" else scope.controller, run.did), action
-            )
-            events: list[Event] = []
-            before: dict[str, Card] = {}
-            if ops:
-                moment = Moment(machine, events, before)
-                cards = state.cards
-                for op in ops:
-                    if op.subject is None:
-                        op.apply(moment, op, None)
-                        continue
-                    card = cards.get(op.subject)
-                    if card is not None and card.incarnation == op.incarnation:
-                        op.apply(moment, op, card)
-                if events:
-                    machine.happened(events, before, run)
-            run.did["previous"] = len(events)
-            label = getattr(action, "label", None)
-            if label:
-                run.did[label] = len(events)
+        for action in effect.ability.do:
+            machine.perform_now(action, run)  # never a pick here (fusable): always done at once

@@ -38,7 +38,7 @@ from ..model.values import (
     Together,
     Win,
 )
-from .actions import apply, card_fields, plan
+from .actions import apply, plan
 from .evaluate import Scope, make_scope, relative_player
 from .frames import (
     EffectRun,
@@ -141,7 +141,7 @@ class Performing(MachineBase):
         nothing is done and ``False`` is returned)."""
         scope = run.scope
         chosen: dict[str, list[str]] = {}
-        for name in card_fields(action):
+        for name in BY_MODEL[type(action)].card_fields:  # card_fields(action), without the call
             selector = getattr(action, name)
             if selector is None:
                 continue
@@ -150,9 +150,14 @@ class Performing(MachineBase):
             chosen[name] = self.view.select(selector, scope)
         # plan() and apply() take the Machine, which this part only ever is a part of
         machine: Machine = self  # type: ignore[assignment]
-        events, before = apply(machine, plan(machine, 0, action, chosen, scope, run.by, run.did))
-        self.happened(events, before, run)
-        run.note(len(events), getattr(action, "label", None))
+        ops = plan(machine, 0, action, chosen, scope, run.by, run.did)
+        count = 0
+        if ops:  # a gauge already full, a card already tapped: nothing to apply
+            events, before = apply(machine, ops)
+            if events:
+                self.happened(events, before, run)
+                count = len(events)
+        run.note(count, getattr(action, "label", None))
         return True
 
     def end_turn_if_over(self) -> bool:
