@@ -36,7 +36,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
     "base.errors": ("ChoiceError", "PluginError", "ScenarioError", "TcgTrigError", "UnknownGameError"),
     "runtime.evaluate": ("Evaluator", "Scope"),
     "expect": ("Mismatch", "check_expectation"),
-    "games.hookspecs": ("hookimpl", "hookspec"),
+    "games.hookspecs": ("hookimpl", "hookspec", "reads"),
     "model.info": ("ActivationContext", "BattleResult", "ChainKeys", "Drop", "GameEnd", "GameInfo"),
     "games.manager": ("available_games", "list_games", "load_ruleset", "make_plugin_manager"),
     "games.ruleset": ("Ruleset",),
@@ -102,7 +102,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
     )
     from .engine import Engine
     from .expect import Mismatch, check_expectation
-    from .games.hookspecs import hookimpl, hookspec
+    from .games.hookspecs import hookimpl, hookspec, reads
     from .games.manager import (
         available_games,
         list_games,
@@ -211,6 +211,7 @@ __all__ = [
     # writing a game
     "hookimpl",
     "hookspec",
+    "reads",
     "GameInfo",
     "Drop",
     "GameEnd",

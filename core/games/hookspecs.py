@@ -97,7 +97,7 @@ Where each game's rules live
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pluggy
 
@@ -108,13 +108,54 @@ if TYPE_CHECKING:
     from ..model.values import Ability, Action, Card, Event
     from ..runtime.evaluate import Evaluator
 
-__all__ = ["PROJECT", "hookspec", "hookimpl"]
+__all__ = ["PROJECT", "READS", "hookspec", "hookimpl", "reads"]
 
 #: The pluggy project name; also the hook prefix and entry-point group root.
 PROJECT = "tcgtrig"
 
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
+
+#: What an answer may be declared to read (:func:`reads`), besides the game
+#: state and what the effect is.
+READS: dict[str, str] = {
+    "chain.own": "whether the effect's own key is on the chain (``effect.key in context.chain``)",
+    "chain.top_speed": "the spell speed of the chain's top link (``chain[-1].ability.speed``)",
+}
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+
+
+def reads(*parts: str) -> Callable[[_Hook], _Hook]:
+    """Declare what an implementation's answer depends on, so the core may
+    keep it between chain windows.
+
+    For :func:`tcgtrig_activation_blocked`, :func:`tcgtrig_can_respond`
+    and :func:`tcgtrig_once_per_turn_key`.  An answer always may read the
+    game state and what the effect is (its card, ability, controller, key,
+    tags and incarnation); ``parts`` name what else it reads, from
+    :data:`READS`.  When every implementation of those three hooks declares
+    its reads, a chain window asks again only about the abilities whose
+    answer may have changed since the player's last window, and a chain of
+    N responses costs O(N log N), not O(N²).  An implementation that
+    declares nothing may read anything (the whole chain, the window, the
+    moment): every window then asks about every ability.
+
+    Use it under ``@hookimpl``::
+
+        @hookimpl
+        @reads("chain.own")
+        def tcgtrig_activation_blocked(state, effect, context): ...
+    """
+    unknown = [part for part in parts if part not in READS]
+    if unknown:
+        raise ValueError(f"reads: unknown {unknown[0]!r} (legal: {', '.join(READS)})")
+
+    def mark(function: _Hook) -> _Hook:
+        function.tcgtrig_reads = frozenset(parts)  # type: ignore[attr-defined]
+        return function
+
+    return mark
 
 
 # ---------------------------------------------------------------------------

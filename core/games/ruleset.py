@@ -246,11 +246,26 @@ class Ruleset:
         self._declared = bind("tcgtrig_declared_use")
         self._together = bind("tcgtrig_replacements_together")
         self.has_look_back = self._look_back is not None
+        self.window_reads = self._window_reads()
         #: trace details already found sound (a game gives a few answers, over and over)
         self._sound_details: set[tuple[tuple[str, Any], ...]] = set()
         self.aliases = self._collect_aliases()
 
     # -- plumbing -----------------------------------------------------------
+
+    def _window_reads(self) -> frozenset[str] | None:
+        """What the answers about a chain response read besides the state
+        and the effect (:func:`~tcgtrig.games.hookspecs.reads`): ``None``
+        when an implementation does not say, so that any may have changed.
+        The core's own rule for responses reads the top link's speed."""
+        found = {"chain.top_speed"}
+        for name in ("tcgtrig_activation_blocked", "tcgtrig_can_respond", "tcgtrig_once_per_turn_key"):
+            for impl in getattr(self.pm.hook, name).get_hookimpls():
+                declared = getattr(impl.function, "tcgtrig_reads", None)
+                if not isinstance(declared, frozenset):
+                    return None
+                found |= declared
+        return frozenset(found)
 
     def _bind(self, name: str) -> Callable[..., Any] | None:
         """How to call the ``firstresult`` hook ``name``, with its arguments

@@ -268,11 +268,13 @@ class ChainKeys(Sequence[str]):
     resolved: O(1) to grow, shrink and test membership, so checking a
     10,000-link chain at each activation stays linear overall."""
 
-    __slots__ = ("_keys", "_count")
+    __slots__ = ("_keys", "_count", "pops")
 
     def __init__(self, keys: Sequence[str] = ()) -> None:
         self._keys: list[str] = []
         self._count: dict[str, int] = {}
+        #: how many links were taken off: while it stays, the keys below a length seen before are the same
+        self.pops = 0
         for key in keys:
             self.push(key)
 
@@ -281,6 +283,7 @@ class ChainKeys(Sequence[str]):
         self._count[key] = self._count.get(key, 0) + 1
 
     def pop(self) -> str:
+        self.pops += 1
         key = self._keys.pop()
         left = self._count[key] - 1
         if left:

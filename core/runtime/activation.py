@@ -9,7 +9,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from attrs import evolve
@@ -38,36 +38,10 @@ from .frames import (
     flatten,
 )
 from .machine_base import MachineBase
+from .responders import ResponderTable, Responses, put, tree_of
 
 if TYPE_CHECKING:
     from .machine import Machine
-
-
-class Responses(Mapping[str, PendingEffect]):
-    """The responses a player may choose in a chain window, by label, in
-    the order they are offered.  An activated ability's effect is made with
-    its instance number only when it is looked up (the response chosen);
-    the other numbers it holds are used up all the same, as if each had
-    been made."""
-
-    __slots__ = ("_found", "_first")
-
-    def __init__(self, found: dict[str, tuple[int, PendingEffect]], first: int) -> None:
-        """``found``: per label, the response's place among the activated
-        abilities found (``-1``: an offered pending effect, taken as it is)
-        and its effect as checked; ``first``: the first instance number."""
-        self._found = found
-        self._first = first
-
-    def __getitem__(self, label: str) -> PendingEffect:
-        place, effect = self._found[label]
-        return effect if place < 0 else evolve(effect, id=self._first + place)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._found)
-
-    def __len__(self) -> int:
-        return len(self._found)
 
 
 class Activating(MachineBase):
@@ -356,83 +330,140 @@ class Activating(MachineBase):
         in this window (``tcgtrig_offered_in_window``).
 
         Only ``player``'s abilities are looked at (filed once, by owner, and
-        by speed when the core's speed rule is the game's), and the effect
-        each is checked as is kept while nothing it is made of changes (a
-        long chain asks the same player about the same abilities at every
-        link); the effect with its instance number is made only for the
-        response chosen (:class:`Responses`).
-
-        Why one function: it runs at every link of a chain over every
-        ability the responding player has; a call per ability would cost
-        as much as the check it saves."""
-        found: dict[str, tuple[int, PendingEffect]] = {}
+        by speed when the core's speed rule is the game's).  Their answers
+        are kept between windows when the game's hooks say what they read
+        (:mod:`tcgtrig.runtime.responders`): a window then asks only about
+        the abilities whose answer may have changed.  The effect with its
+        instance number is made only for the response chosen."""
         chain = tuple(self.chain_links)
+        moment = (self.timing, self.last_depth + 1, self.last_instance)
         if not self.index.activated and not self.offers:
-            return Responses(found, 0)  # nothing could respond: no activation event to build
-        recent = self.last_events
-        if chain and self.index.activated:
-            top = chain[-1]
-            recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
+            return Responses(None, 0, moment, {})  # nothing could respond: no activation event to build
         ruleset = self.ruleset
-        floor = max(2, chain[-1].ability.speed if chain else 1) if ruleset.responds_by_speed else None
-        cards = self.state.cards
-        probes = self._probes
-        timing, depth, cause = self.timing, self.last_depth + 1, self.last_instance
-        for key, card_id, ability in self.index.responders(player, cards, floor):
-            card = cards[card_id]
-            if card.zone not in ability.active_in:
-                continue
-            self_card = self.view.self_of(card, ability)
-            if cards[self_card].owner != player:
-                continue
-            events: tuple[Event, ...] = ()
-            if ability.when is not None:
-                events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
-                if not events:
-                    continue
-            effect = probes.get(key)
-            if (
-                effect is None
-                or effect.ability is not ability
-                or effect.controller != player
-                or effect.self_card != self_card
-                or effect.incarnation != card.incarnation
-                or effect.timing != timing
-                or effect.depth != depth
-                or effect.cause != cause
-                or effect.events != events
-            ):
-                effect = probes[key] = PendingEffect(
-                    id=0,
-                    key=key,
-                    card=card_id,
-                    ability=ability,
-                    controller=player,
-                    self_card=self_card,
-                    events=events,
-                    timing=timing,
-                    depth=depth,
-                    cause=cause,
-                    incarnation=card.incarnation,
-                    window="chain",
-                )
-            if self.activation_failure(effect, "chain", None) is not None:
-                continue
-            if ruleset.can_respond(self.state, chain, effect):
-                found[key] = (len(found), effect)
+        table = None
+        if self.index.activated:
+            top = chain[-1].ability.speed if chain else None
+            floor = max(2, top or 1) if ruleset.responds_by_speed else None
+            table = self._responder_table(player, floor, top)
+            self._check_responders(player, chain, table)
         # each response found has its instance number, as if its effect were made now
         first = self._next_id
-        self._next_id += len(found)
+        found = Responses(table, first, moment, {})
+        self._next_id += found.activated
+        offers: dict[str, PendingEffect] = {}
         for effect in self.offers:
             if (
                 effect.controller == player
                 and effect.key not in found
+                and effect.key not in offers
                 and self.activation_failure(effect, "chain", None) is None
                 and ruleset.can_respond(self.state, chain, effect)
             ):
-                found[effect.key] = (-1, effect)
+                offers[effect.key] = effect
                 self.shown.add(effect.id)
-        return Responses(found, first)
+        return Responses(table, first, moment, offers) if offers else found
+
+    def _responder_table(self, player: str, floor: int | None, top: int | None) -> ResponderTable:
+        """``player``'s abilities of speed ``floor`` or more, with the
+        answers kept from their last window if nothing they read has changed
+        since (else none: :meth:`_check_responders` asks about them all)."""
+        items = self.index.responders(player, self.state.cards, floor)
+        reads = self.ruleset.window_reads
+        state = self.state
+        mark = (state.changes(), state.fingerprint(), state.turn, state.turn_player)
+        keys = self.chain_keys
+        table = self._responder_tables.get((player, floor))
+        if table is None or table.items is not items:
+            table = self._responder_tables[player, floor] = ResponderTable(items)
+        elif (
+            reads is None
+            or self.series
+            or table.mark != mark
+            or table.keys is not keys
+            or table.pops != keys.pops
+            or len(keys) < table.length
+            or table.top != top
+        ):
+            table.root = None  # (a window's Responses keep the answers they were made with)
+        table.mark, table.keys, table.pops, table.top = mark, keys, keys.pops, top
+        return table
+
+    def _check_responders(self, player: str, chain: tuple[PendingEffect, ...], table: ResponderTable) -> None:
+        """Ask which of ``table``'s abilities may respond now: all of them
+        for a new table; else those with a ``when``, and those whose key
+        joined the chain since the table was last asked about.
+
+        Why one function: a new table asks about every ability the
+        responding player has; a call per ability would cost as much as the
+        check it saves."""
+        fresh = table.root is None
+        keys = self.chain_keys
+        if fresh:
+            places: Sequence[int] = range(len(table.items))
+        else:
+            where = table.where
+            joined = {where[key] for key in keys[table.length :] if key in where}
+            places = sorted(joined.union(table.volatile))
+        table.length = len(keys)
+        recent = self.last_events
+        if chain:
+            top = chain[-1]
+            recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
+        ruleset = self.ruleset
+        cards = self.state.cards
+        probes = self._probes
+        timing, depth, cause = self.timing, self.last_depth + 1, self.last_instance
+        items = table.items
+        leaves: list[PendingEffect | None] = []
+        root, levels = table.root, table.depth
+        for place in places:
+            key, card_id, ability = items[place]
+            found: PendingEffect | None = None
+            card = cards[card_id]
+            self_card = self.view.self_of(card, ability) if card.zone in ability.active_in else None
+            if self_card is not None and cards[self_card].owner == player:
+                events: tuple[Event, ...] = ()
+                if ability.when is not None:
+                    events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
+                if ability.when is None or events:
+                    effect = probes.get(key)
+                    if (
+                        effect is None
+                        or effect.ability is not ability
+                        or effect.controller != player
+                        or effect.self_card != self_card
+                        or effect.incarnation != card.incarnation
+                        or effect.timing != timing
+                        or effect.depth != depth
+                        or effect.cause != cause
+                        or effect.events != events
+                    ):
+                        effect = probes[key] = PendingEffect(
+                            id=0,
+                            key=key,
+                            card=card_id,
+                            ability=ability,
+                            controller=player,
+                            self_card=self_card,
+                            events=events,
+                            timing=timing,
+                            depth=depth,
+                            cause=cause,
+                            incarnation=card.incarnation,
+                            window="chain",
+                        )
+                    if self.activation_failure(effect, "chain", None) is None and ruleset.can_respond(
+                        self.state, chain, effect
+                    ):
+                        found = effect
+            if fresh:
+                leaves.append(found)
+            else:
+                root = put(root, levels, place, found)
+        if fresh:
+            table.root, table.depth = tree_of(leaves)
+        else:
+            table.root = root
 
     def open_window_after_action(self) -> bool:
         """Chain games: whether the last thing that happened, which started no

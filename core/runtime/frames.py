@@ -814,7 +814,7 @@ class ChainWindow(Frame):
                 prompt=(
                     f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links else "start a chain?"
                 ),
-                options=tuple(candidates) + (PASS,),
+                options=candidates.labels(PASS),
                 default=PASS,
             )
         )

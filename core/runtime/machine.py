@@ -178,6 +178,7 @@ class Machine(Activating, Performing, Fusing):
         clone._records = shallow_copy(self._records)
         clone.view = Evaluator(new_state, self.index.continuous)
         clone._contexts = {}
+        clone._responder_tables = {}
         return clone
 
     # -- frames ---------------------------------------------------------------

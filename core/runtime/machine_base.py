@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from ..model.values import Action, Card, Event, Negate
     from .evaluate import Evaluator, Scope
     from .frames import EffectRun, Frame, InterruptWindow
+    from .responders import ResponderTable
     from .triggers import AbilityIndex, Match
 
     # ``tuple`` itself converts, typed for the start actions (mypy cannot
@@ -118,6 +119,8 @@ class MachineBase:
     #: chain games: per effect key, the effect an activated ability was last
     #: checked as in a response window (kept while nothing it is made of changes)
     _probes: dict[str, PendingEffect] = field(factory=dict)
+    #: chain games: per responding player and lowest speed, the answers kept between windows
+    _responder_tables: dict[tuple[str, int | None], ResponderTable] = field(factory=dict)
     #: per window, the activation context with no series and no target
     _contexts: dict[str, ActivationContext] = field(factory=dict)
     #: whether any card has (or may gain) an interrupt or a replacement

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtrig import ActivationContext, BattleResult, Drop, GameInfo, GameState, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, BattleResult, Drop, GameInfo, GameState, PendingEffect, hookimpl, reads
 
 from . import GAME_INFO, policy
 
@@ -46,16 +46,19 @@ def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str, l
 
 
 @hookimpl
+@reads()
 def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str:
     return policy.once_per_turn_key(state, effect)
 
 
 @hookimpl
+@reads("chain.own")
 def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
     return policy.blocked(state, effect, context)
 
 
 @hookimpl
+@reads("chain.top_speed")
 def tcgtrig_can_respond(chain: Any, effect: PendingEffect) -> bool:
     return policy.can_respond(chain, effect)
 
@@ -73,6 +76,7 @@ class OCG:
         return policy.ocg_offered(state, effect)
 
     @hookimpl
+    @reads("chain.top_speed")
     def tcgtrig_can_respond(self, chain: Any, effect: PendingEffect) -> bool | None:
         return policy.ocg_can_respond(chain, effect)
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import tcgtrig
 import tcgtrig.runtime.activation as activation
+import tcgtrig.runtime.responders as responders
 from helpers import run
 from tcgtrig import GameInfo, hookimpl
 
@@ -45,6 +46,7 @@ def effects_made(monkeypatch: pytest.MonkeyPatch, links: int) -> tuple[int, list
 
     monkeypatch.setattr(activation, "PendingEffect", effect)
     monkeypatch.setattr(activation, "evolve", evolve)
+    monkeypatch.setattr(responders, "evolve", evolve)
     text, choices = responses(links)
     result = run(text, "yugioh", choices=choices)
     monkeypatch.undo()

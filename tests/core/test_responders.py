@@ -1,0 +1,292 @@
+"""What a chain window keeps between windows (``core/runtime/responders.py``).
+
+When the game's hooks say what their answers read (``tcgtrig.reads``), a
+window asks again only about the abilities whose answer may have changed:
+a chain of N responses asks O(N) questions, not O(N²).  Whatever is kept,
+a user must not be able to tell: the same responses offered, in the same
+order, with the same instance numbers, and the same trace byte for byte
+as a window that asks about everything (the reference: ``window_reads``
+set to ``None``, as for a game whose hooks declare nothing).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tcgtrig
+from helpers import run, scenario
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from tcgtrig import GameInfo, hookimpl, reads
+from tcgtrig.choices import RandomChooser
+from tcgtrig.runtime.responders import leaf_at, nth, put, rank, tree_of, walk
+from tcgtrig.scenario.reading import load_scenario, scenario_from_data
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# ---------------------------------------------------------------------------
+# The counted tree
+# ---------------------------------------------------------------------------
+
+
+class Leaf:
+    """A stand-in for an effect checked (any object but ``None``)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+
+def assert_tree_is(root: Any, depth: int, model: list[Any]) -> None:
+    legal = [place for place, leaf in enumerate(model) if leaf is not None]
+    assert list(walk(root, depth)) == legal
+    for index, place in enumerate(legal):
+        assert nth(root, depth, index) == place
+    for place, leaf in enumerate(model):
+        assert leaf_at(root, depth, place) is leaf
+        assert rank(root, depth, place) == sum(1 for other in legal if other < place)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    size=st.integers(min_value=0, max_value=40),
+    start=st.lists(st.booleans(), max_size=40),
+    changes=st.lists(st.tuples(st.integers(min_value=0, max_value=39), st.booleans()), max_size=30),
+)
+def test_the_tree_counts_ranks_and_keeps_every_earlier_version(size, start, changes):
+    model: list[Any] = [Leaf(i) if i < len(start) and start[i] else None for i in range(size)]
+    root, depth = tree_of(model)
+    versions = [(root, list(model))]
+    assert_tree_is(root, depth, model)
+    for place, legal in changes:
+        if place >= size:
+            continue
+        model[place] = Leaf(place) if legal else None
+        root = put(root, depth, place, model[place])
+        versions.append((root, list(model)))
+    for old_root, old_model in versions:  # a window's answers stay what they were
+        assert_tree_is(old_root, depth, old_model)
+
+
+# ---------------------------------------------------------------------------
+# Declaring reads
+# ---------------------------------------------------------------------------
+
+
+def test_reads_names_what_is_legal():
+    with pytest.raises(ValueError, match=r"unknown 'chain\.length' \(legal: chain\.own, chain\.top_speed\)"):
+        reads("chain.length")
+
+    @reads("chain.own")
+    def hook() -> None: ...
+
+    assert hook.tcgtrig_reads == frozenset({"chain.own"})  # type: ignore[attr-defined]
+
+
+class Toy:
+    """A chain game of the core's rules alone."""
+
+    @hookimpl
+    def tcgtrig_game_info(self):
+        return GameInfo(name="toy", title="Chain toy", version="0", resolution="chain")
+
+
+class Declared:
+    @hookimpl
+    @reads("chain.top_speed")
+    def tcgtrig_can_respond(self, chain, effect):
+        return None  # the core's rule
+
+
+class Undeclared:
+    @hookimpl
+    def tcgtrig_can_respond(self, chain, effect):
+        return None
+
+
+def toy(*plugins: object) -> tcgtrig.Ruleset:
+    return tcgtrig.load_ruleset("toy", plugins=(Toy(), *plugins), autoload=False)
+
+
+def test_what_the_answers_read_is_the_union_of_the_declarations():
+    assert tcgtrig.load_ruleset("yugioh").window_reads == frozenset({"chain.own", "chain.top_speed"})
+    assert toy().window_reads == frozenset({"chain.top_speed"})  # the core's speed rule
+    assert toy(Declared()).window_reads == frozenset({"chain.top_speed"})
+    assert toy(Undeclared()).window_reads is None  # one hook may read anything
+
+
+# ---------------------------------------------------------------------------
+# A long chain asks O(N) questions when the hooks say what they read
+# ---------------------------------------------------------------------------
+
+
+def responses(links: int, game: str) -> tuple[str, list[str]]:
+    """A starter of A's and ``links`` quick abilities, B's and A's in turn,
+    each chosen as its player's response (``benchmarks/run.py``'s shape)."""
+    cards = ["  - {id: starter, owner: A, zone: field, abilities: [{id: main, kind: activated, do: [{lp: 1}]}]}"]
+    for i in range(links):
+        owner = "B" if i % 2 == 0 else "A"
+        cards.append(
+            f"  - {{id: q{i}, owner: {owner}, zone: field,"
+            " abilities: [{id: quick, kind: activated, speed: 2, do: [{lp: 1}]}]}"
+        )
+    text = f"game: {game}\ncards:\n" + "\n".join(cards) + "\nstart: [{activate: starter.main}]\n"
+    return text, [f"q{i}.quick" for i in range(links)]
+
+
+def questions(links: int, declare: bool) -> int:
+    """How often ``tcgtrig_can_respond`` is asked over a chain of ``links``
+    responses, each player answering every link; its implementation says
+    what it reads if ``declare``."""
+    asked = [0]
+
+    def can_respond(chain: Any, effect: Any) -> None:
+        asked[0] += 1
+        return None  # the core's rule
+
+    class Counting:
+        tcgtrig_can_respond = hookimpl(reads("chain.top_speed")(can_respond) if declare else can_respond)
+
+    text, choices = responses(links, "toy")
+    result = run(text, toy(Counting()), choices=choices)
+    assert result.keys("resolved") == [f"q{i}.quick" for i in reversed(range(links))] + ["starter.main"]
+    return asked[0]
+
+
+def test_a_chain_of_n_responses_asks_about_each_ability_a_bounded_number_of_times():
+    links = 120
+    declared = questions(links, declare=True)
+    undeclared = questions(links, declare=False)
+    # declared: each player's abilities once, then the one that joined the chain at each window
+    assert declared <= 4 * links, declared
+    # undeclared: every ability of the responding player at every window
+    assert undeclared >= links * links // 4, undeclared
+
+
+def test_the_responses_offered_are_those_a_window_asking_everything_offers():
+    text, choices = responses(40, "yugioh")
+    cached = run(text, "yugioh", choices=choices)
+    reference = tcgtrig.load_ruleset("yugioh")
+    reference.window_reads = None
+    general = run(text, reference, choices=choices)
+    assert cached.json_text() == general.json_text()
+    offered = [step for step in cached.trace if step.kind == "choice"]
+    # A's window at link 2 offers A's quick effects (20), B's at link 1 B's (20), with pass
+    assert [step.get("options") for step in offered[:2]] == [
+        tuple(f"q{i}.quick" for i in range(0, 40, 2)) + ("pass",),
+        tuple(f"q{i}.quick" for i in range(1, 40, 2)) + ("pass",),
+    ]
+
+
+def test_the_options_of_a_respond_decision_are_a_sequence_of_labels():
+    text, _ = responses(6, "yugioh")
+    engine = tcgtrig.Engine.for_scenario(scenario(text), "yugioh")
+    decision = engine.advance()
+    assert decision is not None and decision.kind == "respond"
+    options = decision.options
+    assert list(options) == ["q0.quick", "q2.quick", "q4.quick", "pass"]
+    assert options == ("q0.quick", "q2.quick", "q4.quick", "pass")
+    assert (len(options), options[0], options[-1], options[1:3]) == (4, "q0.quick", "pass", ["q2.quick", "q4.quick"])
+    assert "q2.quick" in options and "q1.quick" not in options and "pass" in options
+    with pytest.raises(IndexError):
+        options[4]
+    engine.answer("q2.quick")
+    assert engine.advance() is not None
+    assert list(options) == ["q0.quick", "q2.quick", "q4.quick", "pass"]  # an earlier window's options stay
+
+
+# ---------------------------------------------------------------------------
+# Differential: kept answers against asking everything
+# ---------------------------------------------------------------------------
+
+
+def both(position: tcgtrig.Scenario, game: str, seed: int) -> None:
+    seen = []
+    for keep in (True, False):
+        ruleset = tcgtrig.load_ruleset(game)
+        if not keep:
+            ruleset.window_reads = None
+        engine = tcgtrig.Engine.for_scenario(position, ruleset, max_steps=20_000)
+        chooser = RandomChooser(seed)
+        asked = []
+        while (decision := engine.advance()) is not None:
+            asked.append((decision.kind, decision.player, tuple(decision.options)))
+            engine.answer(chooser.choose(decision, engine))
+        seen.append((asked, engine.result().json_text()))
+    assert seen[0][0] == seen[1][0], "other decisions were asked"
+    assert seen[0][1] == seen[1][1], "another trace"
+
+
+def random_chain(seed: int) -> dict[str, Any]:
+    """Cards of both players with activated abilities of speeds 1–3, some
+    with a cost that changes the state, a ``when``, once per chain or a
+    hard once per turn, spells and monsters: what a window reads."""
+    rng = random.Random(seed)
+    cards = []
+    for i in range(rng.randint(3, 12)):
+        ability: dict[str, Any] = {"id": "e", "kind": "activated", "speed": rng.choice([1, 2, 2, 3]), "do": []}
+        ability["do"] = [rng.choice([{"lp": 1}, {"gain": {"counter": "n"}}, {"lp": -100}])]
+        roll = rng.random()
+        if roll < 0.2:
+            ability["cost"] = [{"lp": -1000}]
+        elif roll < 0.3:
+            ability["when"] = rng.choice(
+                [
+                    {"event": "activated"},
+                    {"event": "activated", "player": "opponent"},
+                    {"event": "activated", "card": {"types": ["spell"]}},
+                ]
+            )
+        tags = [tag for tag in ("once_per_chain", "hard_once_per_turn") if rng.random() < 0.2]
+        if "hard_once_per_turn" in tags:
+            ability["once_per_turn"] = True
+        if tags:
+            ability["tags"] = tags
+        cards.append(
+            {
+                "id": f"c{i}",
+                "name": rng.choice(["Twin", "Other", f"Card {i}"]),
+                "owner": rng.choice(["A", "B"]),
+                "zone": "field",
+                "types": [rng.choice(["monster", "spell", "trap"])],
+                "abilities": [ability],
+            }
+        )
+    cards.append(
+        {
+            "id": "starter",
+            "owner": "A",
+            "zone": "field",
+            "abilities": [{"id": "main", "kind": "activated", "speed": 1, "do": [{"lp": 1}]}],
+        }
+    )
+    return {
+        "format": 1,
+        "title": "random chain",
+        "players": ["A", "B"],
+        "turn_player": "A",
+        "counters": {"A": {"lp": 3000}, "B": {"lp": 3000}},
+        "cards": cards,
+        "start": [{"activate": "starter.main"}],
+    }
+
+
+@pytest.mark.parametrize("game", ["yugioh", "yugioh/ocg"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1))
+def test_random_chains_offer_the_same_whether_answers_are_kept_or_not(game, seed):
+    both(scenario_from_data(random_chain(seed), "<random chain>", check_game=False), game, seed)
+
+
+CHAIN_FILES = sorted(
+    path
+    for pattern in ("tests/scenarios/yugioh/*.yaml", "tests/plugins/yugioh/positions/*.yaml")
+    for path in ROOT.glob(pattern)
+)
+
+
+@pytest.mark.parametrize("path", CHAIN_FILES, ids=lambda path: path.name)
+def test_every_yugioh_file_resolves_the_same_whether_answers_are_kept_or_not(path):
+    both(load_scenario(path, check_game=False), "yugioh", 0)
