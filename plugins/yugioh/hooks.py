@@ -42,7 +42,7 @@ def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str
 
 @hookimpl
 def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
-    return policy.moved_away(state, effect) or policy.missed(effect, point, last_moment)
+    return policy.check_pending(state, effect, point, last_moment)
 
 
 @hookimpl

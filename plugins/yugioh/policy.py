@@ -42,6 +42,22 @@ def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
     return {"group": GROUPS[segoc_group(state, effect)]}
 
 
+def check_pending(state: GameState, effect: PendingEffect, point: str, last_moment: int) -> Drop | None:
+    """A pending trigger that :func:`moved_away`, or that :func:`missed` the
+    timing.  Their cheap tests first: it runs up to three times for every
+    trigger (as it is admitted, at the window, as it activates)."""
+    ability = effect.ability
+    if ability.kind != "triggered":
+        return None
+    if not effect.granted:
+        card = state.cards.get(effect.card)
+        if card is not None and card.incarnation != effect.incarnation:
+            return moved_away(state, effect)
+    if point == "window" and ability.optional:
+        return missed(effect, point, last_moment)
+    return None
+
+
 def moved_away(state: GameState, effect: PendingEffect) -> Drop | None:
     """A trigger effect whose card changed location after it triggered
     (the field, the GY, the hand, banishment, the Deck — or left and came

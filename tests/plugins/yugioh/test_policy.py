@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 import tcgtrig
 import yaml
+from attrs import evolve
 from helpers import ability, pending, run
 from tcgtrig import ActivationContext, Card, Event, GameState
 from tcgtrig.plugins.yugioh import policy
@@ -57,6 +58,21 @@ def test_only_optional_when_effects_miss_the_timing(fields, missed):
     assert (policy.missed(effect, "window", last_moment=4) is not None) == missed
     assert policy.missed(effect, "window", last_moment=3) is None  # its event was the last thing
     assert policy.missed(effect, "admission", last_moment=4) is None
+
+
+@pytest.mark.parametrize("kind", ["triggered", "activated"])
+@pytest.mark.parametrize("optional", [True, False])
+@pytest.mark.parametrize("wording", ["when", "if"])
+@pytest.mark.parametrize("incarnation", [0, 1])
+@pytest.mark.parametrize("granted", [True, False])
+@pytest.mark.parametrize("point", ["admission", "window", "activation"])
+def test_the_pending_check_is_moved_away_then_missed(state, kind, optional, wording, incarnation, granted, point):
+    effect = pending(ability(kind=kind, optional=optional, wording=wording), moment=3, incarnation=incarnation)
+    if granted:
+        effect = evolve(effect, granted=True)
+    expected = policy.moved_away(state, effect) or policy.missed(effect, point, last_moment=4)
+    found = policy.check_pending(state, effect, point, last_moment=4)
+    assert (found.kind, found.reason) == (expected.kind, expected.reason) if expected else found is None
 
 
 def test_a_miss_during_a_cost_says_so():
