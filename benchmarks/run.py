@@ -354,7 +354,11 @@ def ygo_segoc(width: int) -> dict[str, Any]:
     return {**ygo_header("benchmark: SEGOC (yugioh)"), "cards": cards, "start": [{"normal_summon": "summoned"}]}
 
 
-def ygo_responses(links: int) -> tuple[dict[str, Any], list[str]]:
+def ygo_responses(links: int, per_turn: bool = False) -> tuple[dict[str, Any], list[str]]:
+    """A starter of A's and ``links`` quick effects, B's and A's in turn,
+    each chosen as its player's response; ``per_turn``: each says "you can
+    only use this effect of a card of this name once per turn" (a hard
+    once per turn: every activation spends a use)."""
     cards: list[dict[str, Any]] = [
         {
             "id": "starter",
@@ -374,6 +378,8 @@ def ygo_responses(links: int) -> tuple[dict[str, Any], list[str]]:
                 "abilities": [{"id": "quick", "kind": "activated", "speed": 2, "do": [{"lp": 1}]}],
             }
         )
+        if per_turn:
+            cards[-1]["abilities"][0].update(once_per_turn=True, tags=["hard_once_per_turn"])
         choices.append(f"q{i}.quick")
     return {
         **ygo_header("benchmark: long chain of responses (yugioh)"),
@@ -704,14 +710,33 @@ class Bench:
         self.responses_scaling()
 
     def responses_scaling(self) -> None:
-        """A Yu-Gi-Oh! chain of N responses at four sizes: seconds, and per
-        link (flat when a window costs the same however long the chain)."""
+        """A Yu-Gi-Oh! chain of N responses at four sizes: seconds per link,
+        and how often the game is asked whether an ability may respond
+        (``Ruleset.can_respond``).  Both linear in N (issue 26): a window
+        asks only about the abilities whose answer may have changed since
+        the player's last window, not about every ability the player has."""
         base = max(100 // self.scale, 10)
-        for links in (base, 2 * base, 4 * base, 8 * base):
+        sizes = (base, 2 * base, 4 * base, 8 * base)
+        can_respond = tcgtrig.Ruleset.can_respond
+        rows = []
+        for links in sizes:
             data, choices = ygo_responses(links)
             seconds = statistics.median(
                 self.drive(self.engine(data, "yugioh"), tcgtrig.ScriptedChooser(list(choices))) for _ in range(3)
             )
+            asked = 0
+
+            def counting(ruleset: Any, *args: Any) -> bool:
+                nonlocal asked
+                asked += 1
+                return can_respond(ruleset, *args)
+
+            tcgtrig.Ruleset.can_respond = counting  # type: ignore[method-assign]
+            try:
+                self.drive(self.engine(data, "yugioh"), tcgtrig.ScriptedChooser(list(choices)))
+            finally:
+                tcgtrig.Ruleset.can_respond = can_respond  # type: ignore[method-assign]
+            rows.append((links, seconds, asked))
             figure(
                 "effects",
                 f"(extra) yugioh: chain of {links} responses",
@@ -719,7 +744,39 @@ class Bench:
                 value_raw=seconds,
                 links=links,
                 per_link=seconds / links,
+                asked=asked,
             )
+        (small, small_s, small_asked), (big, big_s, big_asked) = rows[0], rows[-1]
+        figure(
+            "effects",
+            f"chain of responses: questions, {big} ÷ {small} links",
+            f"{big_asked / small_asked:.1f}× for {big / small:.0f}× the links",
+            f"linear: ≤ {1.1 * big / small:.1f}×",
+            big_asked / small_asked <= 1.1 * big / small,
+            value_raw=[asked for _, _, asked in rows],
+            sizes=list(sizes),
+        )
+        figure(
+            "effects",
+            f"chain of responses: seconds per link, {big} ÷ {small} links",
+            f"{(big_s / big) / (small_s / small):.2f}×",
+            "≤ 2×",
+            (big_s / big) / (small_s / small) <= 2,
+            value_raw=[seconds for _, seconds, _ in rows],
+            sizes=list(sizes),
+        )
+        # each activation spends a per-turn use: only the abilities of that key are asked about again
+        data, choices = ygo_responses(8 * base, per_turn=True)
+        seconds = statistics.median(
+            self.drive(self.engine(data, "yugioh"), tcgtrig.ScriptedChooser(list(choices))) for _ in range(3)
+        )
+        figure(
+            "effects",
+            f"(extra) yugioh: chain of {8 * base} once-per-turn responses",
+            f"{seconds:.3f} s = {seconds / (8 * base) * 1e6:.0f} µs/link",
+            value_raw=seconds,
+            links=8 * base,
+        )
 
     @staticmethod
     def floor_now() -> list[float]:

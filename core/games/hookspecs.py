@@ -116,11 +116,13 @@ PROJECT = "tcgtrig"
 hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
-#: What an answer may be declared to read (:func:`reads`), besides the game
-#: state and what the effect is.
+#: What an answer may be declared to read (:func:`reads`), besides what
+#: the effect is.
 READS: dict[str, str] = {
     "chain.own": "whether the effect's own key is on the chain (``effect.key in context.chain``)",
     "chain.top_speed": "the spell speed of the chain's top link (``chain[-1].ability.speed``)",
+    "state.card": "the effect's own card in the game state (its zone, name, types, flags, …)",
+    "state": "anything in the game state",
 }
 
 _Hook = TypeVar("_Hook", bound=Callable[..., Any])
@@ -131,20 +133,25 @@ def reads(*parts: str) -> Callable[[_Hook], _Hook]:
     keep it between chain windows.
 
     For :func:`tcgtrig_activation_blocked`, :func:`tcgtrig_can_respond`
-    and :func:`tcgtrig_once_per_turn_key`.  An answer always may read the
-    game state and what the effect is (its card, ability, controller, key,
-    tags and incarnation); ``parts`` name what else it reads, from
-    :data:`READS`.  When every implementation of those three hooks declares
-    its reads, a chain window asks again only about the abilities whose
-    answer may have changed since the player's last window, and a chain of
-    N responses costs O(N log N), not O(N²).  An implementation that
-    declares nothing may read anything (the whole chain, the window, the
-    moment): every window then asks about every ability.
+    and :func:`tcgtrig_once_per_turn_key`.  An answer always may read what
+    the effect is (its card id, ability, controller, key, tags and
+    incarnation); ``parts`` name what else it reads, from :data:`READS`:
+    ``"chain.own"``, ``"chain.top_speed"``, ``"state.card"`` (the
+    effect's own card) or ``"state"`` (anything in the game state).
+
+    When every implementation of those three hooks declares its reads, a
+    chain window asks again only about the abilities whose answer may have
+    changed since the player's last window: those whose key joined the
+    chain, whose card changed, or (after a per-turn use, a counter or a
+    mark changed) whose own words read it.  A chain of N responses then
+    costs O(N log N), not O(N²).  An implementation that declares nothing
+    may read anything (the whole chain, the window, the moment): every
+    window then asks about every ability.
 
     Use it under ``@hookimpl``::
 
         @hookimpl
-        @reads("chain.own")
+        @reads("chain.own", "state.card")
         def tcgtrig_activation_blocked(state, effect, context): ...
     """
     unknown = [part for part in parts if part not in READS]
@@ -467,6 +474,10 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
 
     Use in game plugins: Digimon's once-per-series rule for interrupts,
     Yu-Gi-Oh!'s once-per-chain, Duel Masters' "never twice on one event".
+
+    In a chain game it is asked about every ability of the responding
+    player at every response window: say what the answer reads
+    (:func:`reads`) so the core can keep it between windows.
     """
 
 
@@ -486,6 +497,10 @@ def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str | 
     :return: a string key.
 
     Use in game plugins: Yu-Gi-Oh!'s hard once per turn (per card name).
+
+    In a chain game it is asked about every ability of the responding
+    player at every response window: say what the answer reads
+    (:func:`reads`) so the core can keep it between windows.
     """
 
 
@@ -691,6 +706,10 @@ def tcgtrig_can_respond(state: GameState, chain: Sequence[PendingEffect], effect
     :return: ``True`` if it may respond.
 
     Use in game plugins: Yu-Gi-Oh! spell speeds and OCG/TCG variants.
+
+    In a chain game it is asked about every ability of the responding
+    player at every response window: say what the answer reads
+    (:func:`reads`) so the core can keep it between windows.
     """
 
 

@@ -15,13 +15,32 @@ from attrs import define, field, setters
 
 from .values import Card, CardDynamic, Event
 
-__all__ = ["GameState"]
+__all__ = ["Changes", "GameState"]
 
 _MASK = (1 << 64) - 1
 
 
 def _h(value: object) -> int:
     return hash(value) & _MASK
+
+
+class Changes:
+    """What changed of a state since a watcher last looked (:meth:`GameState.watch`):
+    the cards replaced, the per-turn keys used, and whether anything else
+    but a counter changed (marks, the history, a new turn's resets).
+    Counters are told apart by :meth:`GameState.fingerprint`."""
+
+    __slots__ = ("cards", "used", "other")
+
+    def __init__(self) -> None:
+        self.cards: set[str] = set()
+        self.used: set[str] = set()
+        self.other = False
+
+    def clear(self) -> None:
+        self.cards.clear()
+        self.used.clear()
+        self.other = False
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -66,6 +85,8 @@ class GameState:
     #: the counters set since the last :meth:`take_counters_set` (``None``:
     #: not kept; see :meth:`keep_counters_set`)
     _counters_set: set[tuple[str, str]] | None = field(default=None, repr=False)
+    #: who is told what changed (:meth:`watch`); a copy has none
+    _watchers: list[Changes] = field(factory=list, repr=False)
 
     @classmethod
     def build(
@@ -213,6 +234,13 @@ class GameState:
         self._counters_set = set()
         return found
 
+    def watch(self) -> Changes:
+        """A :class:`Changes` this state fills in as it changes, from now on
+        (an O(1) note per change for each watcher: a machine keeps a few)."""
+        changes = Changes()
+        self._watchers.append(changes)
+        return changes
+
     def shape_fingerprint(self) -> int:
         """:meth:`fingerprint` leaving out the counters' values: states that
         differ only in their numbers hash equal."""
@@ -261,6 +289,8 @@ class GameState:
         self.used[key] = count + 1
         self._hash = (self._hash + _h(("used", key, count + 1))) & _MASK
         self._changes += 1
+        for watcher in self._watchers:
+            watcher.used.add(key)
 
     def set_mark(self, name: str, on: bool) -> bool:
         """Set (``on``) or clear the mark ``name``; whether that changed it."""
@@ -270,6 +300,7 @@ class GameState:
         delta = _h(("mark", name))
         self._hash = (self._hash + (delta if on else -delta)) & _MASK
         self._changes += 1
+        self._changed_other()
         return True
 
     def record(self, events: Iterable[Event]) -> None:
@@ -278,6 +309,7 @@ class GameState:
             self._hash = (self._hash + _h(("history", len(self.history), event))) & _MASK
             self.history.append(event)
             self._changes += 1
+            self._changed_other()
 
     def forget_history(self) -> None:
         """A new turn: nothing has happened in it yet."""
@@ -285,6 +317,7 @@ class GameState:
             self._hash = (self._hash - _h(("history", index, event))) & _MASK
         self.history = []
         self._changes += 1
+        self._changed_other()
 
     def reset_used(self) -> None:
         """A new turn: no per-turn ability has been used."""
@@ -292,6 +325,11 @@ class GameState:
             self._hash = (self._hash - _h(("used", key, count))) & _MASK
         self.used = {}
         self._changes += 1
+        self._changed_other()
+
+    def _changed_other(self) -> None:
+        for watcher in self._watchers:
+            watcher.other = True
 
     def copy(self) -> GameState:
         """An independent copy (cards are shared: they are immutable)."""
@@ -330,6 +368,9 @@ class GameState:
         dynamic = self._dynamic[card.id] = card.dynamic()
         self._hash = (self._hash + _h(dynamic)) & _MASK
         self._changes += 1
+        if self._watchers:
+            for watcher in self._watchers:
+                watcher.cards.add(card.id)
 
     def _unindex(self, card: Card) -> None:
         self._gifted.pop(card.id, None)

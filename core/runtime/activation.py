@@ -38,7 +38,7 @@ from .frames import (
     flatten,
 )
 from .machine_base import MachineBase
-from .responders import ResponderTable, Responses, put, tree_of
+from .responders import ResponderTable, Responses, leaves_of, put, tree_of
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -344,8 +344,8 @@ class Activating(MachineBase):
         if self.index.activated:
             top = chain[-1].ability.speed if chain else None
             floor = max(2, top or 1) if ruleset.responds_by_speed else None
-            table = self._responder_table(player, floor, top)
-            self._check_responders(player, chain, table)
+            table, places = self._responder_table(player, floor, top)
+            self._check_responders(player, chain, table, places)
         # each response found has its instance number, as if its effect were made now
         first = self._next_id
         found = Responses(table, first, moment, {})
@@ -363,48 +363,65 @@ class Activating(MachineBase):
                 self.shown.add(effect.id)
         return Responses(table, first, moment, offers) if offers else found
 
-    def _responder_table(self, player: str, floor: int | None, top: int | None) -> ResponderTable:
+    def _responder_table(self, player: str, floor: int | None, top: int | None) -> tuple[ResponderTable, Sequence[int]]:
         """``player``'s abilities of speed ``floor`` or more, with the
-        answers kept from their last window if nothing they read has changed
-        since (else none: :meth:`_check_responders` asks about them all)."""
+        answers kept from their last window, and the places of those to ask
+        about again (all of them when the answers are not kept)."""
         items = self.index.responders(player, self.state.cards, floor)
         reads = self.ruleset.window_reads
         state = self.state
         mark = (state.changes(), state.fingerprint(), state.turn, state.turn_player)
         keys = self.chain_keys
         table = self._responder_tables.get((player, floor))
-        if table is None or table.items is not items:
-            table = self._responder_tables[player, floor] = ResponderTable(items)
-        elif (
+        if table is None or table.items is not items or table.state is not state:
+            changes = table.changes if table is not None and table.state is state else state.watch()
+            table = self._responder_tables[player, floor] = ResponderTable(items, state, changes)
+        changes = table.changes
+        if table.root is not None and (
             reads is None
             or self.series
-            or table.mark != mark
             or table.keys is not keys
             or table.pops != keys.pops
             or len(keys) < table.length
             or table.top != top
+            or (table.mark != mark and (changes.other or "state" in reads or table.mark[2:] != mark[2:]))
         ):
             table.root = None  # (a window's Responses keep the answers they were made with)
-        table.mark, table.keys, table.pops, table.top = mark, keys, keys.pops, top
-        return table
-
-    def _check_responders(self, player: str, chain: tuple[PendingEffect, ...], table: ResponderTable) -> None:
-        """Ask which of ``table``'s abilities may respond now: all of them
-        for a new table; else those with a ``when``, and those whose key
-        joined the chain since the table was last asked about.
-
-        Why one function: a new table asks about every ability the
-        responding player has; a call per ability would cost as much as the
-        check it saves."""
-        fresh = table.root is None
-        keys = self.chain_keys
-        if fresh:
-            places: Sequence[int] = range(len(table.items))
+        if table.root is None:
+            places: Sequence[int] = range(len(items))
         else:
             where = table.where
-            joined = {where[key] for key in keys[table.length :] if key in where}
-            places = sorted(joined.union(table.volatile))
-        table.length = len(keys)
+            again = {where[key] for key in keys[table.length :] if key in where}
+            again.update(table.volatile)
+            if table.mark != mark:
+                by_card = table.by_card
+                for card_id in changes.cards:
+                    again.update(by_card.get(card_id, ()))
+                per_turn = table.per_turn
+                for key in changes.used:
+                    again.update(per_turn.get(key, ()))
+                again.update(table.broad)
+            # most of them: asking about all is cheaper than taking the tree apart
+            places = sorted(again) if len(again) * 4 <= len(items) * 3 else range(len(items))
+            if len(places) == len(items):
+                table.root = None
+        if table.root is None:
+            table.per_turn.clear()
+        changes.clear()
+        table.mark, table.keys, table.pops, table.top, table.length = mark, keys, keys.pops, top, len(keys)
+        return table, places
+
+    def _check_responders(
+        self, player: str, chain: tuple[PendingEffect, ...], table: ResponderTable, places: Sequence[int]
+    ) -> None:
+        """Ask which of ``table``'s abilities at ``places`` may respond now
+        (all of them when the table has no answers yet).
+
+        Why one function: a table with no answers asks about every ability
+        the responding player has; a call per ability would cost as much as
+        the check it saves."""
+        fresh = table.root is None
+        many = not fresh and len(places) * 8 > len(table.items)  # cheaper to rebuild than to put one by one
         recent = self.last_events
         if chain:
             top = chain[-1]
@@ -414,8 +431,9 @@ class Activating(MachineBase):
         probes = self._probes
         timing, depth, cause = self.timing, self.last_depth + 1, self.last_instance
         items = table.items
-        leaves: list[PendingEffect | None] = []
+        leaves: list[PendingEffect | None] = [] if not many else leaves_of(table.root, table.depth, len(table.items))
         root, levels = table.root, table.depth
+        per_turn = table.per_turn
         for place in places:
             key, card_id, ability = items[place]
             found: PendingEffect | None = None
@@ -452,15 +470,19 @@ class Activating(MachineBase):
                             incarnation=card.incarnation,
                             window="chain",
                         )
+                    if ability.uses_per_turn:  # asked again when the key it spends is used
+                        per_turn.setdefault(ruleset.once_per_turn_key(self.state, effect), set()).add(place)
                     if self.activation_failure(effect, "chain", None) is None and ruleset.can_respond(
                         self.state, chain, effect
                     ):
                         found = effect
             if fresh:
                 leaves.append(found)
+            elif many:
+                leaves[place] = found
             else:
                 root = put(root, levels, place, found)
-        if fresh:
+        if fresh or many:
             table.root, table.depth = tree_of(leaves)
         else:
             table.root = root

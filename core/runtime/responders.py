@@ -10,12 +10,18 @@ times.  When the game's hooks say what their answers read
 :class:`ResponderTable`, and a window asks again only about
 
 - the abilities whose key joined the chain since that player's last window
-  (``"chain.own"``), and
+  (``"chain.own"``);
+- the abilities whose card changed (``"state.card"``: the state tells a
+  watcher which cards it replaced, :meth:`GameState.watch`);
+- after a per-turn use, the abilities with a per-turn limit; after any
+  change, those whose words read more than their card (a condition, a
+  cost, targets);
 - the abilities with a ``when``, which match the window's events,
 
-while the game state, the chain's top speed (``"chain.top_speed"``) and the
-rest of the chain below stay as they were; anything else asks about them
-all, as when a hook declares nothing.
+while the chain's top speed (``"chain.top_speed"``), the turn, the marks
+and the rest of the chain below stay as they were; anything else — or a
+hook that reads the whole state (``"state"``) or declares nothing — asks
+about them all.
 
 The legal responses are the leaves of a persistent counted tree, in the
 order the abilities are filed: a window changes O(log N) nodes, a label's
@@ -32,7 +38,8 @@ from typing import Any, overload
 from attrs import evolve
 
 from ..model.pending import PendingEffect
-from ..model.values import Ability
+from ..model.state import Changes, GameState
+from ..model.values import SOURCES, Ability
 
 __all__ = ["ResponderTable", "Responses", "ResponseLabels", "tree_of"]
 
@@ -130,24 +137,75 @@ class ResponderTable:
     answers last found for them (a leaf per ability: the effect checked, if
     it may respond), with what those answers were found under."""
 
-    __slots__ = ("items", "where", "volatile", "root", "depth", "mark", "keys", "length", "pops", "top")
+    __slots__ = (
+        "items",
+        "where",
+        "volatile",
+        "broad",
+        "per_turn",
+        "by_card",
+        "state",
+        "changes",
+        "root",
+        "depth",
+        "mark",
+        "keys",
+        "length",
+        "pops",
+        "top",
+    )
 
-    def __init__(self, items: tuple[tuple[str, str, Ability], ...]) -> None:
+    def __init__(self, items: tuple[tuple[str, str, Ability], ...], state: GameState, changes: Changes) -> None:
+        """``changes``: what ``state`` tells the table changed (:meth:`GameState.watch`)."""
         self.items = items
         #: each ability's place, by key (keys are unique: card id and ability id)
         self.where: dict[str, int] = {key: place for place, (key, _, _) in enumerate(items)}
         #: the abilities with a ``when``: they match each window's events, so are asked each time
-        self.volatile: tuple[int, ...] = tuple(place for place, item in enumerate(items) if item[2].when is not None)
+        self.volatile = tuple(place for place, item in enumerate(items) if item[2].when is not None)
+        #: the abilities whose own words read the state beyond their card (a
+        #: condition, a cost, targets; working from under another card):
+        #: asked again after any change of the state
+        self.broad = tuple(place for place, (_, _, ability) in enumerate(items) if _reads_beyond_its_card(ability))
+        #: the places of the abilities with a per-turn limit, by the key
+        #: they were last found to spend: asked again after a use of it
+        self.per_turn: dict[str, set[int]] = {}
+        #: the places of each card's abilities: asked again when the card changes
+        self.by_card: dict[str, list[int]] = {}
+        for place, (_, card_id, _) in enumerate(items):
+            self.by_card.setdefault(card_id, []).append(place)
+        self.state = state
+        self.changes = changes
         #: the answers (``None``: none yet, every ability is asked about)
         self.root: Node = None
         self.depth = 0
-        #: what the answers were found under: the state, the chain (its
-        #: object, length and number of links taken off) and its top speed
+        #: what the answers were found under: the state (its change count,
+        #: fingerprint, turn and turn player), the chain (its object, length
+        #: and number of links taken off) and its top speed
         self.mark: tuple[Any, ...] = ()
         self.keys: object = None
         self.length = 0
         self.pops = 0
         self.top: int | None = None
+
+
+def leaves_of(root: Node, depth: int, size: int) -> list[PendingEffect | None]:
+    """The first ``size`` leaves of the tree, in order."""
+    leaves: list[PendingEffect | None] = [None] * size
+    todo: list[tuple[Node, int, int]] = [(root, depth, 0)]
+    while todo:
+        node, level, place = todo.pop()
+        if not _count(node, level):
+            continue
+        if not level:
+            leaves[place] = node
+            continue
+        todo.append((node[2], level - 1, (place << 1) | 1))
+        todo.append((node[1], level - 1, place << 1))
+    return leaves
+
+
+def _reads_beyond_its_card(ability: Ability) -> bool:
+    return bool(ability.condition is not None or ability.cost or ability.targets or SOURCES in ability.active_in)
 
 
 class Responses(Mapping[str, PendingEffect]):

@@ -46,13 +46,13 @@ def tcgtrig_check_pending(state: GameState, effect: PendingEffect, point: str, l
 
 
 @hookimpl
-@reads()
+@reads("state.card")
 def tcgtrig_once_per_turn_key(state: GameState, effect: PendingEffect) -> str:
     return policy.once_per_turn_key(state, effect)
 
 
 @hookimpl
-@reads("chain.own")
+@reads("chain.own", "state.card")
 def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
     return policy.blocked(state, effect, context)
 

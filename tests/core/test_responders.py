@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import tcgtrig
+from attrs import evolve
 from helpers import run, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -76,7 +77,9 @@ def test_the_tree_counts_ranks_and_keeps_every_earlier_version(size, start, chan
 
 
 def test_reads_names_what_is_legal():
-    with pytest.raises(ValueError, match=r"unknown 'chain\.length' \(legal: chain\.own, chain\.top_speed\)"):
+    with pytest.raises(
+        ValueError, match=r"unknown 'chain\.length' \(legal: chain\.own, chain\.top_speed, state\.card, state\)"
+    ):
         reads("chain.length")
 
     @reads("chain.own")
@@ -111,7 +114,7 @@ def toy(*plugins: object) -> tcgtrig.Ruleset:
 
 
 def test_what_the_answers_read_is_the_union_of_the_declarations():
-    assert tcgtrig.load_ruleset("yugioh").window_reads == frozenset({"chain.own", "chain.top_speed"})
+    assert tcgtrig.load_ruleset("yugioh").window_reads == frozenset({"chain.own", "chain.top_speed", "state.card"})
     assert toy().window_reads == frozenset({"chain.top_speed"})  # the core's speed rule
     assert toy(Declared()).window_reads == frozenset({"chain.top_speed"})
     assert toy(Undeclared()).window_reads is None  # one hook may read anything
@@ -156,7 +159,7 @@ def questions(links: int, declare: bool) -> int:
 
 
 def test_a_chain_of_n_responses_asks_about_each_ability_a_bounded_number_of_times():
-    links = 120
+    links = 80
     declared = questions(links, declare=True)
     undeclared = questions(links, declare=False)
     # declared: each player's abilities once, then the one that joined the chain at each window
@@ -220,18 +223,26 @@ def both(position: tcgtrig.Scenario, game: str, seed: int) -> None:
 
 
 def random_chain(seed: int) -> dict[str, Any]:
-    """Cards of both players with activated abilities of speeds 1–3, some
-    with a cost that changes the state, a ``when``, once per chain or a
-    hard once per turn, spells and monsters: what a window reads."""
+    """Cards of both players with activated abilities of speeds 1–3, spells
+    and monsters, some of them with what a window reads: a cost that pays
+    life points, sends a card to the graveyard or turns it face down; a
+    condition on a graveyard; a ``when``; once per chain; once per turn,
+    soft or hard (some cards share a name)."""
     rng = random.Random(seed)
+    count = rng.randint(3, 12)
     cards = []
-    for i in range(rng.randint(3, 12)):
-        ability: dict[str, Any] = {"id": "e", "kind": "activated", "speed": rng.choice([1, 2, 2, 3]), "do": []}
+    for i in range(count):
+        ability: dict[str, Any] = {"id": "e", "kind": "activated", "speed": rng.choice([1, 2, 2, 3])}
         ability["do"] = [rng.choice([{"lp": 1}, {"gain": {"counter": "n"}}, {"lp": -100}])]
+        other = f"c{rng.randrange(count)}"
         roll = rng.random()
-        if roll < 0.2:
+        if roll < 0.1:
             ability["cost"] = [{"lp": -1000}]
+        elif roll < 0.2:
+            ability["cost"] = [{"move": {"card": other, "to": "graveyard"}}]
         elif roll < 0.3:
+            ability["cost"] = [{"flag": {"card": other, "set": "face_down"}}]
+        elif roll < 0.4:
             ability["when"] = rng.choice(
                 [
                     {"event": "activated"},
@@ -239,15 +250,18 @@ def random_chain(seed: int) -> dict[str, Any]:
                     {"event": "activated", "card": {"types": ["spell"]}},
                 ]
             )
-        tags = [tag for tag in ("once_per_chain", "hard_once_per_turn") if rng.random() < 0.2]
-        if "hard_once_per_turn" in tags:
+        elif roll < 0.5:
+            ability["condition"] = {"count": {"zone": "graveyard"}, "gte": rng.randint(0, 2)}
+        if rng.random() < 0.3:
             ability["once_per_turn"] = True
-        if tags:
-            ability["tags"] = tags
+            if rng.random() < 0.5:
+                ability["tags"] = ["hard_once_per_turn"]
+        if rng.random() < 0.2:
+            ability["tags"] = [*ability.get("tags", []), "once_per_chain"]
         cards.append(
             {
                 "id": f"c{i}",
-                "name": rng.choice(["Twin", "Other", f"Card {i}"]),
+                "name": rng.choice(["Twin", "Twin", "Other", f"Card {i}"]),  # a hard limit is per name
                 "owner": rng.choice(["A", "B"]),
                 "zone": "field",
                 "types": [rng.choice(["monster", "spell", "trap"])],
@@ -274,7 +288,7 @@ def random_chain(seed: int) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("game", ["yugioh", "yugioh/ocg"])
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_chains_offer_the_same_whether_answers_are_kept_or_not(game, seed):
     both(scenario_from_data(random_chain(seed), "<random chain>", check_game=False), game, seed)
@@ -290,3 +304,40 @@ CHAIN_FILES = sorted(
 @pytest.mark.parametrize("path", CHAIN_FILES, ids=lambda path: path.name)
 def test_every_yugioh_file_resolves_the_same_whether_answers_are_kept_or_not(path):
     both(load_scenario(path, check_game=False), "yugioh", 0)
+
+
+def test_a_hard_once_per_turn_used_by_one_card_is_not_offered_on_its_namesake():
+    cards = [
+        "{id: starter, owner: A, zone: field, abilities: [{id: main, kind: activated, do: [{lp: 1}]}]}",
+        "{id: a1, owner: A, zone: field, types: [monster], abilities: [{id: e, kind: activated, speed: 2,"
+        " do: [{lp: 1}]}]}",
+    ]
+    for twin in ("t1", "t2"):
+        cards.append(
+            f"{{id: {twin}, name: Twin, owner: B, zone: field, types: [monster], abilities: [{{id: e,"
+            " kind: activated, speed: 2, once_per_turn: true, tags: [hard_once_per_turn], do: [{lp: 1}]}]}"
+        )
+    text = "game: yugioh\ncards:\n" + "".join(f"  - {card}\n" for card in cards)
+    text += "start: [{activate: starter.main}]\n"
+    result = run(text, "yugioh", choices=["t1.e", "a1.e"])
+    offered = [(step.get("player"), step.get("options")) for step in result.trace if step.kind == "choice"]
+    # after t1 spent the name's use, B is not asked again: t2 shares it (A's monster may go again)
+    assert [options for player, options in offered if player == "B"] == [("t1.e", "t2.e", "pass")]
+    assert offered[1] == ("A", ("a1.e", "pass"))
+    assert result.chains() == [["starter.main", "t1.e", "a1.e"]]
+
+
+def test_a_watcher_is_told_which_cards_changed_and_which_per_turn_keys_were_used():
+    state = tcgtrig.GameState.build(("A", "B"), "A", [tcgtrig.Card(id="c", name="C", owner="A", zone="field")])
+    changes = state.watch()
+    state.replace(evolve(state.cards["c"], zone="graveyard"))
+    state.mark_used("c.e")
+    state.set_counter("A", "lp", 10)  # counters are told apart by the fingerprint
+    assert (changes.cards, changes.used, changes.other) == ({"c"}, {"c.e"}, False)
+    state.set_mark("noted", True)
+    assert changes.other
+    changes.clear()
+    assert (changes.cards, changes.used, changes.other) == (set(), set(), False)
+    copy = state.copy()
+    copy.replace(evolve(copy.cards["c"], zone="field"))
+    assert changes.cards == set()  # a copy tells no one
