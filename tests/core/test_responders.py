@@ -306,6 +306,14 @@ def test_every_yugioh_file_resolves_the_same_whether_answers_are_kept_or_not(pat
     both(load_scenario(path, check_game=False), "yugioh", 0)
 
 
+@pytest.mark.parametrize("path", sorted(ROOT.glob("examples/games/magic/scenarios/*.yaml")), ids=lambda path: path.name)
+def test_every_magic_file_resolves_the_same_whether_answers_are_kept_or_not(path):
+    # the example game implements none of the hooks: the core's own rule (the top link's speed) is kept
+    if "magic" not in tcgtrig.available_games():
+        pytest.skip("the example game magic is not installed")
+    both(load_scenario(path, check_game=False), "magic", 0)
+
+
 def test_a_hard_once_per_turn_used_by_one_card_is_not_offered_on_its_namesake():
     cards = [
         "{id: starter, owner: A, zone: field, abilities: [{id: main, kind: activated, do: [{lp: 1}]}]}",
