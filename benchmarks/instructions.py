@@ -5,6 +5,7 @@ figures of ``run.py`` without the noise of a shared machine.  Run by hand:
     python benchmarks/instructions.py --jobs 1   # one valgrind at a time
     python benchmarks/instructions.py --only deep --only cascade  # the cases whose name holds a text
     python benchmarks/instructions.py --rounds 9   # wall time too: median of 9 runs of each case, in turn
+    python benchmarks/instructions.py --hash-seeds 0,1,2   # the median of three hash seeds, and their spread
 
 Wall-clock figures on a shared 2-core machine move by a third from one run
 to the next (the heap loop alone measured 1.5 to 2.3 µs per item on the
@@ -33,6 +34,12 @@ After the counts, each case is timed on the clock (``--rounds``, default
 loop on heaps of 1,000 items timed in between — about 0.4 µs per item
 here, against 0.85 µs for ``run.py``'s 100,000-item heap.
 
+Python seeds its string hashes at random in each process, and the
+layout of dicts and sets follows.  Each count is therefore taken with a
+fixed ``PYTHONHASHSEED`` (``--hash-seeds``, default ``0``), which makes it
+reproducible; ``--hash-seeds 0,1,2`` takes the median of three seeds and
+prints their spread (about 0.1% on the long cascades).
+
 Needs ``valgrind`` on the PATH (Debian: ``apt-get install valgrind``).
 """
 
@@ -40,8 +47,10 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -148,8 +157,9 @@ def heap_child(size: int, quiet: bool = False) -> None:
         print(f"EFFECTS {size}")
 
 
-def count(args: list[str]) -> tuple[int, int]:
-    """Instructions of one child run, and the effects it resolved."""
+def count(args: list[str], seed: str) -> tuple[int, int]:
+    """Instructions of one child run with the hash seed ``seed``, and the
+    effects it resolved."""
     done = subprocess.run(
         [
             "valgrind",
@@ -163,6 +173,7 @@ def count(args: list[str]) -> tuple[int, int]:
         capture_output=True,
         text=True,
         check=True,
+        env={**os.environ, "PYTHONHASHSEED": seed},
     )
     instructions = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     effects = re.search(r"^EFFECTS (\d+)$", done.stdout, re.M)
@@ -171,22 +182,31 @@ def count(args: list[str]) -> tuple[int, int]:
     return int(instructions.group(1).replace(",", "")), int(effects.group(1))
 
 
-def per_effect(case: str, game: str, small: int, large: int) -> float:
+def per_effect(case: str, game: str, small: int, large: int, seed: str) -> float:
     runs = {}
     for size in (small, large):
         for resolve in (False, True):
-            runs[size, resolve] = count(["--child", case, game, str(size), "1" if resolve else "0"])
+            runs[size, resolve] = count(["--child", case, game, str(size), "1" if resolve else "0"], seed)
     resolving = [runs[size, True][0] - runs[size, False][0] for size in (small, large)]
     effects = [runs[size, True][1] for size in (small, large)]
     return (resolving[1] - resolving[0]) / (effects[1] - effects[0])
 
 
-def floor(how: str = "--heap") -> float:
+def floor(seed: str, how: str = "--heap") -> float:
     """Instructions per item of the heap loop: ``--heap`` alone (the
     floor), ``--heap-drawn`` with its random ranks drawn as it goes (the
     floor as issue 26 measured it)."""
-    (a, na), (b, nb) = count([how, "100000"]), count([how, "300000"])
+    (a, na), (b, nb) = count([how, "100000"], seed), count([how, "300000"], seed)
     return (b - a) / (nb - na)
+
+
+def across(futures: list[concurrent.futures.Future[float]]) -> tuple[float, str]:
+    """The median of one figure's counts under each hash seed, and their
+    spread when there are several."""
+    values = [future.result() for future in futures]
+    middle = statistics.median(values)
+    spread = f"  ({min(values):,.0f}–{max(values):,.0f})" if len(values) > 1 else ""
+    return middle, spread
 
 
 def issue_heap_child(size: int) -> None:
@@ -210,6 +230,12 @@ def main() -> None:
     parser.add_argument(
         "--rounds", type=int, default=5, help="wall-time runs of each case, taken in turn (default 5; 0: none)"
     )
+    parser.add_argument(
+        "--hash-seeds",
+        default="0",
+        metavar="N,N,…",
+        help="PYTHONHASHSEED of the counted runs: the median of these (default 0: reproducible counts)",
+    )
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     parser.add_argument("--heap", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--heap-drawn", type=int, help=argparse.SUPPRESS)
@@ -226,24 +252,29 @@ def main() -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not on the PATH (Debian: apt-get install valgrind)")
+    seeds = [seed.strip() for seed in args.hash_seeds.split(",") if seed.strip()]
+    if not seeds or not all(seed.isdigit() and int(seed) <= 4294967295 for seed in seeds):
+        sys.exit(f"--hash-seeds: whole numbers from 0 to 4294967295, separated by commas (got {args.hash_seeds!r})")
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        base = pool.submit(floor)
-        drawn = pool.submit(floor, "--heap-drawn")
+        base = [pool.submit(floor, seed) for seed in seeds]
+        drawn = [pool.submit(floor, seed, "--heap-drawn") for seed in seeds]
         cases = [item for item in CASES if not args.only or any(text in item[0] for text in args.only)]
         figures = [
-            (name, pool.submit(per_effect, case, game, small, large)) for name, case, game, small, large in cases
+            (name, [pool.submit(per_effect, case, game, small, large, seed) for seed in seeds])
+            for name, case, game, small, large in cases
         ]
-        heap, issue = base.result(), drawn.result()
-        print(f"  {'bare heap loop, 1,000 items (instructions/item)':<52} {heap:>12,.0f}")
-        print(f"  {'the same as issue 26 measured it (ranks drawn)':<52} {issue:>12,.0f}")
+        (heap, heap_spread), (issue, issue_spread) = across(base), across(drawn)
+        print(f"  hash seeds: {', '.join(seeds)}" + (" (the median of each figure)" if len(seeds) > 1 else ""))
+        print(f"  {'bare heap loop, 1,000 items (instructions/item)':<52} {heap:>12,.0f}{heap_spread}")
+        print(f"  {'the same as issue 26 measured it (ranks drawn)':<52} {issue:>12,.0f}{issue_spread}")
         print(f"  {'':<52} {'':>12}   {'issue floor':>11}   target   mark   {'heap loop alone':>15}")
-        for name, future in figures:
-            value = future.result()
+        for name, futures in figures:
+            value, spread = across(futures)
             limit = 10 if name in CORE_ONLY else 20
             mark = "pass" if value / issue <= limit else "MISS"
             print(
                 f"  {name + ' (instructions/effect)':<52} {value:>12,.0f}   {value / issue:>10.1f}×   ≤ {limit:>2}×"
-                f"   {mark}   {value / heap:>14.1f}×"
+                f"   {mark}   {value / heap:>14.1f}×{spread}"
             )
     if args.rounds > 0:  # after valgrind is done: the clock has the machine to itself
         floor_us, micro = wall_medians(cases, args.rounds)
