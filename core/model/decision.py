@@ -73,7 +73,9 @@ class EffectLabels(Sequence[str]):
     means the first.  Only ``len``, the first label and membership are
     needed for the default and scripted choosers, and those cost O(1) (plus
     a scan for a plain key), so a decision among thousands of pending
-    effects stays cheap.
+    effects stays cheap.  The labels read the pool's bucket as it is: they
+    are the decision's until it is answered (a copied engine's decision
+    reads the copy's pool).
     """
 
     def __init__(

@@ -164,6 +164,11 @@ class Machine(Activating, Performing, Fusing):
         memo[id(self.pool)] = clone.pool
         clone.trace = self.trace.copy()
         clone.frames = _copy.deepcopy(self.frames, memo)
+        decision = self.decision
+        if decision is not None and id(decision.options) in memo:
+            # the options are live labels the frame that asked holds (an ordering decision's read the
+            # pool): the copy's decision shows the frame's copy of them, which reads the copy's pool
+            clone.decision = evolve(decision, options=memo[id(decision.options)])
         clone.windows = _copy.deepcopy(self.windows, memo)
         clone.matched = _copy.deepcopy(self.matched, memo)
         clone.chain_links = list(self.chain_links)

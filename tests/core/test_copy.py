@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import copy
 
+import tcgtrig
+from helpers import run, scenario
 from tcgtrig.model.values import CardIds, Move
 from tcgtrig.runtime.evaluate import Scope
 from tcgtrig.runtime.frames import EffectRun, MainLoop, Perform, shallow_copy
@@ -51,3 +53,31 @@ def test_a_shallow_copy_has_the_same_values_in_a_new_object():
     loop = MainLoop((), phase="settle", nested=True)
     twin = shallow_copy(loop)
     assert twin is not loop and (twin.start, twin.phase, twin.nested) == ((), "settle", True)
+
+
+ORDER = """
+cards:
+  - {id: a, owner: A, zone: battle, abilities: [{id: x, when: ping, do: [{gain: {counter: n}}]}]}
+  - {id: b, owner: A, zone: battle, abilities: [{id: y, when: ping, do: [{gain: {counter: m}}]}]}
+  - {id: c, owner: A, zone: battle, abilities: [{id: z, when: ping, do: [{gain: {counter: k}}]}]}
+start: [{emit: {event: ping}}]
+"""
+
+
+def test_a_copy_at_an_order_decision_goes_on_alike_after_the_original_has_finished():
+    # the decision's labels read the pending effects: the copy's must read its own, not the original's
+    answers = ["b.y", "c.z"]
+    uninterrupted = run(ORDER, "digimon", choices=answers).json_text()
+    engine = tcgtrig.Engine.for_scenario(scenario(ORDER), "digimon")
+    decision = engine.advance()
+    assert decision is not None and list(decision.options) == ["a.x", "b.y", "c.z"]
+    copied = engine.copy()
+    for label in answers:  # the original goes first, to the end
+        engine.answer(label)
+        engine.advance()
+    assert engine.finished
+    assert list(copied.decision.options) == ["a.x", "b.y", "c.z"]
+    for label in answers:
+        copied.answer(label)
+        copied.advance()
+    assert copied.result().json_text() == uninterrupted
