@@ -137,3 +137,18 @@ def require_example_games() -> None:
         if os.environ.get("TCGTRIG_REQUIRE_EXAMPLE_GAMES"):
             pytest.fail(why)
         pytest.skip(why)
+
+
+def responses(links: int, game: str = "yugioh") -> tuple[str, list[str]]:
+    """A starter of A's and ``links`` quick abilities, B's and A's in turn,
+    each chosen as its player's response (as ``benchmarks/run.py``'s
+    ``ygo_responses``), in the game ``game``."""
+    cards = ["  - {id: starter, owner: A, zone: field, abilities: [{id: main, kind: activated, do: [{lp: 1}]}]}"]
+    for i in range(links):
+        owner = "B" if i % 2 == 0 else "A"
+        cards.append(
+            f"  - {{id: q{i}, owner: {owner}, zone: field,"
+            " abilities: [{id: quick, kind: activated, speed: 2, do: [{lp: 1}]}]}"
+        )
+    text = f"game: {game}\ncards:\n" + "\n".join(cards) + "\nstart: [{activate: starter.main}]\n"
+    return text, [f"q{i}.quick" for i in range(links)]

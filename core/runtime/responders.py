@@ -118,18 +118,31 @@ def nth(root: Node, depth: int, index: int) -> int:
     return place
 
 
-def walk(root: Node, depth: int) -> Iterator[int]:
-    """The places of the legal responses, in order."""
+def legal(root: Node, depth: int) -> Iterator[tuple[int, PendingEffect]]:
+    """The legal responses' places and effects, in order."""
     todo: list[tuple[Node, int, int]] = [(root, depth, 0)]
     while todo:
         node, level, place = todo.pop()
         if not _count(node, level):
             continue
         if not level:
-            yield place
+            yield place, node
             continue
         todo.append((node[2], level - 1, (place << 1) | 1))
         todo.append((node[1], level - 1, place << 1))
+
+
+def walk(root: Node, depth: int) -> Iterator[int]:
+    """The places of the legal responses, in order."""
+    return (place for place, _ in legal(root, depth))
+
+
+def leaves_of(root: Node, depth: int, size: int) -> list[PendingEffect | None]:
+    """The first ``size`` leaves of the tree, in order."""
+    leaves: list[PendingEffect | None] = [None] * size
+    for place, effect in legal(root, depth):
+        leaves[place] = effect
+    return leaves
 
 
 class ResponderTable:
@@ -186,22 +199,6 @@ class ResponderTable:
         self.length = 0
         self.pops = 0
         self.top: int | None = None
-
-
-def leaves_of(root: Node, depth: int, size: int) -> list[PendingEffect | None]:
-    """The first ``size`` leaves of the tree, in order."""
-    leaves: list[PendingEffect | None] = [None] * size
-    todo: list[tuple[Node, int, int]] = [(root, depth, 0)]
-    while todo:
-        node, level, place = todo.pop()
-        if not _count(node, level):
-            continue
-        if not level:
-            leaves[place] = node
-            continue
-        todo.append((node[2], level - 1, (place << 1) | 1))
-        todo.append((node[1], level - 1, place << 1))
-    return leaves
 
 
 def _reads_beyond_its_card(ability: Ability) -> bool:

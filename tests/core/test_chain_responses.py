@@ -11,23 +11,8 @@ import pytest
 import tcgtrig
 import tcgtrig.runtime.activation as activation
 import tcgtrig.runtime.responders as responders
-from helpers import run
+from helpers import responses, run
 from tcgtrig import GameInfo, hookimpl
-
-
-def responses(links: int) -> tuple[str, list[str]]:
-    """A starter of A's and ``links`` quick abilities, B's and A's in turn,
-    each chosen as its player's response (as ``benchmarks/run.py``'s
-    ``ygo_responses``)."""
-    cards = ["  - {id: starter, owner: A, zone: field, abilities: [{id: main, kind: activated, do: [{lp: 1}]}]}"]
-    for i in range(links):
-        owner = "B" if i % 2 == 0 else "A"
-        cards.append(
-            f"  - {{id: q{i}, owner: {owner}, zone: field,"
-            " abilities: [{id: quick, kind: activated, speed: 2, do: [{lp: 1}]}]}"
-        )
-    text = "game: yugioh\ncards:\n" + "\n".join(cards) + "\nstart: [{activate: starter.main}]\n"
-    return text, [f"q{i}.quick" for i in range(links)]
 
 
 def effects_made(monkeypatch: pytest.MonkeyPatch, links: int) -> tuple[int, list[str]]:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import tcgtrig
 from attrs import evolve
-from helpers import run, scenario
+from helpers import responses, run, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tcgtrig import GameInfo, hookimpl, reads
@@ -123,20 +123,6 @@ def test_what_the_answers_read_is_the_union_of_the_declarations():
 # ---------------------------------------------------------------------------
 # A long chain asks O(N) questions when the hooks say what they read
 # ---------------------------------------------------------------------------
-
-
-def responses(links: int, game: str) -> tuple[str, list[str]]:
-    """A starter of A's and ``links`` quick abilities, B's and A's in turn,
-    each chosen as its player's response (``benchmarks/run.py``'s shape)."""
-    cards = ["  - {id: starter, owner: A, zone: field, abilities: [{id: main, kind: activated, do: [{lp: 1}]}]}"]
-    for i in range(links):
-        owner = "B" if i % 2 == 0 else "A"
-        cards.append(
-            f"  - {{id: q{i}, owner: {owner}, zone: field,"
-            " abilities: [{id: quick, kind: activated, speed: 2, do: [{lp: 1}]}]}"
-        )
-    text = f"game: {game}\ncards:\n" + "\n".join(cards) + "\nstart: [{activate: starter.main}]\n"
-    return text, [f"q{i}.quick" for i in range(links)]
 
 
 def questions(links: int, declare: bool) -> int:
