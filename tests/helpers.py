@@ -2,15 +2,50 @@
 
 from __future__ import annotations
 
+import functools
 import subprocess
 import textwrap
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
 import tcgtrig
+import yaml
 from attrs import define
 from tcgtrig import GameInfo, Resolution, Scenario, hookimpl
+
+
+@functools.cache
+def yaml_file(path: Path) -> Any:
+    """A YAML file's data, read once for the whole run (libyaml's loader when
+    it is there).  Shared between tests: read it, do not change it."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+#: how the quick tier samples a matrix that runs once per bundled file: one
+#: file in QUICK_SHARE (the slow tier, which CI runs, takes every one)
+QUICK_SHARE = 3
+_PARAM = type(pytest.param())
+
+
+def quick_share(params: Iterable[Any]) -> list[Any]:
+    """``params`` for ``pytest.mark.parametrize``, every one but each
+    :data:`QUICK_SHARE`-th marked ``slow``: a per-file matrix keeps the quick
+    tier under its budget with a spread of the files (in their sorted order,
+    so each game and folder is in it), and CI still runs them all.  A
+    ``pytest.param`` keeps its own id and marks; the others are named by
+    the test's ``ids`` as before."""
+    out = []
+    for number, param in enumerate(params):
+        if not isinstance(param, _PARAM):
+            param = pytest.param(*(param if isinstance(param, tuple) else (param,)))
+        if number % QUICK_SHARE:
+            param = pytest.param(*param.values, id=param.id, marks=(*param.marks, pytest.mark.slow))
+        out.append(param)
+    return out
+
 
 HEADER = """\
 format: 1

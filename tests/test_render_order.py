@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
+from helpers import quick_share
 from tcgtrig.tools.render import build_tree, render_text, tree_lines
 
 ROOT = Path(__file__).parent.parent
@@ -56,13 +57,13 @@ def happened(result: tcgtrig.Resolution) -> list[tuple[str, ...]]:
     return out
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", quick_share(FILES), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_activations_and_decisions_print_in_the_order_they_happened(path):
     for result in resolutions(path):
         assert printed(render_text(result)) == happened(result), result.game
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", quick_share(FILES), ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_step_is_drawn_at_or_below_the_line_of_the_step_before(path):
     for result in resolutions(path):
         places: list = []

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers import quick_share
 from tcgtrig.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,7 +65,7 @@ def _bundled() -> list[tuple[Path, str]]:
     return out
 
 
-@pytest.mark.parametrize("path, game", _bundled(), ids=lambda v: v.name if isinstance(v, Path) else v)
+@pytest.mark.parametrize("path, game", quick_share(_bundled()), ids=lambda v: v.name if isinstance(v, Path) else v)
 def test_every_bundled_file_resumes_identically_from_every_stop(path, game):
     """Every game, every bundled file, every stop point (after 0, 1, 2, …
     activations, including mid-chain and mid-interrupt window)."""

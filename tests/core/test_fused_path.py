@@ -38,6 +38,7 @@ from typing import Any
 
 import pytest
 import tcgtrig
+from helpers import quick_share
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tcgtrig.choices import Decision, RandomChooser, ScriptedChooser
@@ -178,7 +179,7 @@ def test_the_switch_reaches_the_machine_and_a_copy():
     assert tcgtrig.Engine.for_scenario(scenario).machine.fused is True  # the default
 
 
-@pytest.mark.parametrize("path", FILES, ids=relative)
+@pytest.mark.parametrize("path", quick_share(FILES), ids=relative)
 def test_each_file_resolves_the_same_on_both_paths_under_its_own_games(path):
     games = own_games(path)
     assert games, f"{relative(path)} names no installed game"

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-import yaml
-from helpers import run
+from helpers import run, yaml_file
 from tcgtrig import ActivationContext, Card, GameState, PendingEffect
 from tcgtrig.plugins.digimon import policy
 
@@ -178,7 +177,7 @@ SEEDS = (
 
 @pytest.mark.parametrize("name", SEEDS)
 def test_every_seed_example_has_a_scenario_that_asserts_its_order(name):
-    data = yaml.safe_load((SCENARIOS / name).read_text())
+    data = yaml_file(SCENARIOS / name)
     assert "seeds/digimon-" in data["source"]
     assert data["expect"]["digimon"]["resolved"], "the resolution order is asserted"
 
@@ -187,7 +186,7 @@ def test_every_qa_case_cites_its_ruling_and_asserts_its_order():
     files = sorted(SCENARIOS.glob("qa-*.yaml"))
     assert len(files) >= 11
     for path in files:
-        data = yaml.safe_load(path.read_text())
+        data = yaml_file(path)
         assert "Q&A" in data["source"] or "Q" in data["title"], path.name
         assert "resolved" in data["expect"]["digimon"], path.name  # the order (possibly: nothing)
 

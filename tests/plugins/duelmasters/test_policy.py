@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-import yaml
-from helpers import ability, pending, run
+from helpers import ability, pending, run, yaml_file
 from tcgtrig import ActivationContext, Card, Event, GameState
 from tcgtrig.plugins.duelmasters import policy
 
@@ -180,7 +179,7 @@ RULE_CASES = range(1, 12)
 
 @pytest.mark.parametrize("name", sorted(SEEDS))
 def test_every_seed_example_has_a_scenario_that_asserts_its_order(name):
-    data = yaml.safe_load((SCENARIOS / name).read_text())
+    data = yaml_file(SCENARIOS / name)
     assert "seeds/duelmasters-trigger-ability.txt" in data["source"] and SEEDS[name] in data["source"]
     assert data["expect"]["duelmasters"]["resolved"] is not None
 
@@ -191,12 +190,11 @@ def test_every_canonical_rule_case_has_a_scenario(number):
     files = [
         p
         for p in SCENARIOS.glob("*.yaml")
-        if p.name.startswith(f"cr-{number}-")
-        or f"acceptance example {number} " in yaml.safe_load(p.read_text())["source"]
+        if p.name.startswith(f"cr-{number}-") or f"acceptance example {number} " in yaml_file(p)["source"]
     ]
     assert files, f"no scenario file for acceptance example {number}"
     for path in files:
-        assert "duelmasters" in yaml.safe_load(path.read_text())["expect"], path.name
+        assert "duelmasters" in yaml_file(path)["expect"], path.name
 
 
 def test_the_non_turn_player_declares_after_the_turn_player_processed_theirs():

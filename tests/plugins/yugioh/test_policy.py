@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-import yaml
 from attrs import evolve
-from helpers import ability, pending, run
+from helpers import ability, pending, run, yaml_file
 from tcgtrig import ActivationContext, Card, Event, GameState
 from tcgtrig.plugins.yugioh import policy
 
@@ -213,7 +212,7 @@ def test_game_words_expand_to_core_actions(word, arg, expected):
 
 
 def _sources() -> dict[str, str]:
-    return {p.name: yaml.safe_load(p.read_text())["source"] for p in SCENARIOS.glob("*.yaml")}
+    return {p.name: yaml_file(p)["source"] for p in SCENARIOS.glob("*.yaml")}
 
 
 @pytest.mark.parametrize("number", range(1, 18))
@@ -221,8 +220,9 @@ def test_every_research_case_has_a_scenario(number):
     files = [name for name in _sources() if name.startswith(f"case-{number:02d}-")]
     assert files, f"no scenario file for research case {number}"
     for name in files:
-        data = yaml.safe_load((SCENARIOS / name).read_text())
-        assert "ygo.md" in data["source"] and any(k.startswith("yugioh") for k in data["expect"]), name
+        assert "ygo.md" in _sources()[name] and any(
+            k.startswith("yugioh") for k in yaml_file(SCENARIOS / name)["expect"]
+        ), name
 
 
 @pytest.mark.parametrize("card", ["zaborg", "peten", "abysshilde", "flowerbot", "solemn-wishes", "aromage-jasmine"])
