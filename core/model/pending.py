@@ -150,17 +150,26 @@ class PendingEffect:
         equal signatures behave alike (used to recognise a repeated position)."""
         signature = self._signature
         if signature is None:
+            # no generator for what is nearly always one event and no targets:
+            # every pending effect is signed
+            events = self.events
+            if len(events) == 1:
+                e = events[0]
+                signed = ((e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards),)
+            else:
+                signed = tuple(
+                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+                    for e in events
+                )
+            targets = self.targets
             signature = (
                 self.key,
                 self.controller,
                 self.self_card,
                 self.declaration,
                 self.negated,
-                tuple((name, chosen) for name, _, chosen in self.targets),
-                tuple(
-                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
-                    for e in self.events
-                ),
+                tuple((name, chosen) for name, _, chosen in targets) if targets else (),
+                signed,
             )
             _set_signature(self, signature)
         return signature
@@ -248,10 +257,11 @@ class PendingPool:
     _kinds_hash: int = 0
     #: per bucket, how many effects left it since it was last compacted
     _holes: dict[Rank, int] = field(factory=dict)
-    #: per bucket, each effect's key by id, in the bucket's order (an ordering
-    #: decision's labels, read without touching the effects: :meth:`keys_of`)
+    #: per bucket that has held more than one effect, each effect's key by id,
+    #: in the bucket's order (an ordering decision's labels, read without
+    #: touching the effects: :meth:`keys_of`); most buckets only ever hold one
     _keys: dict[Rank, dict[int, str]] = field(factory=dict)
-    #: per bucket, how many of its effects have each key
+    #: per bucket in ``_keys``, how many of its effects have each key
     _key_counts: dict[Rank, dict[str, int]] = field(factory=dict)
 
     def __len__(self) -> int:
@@ -272,15 +282,19 @@ class PendingPool:
         rank = effect.rank
         bucket = self._buckets.get(rank)
         if bucket is None:
-            bucket = self._buckets[rank] = {}
-            keys = self._keys[rank] = {}
-            counts = self._key_counts[rank] = {}
+            self._buckets[rank] = {effect.id: effect}
             heapq.heappush(self._heap, rank)
         else:
-            keys, counts = self._keys[rank], self._key_counts[rank]
-        bucket[effect.id] = effect
-        keys[effect.id] = key = effect.key
-        counts[key] = counts.get(key, 0) + 1
+            keys = self._keys.get(rank)
+            if keys is None:  # its second effect: the first one's key too
+                (first,) = bucket.values()
+                keys = self._keys[rank] = {first.id: first.key}
+                counts = self._key_counts[rank] = {first.key: 1}
+            else:
+                counts = self._key_counts[rank]
+            bucket[effect.id] = effect
+            keys[effect.id] = key = effect.key
+            counts[key] = counts.get(key, 0) + 1
         self._rank_of[effect.id] = rank
         self._by_card.setdefault(effect.card, {})[effect.id] = None
         if effect.self_card != effect.card:
@@ -325,8 +339,10 @@ class PendingPool:
         bucket = self._buckets[rank]
         effect = bucket.pop(effect_id)
         if not bucket:
-            del self._buckets[rank], self._keys[rank], self._key_counts[rank]
-            self._holes.pop(rank, None)
+            del self._buckets[rank]
+            if self._keys.pop(rank, None) is not None:
+                del self._key_counts[rank]
+                self._holes.pop(rank, None)
         else:
             keys, counts = self._keys[rank], self._key_counts[rank]
             key = keys.pop(effect_id)
@@ -390,7 +406,9 @@ class PendingPool:
         rank = self._rank_of.get(next(iter(bucket), -1))
         if rank is None or self._buckets.get(rank) is not bucket:
             return None
-        keys = self._keys[rank]
+        keys = self._keys.get(rank)
+        if keys is None:  # a bucket that only ever held one effect
+            return [effect.key for effect in bucket.values()]
         return list(keys.values()) if len(self._key_counts[rank]) == len(keys) else None
 
     def of_card(self, card_id: str) -> list[PendingEffect]:

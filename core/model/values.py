@@ -733,12 +733,13 @@ class Ability:
     #: what it targets as it activates, by name (``target`` for the one
     #: ``target:`` query): chosen after its cost, kept while it waits
     targets: tuple[tuple[str, Query], ...] = field(default=(), converter=_targets)
+    #: how many times a turn it may activate (0: no limit): ``per_turn: 2``
+    #: is [Twice Per Turn]; ``once_per_turn`` spells 1.  Worked out as it is
+    #: made (read for every effect), never given
+    uses_per_turn: int = field(init=False, eq=False, repr=False)
 
-    @property
-    def uses_per_turn(self) -> int:
-        """How many times a turn it may activate (0: no limit).
-        ``per_turn: 2`` is [Twice Per Turn]; ``once_per_turn`` spells 1."""
-        return self.per_turn or (1 if self.once_per_turn else 0)
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "uses_per_turn", self.per_turn or (1 if self.once_per_turn else 0))
 
 
 @frozen(kw_only=True)
