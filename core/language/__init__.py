@@ -25,7 +25,7 @@ sits above the games and below both the runtime and the scenario files.
 from __future__ import annotations
 
 from . import battle, change, draw, emit, flag, gain, grant, move, stack
-from .base import ActionKind, Moment, Op, Planning, Reader, Writer
+from .base import ActionKind, Moment, Op, Planning, Reader, Writer, make_planning
 from .control import CONTROLS, NOT_AT_ONCE, ControlKind
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "Moment",
     "Op",
     "Planning",
+    "make_planning",
     "Reader",
     "Writer",
 ]

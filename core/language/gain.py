@@ -40,12 +40,16 @@ def write(action: Gain, writer: Writer) -> dict[str, Any]:
 
 def plan(planning: Planning, action: Gain) -> list[Op]:
     machine, part, chosen, scope, by, actor, did = planning
-    amount = machine.view.amount(action.amount, scope, did)
+    amount = action.amount
+    if type(amount) is not int:  # a number read as it happens
+        amount = machine.view.amount(amount, scope, did)
     if amount <= 0:
         return []
     base = "gained" if action.sign > 0 else "lost"
     ops = []
-    for player in counted_players(machine.state, action.player, scope.controller):
+    who = action.player
+    players = (scope.controller,) if who == "self" else counted_players(machine.state, who, scope.controller)
+    for player in players:
         event = make_event(
             name=action.as_ or base,
             base=base if action.as_ else None,
@@ -63,14 +67,13 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     """Change the counter (and the counters the game links to it) by the
     op's ``delta``; a cap may stop it short, or at once: then nothing happened."""
     state, event = moment.state, op.event
-    assert event.counter is not None
+    counter = event.counter
+    assert counter is not None
     player = event.player or ""
-    old = state.counter(player, event.counter)
-    for who, value in moment.machine.ruleset.linked_counters(
-        state, player, event.counter, old + op.get("delta")
-    ).items():
-        state.set_counter(who, event.counter, value)
-    moved = abs(state.counter(player, event.counter) - old)
+    old = state.counter(player, counter)
+    for who, value in moment.machine.ruleset.linked_counters(state, player, counter, old + op.get("delta")).items():
+        state.set_counter(who, counter, value)
+    moved = abs(state.counter(player, counter) - old)
     if moved:
         moment.events.append(event if moved == event.amount else evolve(event, amount=moved))
 

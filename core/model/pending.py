@@ -153,9 +153,12 @@ class PendingEffect:
             # no generator for what is nearly always one event and no targets:
             # every pending effect is signed
             events = self.events
+            signed: tuple[Any, ...]
             if len(events) == 1:
                 e = events[0]
-                signed = ((e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards),)
+                signed = (
+                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards),
+                )
             else:
                 signed = tuple(
                     (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)

@@ -20,10 +20,6 @@ __all__ = ["Changes", "GameState"]
 _MASK = (1 << 64) - 1
 
 
-def _h(value: object) -> int:
-    return hash(value) & _MASK
-
-
 class Changes:
     """What changed of a state since a watcher last looked (:meth:`GameState.watch`):
     the cards replaced, the per-turn keys used, and whether anything else
@@ -273,9 +269,9 @@ class GameState:
         values = self.counters.setdefault(player, {})
         old = values.get(name)
         if old != value or name not in values:  # set to what it is (a capped gauge): the hashes stay
-            delta = _h(("counter", player, name, value))
+            delta = hash(("counter", player, name, value))
             if name in values:
-                delta -= _h(("counter", player, name, old))
+                delta -= hash(("counter", player, name, old))
             values[name] = value
             self._hash = (self._hash + delta) & _MASK
             self._counter_hash = (self._counter_hash + delta) & _MASK
@@ -285,9 +281,9 @@ class GameState:
     def mark_used(self, key: str) -> None:
         count = self.used.get(key, 0)
         if count:
-            self._hash = (self._hash - _h(("used", key, count))) & _MASK
+            self._hash = (self._hash - hash(("used", key, count))) & _MASK
         self.used[key] = count + 1
-        self._hash = (self._hash + _h(("used", key, count + 1))) & _MASK
+        self._hash = (self._hash + hash(("used", key, count + 1))) & _MASK
         self._changes += 1
         for watcher in self._watchers:
             watcher.used.add(key)
@@ -297,7 +293,7 @@ class GameState:
         if (name in self.marks) == on:
             return False
         self.marks = self.marks | {name} if on else self.marks - {name}
-        delta = _h(("mark", name))
+        delta = hash(("mark", name))
         self._hash = (self._hash + (delta if on else -delta)) & _MASK
         self._changes += 1
         self._changed_other()
@@ -306,7 +302,7 @@ class GameState:
     def record(self, events: Iterable[Event]) -> None:
         """Events that just happened, for the turn's history (when kept)."""
         for event in events:
-            self._hash = (self._hash + _h(("history", len(self.history), event))) & _MASK
+            self._hash = (self._hash + hash(("history", len(self.history), event))) & _MASK
             self.history.append(event)
             self._changes += 1
             self._changed_other()
@@ -314,7 +310,7 @@ class GameState:
     def forget_history(self) -> None:
         """A new turn: nothing has happened in it yet."""
         for index, event in enumerate(self.history):
-            self._hash = (self._hash - _h(("history", index, event))) & _MASK
+            self._hash = (self._hash - hash(("history", index, event))) & _MASK
         self.history = []
         self._changes += 1
         self._changed_other()
@@ -322,7 +318,7 @@ class GameState:
     def reset_used(self) -> None:
         """A new turn: no per-turn ability has been used."""
         for key, count in self.used.items():
-            self._hash = (self._hash - _h(("used", key, count))) & _MASK
+            self._hash = (self._hash - hash(("used", key, count))) & _MASK
         self.used = {}
         self._changes += 1
         self._changed_other()
@@ -366,7 +362,7 @@ class GameState:
         if card.under is not None:
             self._children.setdefault(card.under, {})[card.id] = None
         dynamic = self._dynamic[card.id] = card.dynamic()
-        self._hash = (self._hash + _h(dynamic)) & _MASK
+        self._hash = (self._hash + hash(dynamic)) & _MASK
         self._changes += 1
         if self._watchers:
             for watcher in self._watchers:
@@ -377,4 +373,4 @@ class GameState:
         self._zones[card.zone].pop(card.id, None)
         if card.under is not None:
             self._children.get(card.under, {}).pop(card.id, None)
-        self._hash = (self._hash - _h(self._dynamic[card.id])) & _MASK
+        self._hash = (self._hash - hash(self._dynamic[card.id])) & _MASK

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..language import BY_MODEL, Moment, Op, Planning
+from ..language import BY_MODEL, Moment, Op, make_planning
 from ..model.values import Card, Event
 from .evaluate import Scope
 
@@ -60,7 +60,7 @@ def plan(
     if kind is None:  # pragma: no cover - the parser only builds the primitive actions
         raise TypeError(f"not a primitive action: {action!r}")
     return kind.plan(
-        Planning(machine, part, chosen, scope, by, None if by == "rule" else scope.controller, did), action
+        make_planning((machine, part, chosen, scope, by, None if by == "rule" else scope.controller, did)), action
     )
 
 

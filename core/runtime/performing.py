@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
-from ..language import BY_MODEL, NOT_AT_ONCE
+from ..language import BY_MODEL, NOT_AT_ONCE, make_planning
 from ..model.info import Drop, GameEnd
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Step
@@ -38,7 +38,7 @@ from ..model.values import (
     Together,
     Win,
 )
-from .actions import apply, plan
+from .actions import apply
 from .evaluate import Scope, make_scope, relative_player
 from .frames import (
     EffectRun,
@@ -141,7 +141,8 @@ class Performing(MachineBase):
         nothing is done and ``False`` is returned)."""
         scope = run.scope
         chosen: dict[str, list[str]] = {}
-        for name in BY_MODEL[type(action)].card_fields:  # card_fields(action), without the call
+        kind = BY_MODEL[type(action)]
+        for name in kind.card_fields:  # card_fields(action), without the call
             selector = getattr(action, name)
             if selector is None:
                 continue
@@ -150,7 +151,10 @@ class Performing(MachineBase):
             chosen[name] = self.view.select(selector, scope)
         # plan() and apply() take the Machine, which this part only ever is a part of
         machine: Machine = self  # type: ignore[assignment]
-        ops = plan(machine, 0, action, chosen, scope, run.by, run.did)
+        by = getattr(action, "by", None) or run.by  # plan(), without the call
+        ops = kind.plan(
+            make_planning((machine, 0, chosen, scope, by, None if by == "rule" else scope.controller, run.did)), action
+        )
         count = 0
         if ops:  # a gauge already full, a card already tapped: nothing to apply
             events, before = apply(machine, ops)
