@@ -246,12 +246,23 @@ class Ruleset:
         self._declared = bind("tcgtrig_declared_use")
         self._together = bind("tcgtrig_replacements_together")
         self.has_look_back = self._look_back is not None
+        self._note_every_effect_hooks()
         self.window_reads = self._window_reads()
         #: trace details already found sound (a game gives a few answers, over and over)
         self._sound_details: set[tuple[tuple[str, Any], ...]] = set()
         self.aliases = self._collect_aliases()
 
     # -- plumbing -----------------------------------------------------------
+
+    def _note_every_effect_hooks(self) -> None:
+        """Whether the game implements each hook the engine calls for every
+        effect: where it leaves one to the core, the hot paths (admission,
+        the fused path, ``gain``) skip the call, whose default they know."""
+        self.checks_pending = self._check is not None
+        self.ranks_pending = self._rank is not None or self._details is not None
+        self.orders_pending = self._who is not None
+        self.processes_rules = self._rules is not None
+        self.links_counters = self._linked is not None
 
     def _window_reads(self) -> frozenset[str] | None:
         """What the answers about a chain response read besides the state

@@ -71,8 +71,12 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     assert counter is not None
     player = event.player or ""
     old = state.counter(player, counter)
-    for who, value in moment.machine.ruleset.linked_counters(state, player, counter, old + op.get("delta")).items():
-        state.set_counter(who, counter, value)
+    ruleset = moment.machine.ruleset
+    if ruleset.links_counters:
+        for who, value in ruleset.linked_counters(state, player, counter, old + op.get("delta")).items():
+            state.set_counter(who, counter, value)
+    else:
+        state.set_counter(player, counter, old + op.get("delta"))
     moved = abs(state.counter(player, counter) - old)
     if moved:
         moment.events.append(event if moved == event.amount else evolve(event, amount=moved))

@@ -186,6 +186,31 @@ class PendingEffect:
             _set_signature_hash(self, value)
         return value
 
+    # -- filled in by the engine, in place, before the effect is admitted ----
+    # The trigger matcher makes an effect as its ability matches (id 0, no
+    # batch yet), the moment's other events and its chain link and fixed
+    # numbers are added as they are found, and admission gives it its id,
+    # batch, rank and details.  Until then nothing but the engine holds it
+    # (a copy of the engine copies the ones it holds): one object per
+    # pending effect, on the hot path.
+
+    def _also(self, event: Event) -> None:
+        """One more event of its moment set it off."""
+        _set_events(self, self.events + (event,))
+
+    def _link_to(self, link: int) -> None:
+        """The chain link that was resolving as it triggered."""
+        _set_link(self, link)
+
+    def _fix(self, fixed: Fixed) -> None:
+        """Its ``fixed`` numbers, read as it triggered."""
+        _set_fixed(self, fixed)
+
+    def _admit(self, id: int, timing: int) -> None:
+        """Its instance number and admission batch, as it is admitted."""
+        _set_id(self, id)
+        _set_timing(self, timing)
+
     def _place(self, rank: Rank, details: tuple[tuple[str, Any], ...]) -> None:
         """Give a new effect its rank and trace details, in place.
 
@@ -233,6 +258,11 @@ make_pending = maker(PendingEffect)
 
 #: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
 _set_rank = PendingEffect.__dict__["rank"].__set__
+_set_events = PendingEffect.__dict__["events"].__set__
+_set_link = PendingEffect.__dict__["link"].__set__
+_set_fixed = PendingEffect.__dict__["fixed"].__set__
+_set_id = PendingEffect.__dict__["id"].__set__
+_set_timing = PendingEffect.__dict__["timing"].__set__
 _set_details = PendingEffect.__dict__["details"].__set__
 _set_head = PendingEffect.__dict__["_head"].__set__
 _set_signature = PendingEffect.__dict__["_signature"].__set__

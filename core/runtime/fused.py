@@ -73,6 +73,7 @@ class Fusing(MachineBase):
         state, ruleset, pool, frames = self.state, self.ruleset, self.pool, self.frames
         conditional = self.conditional
         recheck = ruleset.info.recheck_trigger_condition
+        checks = ruleset.checks_pending
         # what the loop guards' quick look reads of the frames, the chain and the
         # chooser: none of it changes while the loop runs (it hands back first),
         # except in a chain game (its chain, and whether the last moment was answered)
@@ -96,7 +97,7 @@ class Fusing(MachineBase):
             self.fused_effects += 1
             if effect.id in conditional.effects:
                 conditional.discard(effect.id, state)
-            drop = ruleset.check_pending(state, effect, "activation", self.last_moment)
+            drop = ruleset.check_pending(state, effect, "activation", self.last_moment) if checks else None
             if drop is None and recheck and ability.trigger_condition is not None:
                 drop = machine.trigger_condition_lapsed(effect)
             if drop is not None:
@@ -130,10 +131,12 @@ class Fusing(MachineBase):
         here when nothing more is pending."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state, ruleset, pool = self.state, self.ruleset, self.pool
+        rules = ruleset.processes_rules
         while True:
             if loop.phase == "settle":
                 # settle (Settle.begin): the game's rules, then what triggered becomes pending
-                todo = ruleset.rules_processing(state, self.view, state.take_touched())
+                # a game with no rules hook is not asked (the cards it would be shown wait for the frames)
+                todo = ruleset.rules_processing(state, self.view, state.take_touched()) if rules else ()
                 if todo:
                     loop.phase = "pick"
                     machine.push(Settle())
@@ -157,7 +160,7 @@ class Fusing(MachineBase):
             loop.phase = "settle"  # MainLoop.nothing_pending, which would open the window
             if not self._fused_chain():
                 return None
-        player = ruleset.who_orders(state, bucket)
+        player = ruleset.who_orders(state, bucket) if ruleset.orders_pending else next(iter(bucket.values())).controller
         if self.due and player in self.due:
             machine.push(Declare(machine.declarations_due(player)))
             return None

@@ -35,7 +35,7 @@ from ..base.collector import held_back
 from ..base.errors import ChoiceError
 from ..model.decision import Decision
 from ..model.info import STOPPED, ChainKeys, Drop, GameEnd
-from ..model.pending import Fingerprint, PendingEffect, PendingPool, make_pending
+from ..model.pending import Fingerprint, PendingEffect, PendingPool
 from ..model.trace import Step
 from ..model.values import (
     Action,
@@ -170,7 +170,8 @@ class Machine(Activating, Performing, Fusing):
             # pool): the copy's decision shows the frame's copy of them, which reads the copy's pool
             clone.decision = evolve(decision, options=memo[id(decision.options)])
         clone.windows = _copy.deepcopy(self.windows, memo)
-        clone.matched = _copy.deepcopy(self.matched, memo)
+        # matched effects are not admitted yet: admission fills them in, in place
+        clone.matched = [_copy.copy(match) for match in self.matched]
         clone.chain_links = list(self.chain_links)
         clone.chain_keys = ChainKeys(self.chain_keys)
         clone.due = {player: dict(ids) for player, ids in self.due.items()}
@@ -492,6 +493,7 @@ class Machine(Activating, Performing, Fusing):
         state, ruleset, chain, add, timing = self.state, self.ruleset, self.chain, self.trace.add, self.timing
         spent_trigger = ruleset.info.spent_abilities_trigger
         recheck = ruleset.info.recheck_trigger_condition
+        checks, ranks = ruleset.checks_pending, ruleset.ranks_pending
         for number, match in enumerate(matched):
             if huge and not number & MEMORY_EVERY and (why := budget.exceeded()) is not None:
                 left = len(matched) - number
@@ -499,35 +501,22 @@ class Machine(Activating, Performing, Fusing):
                 self.over_budget = f"{why} ({left:,} effects that triggered at one moment were not taken in)"
                 break
             ability = match.ability
-            effect = make_pending(
-                id=self.new_id(),
-                key=match.key,
-                card=match.card,
-                ability=ability,
-                controller=match.controller,
-                self_card=match.self_card,
-                events=tuple(match.events),
-                moment=match.moment,
-                timing=timing,
-                granted=match.granted,
-                grant=match.grant,
-                depth=match.depth,
-                cause=match.cause,
-                incarnation=match.incarnation,
-                link=match.link,
-                self_incarnation=match.self_incarnation,
-                looked_back=match.looked_back,
-                fixed=match.fixed,
-            )
+            effect = match  # made as it matched (match_triggers): now it is given its number and batch
+            effect._admit(self.new_id(), timing)
             if not spent_trigger and ability.uses_per_turn and self.spent(effect):
                 continue  # it does not trigger at all
-            effect = self._ranked(effect)
-            drop = ruleset.check_pending(state, effect, "admission", self.last_moment)
-            if drop is None and chain:
-                drop = ruleset.check_pending(state, effect, "window", self.last_moment)
+            if ranks:
+                effect = self._ranked(effect)
+            else:  # Ruleset.rank's default, and no details
+                effect._place((state.seat(effect.controller), timing), ())
+            drop = None
+            if checks:
+                drop = ruleset.check_pending(state, effect, "admission", self.last_moment)
+                if drop is None and chain:
+                    drop = ruleset.check_pending(state, effect, "window", self.last_moment)
             if drop is not None and drop.kind == "void":
                 continue
-            add("triggered", effect.trace_head() + ("event", match.events[0].name))
+            add("triggered", effect.trace_head() + ("event", effect.events[0].name))
             if drop is not None:
                 self.drop(effect, drop)
                 continue

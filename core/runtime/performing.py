@@ -298,23 +298,12 @@ class Performing(MachineBase):
 
     def _waiting_interrupt(self, match: Match, target: Perform) -> PendingEffect:
         """The pending effect an interrupt (or a replacement) found waits as."""
-        return PendingEffect(
+        return evolve(
+            match,
             id=self.new_id(),
-            key=match.key,
-            card=match.card,
-            ability=match.ability,
-            controller=match.controller,
-            self_card=match.self_card,
-            events=tuple(match.events),
             moment=self.moment,
             timing=self.timing,
-            granted=match.granted,
-            grant=match.grant,
-            depth=match.depth,
             cause=target.run.instance,
-            incarnation=match.incarnation,
-            self_incarnation=match.self_incarnation,
-            fixed=match.fixed,
             window="interrupt",
         )
 
@@ -360,14 +349,14 @@ class Performing(MachineBase):
             look_back=look_back,
         ):
             if len(match.events) > 1 and self.ruleset.trigger_each_event(self.state, match.ability, match.events):
-                found = [evolve(match, events=[event]) for event in match.events]
+                found = [evolve(match, events=(event,)) for event in match.events]
             else:
                 found = [match]
             for m in found:
                 # self._trigger_condition_holds(m) and self._fix_values(m), without the calls for none
                 ability = m.ability
                 if ability.trigger_condition is None or self._trigger_condition_holds(m):
-                    m.link = self.resolving_link
+                    m._link_to(self.resolving_link)
                     known = fixed.get(id(ability))
                     if known is None or known[0] is not ability or known[1]:
                         self._fix_values(m, before)
@@ -384,9 +373,11 @@ class Performing(MachineBase):
             return
         view = self.view.as_before(before) if match.looked_back and before else self.view
         scope = self._match_scope(match)
-        match.fixed = tuple(
-            (ref, int(view.holds(ref.condition, scope)) if isinstance(ref, AtTrigger) else view.read(ref, scope))
-            for ref in refs
+        match._fix(
+            tuple(
+                (ref, int(view.holds(ref.condition, scope)) if isinstance(ref, AtTrigger) else view.read(ref, scope))
+                for ref in refs
+            )
         )
 
     def _trigger_condition_holds(self, match: Match) -> bool:
@@ -405,7 +396,7 @@ class Performing(MachineBase):
             controller=match.controller,
             card=match.card,
             self_card=match.self_card,
-            events=tuple(match.events),
+            events=match.events,
         )
 
     def trigger_condition_lapsed(self, effect: PendingEffect) -> Drop | None:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import Factory, define, setters
+from attrs import Factory, define
 
+from ..model.pending import PendingEffect, make_pending
 from ..model.state import GameState
 from ..model.values import (
     SOURCES,
@@ -221,27 +222,10 @@ class AbilityIndex:
         return self
 
 
-@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
-class Match:
-    """An ability that matched events; it becomes pending at the next settle."""
-
-    card: str
-    ability: Ability
-    self_card: str
-    controller: str
-    events: list[Event]
-    moment: int
-    incarnation: int
-    cause: int
-    depth: int
-    link: int = 0
-    self_incarnation: int = 0
-    looked_back: bool = False
-    fixed: tuple[tuple[Any, int | None], ...] = ()
-    #: the effect key, the one string the index made for the ability
-    key: str = ""
-    granted: bool = False
-    grant: Mod | None = None
+#: an ability that matched events, as :func:`match_triggers` finds it: the
+#: pending effect it becomes at the next settle, before its admission (id 0,
+#: no batch yet: :meth:`PendingEffect._admit <tcgtrig.model.pending.PendingEffect._admit>`)
+Match = PendingEffect
 
 
 def match_triggers(
@@ -300,16 +284,17 @@ def match_triggers(
                     _note(
                         found,
                         event,
-                        Match(
-                            card_id,
-                            ability,
-                            hit[0],
-                            hit[1],
-                            [],
-                            moment,
-                            now.incarnation,
-                            cause,
-                            depth,
+                        make_pending(
+                            id=0,
+                            card=card_id,
+                            ability=ability,
+                            self_card=hit[0],
+                            controller=hit[1],
+                            events=(event,),
+                            moment=moment,
+                            incarnation=now.incarnation,
+                            cause=cause,
+                            depth=depth,
                             self_incarnation=state.cards[hit[0]].incarnation,
                             looked_back=hit[2],
                             key=key,
@@ -323,16 +308,17 @@ def match_triggers(
                         _note(
                             found,
                             event,
-                            Match(
-                                holder,
-                                ability,
-                                holder,
-                                controller,
-                                [],
-                                moment,
-                                now.incarnation,
-                                cause,
-                                depth,
+                            make_pending(
+                                id=0,
+                                card=holder,
+                                ability=ability,
+                                self_card=holder,
+                                controller=controller,
+                                events=(event,),
+                                moment=moment,
+                                incarnation=now.incarnation,
+                                cause=cause,
+                                depth=depth,
                                 self_incarnation=now.incarnation,
                                 looked_back=looked_back,
                                 key=key,
@@ -373,16 +359,17 @@ def match_interrupts(
                 _note(
                     found,
                     event,
-                    Match(
-                        card_id,
-                        ability,
-                        self_card,
-                        controller,
-                        [],
-                        moment,
-                        card.incarnation,
-                        cause,
-                        depth,
+                    make_pending(
+                        id=0,
+                        card=card_id,
+                        ability=ability,
+                        self_card=self_card,
+                        controller=controller,
+                        events=(event,),
+                        moment=moment,
+                        incarnation=card.incarnation,
+                        cause=cause,
+                        depth=depth,
                         self_incarnation=state.cards[self_card].incarnation,
                         key=key,
                     ),
@@ -395,16 +382,17 @@ def match_interrupts(
                         _note(
                             found,
                             event,
-                            Match(
-                                holder,
-                                ability,
-                                holder,
-                                controller,
-                                [],
-                                moment,
-                                card.incarnation,
-                                cause,
-                                depth,
+                            make_pending(
+                                id=0,
+                                card=holder,
+                                ability=ability,
+                                self_card=holder,
+                                controller=controller,
+                                events=(event,),
+                                moment=moment,
+                                incarnation=card.incarnation,
+                                cause=cause,
+                                depth=depth,
                                 self_incarnation=card.incarnation,
                                 key=key,
                                 granted=True,
@@ -471,9 +459,12 @@ def _read_words(
 
 
 def _note(found: dict[tuple[str, str, int], Match], event: Event, fresh: Match) -> None:
-    """Add ``event`` to the ability's match (one per ability per moment)."""
+    """Keep ``fresh``, found for ``event``, or add ``event`` to the ability's
+    match of this moment (one per ability per moment)."""
     match = found.setdefault((fresh.card, fresh.key, id(fresh.grant)), fresh)
+    if match is fresh:
+        return
     for seen in match.events:  # two equal events of a moment are still two
         if seen is event:
             return
-    match.events.append(event)
+    match._also(event)
