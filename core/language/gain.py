@@ -71,13 +71,15 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     assert counter is not None
     player = event.player or ""
     old = state.counter(player, counter)
+    ((_, delta),) = op.data  # plan's one datum (op.get, without the call)
     ruleset = moment.machine.ruleset
     if ruleset.links_counters:
-        for who, value in ruleset.linked_counters(state, player, counter, old + op.get("delta")).items():
+        for who, value in ruleset.linked_counters(state, player, counter, old + delta).items():
             state.set_counter(who, counter, value)
+        moved = abs(state.counter(player, counter) - old)
     else:
-        state.set_counter(player, counter, old + op.get("delta"))
-    moved = abs(state.counter(player, counter) - old)
+        state.set_counter(player, counter, old + delta)
+        moved = abs(delta)
     if moved:
         moment.events.append(event if moved == event.amount else evolve(event, amount=moved))
 

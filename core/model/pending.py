@@ -229,13 +229,13 @@ class PendingEffect:
         details are placed by then)."""
         head = self._head
         if head is None:
-            flat: list[Any] = ["effect", self.key, "player", self.controller, "id", self.id]
-            if self.cause is not None:
-                flat += ("cause", self.cause)
-            for key, value in self.details:
-                if value is not None:
-                    flat += (key, value)
-            head = tuple(flat)
+            cause = self.cause
+            if cause is None:
+                head = ("effect", self.key, "player", self.controller, "id", self.id)
+            else:
+                head = ("effect", self.key, "player", self.controller, "id", self.id, "cause", cause)
+            if self.details:
+                head += tuple(part for key, value in self.details if value is not None for part in (key, value))
             _set_head(self, head)
         return head
 

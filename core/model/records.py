@@ -12,7 +12,9 @@ equal, hashed, printed, copied, ``evolve``\\ d and frozen like any other.
 
 Where the interpreter refuses (the layouts are checked once, as the maker
 is made), the maker is the class itself: slower, and the same records.
-A maker takes the same keywords as the class and runs no converter and no
+A maker takes the same keywords as the class — and, for a class whose
+fields without a default come first, its fields in order without their
+names, as the hot paths pass them — and runs no converter and no
 validator: the engine's hot paths pass values already of each field's type
 (a tuple where the class would convert to one).  Plugins, scenarios and
 everything else make records through the class itself.
@@ -68,8 +70,12 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
                 optional.append(f"{field.alias}={value}")
                 value = field.alias
         body.append(f"    self.{field.name} = {value}\n")
+    # positional too, in the class's field order, when its fields without a
+    # default come first (the hot paths' calls: no keywords to match)
+    order = [field.alias for field in attrs.fields(cls) if field.init]  # type: ignore[arg-type]
+    star = "" if order == [name.partition("=")[0] for name in required + optional] else "*, "
     source = (
-        f"def make_{cls.__name__}(*, {', '.join(required + optional)}):\n"
+        f"def make_{cls.__name__}({star}{', '.join(required + optional)}):\n"
         "    self = _new(_twin)\n" + "".join(body) + "    self.__class__ = _cls\n    return self\n"
     )
     exec(compile(source, f"<maker of {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own field names

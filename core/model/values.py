@@ -11,7 +11,8 @@ in Python, and both paths produce the same objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args
 
 from attrs import field, frozen
@@ -323,14 +324,18 @@ class Compare:
         for a value that is not a plain number)."""
         # a value that is not a plain number comes read (``value``)
         v: int = self.value if value is None else value  # type: ignore[assignment]
-        return {
-            "gte": number >= v,
-            "lte": number <= v,
-            "eq": number == v,
-            "gt": number > v,
-            "lt": number < v,
-            "ne": number != v,
-        }[self.op]
+        return _COMPARE[self.op](number, v)
+
+
+#: each of :data:`COMPARISONS` as its operator
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "gte": operator.ge,
+    "lte": operator.le,
+    "eq": operator.eq,
+    "gt": operator.gt,
+    "lt": operator.lt,
+    "ne": operator.ne,
+}
 
 
 @frozen

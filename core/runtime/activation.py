@@ -71,20 +71,22 @@ class Activating(MachineBase):
         incarnation = effect.incarnation if self_card == effect.card else None
         if effect.looked_back and self_card == effect.self_card:
             incarnation = effect.self_incarnation  # the top card that left, not a later visit of it
+        # make_scope's fields in order (key, controller, card, self_card, events,
+        # self_incarnation, fixed, targets): made for every effect that activates
         return make_scope(
-            key=effect.key,
-            controller=effect.controller,
-            card=effect.card,
-            self_card=self_card,
-            events=effect.events,
-            self_incarnation=incarnation,
-            fixed=effect.fixed,
-            targets=effect.targets,
+            effect.key,
+            effect.controller,
+            effect.card,
+            self_card,
+            effect.events,
+            incarnation,
+            effect.fixed,
+            effect.targets,
         )
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Perform | None) -> str | None:
         ability = effect.ability
-        if self.spent(effect):
+        if ability.uses_per_turn and self.spent(effect):
             limit = ability.uses_per_turn
             return self.cite(
                 "per_turn",

@@ -208,9 +208,8 @@ class Fusing(MachineBase):
             self.last_events = ()
             if effect.negated:
                 continue
-            run = EffectRun(
-                scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth
-            )
+            # scope, instance, trigger_cause, depth
+            run = EffectRun(machine.scope_of(effect), effect.id, effect.id, effect.depth)
             if not self._fusable_now(effect.ability):
                 machine.push(ResolveChain(resolved_one=True))  # the rest of the chain, once this link is done
                 machine.resolve(effect, run, link=len(links) + 1)
@@ -231,7 +230,7 @@ class Fusing(MachineBase):
             state.mark_used(self.ruleset.once_per_turn_key(state, effect))
         scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
         self.trace.add("activated", effect.trace_head())
-        run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+        run = EffectRun(scope, effect.id, effect.id, effect.depth)  # scope, instance, trigger_cause, depth
         self._fused_resolve(effect, run, ())
 
     def _fused_resolve(self, effect: PendingEffect, run: EffectRun, link: tuple[Any, ...]) -> None:

@@ -348,11 +348,16 @@ class Machine(Activating, Performing, Fusing):
         if rest is None:
             rest = self.quick_rest()
         chooser = rest[1]
-        state = self.state
-        quick = (where, state.fingerprint(), self.pool.quick_fingerprint(), rest)
-        look = _Look(self, where, chooser)
-        verdict = self._guard.tick(quick, look.full, self.asked)
-        if verdict is None and not self._guard.steps & MEMORY_EVERY:
+        state, pool, guard = self.state, self.pool, self._guard
+        fingerprint, pool_quick = state.fingerprint(), pool.quick_fingerprint()
+        quick = (where, fingerprint, pool_quick, rest)
+        look = self._looking
+        if look is None or look.machine is not self:  # a copy's first step
+            look = self._looking = _Look(self, where, chooser)
+        else:
+            look.where, look.chooser, look.seen = where, chooser, None
+        verdict = guard.tick(quick, look.full, self.asked)
+        if verdict is None and not guard.steps & MEMORY_EVERY:
             if not self._holding:  # a long run: hold the collector back for the rest of this advance
                 self._holding = True
                 _HELD_BACK.__enter__()
@@ -367,11 +372,10 @@ class Machine(Activating, Performing, Fusing):
         # leaving out how many of each pending effect wait, and the counters' values unless any may matter
         shape_quick = (
             where,
-            state.fingerprint() if rules is None else state.shape_fingerprint(),
-            self.pool.shape_fingerprint(),
+            fingerprint if rules is None else state.shape_fingerprint(),
+            pool.shape_fingerprint(),
             rest,
         )
-        guard = self._guard
         growing = self._growth.tick(
             shape_quick,
             look,
@@ -383,10 +387,11 @@ class Machine(Activating, Performing, Fusing):
             self.index.one_way,
             guard.limit - guard.steps,
         )
-        if growing is None and len(self.pool) > self._most_pending:
+        waiting = pool_quick[1]  # how many are pending (len(pool), without the call)
+        if growing is None and waiting > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
             # only in these positions; records on consecutive steps the guard above sees already
-            self._most_pending = len(self.pool)
+            self._most_pending = waiting
             last, self._last_record = self._last_record, guard.steps
             if guard.steps - last > 1:
                 growing = self._records.tick(

@@ -135,6 +135,9 @@ class MachineBase:
     _records: GrowthGuard = field(factory=GrowthGuard)
     _most_pending: int = 0
     _last_record: int = -1
+    #: the loop guards' look at the position, made once and pointed at each step
+    #: in turn (:meth:`~tcgtrig.runtime.machine.Machine.check_loop`)
+    _looking: Any = None
     #: counters the game's rules read (``None``: any may matter)
     _rule_counters: frozenset[str] | None = None
     chain_keys: ChainKeys = field(factory=ChainKeys)

@@ -322,7 +322,10 @@ class Performing(MachineBase):
         for event in events:  # any() over generators costs 1.5% of an effect here
             if event.by != "rule":
                 self.last_moment = moment  # what the rules do by themselves is not "the last thing to happen"
-                answerable = tuple([event for event in events if event.by != "cost"])
+                if len(events) == 1:  # the usual moment: no list to build
+                    answerable: tuple[Event, ...] = (event,) if event.by != "cost" else ()
+                else:
+                    answerable = tuple([event for event in events if event.by != "cost"])
                 if answerable:  # nothing answers a cost, and a cost hides nothing
                     self.last_events = answerable
                 break
@@ -338,29 +341,26 @@ class Performing(MachineBase):
             def look_back(card: Card, ability: Ability, event: Event, self_card: str) -> bool:
                 return self.ruleset.look_back(self.state, card, ability, event, self_card)
 
+        link, matched = self.resolving_link, self.matched
         for match in match_triggers(
-            self.index,
-            self.view,
-            events,
-            before,
-            moment=moment,
-            cause=run.trigger_cause,
-            depth=run.depth + 1,
-            look_back=look_back,
+            self.index, self.view, events, before, moment, run.trigger_cause, run.depth + 1, look_back
         ):
             if len(match.events) > 1 and self.ruleset.trigger_each_event(self.state, match.ability, match.events):
-                found = [evolve(match, events=(event,)) for event in match.events]
+                found: list[PendingEffect] | tuple[PendingEffect] = [
+                    evolve(match, events=(event,)) for event in match.events
+                ]
             else:
-                found = [match]
+                found = (match,)
             for m in found:
                 # self._trigger_condition_holds(m) and self._fix_values(m), without the calls for none
                 ability = m.ability
                 if ability.trigger_condition is None or self._trigger_condition_holds(m):
-                    m._link_to(self.resolving_link)
+                    if link:
+                        m._link_to(link)
                     known = fixed.get(id(ability))
                     if known is None or known[0] is not ability or known[1]:
                         self._fix_values(m, before)
-                    self.matched.append(m)
+                    matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
 

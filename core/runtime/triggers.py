@@ -233,7 +233,6 @@ def match_triggers(
     view: Evaluator,
     events: Sequence[Event],
     before: dict[str, Card],
-    *,
     moment: int,
     cause: int,
     depth: int,
@@ -254,8 +253,9 @@ def match_triggers(
     state = view.state
     found: dict[tuple[str, str, int], Match] = {}
     moved_roots: dict[str, list[str]] = {}
-    for card_id in index.self_listeners.intersection(before):
-        moved_roots.setdefault(view.self_of(before[card_id], None, before), []).append(card_id)
+    if before:  # cards moved at this moment
+        for card_id in index.self_listeners.intersection(before):
+            moved_roots.setdefault(view.self_of(before[card_id], None, before), []).append(card_id)
     listeners = index.listeners
     cards = state.cards
     for event in events:
@@ -284,20 +284,24 @@ def match_triggers(
                     _note(
                         found,
                         event,
+                        # in make_pending's order: id (given as it is admitted), key, card, ability,
+                        # controller, self_card, events, moment, timing (likewise), depth, cause,
+                        # incarnation, self_incarnation, looked_back
                         make_pending(
-                            id=0,
-                            card=card_id,
-                            ability=ability,
-                            self_card=hit[0],
-                            controller=hit[1],
-                            events=(event,),
-                            moment=moment,
-                            incarnation=now.incarnation,
-                            cause=cause,
-                            depth=depth,
-                            self_incarnation=state.cards[hit[0]].incarnation,
-                            looked_back=hit[2],
-                            key=key,
+                            0,
+                            key,
+                            card_id,
+                            ability,
+                            hit[1],
+                            hit[0],
+                            (event,),
+                            moment,
+                            0,
+                            depth,
+                            cause,
+                            now.incarnation,
+                            state.cards[hit[0]].incarnation,
+                            hit[2],
                         ),
                     )
             for key, ability in index.granted.get(name, ()):
