@@ -263,6 +263,8 @@ class Ruleset:
         self.orders_pending = self._who is not None
         self.processes_rules = self._rules is not None
         self.links_counters = self._linked is not None
+        #: whether a plugin may forbid activations (``tcgtrig_activation_blocked``)
+        self.may_block = self._blocked is not None
 
     def _window_reads(self) -> frozenset[str] | None:
         """What the answers about a chain response read besides the state
@@ -507,11 +509,6 @@ class Ruleset:
         ):
             raise self._bad("tcgtrig_check_pending", drop, "None or a Drop('lost'|'missed'|'void', reason: text)")
         return drop
-
-    @property
-    def may_block(self) -> bool:
-        """Whether a plugin may forbid activations (``tcgtrig_activation_blocked``)."""
-        return self._blocked is not None
 
     def blocked(self, state: GameState, effect: PendingEffect, context: ActivationContext) -> str | None:
         if self._blocked is None:

@@ -182,7 +182,34 @@ class PendingEffect:
         adds and takes it away on every change."""
         value = self._signature_hash
         if value is None:
-            value = hash(self.signature()) & _MASK
+            events = self.events
+            if len(events) == 1 and not self.targets:
+                # what nearly every effect is: its signature's parts hashed flat,
+                # without building the signature (equal signatures hash alike still)
+                e = events[0]
+                value = hash(
+                    (
+                        self.key,
+                        self.controller,
+                        self.self_card,
+                        self.declaration,
+                        self.negated,
+                        e.name,
+                        e.card,
+                        e.player,
+                        e.from_,
+                        e.to,
+                        e.by,
+                        e.counter,
+                        e.amount,
+                        e.flag,
+                        e.stat,
+                        e.cards,
+                    )
+                )
+            else:
+                value = hash(self.signature())
+            value &= _MASK
             _set_signature_hash(self, value)
         return value
 
@@ -206,10 +233,13 @@ class PendingEffect:
         """Its ``fixed`` numbers, read as it triggered."""
         _set_fixed(self, fixed)
 
-    def _admit(self, id: int, timing: int) -> None:
-        """Its instance number and admission batch, as it is admitted."""
+    def _admit(self, id: int, timing: int, rank: Rank | None = None) -> None:
+        """Its instance number and admission batch, as it is admitted, and
+        its rank if it is known already (else :meth:`_place` gives it)."""
         _set_id(self, id)
         _set_timing(self, timing)
+        if rank is not None:
+            _set_rank(self, rank)
 
     def _place(self, rank: Rank, details: tuple[tuple[str, Any], ...]) -> None:
         """Give a new effect its rank and trace details, in place.

@@ -346,6 +346,13 @@ class Evaluator:
         if condition is None:
             return True
         state = self.state
+        if isinstance(condition, CounterIs):  # the commonest, first; self.test without the call for a plain number
+            player = relative_player(state, condition.player, scope.controller)
+            number = state.counter(player, condition.counter)
+            compare = condition.compare
+            if type(compare.value) is int:
+                return compare.test(number)
+            return self.test(compare, number, scope, did)
         if isinstance(condition, AllOf):
             return all(self.holds(c, scope, did) for c in condition.conditions)
         if isinstance(condition, AnyOf):
@@ -363,9 +370,6 @@ class Evaluator:
             if condition.player == "opponent":  # any opponent's turn
                 return state.turn_player != scope.controller
             return state.turn_player == relative_player(state, condition.player, scope.controller)
-        if isinstance(condition, CounterIs):
-            player = relative_player(state, condition.player, scope.controller)
-            return self.test(condition.compare, state.counter(player, condition.counter), scope, did)
         if isinstance(condition, CountIs):
             return self.test(condition.compare, len(self.select(condition.of, scope)), scope, did)
         if isinstance(condition, Marked):
@@ -480,7 +484,8 @@ class Evaluator:
         first and return at the first that fails; split into helpers, each
         would be a call on every event.
         """
-        if pattern.event not in event.names():
+        name = pattern.event  # not in event.names(), without the call
+        if name != event.name and name != event.base:
             return False
         want = pattern.card
         if want is not None and want != "any":

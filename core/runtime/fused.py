@@ -71,7 +71,7 @@ class Fusing(MachineBase):
         it."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state, ruleset, pool, frames = self.state, self.ruleset, self.pool, self.frames
-        conditional = self.conditional
+        conditional, fast = self.conditional, self.index.fast
         recheck = ruleset.info.recheck_trigger_condition
         checks = ruleset.checks_pending
         # what the loop guards' quick look reads of the frames, the chain and the
@@ -85,7 +85,9 @@ class Fusing(MachineBase):
                 if effect is None:
                     return  # handed back to the frames
             ability = effect.ability
-            if not self._fusable_now(ability) or (ability.optional and effect.declaration != "made"):
+            verdict = fast.get(id(ability))  # self._fusable_now(ability), without the call once known
+            fused = verdict[1] if verdict is not None and verdict[0] is ability else self._fusable_now(ability)
+            if not fused or (ability.optional and effect.declaration != "made"):
                 loop.take(machine, effect)  # the frames' way
                 if self.outcome is not None or self.decision is not None or not frames or frames[-1] is not loop:
                     return

@@ -507,13 +507,13 @@ class Machine(Activating, Performing, Fusing):
                 break
             ability = match.ability
             effect = match  # made as it matched (match_triggers): now it is given its number and batch
-            effect._admit(self.new_id(), timing)
+            # self.new_id(), without the call; the game ranks it below, or Ruleset.rank's default
+            effect._admit(self._next_id, timing, None if ranks else (state.seat(effect.controller), timing))
+            self._next_id += 1
             if not spent_trigger and ability.uses_per_turn and self.spent(effect):
                 continue  # it does not trigger at all
             if ranks:
                 effect = self._ranked(effect)
-            else:  # Ruleset.rank's default, and no details
-                effect._place((state.seat(effect.controller), timing), ())
             drop = None
             if checks:
                 drop = ruleset.check_pending(state, effect, "admission", self.last_moment)

@@ -161,7 +161,12 @@ class Performing(MachineBase):
             if events:
                 self.happened(events, before, run)
                 count = len(events)
-        run.note(count, getattr(action, "label", None))
+        # run.note(count, label), without the call
+        did = run.did
+        did["previous"] = count
+        label = getattr(action, "label", None)
+        if label:
+            did[label] = count
         return True
 
     def end_turn_if_over(self) -> bool:

@@ -62,6 +62,9 @@ class Listeners:
     every: tuple[_Entry, ...] = ()
     by_card: dict[str, tuple[_Entry, ...]] = {}
     by_self: dict[str, tuple[_Entry, ...]] = {}
+    #: whether every ability is checked for every event (none is filed by
+    #: card): :meth:`about` is then ``every``, read without the call
+    only_every: bool = True
 
     @classmethod
     def build(cls, entries: Sequence[tuple[str, Ability, str]]) -> Listeners:
@@ -78,7 +81,12 @@ class Listeners:
                 by_self.setdefault(card_id, []).append(entry)
             else:
                 by_card.setdefault(card_id if want == "source" else want, []).append(entry)
-        return cls(tuple(every), {k: tuple(v) for k, v in by_card.items()}, {k: tuple(v) for k, v in by_self.items()})
+        return cls(
+            tuple(every),
+            {k: tuple(v) for k, v in by_card.items()},
+            {k: tuple(v) for k, v in by_self.items()},
+            not by_card and not by_self,
+        )
 
     def about(self, event_card: str | None, state: GameState, moved_roots: dict[str, list[str]]) -> Sequence[_Entry]:
         """The abilities that may trigger on an event about ``event_card``,
@@ -262,16 +270,19 @@ def match_triggers(
         base = event.base  # event.names(), without the call
         for name in (event.name,) if base is None or base == event.name else (event.name, base):
             heard = listeners.get(name)
-            for _, card_id, ability, key in heard.about(event.card, state, moved_roots) if heard is not None else ():
+            if heard is None:
+                entries: Sequence[_Entry] = ()
+            else:
+                entries = heard.every if heard.only_every else heard.about(event.card, state, moved_roots)
+            for _, card_id, ability, key in entries:
                 now = cards[card_id]
-                hit = None
+                hit = looked_back = False
                 if now.zone in ability.active_in:
                     # view.self_of, without the call for a card on no pile
                     self_card = card_id if now.under is None or now.zone != SOURCES else view.self_of(now, ability)
-                    controller = state.cards[self_card].owner
-                    if view.matches(ability.when, event, controller, self_card, card_id, before):  # type: ignore[arg-type]  # has a when
-                        hit = (self_card, controller, False)
-                if hit is None and card_id in before:
+                    controller = cards[self_card].owner
+                    hit = view.matches(ability.when, event, controller, self_card, card_id, before)  # type: ignore[arg-type]  # has a when
+                if not hit and card_id in before:
                     was = before[card_id]
                     if was.zone in ability.active_in:
                         self_card = view.self_of(was, ability, before)
@@ -279,31 +290,29 @@ def match_triggers(
                         if view.matches(ability.when, event, controller, self_card, card_id, before) and (  # type: ignore[arg-type]  # has a when
                             look_back is None or look_back(was, ability, event, self_card)
                         ):
-                            hit = (self_card, controller, True)
-                if hit is not None:
-                    _note(
-                        found,
-                        event,
-                        # in make_pending's order: id (given as it is admitted), key, card, ability,
-                        # controller, self_card, events, moment, timing (likewise), depth, cause,
-                        # incarnation, self_incarnation, looked_back
-                        make_pending(
-                            0,
-                            key,
-                            card_id,
-                            ability,
-                            hit[1],
-                            hit[0],
-                            (event,),
-                            moment,
-                            0,
-                            depth,
-                            cause,
-                            now.incarnation,
-                            state.cards[hit[0]].incarnation,
-                            hit[2],
-                        ),
+                            hit = looked_back = True
+                if hit:
+                    # in make_pending's order: id (given as it is admitted), key, card, ability,
+                    # controller, self_card, events, moment, timing (likewise), depth, cause,
+                    # incarnation, self_incarnation, looked_back
+                    fresh = make_pending(
+                        0,
+                        key,
+                        card_id,
+                        ability,
+                        controller,
+                        self_card,
+                        (event,),
+                        moment,
+                        0,
+                        depth,
+                        cause,
+                        now.incarnation,
+                        cards[self_card].incarnation,
+                        looked_back,
                     )
+                    if found.setdefault((card_id, key, _UNGRANTED), fresh) is not fresh:  # _note, without the call
+                        _note(found, event, fresh)  # the moment's second event for it
             for key, ability in index.granted.get(name, ()):
                 for holder, looked_back, grant in _holders(state, ability, before):
                     controller = state.controller(holder) if not looked_back else view.owner_in(holder, before)
@@ -460,6 +469,10 @@ def _read_words(
         if isinstance(root, Ability):
             fixed[id(root)] = (root, tuple(values))
     return list(found.values()), counters, fixed
+
+
+#: the third part of the key :func:`_note` files a match under, for one that was not gained
+_UNGRANTED = id(None)
 
 
 def _note(found: dict[tuple[str, str, int], Match], event: Event, fresh: Match) -> None:
