@@ -59,7 +59,8 @@ def plan(planning: Planning, action: Gain) -> list[Op]:
             by=by,
             actor=actor,
         )
-        ops.append(make_op(part=part, event=event, data=(("delta", action.sign * amount),), apply=apply))
+        # make_op's fields in order: part, event, subject, incarnation, data, apply
+        ops.append(make_op(part, event, None, None, (("delta", action.sign * amount),), apply))
     return ops
 
 

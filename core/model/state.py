@@ -18,6 +18,8 @@ from .values import Card, CardDynamic, Event
 __all__ = ["Changes", "GameState"]
 
 _MASK = (1 << 64) - 1
+#: a counter not set yet (:meth:`GameState.set_counter`)
+_UNSET = object()
 
 
 class Changes:
@@ -266,11 +268,13 @@ class GameState:
         self._touched.update(card_ids)
 
     def set_counter(self, player: str, name: str, value: int) -> None:
-        values = self.counters.setdefault(player, {})
-        old = values.get(name)
-        if old != value or name not in values:  # set to what it is (a capped gauge): the hashes stay
+        values = self.counters.get(player)
+        if values is None:
+            values = self.counters[player] = {}
+        old = values.get(name, _UNSET)
+        if old != value:  # set to what it is (a capped gauge): the hashes stay
             delta = hash(("counter", player, name, value))
-            if name in values:
+            if old is not _UNSET:
                 delta -= hash(("counter", player, name, old))
             values[name] = value
             self._hash = (self._hash + delta) & _MASK

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
-from ..language import BY_MODEL, NOT_AT_ONCE, make_planning
+from ..language import BY_MODEL, NOT_AT_ONCE, Moment, make_planning
 from ..model.info import Drop, GameEnd
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Step
@@ -157,7 +157,12 @@ class Performing(MachineBase):
         )
         count = 0
         if ops:  # a gauge already full, a card already tapped: nothing to apply
-            events, before = apply(machine, ops)
+            if len(ops) == 1 and ops[0].subject is None:  # a player's counter: apply(), without the call
+                events: list[Event] = []
+                before: dict[str, Card] = {}
+                ops[0].apply(Moment(machine, events, before), ops[0], None)
+            else:
+                events, before = apply(machine, ops)
             if events:
                 self.happened(events, before, run)
                 count = len(events)

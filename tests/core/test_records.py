@@ -105,3 +105,43 @@ def test_a_class_whose_instances_a_twin_cannot_become_gets_itself_as_its_maker()
 
     Odd.__slots__ = ("y",)  # type: ignore[misc]  # what the class says its slots are is no longer its layout
     assert maker(Odd) is Odd
+
+
+def test_a_maker_takes_the_fields_in_order_when_those_without_a_default_come_first():
+    # the hot paths' calls: Scope's fields in order, without their names
+    assert make_scope("c.a", "B", "c", "d", (), 4) == make_scope(
+        key="c.a", controller="B", card="c", self_card="d", self_incarnation=4
+    )
+
+    @attrs.frozen(kw_only=True, weakref_slot=False)
+    class Mixed:  # a field without a default after one with: its maker takes keywords only
+        a: int = 0
+        b: int
+
+    made = maker(Mixed)
+    assert made(b=2) == Mixed(b=2)
+    with pytest.raises(TypeError, match="positional"):
+        made(0, 2)
+
+
+def test_an_effect_found_as_it_matched_is_filled_in_as_it_is_admitted():
+    effect = make_pending(id=0, key="c.a", card="c", ability=ability(), controller="A", self_card="c")
+    first, second = Event(name="gained", player="A"), Event(name="gained", player="B")
+    effect._also(first)
+    effect._also(second)
+    effect._link_to(2)
+    effect._admit(7, 3, (0, 3))
+    assert (effect.id, effect.timing, effect.rank, effect.link, effect.events) == (7, 3, (0, 3), 2, (first, second))
+    assert effect.trace_head() == ("effect", "c.a", "player", "A", "id", 7)
+    # the flat signature hash agrees with the signature for one event, and equal signatures hash alike
+    one = make_pending(
+        id=1, key="c.a", card="c", ability=effect.ability, controller="A", self_card="c", events=(first,)
+    )
+    twin = make_pending(
+        id=2, key="c.a", card="c", ability=effect.ability, controller="B", self_card="c", events=(first,)
+    )
+    again = make_pending(
+        id=9, key="c.a", card="c", ability=effect.ability, controller="A", self_card="c", events=(first,)
+    )
+    assert one.signature() == again.signature() and one.signature_hash() == again.signature_hash()
+    assert one.signature() != twin.signature() and one.signature_hash() != twin.signature_hash()
