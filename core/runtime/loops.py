@@ -20,14 +20,14 @@ position):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from attrs import define, evolve, frozen, setters
 
 from ..model.pending import Fingerprint
 from ..model.values import CounterIs
 
-__all__ = ["LoopGuard", "GrowthGuard", "Growth", "Look", "settled", "steady_cycles"]
+__all__ = ["LoopGuard", "GrowthGuard", "Growth", "Facts", "Look", "settled", "steady_cycles"]
 
 #: a counter change in one turn of a cycle: (player, counter, before, now)
 Change = tuple[str, str, int, int]
@@ -97,6 +97,26 @@ class Growth:
     steps: int = 0
 
 
+class Facts(NamedTuple):
+    """What :class:`GrowthGuard` reads of the resolution besides the
+    position, when it saves a position or judges a cycle."""
+
+    #: the step's number
+    step: int
+    #: the trace's length
+    trace: int
+    #: how many decisions players were really asked
+    asked: int
+    #: the counters the game's rules read (``None``: any may matter)
+    rules: frozenset[str] | None
+    #: the conditions in the words that read a counter
+    reads: Sequence[CounterIs]
+    #: counters the words only ever raise, or only ever lower
+    one_way: frozenset[str]
+    #: how many steps the step limit still allows
+    budget: int
+
+
 class Look(Protocol):
     """The position at one step, as :class:`GrowthGuard` reads it (worked
     out only when asked for)."""
@@ -122,6 +142,9 @@ class Look(Protocol):
     def pending(self) -> tuple[int, int, dict[int, int]]:
         """The pending effects: a hash of their multiset, their number, and
         how many of each kind wait (live: not kept)."""
+
+    def facts(self) -> Facts:
+        """The resolution's :class:`Facts` at this step."""
 
 
 #: A pile-up is judged by comparing whole positions, pending effects and
@@ -178,61 +201,53 @@ class GrowthGuard:
     ticks: int = 0
     pile_work: int = 0
 
-    def tick(
-        self,
-        quick: Any,
-        look: Look,
-        step: int,
-        trace: int,
-        asked: int,
-        rules: frozenset[str] | None,
-        reads: Sequence[CounterIs],
-        one_way: frozenset[str],
-        budget: int,
-    ) -> Growth | None:
+    def tick(self, quick: Any, look: Look) -> Growth | None:
         """``None``, or the cycle found (see :class:`Growth`).
 
         ``quick`` is the position's quick look, leaving out the counters'
-        values (unless ``rules`` is ``None``) and how many of each pending
-        effect wait; ``step`` the step's number, ``trace`` the trace's
-        length (a guard may be shown only some steps: see
-        :meth:`~tcgtrig.runtime.machine.Machine.check_loop`); ``budget`` how many steps
-        the step limit still allows.  The cheap tests come first: while a
-        cycle goes on that some reader of its counters may yet stop, only
-        the counters are looked at, and the whole position is compared only
-        when there is a verdict to give."""
+        values (unless the game's rules may read any: ``Facts.rules`` is
+        ``None``) and how many of each pending effect wait; ``look`` gives
+        the rest when it is needed (:meth:`Look.facts`: the step's number,
+        the trace's length — a guard may be shown only some steps: see
+        :meth:`~tcgtrig.runtime.machine.Machine.check_loop` — and how many
+        steps the step limit still allows).  The cheap tests come first:
+        while a cycle goes on that some reader of its counters may yet
+        stop, only the counters are looked at, and the whole position is
+        compared only when there is a verdict to give."""
         self.ticks += 1
-        if quick == self.saved_quick and (self.quiet_until is None or budget <= self.quiet_until):
-            found = self._examine(look, step, asked, rules, reads, one_way, budget)
-            if found is not None:
-                return found
+        if quick == self.saved_quick:
+            facts = look.facts()
+            if self.quiet_until is None or facts.budget <= self.quiet_until:
+                found = self._examine(look, facts)
+                if found is not None:
+                    return found
         self.lam += 1
         if self.lam >= self.power:
+            facts = look.facts()
             self.saved_quick = quick
             self.saved_full = look.shape()
             self.saved_pool = None
             self.saved_counters = {player: dict(values) for player, values in look.counters().items()}
             multiset, waiting, kinds = look.pending()
             self.saved_pending = (multiset, waiting, dict(kinds))
-            self.saved_trace = trace
-            self.saved_step = step
-            self.saved_asked = asked
+            self.saved_trace = facts.trace
+            self.saved_step = facts.step
+            self.saved_asked = facts.asked
             self.quiet_until = None
             self.power *= 2
             self.lam = 0
         return None
 
-    def _examine(
-        self,
-        look: Look,
-        step: int,
-        asked: int,
-        rules: frozenset[str] | None,
-        reads: Sequence[CounterIs],
-        one_way: frozenset[str],
-        budget: int,
-    ) -> Growth | None:
+    def _examine(self, look: Look, facts: Facts) -> Growth | None:
         """The quick look matched the saved position: what changed since?"""
+        step, asked, rules, reads, one_way, budget = (
+            facts.step,
+            facts.asked,
+            facts.rules,
+            facts.reads,
+            facts.one_way,
+            facts.budget,
+        )
         multiset, waiting, kinds = look.pending()
         saved_multiset, saved_waiting, saved_kinds = self.saved_pending
         if waiting == saved_waiting and multiset == saved_multiset:

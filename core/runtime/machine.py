@@ -53,7 +53,7 @@ from .frames import (
     shallow_copy,
 )
 from .fused import Fusing
-from .loops import Growth, LoopGuard
+from .loops import Facts, Growth, LoopGuard
 from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
 from .performing import Performing
 from .rechecks import condition_reads
@@ -376,17 +376,7 @@ class Machine(Activating, Performing, Fusing):
             pool.shape_fingerprint(),
             rest,
         )
-        growing = self._growth.tick(
-            shape_quick,
-            look,
-            guard.steps,
-            len(self.trace),
-            self.asked,
-            rules,
-            self.index.counter_reads,
-            self.index.one_way,
-            guard.limit - guard.steps,
-        )
+        growing = self._growth.tick(shape_quick, look)
         waiting = pool_quick[1]  # how many are pending (len(pool), without the call)
         if growing is None and waiting > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
@@ -394,17 +384,7 @@ class Machine(Activating, Performing, Fusing):
             self._most_pending = waiting
             last, self._last_record = self._last_record, guard.steps
             if guard.steps - last > 1:
-                growing = self._records.tick(
-                    shape_quick,
-                    look,
-                    guard.steps,
-                    len(self.trace),
-                    self.asked,
-                    rules,
-                    self.index.counter_reads,
-                    self.index.one_way,
-                    guard.limit - guard.steps,
-                )
+                growing = self._records.tick(shape_quick, look)
         if growing is None:
             return False
         self.end(*self._growth_verdict(growing))
@@ -602,3 +582,16 @@ class _Look:
         pool = self.machine.pool
         multiset, waiting = pool.quick_fingerprint()
         return multiset, waiting, pool.kinds()
+
+    def facts(self) -> Facts:
+        machine = self.machine
+        guard, index = machine._guard, machine.index
+        return Facts(
+            step=guard.steps,
+            trace=len(machine.trace),
+            asked=machine.asked,
+            rules=machine._rule_counters,
+            reads=index.counter_reads,
+            one_way=index.one_way,
+            budget=guard.limit - guard.steps,
+        )
