@@ -421,11 +421,17 @@ class PendingPool:
                 self._buckets[rank] = dict(bucket)
                 self._keys[rank] = dict(keys)
                 self._holes[rank] = 0
-        for card in (effect.card,) if effect.self_card == effect.card else (effect.card, effect.self_card):
-            owned = self._by_card[card]
-            owned.pop(effect_id)
+        by_card = self._by_card
+        card = effect.card
+        owned = by_card[card]
+        del owned[effect_id]
+        if not owned:
+            del by_card[card]
+        if effect.self_card != card:  # it works from under another card: filed under that one too
+            owned = by_card[effect.self_card]
+            del owned[effect_id]
             if not owned:
-                del self._by_card[card]
+                del by_card[effect.self_card]
         # self._uncount(effect), written out
         kind: int = effect._signature_hash  # type: ignore[assignment]
         self._hash = (self._hash - kind) & _MASK

@@ -162,6 +162,8 @@ class Fusing(MachineBase):
             loop.phase = "settle"  # MainLoop.nothing_pending, which would open the window
             if not self._fused_chain():
                 return None
+        if len(bucket) == 1 and not ruleset.orders_pending and not self.due:
+            return next(iter(bucket.values()))  # the one effect, whose controller orders nothing
         player = ruleset.who_orders(state, bucket) if ruleset.orders_pending else next(iter(bucket.values())).controller
         if self.due and player in self.due:
             machine.push(Declare(machine.declarations_due(player)))
