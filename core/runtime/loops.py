@@ -201,7 +201,7 @@ class GrowthGuard:
     ticks: int = 0
     pile_work: int = 0
 
-    def tick(self, quick: Any, look: Look) -> Growth | None:
+    def tick(self, quick: Any, look: Look, budget: int) -> Growth | None:
         """``None``, or the cycle found (see :class:`Growth`).
 
         ``quick`` is the position's quick look, leaving out the counters'
@@ -209,18 +209,17 @@ class GrowthGuard:
         ``None``) and how many of each pending effect wait; ``look`` gives
         the rest when it is needed (:meth:`Look.facts`: the step's number,
         the trace's length — a guard may be shown only some steps: see
-        :meth:`~tcgtrig.runtime.machine.Machine.check_loop` — and how many
-        steps the step limit still allows).  The cheap tests come first:
+        :meth:`~tcgtrig.runtime.machine.Machine.check_loop`); ``budget`` is
+        how many steps the step limit still allows, read at every step
+        while a cycle is known to go on unchanged.  The cheap tests come first:
         while a cycle goes on that some reader of its counters may yet
         stop, only the counters are looked at, and the whole position is
         compared only when there is a verdict to give."""
         self.ticks += 1
-        if quick == self.saved_quick:
-            facts = look.facts()
-            if self.quiet_until is None or facts.budget <= self.quiet_until:
-                found = self._examine(look, facts)
-                if found is not None:
-                    return found
+        if quick == self.saved_quick and (self.quiet_until is None or budget <= self.quiet_until):
+            found = self._examine(look, look.facts())
+            if found is not None:
+                return found
         self.lam += 1
         if self.lam >= self.power:
             facts = look.facts()

@@ -376,7 +376,7 @@ class Machine(Activating, Performing, Fusing):
             pool.shape_fingerprint(),
             rest,
         )
-        growing = self._growth.tick(shape_quick, look)
+        growing = self._growth.tick(shape_quick, look, guard.limit - guard.steps)
         waiting = pool_quick[1]  # how many are pending (len(pool), without the call)
         if growing is None and waiting > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
@@ -384,7 +384,7 @@ class Machine(Activating, Performing, Fusing):
             self._most_pending = waiting
             last, self._last_record = self._last_record, guard.steps
             if guard.steps - last > 1:
-                growing = self._records.tick(shape_quick, look)
+                growing = self._records.tick(shape_quick, look, guard.limit - guard.steps)
         if growing is None:
             return False
         self.end(*self._growth_verdict(growing))
