@@ -321,23 +321,7 @@ def match_triggers(
                         _note(
                             found,
                             event,
-                            make_pending(
-                                id=0,
-                                card=holder,
-                                ability=ability,
-                                self_card=holder,
-                                controller=controller,
-                                events=(event,),
-                                moment=moment,
-                                incarnation=now.incarnation,
-                                cause=cause,
-                                depth=depth,
-                                self_incarnation=now.incarnation,
-                                looked_back=looked_back,
-                                key=key,
-                                granted=True,
-                                grant=grant,
-                            ),
+                            _gained(now, ability, key, grant, controller, event, moment, cause, depth, looked_back),
                         )
     return list(found.values())
 
@@ -391,27 +375,10 @@ def match_interrupts(
                 for holder, _, grant in _holders(state, ability, {}):
                     controller = state.controller(holder)
                     if view.matches(ability.when, event, controller, holder, holder):  # type: ignore[arg-type]  # has a when
-                        card = state.cards[holder]
-                        _note(
-                            found,
-                            event,
-                            make_pending(
-                                id=0,
-                                card=holder,
-                                ability=ability,
-                                self_card=holder,
-                                controller=controller,
-                                events=(event,),
-                                moment=moment,
-                                incarnation=card.incarnation,
-                                cause=cause,
-                                depth=depth,
-                                self_incarnation=card.incarnation,
-                                key=key,
-                                granted=True,
-                                grant=grant,
-                            ),
+                        fresh = _gained(
+                            state.cards[holder], ability, key, grant, controller, event, moment, cause, depth
                         )
+                        _note(found, event, fresh)
     return list(found.values())
 
 
@@ -469,6 +436,40 @@ def _read_words(
         if isinstance(root, Ability):
             fixed[id(root)] = (root, tuple(values))
     return list(found.values()), counters, fixed
+
+
+def _gained(
+    holder: Card,
+    ability: Ability,
+    key: str,
+    grant: Mod,
+    controller: str,
+    event: Event,
+    moment: int,
+    cause: int,
+    depth: int,
+    looked_back: bool = False,
+) -> Match:
+    """The match of a gained ability, held by ``holder`` through ``grant``:
+    its own card and ``self`` (``looked_back``: as it was just before it
+    moved)."""
+    return make_pending(
+        id=0,
+        card=holder.id,
+        ability=ability,
+        self_card=holder.id,
+        controller=controller,
+        events=(event,),
+        moment=moment,
+        incarnation=holder.incarnation,
+        cause=cause,
+        depth=depth,
+        self_incarnation=holder.incarnation,
+        looked_back=looked_back,
+        key=key,
+        granted=True,
+        grant=grant,
+    )
 
 
 #: the third part of the key :func:`_note` files a match under, for one that was not gained
