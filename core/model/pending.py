@@ -150,29 +150,17 @@ class PendingEffect:
         equal signatures behave alike (used to recognise a repeated position)."""
         signature = self._signature
         if signature is None:
-            # no generator for what is nearly always one event and no targets:
-            # every pending effect is signed
-            events = self.events
-            signed: tuple[Any, ...]
-            if len(events) == 1:
-                e = events[0]
-                signed = (
-                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards),
-                )
-            else:
-                signed = tuple(
-                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
-                    for e in events
-                )
-            targets = self.targets
             signature = (
                 self.key,
                 self.controller,
                 self.self_card,
                 self.declaration,
                 self.negated,
-                tuple((name, chosen) for name, _, chosen in targets) if targets else (),
-                signed,
+                tuple((name, chosen) for name, _, chosen in self.targets),
+                tuple(
+                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+                    for e in self.events
+                ),
             )
             _set_signature(self, signature)
         return signature
@@ -184,8 +172,9 @@ class PendingEffect:
         if value is None:
             events = self.events
             if len(events) == 1 and not self.targets:
-                # what nearly every effect is: its signature's parts hashed flat,
-                # without building the signature (equal signatures hash alike still)
+                # what nearly every effect is: its signature's parts hashed flat, without
+                # building the signature (equal signatures hash alike still: keep the
+                # event's fields here those of signature())
                 e = events[0]
                 value = hash(
                     (

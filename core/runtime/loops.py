@@ -239,14 +239,7 @@ class GrowthGuard:
 
     def _examine(self, look: Look, facts: Facts) -> Growth | None:
         """The quick look matched the saved position: what changed since?"""
-        step, asked, rules, reads, one_way, budget = (
-            facts.step,
-            facts.asked,
-            facts.rules,
-            facts.reads,
-            facts.one_way,
-            facts.budget,
-        )
+        step, _, asked, rules, reads, one_way, budget = facts
         multiset, waiting, kinds = look.pending()
         saved_multiset, saved_waiting, saved_kinds = self.saved_pending
         if waiting == saved_waiting and multiset == saved_multiset:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import Factory, define
+from attrs import Factory, define, field
 
 from ..model.pending import PendingEffect, make_pending
 from ..model.state import GameState
@@ -64,7 +64,10 @@ class Listeners:
     by_self: dict[str, tuple[_Entry, ...]] = {}
     #: whether every ability is checked for every event (none is filed by
     #: card): :meth:`about` is then ``every``, read without the call
-    only_every: bool = True
+    only_every: bool = field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "only_every", not self.by_card and not self.by_self)
 
     @classmethod
     def build(cls, entries: Sequence[tuple[str, Ability, str]]) -> Listeners:
@@ -85,7 +88,6 @@ class Listeners:
             tuple(every),
             {k: tuple(v) for k, v in by_card.items()},
             {k: tuple(v) for k, v in by_self.items()},
-            not by_card and not by_self,
         )
 
     def about(self, event_card: str | None, state: GameState, moved_roots: dict[str, list[str]]) -> Sequence[_Entry]:
@@ -93,7 +95,7 @@ class Listeners:
         in file order.  A ``self`` ability's self is its card or the top of
         the pile it is under, now or, for a card that moved at this moment,
         as it was (``moved_roots``: each such pile top's moved cards)."""
-        if not self.by_card and not self.by_self:
+        if self.only_every:
             return self.every
         found = list(self.every)
         if event_card is not None:
@@ -321,7 +323,7 @@ def match_triggers(
                         _note(
                             found,
                             event,
-                            _gained(now, ability, key, grant, controller, event, moment, cause, depth, looked_back),
+                            _found(now, now, ability, key, controller, event, moment, cause, depth, looked_back, grant),
                         )
     return list(found.values())
 
@@ -353,31 +355,14 @@ def match_interrupts(
                 controller = state.cards[self_card].owner
                 if not view.matches(ability.when, event, controller, self_card, card_id):  # type: ignore[arg-type]  # has a when
                     continue
-                _note(
-                    found,
-                    event,
-                    make_pending(
-                        id=0,
-                        card=card_id,
-                        ability=ability,
-                        self_card=self_card,
-                        controller=controller,
-                        events=(event,),
-                        moment=moment,
-                        incarnation=card.incarnation,
-                        cause=cause,
-                        depth=depth,
-                        self_incarnation=state.cards[self_card].incarnation,
-                        key=key,
-                    ),
-                )
+                fresh = _found(card, state.cards[self_card], ability, key, controller, event, moment, cause, depth)
+                _note(found, event, fresh)
             for key, ability in index.granted_interrupts.get(name, ()):
                 for holder, _, grant in _holders(state, ability, {}):
                     controller = state.controller(holder)
                     if view.matches(ability.when, event, controller, holder, holder):  # type: ignore[arg-type]  # has a when
-                        fresh = _gained(
-                            state.cards[holder], ability, key, grant, controller, event, moment, cause, depth
-                        )
+                        card = state.cards[holder]
+                        fresh = _found(card, card, ability, key, controller, event, moment, cause, depth, grant=grant)
                         _note(found, event, fresh)
     return list(found.values())
 
@@ -438,36 +423,39 @@ def _read_words(
     return list(found.values()), counters, fixed
 
 
-def _gained(
-    holder: Card,
+def _found(
+    card: Card,
+    self_card: Card,
     ability: Ability,
     key: str,
-    grant: Mod,
     controller: str,
     event: Event,
     moment: int,
     cause: int,
     depth: int,
     looked_back: bool = False,
+    grant: Mod | None = None,
 ) -> Match:
-    """The match of a gained ability, held by ``holder`` through ``grant``:
-    its own card and ``self`` (``looked_back``: as it was just before it
-    moved)."""
+    """The match of ``card``'s ability for ``event`` (``self_card``: what
+    ``self`` is; ``looked_back``: as the card was just before it moved;
+    ``grant``: the gained ability it holds it through), as the interrupts
+    and gained abilities make it (:func:`match_triggers` makes a printed
+    ability's match itself, positionally: that one runs for every event)."""
     return make_pending(
         id=0,
-        card=holder.id,
+        card=card.id,
         ability=ability,
-        self_card=holder.id,
+        self_card=self_card.id,
         controller=controller,
         events=(event,),
         moment=moment,
-        incarnation=holder.incarnation,
+        incarnation=card.incarnation,
         cause=cause,
         depth=depth,
-        self_incarnation=holder.incarnation,
+        self_incarnation=self_card.incarnation,
         looked_back=looked_back,
         key=key,
-        granted=True,
+        granted=grant is not None,
         grant=grant,
     )
 
