@@ -440,10 +440,10 @@ def test_compare_names_the_games_and_variants_and_says_where_they_part(runner):
 
 
 def test_compare_does_not_say_the_games_agree_when_only_one_could_resolve_the_file(runner):
-    ended = "tests/scenarios/digimon/cr-15-15-1-1-ended-attack-attacker-leaves.yaml"  # Digimon's attack words
-    text = invoke(runner, "compare", ended, "--games", "digimon,yugioh").stdout
+    three = "tests/scenarios/duelmasters/multiplayer-three-players-turn-order.yaml"  # Yu-Gi-Oh! is for two
+    text = invoke(runner, "compare", three, "--games", "duelmasters,yugioh").stdout
     assert "The games agree." not in text
-    assert "Only digimon could resolve the file" in " ".join(text.split())
+    assert "Only duelmasters could resolve the file" in " ".join(text.split())
 
 
 def test_compare_lists_marks_that_differ(runner, tmp_path, monkeypatch):

@@ -118,14 +118,14 @@ def read_png(data: bytes) -> tuple[int, int, list[list[tuple[int, int, int]]]]:
 @needs_browser
 def test_the_page_does_not_say_the_games_agree_when_only_one_could_resolve_the_file(tmp_path):
     # issue 22 item 12: the text said so already; the page said "The games agree."
-    ended = "tests/scenarios/digimon/cr-15-15-1-1-ended-attack-attacker-leaves.yaml"  # Digimon's attack words
+    three = "tests/scenarios/duelmasters/multiplayer-three-players-turn-order.yaml"  # Yu-Gi-Oh! is for two
     out = tmp_path / "one.html"
-    result = CliRunner().invoke(main, ["compare", ended, "--games", "digimon,yugioh", "--html", str(out)])
+    result = CliRunner().invoke(main, ["compare", three, "--games", "duelmasters,yugioh", "--html", str(out)])
     assert result.exit_code == 0, result.output
     shown = browser("--dump-dom", out.as_uri())
     assert shown.returncode == 0, shown.stderr[-2000:]
     differences = shown.stdout.split('class="differences"', 1)[1]
-    assert "Only digimon could resolve the file: nothing to compare with the others." in differences
+    assert "Only duelmasters could resolve the file: nothing to compare with the others." in differences
     assert "The games agree." not in shown.stdout
     assert "cannot resolve:" in shown.stdout.split('data-game="yugioh"', 1)[1]
 

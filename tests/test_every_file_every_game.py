@@ -26,7 +26,8 @@ FILES = sorted(
 ELSEWHERE = re.compile(
     r"^[^\n]*: (?:unknown action '(\w+)' for game '[\w/]+': it is [^\n]*'s word\b"
     r"|'(\w+)' \([^\n]*'s word\) has no meaning in "
-    r"|players: [^\n]* is played by at most \d+ players; the file names \d+)[^\n]*$"
+    r"|players: [^\n]* is played by at most \d+ players; the file names \d+"
+    r"|start: the start has no meaning in )[^\n]*$"
 )
 
 

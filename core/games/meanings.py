@@ -14,7 +14,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["word_meanings", "meaning_elsewhere", "flow"]
+__all__ = ["word_meanings", "meaning_elsewhere", "flow", "Translation", "translate", "NoMeaning"]
 
 #: Sample arguments a word is tried with, in order: ``X`` stands for a card.
 _SAMPLES: tuple[Any, ...] = ("X", 1, {}, {"card": "X", "amount": 1}, None)
@@ -80,68 +80,180 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
 
 class NoMeaning(Exception):
     """A word of another game names something the game reading it has no
-    counterpart for (a zone, event or flag whose role it lacks)."""
+    counterpart for, and that cannot be left out."""
 
 
-def _role_map(source: tuple[tuple[str, str], ...], target: tuple[tuple[str, str], ...]) -> dict[str, str | None]:
-    """Source name → the target's name for the same role (``None``: the
-    target has none)."""
-    by_role: dict[str, str] = {}
-    for name, role in target:
-        by_role.setdefault(role, name)
-    return {name: by_role.get(role) for name, role in source}
+#: the key a name stands under → what kind of name it is
+_KINDS = {
+    "to": "zone",
+    "from": "zone",
+    "zone": "zone",
+    "in": "zone",
+    "active_in": "zone",
+    "as": "event",
+    "event": "event",
+    "happened": "event",
+    "set": "flag",
+    "clear": "flag",
+    "flag": "flag",
+    "no_flag": "flag",
+    "has": "flag",
+    "hold": "flag",
+    "flags": "flag",
+    "stat": "stat",
+    "highest": "stat",
+    "lowest": "stat",
+    "counter": "counter",
+    "types": "type",
+    "type": "type",
+    "all_types": "type",
+}
+#: keys whose mapping's keys are names: a card's ``stats: {power: 4000}``,
+#: a query's ``stat: {dp: {lte: 5000}}``, the start's ``counters: {A: {lp: 8000}}``
+_KEYED = {"stats": "stat", "stat": "stat"}
+#: a stat role a game may count with a second stat, and the role a game
+#: without it reads in its place (one battle stat is strength and toughness)
+_STANDS_FOR = {"toughness": "strength"}
+#: what a left-out name takes with it: the action that sets the state
+_DROP = object()
+#: keys whose flag sets a state (left out with it) rather than asks about one
+_SETS_STATE = ("set", "clear", "flags")
+#: what may stand beside an action word
+_MODIFIERS = ("label", "by", "as", "then", "else")
+#: the kinds of names that have roles, each a ``GameInfo.<kind>_roles``
+ROLE_KINDS = ("zone", "event", "flag", "stat", "counter", "type")
+
+
+class Translation:
+    """One game's words read in another (``source``, ``target``: their
+    :class:`~tcgtrig.model.info.GameInfo`): each zone, event, flag, stat,
+    counter and card type with a role becomes the target's name for that
+    role, and a card's battle stat fills both stats of a target that counts
+    damage against a second one.  What the target lacks degrades, concept
+    by concept, each written once in :attr:`notes`:
+
+    - a zone of a role the target lacks stays a zone of its own, by its
+      name (the target's rules do not read it);
+    - a flag of a role the target lacks is no state there: what sets or
+      clears it is left out, and no card starts with it (a game with no
+      tapped state attacks without tapping);
+    - events, stats, counters and types without a counterpart keep their
+      names: the file's own triggers and conditions still see them.
+
+    ``words``: the source game's own action words, whose arguments are left
+    as written here (they are read once, with the word's expansion).
+    """
+
+    def __init__(
+        self, source: Any, target: Any, words: frozenset[str] = frozenset(), notes: dict[str, str] | None = None
+    ) -> None:
+        self.source, self.target, self.words = source, target, words
+        #: kind → the source's name → its role
+        self.roles = {kind: dict(getattr(source, f"{kind}_roles")) for kind in ROLE_KINDS}
+        #: kind → the source's name → the target's name for its role (absent: the target has none)
+        self.names: dict[str, dict[str, str]] = {}
+        for kind in ROLE_KINDS:
+            theirs: dict[str, str] = {}
+            for name, role in reversed(getattr(target, f"{kind}_roles")):
+                theirs[role] = name  # the first name of a role is its name
+            self.names[kind] = {name: theirs[role] for name, role in self.roles[kind].items() if role in theirs}
+        mine = set(self.roles["stat"].values())
+        #: a card's stats: (target stat, the source role that fills it) for the roles the source lacks
+        self.fills = tuple(
+            (name, _STANDS_FOR[role])
+            for name, role in target.stat_roles
+            if role in _STANDS_FOR and role not in mine and _STANDS_FOR[role] in mine
+        )
+        #: what the target lacks, one line per concept, in the order met
+        self.notes: dict[str, str] = {} if notes is None else notes
+
+    def name(self, kind: str, value: str) -> Any:
+        """``value``, a name of ``kind``, read in the target (or
+        :data:`_DROP`: a state the target has not)."""
+        role = self.roles[kind].get(value)
+        if role is None:
+            return value  # no role: the same name in every game
+        mapped = self.names[kind].get(value)
+        if mapped is not None:
+            return mapped
+        if kind == "flag":
+            self.notes.setdefault(
+                f"flag {role}",
+                f"{self.target.title} has no {role} state: {self.source.title}'s {value!r} is left out "
+                "(what sets or clears it does nothing there, and no card has it)",
+            )
+            return _DROP
+        if kind == "zone":
+            self.notes.setdefault(
+                f"zone {role}",
+                f"{self.target.title} has no zone in the role {role!r}: {self.source.title}'s {value!r} stays "
+                "a zone of its own there, which its rules do not read",
+            )
+        return value
+
+    def __call__(self, data: Any) -> Any:
+        """``data`` (scenario data: cards, actions, patterns) read in the target."""
+        out = self._walk(data, None)
+        return [] if out is _DROP else out
+
+    def _walk(self, value: Any, key: str | None) -> Any:
+        if isinstance(value, dict):
+            return self._mapping(value, key)
+        if isinstance(value, list):
+            return [item for item in (self._walk(v, key) for v in value) if item is not _DROP]
+        if isinstance(value, str) and key in _KINDS:
+            name = self.name(_KINDS[key], value)
+            if name is _DROP and key not in _SETS_STATE:
+                return value  # a query or condition on a state no card has here: it reads "not"
+            return name
+        return value
+
+    def _mapping(self, value: dict[str, Any], key: str | None) -> Any:
+        if key in _KEYED:
+            return self._keyed(value, key == "stats")
+        if key == "counters":  # the start's counters: player → {counter: value}
+            return {
+                player: {self.name("counter", c) if isinstance(c, str) else c: n for c, n in counters.items()}
+                if isinstance(counters, dict)
+                else counters
+                for player, counters in value.items()
+            }
+        word = next((k for k in value if k not in _MODIFIERS), None)
+        if word in self.words:  # the source's own word: its argument is read with its expansion
+            return {k: v if k == word else self._walk(v, k) for k, v in value.items()}
+        flag = value.get("flag")
+        if isinstance(flag, dict) and any(
+            isinstance(flag.get(word), str) and self.name("flag", flag[word]) is _DROP for word in ("set", "clear")
+        ):
+            return _DROP  # it sets or clears a state the target has not
+        out = {k: self._walk(v, k) for k, v in value.items()}
+        if isinstance(value.get("together"), list) and value["together"] and not out["together"]:
+            return _DROP  # every part of it was left out
+        return out
+
+    def _keyed(self, value: dict[str, Any], card_stats: bool) -> dict[str, Any]:
+        """A mapping keyed by stat names, each read in the target; a card's
+        stats also fill the target's stats of a role the source counts with
+        its battle stat."""
+        out: dict[str, Any] = {}
+        for name, item in value.items():
+            out.setdefault(self.name("stat", name) if isinstance(name, str) else name, self._walk(item, None))
+        if card_stats:
+            for target_name, role in self.fills:
+                source_name = next((n for n in value if self.roles["stat"].get(n) == role), None)
+                if target_name in out or source_name is None:
+                    continue
+                out[target_name] = value[source_name]
+                self.notes.setdefault(
+                    f"stat {role} pair",
+                    f"{self.source.title} has one stat of the role {role!r}: its {source_name!r} is read as "
+                    f"{self.target.title}'s {self.names['stat'].get(source_name, source_name)!r} and {target_name!r}",
+                )
+        return out
 
 
 def translate(data: Any, source: Any, target: Any) -> Any:
     """Core actions one game's word expanded to (``data``), read in another
-    game (``source``/``target``: their ``GameInfo``): each zone, event and
-    flag with a role becomes the target's name for that role.
-
-    :raises NoMeaning: the target has no zone or flag of that role, saying
-        which (an event of a role it lacks keeps its name).
-    """
-    maps = {
-        "zone": _role_map(source.zone_roles, target.zone_roles),
-        "event": _role_map(source.event_roles, target.event_roles),
-        "flag": _role_map(source.flag_roles, target.flag_roles),
-    }
-    kinds = {
-        "to": "zone",
-        "from": "zone",
-        "zone": "zone",
-        "in": "zone",
-        "as": "event",
-        "event": "event",
-        "happened": "event",
-        "set": "flag",
-        "clear": "flag",
-        "flag": "flag",
-        "no_flag": "flag",
-        "has": "flag",
-        "hold": "flag",
-    }
-    roles = {"zone": dict(source.zone_roles), "event": dict(source.event_roles), "flag": dict(source.flag_roles)}
-
-    def name(kind: str, value: str) -> str:
-        mapping = maps[kind]
-        if value not in mapping:
-            return value  # no role: the same name in every game
-        mapped = mapping[value]
-        if mapped is None and kind == "event":
-            return value  # an event is a name: the file's triggers in the same words still see it
-        if mapped is None:
-            raise NoMeaning(
-                f"{target.title} has no {kind} in the role {roles[kind][value]!r} ({source.title}'s {value!r})"
-            )
-        return mapped
-
-    def walk(value: Any, key: str | None = None) -> Any:
-        if isinstance(value, dict):
-            return {k: walk(v, k) for k, v in value.items()}
-        if isinstance(value, list):
-            return [walk(v, key) for v in value]
-        if isinstance(value, str) and key in kinds:
-            return name(kinds[key], value)
-        return value
-
-    return walk(data)
+    game (``source``/``target``: their ``GameInfo``), as
+    :class:`Translation` reads them (its notes are not kept)."""
+    return Translation(source, target)(data)

@@ -19,6 +19,9 @@ __all__ = [
     "ZONE_ROLES",
     "EVENT_ROLES",
     "FLAG_ROLES",
+    "STAT_ROLES",
+    "COUNTER_ROLES",
+    "TYPE_ROLES",
     "CHAIN_TRIGGERS",
 ]
 
@@ -50,6 +53,22 @@ EVENT_ROLES = (
 )
 #: What a flag is, whatever a game calls it (``GameInfo.flag_roles``).
 FLAG_ROLES = ("tapped",)
+#: What a stat is, whatever a game calls it (``GameInfo.stat_roles``):
+#: ``strength`` is what a card battles with (Digimon's DP, Duel Masters'
+#: power, Yu-Gi-Oh!'s ATK, Magic's power); ``toughness`` what damage it
+#: withstands, in a game that counts damage against a second stat (Magic's
+#: toughness) — a game without one reads its strength as both;
+#: ``defense`` a second stat a card battles with in another position;
+#: ``damage`` the damage marked on it; ``level`` its level or rank.
+STAT_ROLES = ("strength", "toughness", "defense", "damage", "level")
+#: What a counter is, whatever a game calls it (``GameInfo.counter_roles``):
+#: ``life`` what a player loses to lose the game (LP, life), ``score`` what
+#: a player gains to win it (lore).
+COUNTER_ROLES = ("life", "score")
+#: What a card type is, whatever a game calls it (``GameInfo.type_roles``):
+#: ``unit`` a card that stays on the field and battles (a Digimon, a
+#: monster, a character); ``spell`` one used once and gone.
+TYPE_ROLES = ("unit", "spell")
 
 
 def _items(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -132,6 +151,13 @@ class GameInfo:
         (:data:`EVENT_ROLES`): Digimon's ``deleted`` is ``destroyed``.
     :param flag_roles: the same for its flags (:data:`FLAG_ROLES`):
         Digimon's ``suspended`` is ``tapped``.
+    :param stat_roles: the same for its stats (:data:`STAT_ROLES`):
+        Digimon's ``dp`` is ``strength``; a card's ``dp: 4000`` written in
+        Digimon's words is Magic's ``power: 4000, toughness: 4000``.
+    :param counter_roles: the same for its counters (:data:`COUNTER_ROLES`):
+        Yu-Gi-Oh!'s ``lp`` is ``life``.
+    :param type_roles: the same for its card types (:data:`TYPE_ROLES`):
+        Yu-Gi-Oh!'s ``monster`` is ``unit``.
     :param turn_marks: marks (the ``mark`` action) that last no longer than
         a turn: the core clears them as the turn passes (Digimon's
         ``attack_in_progress``: an attack left open does not outlive its
@@ -174,6 +200,9 @@ class GameInfo:
     zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    stat_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    counter_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
+    type_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
     battle_stat: str = ""
     max_players: int = 2

@@ -58,6 +58,7 @@ from ..model.values import (
     TurnOf,
     Value,
 )
+from .source import format_path
 from .validating import Path_, article, check_schema, describe
 
 if TYPE_CHECKING:
@@ -114,6 +115,11 @@ _MAX_ALIAS_DEPTH = 16
 # ---------------------------------------------------------------------------
 
 
+class UnknownAction(ScenarioError):
+    """An action word the game reading the file does not know (inside
+    another game's word: that word is not portable here)."""
+
+
 @frozen(kw_only=True)
 class Expectation:
     """What a scenario expects under one game (all keys optional)."""
@@ -140,6 +146,11 @@ class Compiled:
     start: tuple[Action, ...]
     choices: tuple[str, ...]
     expect: Expectation | None
+    #: what this game lacks of the file's words and how the file was read
+    #: here, one line per concept (a file in another game's words)
+    notes: tuple[str, ...] = ()
+    #: the file's data as this game reads it (another game's words translated)
+    data: dict[str, Any] = field(factory=dict, eq=False, repr=False)
 
 
 # ---------------------------------------------------------------------------
@@ -169,6 +180,12 @@ class Compiler:
         self.data = scenario.data
         self.ruleset = ruleset
         self.game = ruleset.name
+        #: what this game lacks of the file's words, one line per concept (``Compiled.notes``)
+        self.notes: dict[str, str] = {}
+        #: the game whose words the file is written in, when it is another game (``words:``)
+        self.written: Ruleset | None = None
+        #: the actions left out as having no meaning here (another game's words)
+        self.left_out_paths: list[Path_] = []
         if isinstance(self.data.get("words"), str):
             self.data = self.in_own_words(self.data)
         self.aliases: dict[str, Callable[[Any], Any]] = dict(ruleset.aliases)
@@ -189,11 +206,12 @@ class Compiler:
 
     def in_own_words(self, data: dict[str, Any]) -> dict[str, Any]:
         """A file written in another game's words (``words: GAME``): its
-        cards and start actions with every zone, event and flag read by its
-        role in this game (the expectations stay as written: each game's
-        are in its own words)."""
+        cards, start actions, history and counters with every zone, event,
+        flag, stat, counter and card type read by its role in this game, and
+        its action words read as that game's (the expectations stay as
+        written: each game's are in its own words)."""
         from ..games.manager import available_games, load_ruleset, split_game
-        from ..games.meanings import NoMeaning, translate
+        from ..games.meanings import Translation
 
         written = split_game(data["words"])[0]
         if written == split_game(self.game)[0]:
@@ -204,19 +222,14 @@ class Compiler:
                 f"the file is written in the words of {written!r}, which is not installed",
                 available_games(),
             )
-        source = load_ruleset(written).info
-        try:
-            return {
-                **data,
-                "cards": translate(data["cards"], source, self.ruleset.info),
-                "start": translate(data["start"], source, self.ruleset.info),
-                **({"history": translate(data["history"], source, self.ruleset.info)} if "history" in data else {}),
-            }
-        except NoMeaning as why:
-            raise self.source.error(
-                ("words",),
-                f"written in {source.title}'s words, the file has no meaning in {self.ruleset.info.title}: {why}",
-            ) from None
+        self.written = load_ruleset(written)
+        words = frozenset(self.written.aliases) - frozenset(CORE_ACTIONS) - frozenset(CONTROL_BY_WORD)
+        read = Translation(self.written.info, self.ruleset.info, words, notes=self.notes)
+        return {
+            **data,
+            **{key: read(data[key]) for key in ("cards", "start", "history") if key in data},
+            **({"counters": read({"counters": data["counters"]})["counters"]} if data.get("counters") else {}),
+        }
 
     # -- top level ------------------------------------------------------------
 
@@ -237,11 +250,24 @@ class Compiler:
             self.context = "start"
             self.writer = "start"
             start = self.actions(self.data["start"], ("start",))
+            if not start and self.data["start"] and self.notes:
+                raise self.error(
+                    ("start",),
+                    f"the start has no meaning in {self.ruleset.info.title}: " + "; ".join(self.notes.values()),
+                )
             history = self.history(self.data.get("history") or [])
             if self.reads_history or history:
                 state.keep_history = True
                 state.record(history)
-            return Compiled(game=self.game, state=state, start=start, choices=self.choices(), expect=self.expectation())
+            return Compiled(
+                game=self.game,
+                state=state,
+                start=start,
+                choices=self.choices(),
+                expect=self.expectation(),
+                notes=tuple(self.notes.values()),
+                data=self.data,
+            )
 
     def history(self, raw: list[Any]) -> list[Event]:
         """What already happened this turn (a position in progress), as events."""
@@ -598,6 +624,15 @@ class Compiler:
         label = self.text(raw["label"], path + ("label",)) if "label" in raw else None
         by = self.text(raw["by"], path + ("by",), choices=CAUSES) if "by" in raw else None
         as_ = self.text(raw["as"], path + ("as",)) if "as" in raw else None
+        written = self.written
+        if written is not None and word in written.aliases and word not in CORE_ACTIONS:
+            # a file in another game's words: its words mean what that game says
+            portable = self.portable_word(word, arg, raw, path, depth)
+            if portable is not None:
+                return portable
+            if word in self.aliases:  # not portable: this game's own word of that name, on the file's data
+                return self.alias(word, self.in_this_game(arg), raw, path, depth)
+            return self.left_out(word, path)
         if word in self.aliases and word not in CORE_ACTIONS:
             return self.alias(word, arg, raw, path, depth)
         control = CONTROL_BY_WORD.get(word)
@@ -611,11 +646,54 @@ class Compiler:
                 return portable
             elsewhere = meaning_elsewhere(word, self.game) if isinstance(word, str) else None
             if elsewhere is not None:
-                raise self.error(
-                    path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}", self.legal_actions()
-                )
-            raise self.error(path, f"unknown action {word!r} for game {self.game!r}", self.legal_actions())
+                if self.written_for_another_game():
+                    return self.left_out(word, path)
+                raise self.unknown_action(path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}")
+            raise self.unknown_action(path, f"unknown action {word!r} for game {self.game!r}")
         return [self.primitive(word, arg, path + (word,), label=label, by=by, as_=as_)]
+
+    def unknown_action(self, path: Path_, message: str) -> UnknownAction:
+        error = self.error(path, message, self.legal_actions())
+        return UnknownAction(error.message, file=error.file, line=error.line, path=error.path, options=error.options)
+
+    def written_for_another_game(self) -> bool:
+        """Whether the file says it is written for (or in the words of)
+        another game than this one."""
+        from ..games.manager import split_game
+
+        own = split_game(self.game)[0]
+        named = [split_game(n)[0] for n in (self.data.get("words"), self.data.get("game")) if isinstance(n, str)]
+        return bool(named) and own not in named
+
+    def left_out(self, word: str, path: Path_) -> list[Action]:
+        """Another game's word that means nothing here, in a file written
+        for that game: the action is left out, and a note says so (a start
+        left with no action at all is refused: :meth:`compile`)."""
+        from ..games.manager import available_games, load_ruleset
+
+        owner = self.written.info.title if self.written is not None and word in self.written.aliases else None
+        if owner is None:
+            owner = next(
+                (load_ruleset(g).info.title for g in available_games() if word in load_ruleset(g).aliases),
+                "another game",
+            )
+        line = self.source.line(path)
+        self.notes.setdefault(
+            f"word {word}",
+            f"{word!r} ({owner}'s word) has no meaning in {self.ruleset.info.title}: the action is left out "
+            f"({'line ' + str(line) + ', ' if line else ''}{format_path(path)})",
+        )
+        self.left_out_paths.append(path)
+        return []
+
+    def in_this_game(self, data: Any) -> Any:
+        """Data written in the file's words, read in this game (an argument
+        kept as written for its word's expansion)."""
+        from ..games.meanings import Translation
+
+        if self.written is None:
+            return data
+        return Translation(self.written.info, self.ruleset.info, notes=self.notes)(data)
 
     def portable_word(self, word: str, arg: Any, raw: dict[str, Any], path: Path_, depth: int) -> list[Action] | None:
         """Another installed game's word, read in this game: expanded as that
@@ -624,7 +702,7 @@ class Compiler:
         word).  ``None`` where no game has it, or its expansion uses words
         of its own game (not portable: the caller names the word)."""
         from ..games.manager import available_games, load_ruleset, split_game
-        from ..games.meanings import NoMeaning, translate
+        from ..games.meanings import Translation
 
         own = split_game(self.game)[0]
         preferred = [
@@ -646,15 +724,13 @@ class Compiler:
                     path + (word,), f"bad argument for {word!r} ({source.info.title}'s word): {exc}"
                 ) from None
             items = expanded if isinstance(expanded, list) else [expanded]
-            try:
-                items = [translate(item, source.info, self.ruleset.info) for item in items]
-            except NoMeaning as why:
-                raise self.error(
-                    path, f"{word!r} ({source.info.title}'s word) has no meaning in {self.ruleset.info.title}: {why}"
-                ) from None
+            words = frozenset(source.aliases) - frozenset(CORE_ACTIONS) - frozenset(CONTROL_BY_WORD)
+            items = Translation(source.info, self.ruleset.info, words, notes=self.notes)(items)
+            if not items:
+                return []  # all of it sets a state this game has not: the note says so
             try:
                 return self.expansion(items, raw, path, depth)
-            except ScenarioError:
+            except UnknownAction:
                 return None  # it expands into more of its own game's words: not portable
         return None
 
@@ -687,7 +763,10 @@ class Compiler:
         try:
             return self.expansion(expanded if isinstance(expanded, list) else [expanded], raw, path, depth)
         except ScenarioError as exc:  # point at the word the user wrote
-            raise self.error(path + (word,), exc.message, exc.options) from None
+            error = self.error(path + (word,), exc.message, exc.options)
+            raise type(exc)(
+                error.message, file=error.file, line=error.line, path=error.path, options=exc.options
+            ) from None
 
     def primitive(self, word: str, arg: Any, at: Path_, *, label: Any, by: Any, as_: Any) -> Action:
         args = dict(arg) if isinstance(arg, dict) else None

@@ -70,4 +70,6 @@ GAME_INFO = GameInfo(
         "unsuspended": "untapped",
     },
     flag_roles={"suspended": "tapped"},
+    stat_roles={"dp": "strength", "level": "level"},
+    type_roles={"digimon": "unit", "option": "spell"},
 )

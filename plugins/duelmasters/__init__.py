@@ -80,6 +80,8 @@ GAME_INFO = GameInfo(
         "broken": "life_lost",
     },
     flag_roles={"tapped": "tapped"},
+    stat_roles={"power": "strength"},
+    type_roles={"creature": "unit", "spell": "spell"},
     battle_stat="power",  # the creature with the lower power is destroyed, both when equal
     max_players=4,  # Duel Party, the multiplayer format: turns and waiting abilities go in turn order
 )

@@ -62,5 +62,8 @@ GAME_INFO = GameInfo(
         "special_summoned": "put_into_play",
         "banished": "exiled",
     },
+    stat_roles={"atk": "strength", "def": "defense", "level": "level"},
+    counter_roles={"lp": "life"},
+    type_roles={"monster": "unit", "spell": "spell"},
     battle_stat="atk",  # damage calculation: tcgtrig_battle_result (positions, battle damage)
 )

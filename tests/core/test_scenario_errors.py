@@ -119,22 +119,23 @@ def test_unknown_card_in_a_selector_lists_the_cards():
 
 
 def test_unknown_action_lists_core_actions_and_game_words():
-    err = error_of(GOOD_TOP + "cards: []\nstart:\n  - destroy: x\n")
-    assert "unknown action 'destroy' for game 'digimon'" in str(err)
+    err = error_of(GOOD_TOP + "cards: []\nstart:\n  - obliterate: x\n")
+    assert "unknown action 'obliterate' for game 'digimon'" in str(err)
     assert "move" in err.options and "delete" in err.options
 
 
-def test_game_word_is_unknown_to_another_game(plain):
+def test_game_word_degrades_in_a_game_without_its_zone_role(plain):
     scenario = tcgtrig.scenario_from_text(
         GOOD_TOP + "cards: [{id: x, owner: A, zone: battle}]\nstart:\n  - delete: x\n"
     )
-    with pytest.raises(ScenarioError) as info:
-        scenario.compile(plain)
-    # a game that declares no zone roles reads no other game's zones
-    assert (
-        "'delete' (Digimon Card Game's word) has no meaning in Plain (core defaults): Plain (core defaults) "
-        "has no zone in the role 'discard' (Digimon Card Game's 'trash')" in str(info.value)
+    compiled = scenario.compile(plain)
+    # a game that declares no zone roles keeps another game's zone as a zone of its own, and says so
+    assert compiled.notes == (
+        "Plain (core defaults) has no zone in the role 'discard': Digimon Card Game's 'trash' stays a zone of "
+        "its own there, which its rules do not read",
     )
+    (move,) = compiled.start
+    assert move.to == "trash"
 
 
 def test_unknown_effect_key_in_activate():

@@ -46,17 +46,52 @@ def test_another_games_word_is_read_by_the_roles_of_its_zones_and_events():
     assert tcgtrig.resolve(scenario, "yugioh").state.cards["c"].zone == "graveyard"
 
 
-def test_another_games_word_with_no_meaning_here_says_so_in_one_line():
+def test_another_games_zone_without_a_counterpart_stays_a_zone_of_its_own_and_a_note_says_so():
     text = (
         "format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
         "cards: [{id: c, owner: A, zone: hand}]\nstart: [{put_into_mana: c}]\n"
     )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "w.yaml"), "yugioh")
+    assert result.state.cards["c"].zone == "mana"
+    assert result.compiled.notes == (
+        "Yu-Gi-Oh! Trading Card Game has no zone in the role 'resource': Duel Masters's 'mana' stays a zone of "
+        "its own there, which its rules do not read",
+    )
+
+
+def test_a_state_the_game_has_not_is_left_out_concept_by_concept():
+    # Duel Masters' attack taps the attacker; Yu-Gi-Oh! has no tapped state: it attacks without tapping
+    text = (
+        "format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+        "cards:\n  - {id: c, owner: A, zone: battle, flags: [tapped]}\n"
+        "  - {id: w, owner: A, zone: battle, abilities: [{id: see, when: {event: attacking}, "
+        "condition: {card: c, no_flag: tapped}, do: [{gain: {counter: n}}]}]}\n"
+        "start: [{attack: c}]\n"
+    )
+    scenario = tcgtrig.scenario_from_text(text, "a.yaml")
+    yugioh = tcgtrig.resolve(scenario, "yugioh")
+    assert yugioh.keys("resolved") == ["w.see"] and yugioh.state.counter("A", "n") == 1
+    assert yugioh.state.cards["c"].flags == frozenset()
+    assert yugioh.compiled.notes == (
+        "Yu-Gi-Oh! Trading Card Game has no tapped state: Duel Masters's 'tapped' is left out (what sets or "
+        "clears it does nothing there, and no card has it)",
+    )
+    magic = tcgtrig.resolve(scenario, "magic")  # Magic taps: the watcher's condition fails
+    assert magic.keys("failed") == ["w.see"] and "tapped" in magic.state.cards["c"].flags
+    assert magic.compiled.notes == ()
+
+
+def test_a_start_with_no_meaning_at_all_is_refused_in_one_line():
+    text = (
+        "format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
+        "cards: [{id: c, owner: A, zone: battle}]\nstart: [{tap: c}]\n"
+    )
     with pytest.raises(tcgtrig.ScenarioError) as caught:
-        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "w.yaml"), "yugioh")
+        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "t.yaml"), "yugioh")
     assert str(caught.value) == (
-        "w.yaml:7: start[0]: 'put_into_mana' (Duel Masters's word) has no meaning in "
-        "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
-        "'resource' (Duel Masters's 'mana')"
+        "t.yaml:7: start: the start has no meaning in Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game "
+        "has no tapped state: Duel Masters's 'tapped' is left out (what sets or clears it does nothing there, and "
+        "no card has it)"
     )
 
 
@@ -88,10 +123,9 @@ def test_a_file_written_in_one_games_words_is_read_by_roles_in_every_other():
         "format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
         "cards: [{id: s, owner: B, zone: shields}]\nstart: [{break_shield: s}]\n"
     )
-    with pytest.raises(tcgtrig.ScenarioError) as caught:
-        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "s.yaml"), "yugioh")
-    assert str(caught.value) == (
-        "s.yaml:3: words: written in Duel Masters's words, the file has no meaning in "
-        "Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game has no zone in the role "
-        "'life' (Duel Masters's 'shields')"
+    yugioh = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "s.yaml"), "yugioh")
+    assert yugioh.state.cards["s"].zone == "hand"  # broken from a zone Yu-Gi-Oh! has no counterpart for
+    assert yugioh.compiled.notes == (
+        "Yu-Gi-Oh! Trading Card Game has no zone in the role 'life': Duel Masters's 'shields' stays a zone of its "
+        "own there, which its rules do not read",
     )

@@ -56,6 +56,9 @@ GAME_INFO = GameInfo(
         "readied": "untapped",
     },
     flag_roles={"exerted": "tapped"},
+    stat_roles={"strength": "strength", "willpower": "toughness", "damage": "damage"},
+    counter_roles={"lore": "score"},
+    type_roles={"character": "unit", "action": "spell"},
 )
 
 

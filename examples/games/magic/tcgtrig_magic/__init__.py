@@ -51,6 +51,9 @@ GAME_INFO = GameInfo(
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
+    stat_roles={"power": "strength", "toughness": "toughness", "damage": "damage"},
+    counter_roles={"life": "life"},
+    type_roles={"creature": "unit", "instant": "spell", "sorcery": "spell"},
 )
 
 
