@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import tcgtrig
-from tcgtrig.tools.compare import compare_games, describe_difference, differences
+from tcgtrig.tools.compare import compare, describe_difference, describe_vocabulary, differences, vocabulary
 from tcgtrig.tools.compare_html import comparison_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -33,9 +33,10 @@ def pages(root: Path = ROOT) -> dict[str, str]:
     games = repository_games(root)
     for path in sorted((root / "examples").glob("*.yaml")):
         scenario = tcgtrig.load_scenario(path)
-        results = compare_games(scenario, games)
+        comparison = compare(scenario, games)
+        results = comparison.results
         name = path.stem
-        out[f"docs/gallery/{name}.html"] = comparison_html(scenario.title, results, scenario)
+        out[f"docs/gallery/{name}.html"] = comparison_html(scenario.title, comparison, scenario)
         lines += [
             f"## {scenario.title}",
             "",
@@ -51,9 +52,17 @@ def pages(root: Path = ROOT) -> dict[str, str]:
             lines.append(
                 f"| {i + 1} | " + " | ".join(f"`{o[i]}`" if i < len(o) else "" for o in orders.values()) + " |"
             )
-        found = differences(results)
+        found = differences(comparison)
         lines.append("")
         lines += [f"- {describe_difference(difference)}" for difference in found]
+        notes = [(column.game, note) for column in comparison.columns for note in column.notes]
+        if notes:
+            lines += ["", "How each game read the file:", ""]
+            lines += [f"- {game}: {note}" for game, note in notes]
+        words = vocabulary(comparison)
+        if words:
+            lines += ["", "The same things, named by each game (no difference of rules):", ""]
+            lines += [f"- {describe_vocabulary(entry)}" for entry in words]
         lines.append("")
     out["docs/comparison.md"] = "\n".join(lines)
     return out

@@ -417,7 +417,7 @@ def test_compare_json(runner):
     result = invoke(runner, "compare", T1, "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
-    assert list(data) == ["games", "differences"]
+    assert list(data) == ["games", "differences", "vocabulary"]
     assert list(data["games"]) == INSTALLED
     digimon = data["games"]["digimon"]
     assert digimon["format"] == 1 and digimon["game"] == "digimon" and digimon["outcome"] == "complete"
@@ -464,8 +464,12 @@ start:
     )
     data = json.loads(invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--json").stdout)
     assert data["games"]["digimon"]["marks"] == ["linked"] and "marks" not in data["games"]["yugioh"]
+    # a game's own bookkeeping is no rule: compared only with --all (issue 36)
+    assert all(d["what"] != "marks" for d in data["differences"])
+    assert "marks:" not in invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh").stdout
+    data = json.loads(invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--json", "--all").stdout)
     assert {"what": "marks", "games": {"digimon": ["linked"], "yugioh": []}} in data["differences"]
-    text = invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh").stdout
+    text = invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--all").stdout
     assert "marks: digimon: ['linked'] | yugioh: []" in text
 
 
@@ -499,7 +503,7 @@ def test_compare_html_replaces_the_page_at_once(runner, tmp_path, monkeypatch):
     page = write(tmp_path, "page.html", "the page before")
     page.chmod(0o640)
 
-    def fails(*args):
+    def fails(*args, **kwargs):
         raise tcgtrig.TcgTrigError("the page could not be made")
 
     monkeypatch.setattr(tcgtrig.tools.compare_html, "comparison_html", fails)

@@ -823,44 +823,97 @@ def _show(value: Any) -> str:
     default=None,
     help="Also write one self-contained HTML page with the games as columns.",
 )
+@click.option(
+    "--all",
+    "everything",
+    is_flag=True,
+    help="Also compare each game's own bookkeeping (marks), which is no rule of the game.",
+)
 @_input_limit
 @_bad_input
-def compare(file: str, games: str | None, as_json: bool, html_out: str | None) -> None:
+def compare(file: str, games: str | None, as_json: bool, html_out: str | None, everything: bool) -> None:
     """Resolve one position under every installed ruleset, side by side,
-    then say where the games part ways."""
+    then say where the games part ways by their rules (names that differ
+    only as words are listed as the games' vocabulary)."""
     from ..scenario.reading import load_scenario
-    from .compare import compare_games, comparison_json
+    from .compare import compare as compare_all
+    from .compare import comparison_json
 
     _refuse_overwriting_input(html_out, file, "--html")
     scenario = load_scenario(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
-    results = compare_games(scenario, names)
+    comparison = compare_all(scenario, names)
     if html_out is not None:
         from .compare_html import comparison_html
 
-        _write_atomically(html_out, comparison_html(scenario.title, results, scenario), "the page")
+        page = comparison_html(scenario.title, comparison, scenario, everything=everything)
+        _write_atomically(html_out, page, "the page")
     if as_json:
-        _dump(comparison_json(results, lazy=True))
+        _dump(comparison_json(comparison, lazy=True, everything=everything))
         return
-    _print_comparison(scenario.title, results)
+    _print_comparison(scenario.title, comparison, everything)
 
 
 #: Rows of the ``compare`` table at most (the JSON lists every effect).
 MAX_COMPARE_ROWS = 1_000
 
 
-def _print_comparison(title: str, results: dict[str, Any]) -> None:
-    """The games as columns, then where they part ways: names escaped and
+def _print_comparison(title: str, comparison: Any, everything: bool = False) -> None:
+    """The games as columns, then how each read the file, where they part
+    ways, and the words they name alike things by: names escaped and
     shortened, and wrapped to :data:`PIPED_COMPARE_WIDTH` columns off a
     terminal (or to ``COLUMNS``)."""
     shown = Shown()
+    results = comparison.results
     # each game's order (or, in its first row, why it cannot resolve the file)
     columns = {n: (r.keys("resolved") if not isinstance(r, str) else [r]) for n, r in results.items()}
     width = os.environ.get("COLUMNS", "")
     console = _console(piped_width=int(width) if width.isdigit() else PIPED_COMPARE_WIDTH)
     console.print(_comparison_table(title, results, columns, shown))
     rows = max((len(c) for c in columns.values()), default=0)
-    _print_where_games_part(console, results, rows > MAX_COMPARE_ROWS, shown)
+    _print_lines(console, _column_lines(comparison, shown))
+    _print_where_games_part(console, comparison, rows > MAX_COMPARE_ROWS, shown, everything)
+
+
+def _column_lines(comparison: Any, shown: Shown) -> list[str]:
+    """How each game read the file: its notes (what it lacks of the file's
+    words, its warnings, whose choices were set aside), the distinct
+    outcomes where the answers matter, and the file's own reason."""
+    lines: list[str] = []
+    for column in comparison.columns:
+        said = [f"  {shown.sentence(note)}" for note in column.notes]
+        if column.outcomes:
+            said.append(
+                f"  the answers change the result: {len(column.outcomes)} distinct outcomes "
+                f"({shown.sentence(column.explored)}):"
+            )
+            for number, result in enumerate(column.outcomes, 1):
+                order = " → ".join(shown(k) for k in result.keys("resolved")) or "(nothing resolved)"
+                said.append(f"    {number}. {order}{' (the default answers)' if number == 1 else ''}")
+        if column.because:
+            said.append(f"  the file says why: {shown.sentence(column.because)}")
+        if said:
+            lines += [f"{shown(column.game)}:", *said]
+    return ["How each game read the file:", *lines] if lines else []
+
+
+def _print_lines(console: Console, lines: list[str]) -> None:
+    """Lines wrapped to the console, an indented line's rest indented more."""
+    import textwrap
+
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        wrapped = (
+            textwrap.fill(
+                line,
+                width=console.width,
+                subsequent_indent=" " * (indent + 4) if indent else "",
+                break_on_hyphens=False,
+            )
+            if line
+            else ""
+        )
+        console.print(wrapped, markup=False, highlight=False, soft_wrap=True)
 
 
 def _comparison_table(title: str, results: dict[str, Any], columns: dict[str, list[str]], shown: Shown) -> Table:
@@ -904,34 +957,26 @@ def _game_end(result: Resolution, shown: Shown) -> str:
     return f"{shown(result.outcome)}; " + "; ".join(counters)
 
 
-def _print_where_games_part(console: Console, results: dict[str, Any], cut: bool, shown: Shown) -> None:
-    """Below ``compare``'s table: the differences (or that there are none),
-    a line each, wrapped to the console; then what the table left out
-    (``cut``: rows past :data:`MAX_COMPARE_ROWS`; names shortened)."""
-    import textwrap
-
+def _print_where_games_part(console: Console, comparison: Any, cut: bool, shown: Shown, everything: bool) -> None:
+    """Below ``compare``'s table: the differences by rule (or that there
+    are none), a line each, wrapped to the console; the vocabulary (names
+    that differ only as words); then what the table left out (``cut``:
+    rows past :data:`MAX_COMPARE_ROWS`; names shortened)."""
     from ..base.safe_text import SHORTENED_NOTE
-    from .compare import describe_difference, differences, no_differences
+    from .compare import describe_difference, describe_vocabulary, differences, no_differences, vocabulary
 
-    found = differences(results)
+    found = differences(comparison, everything=everything)
     lines = [f"  {describe_difference(difference, shown)}" for difference in found]
+    words = vocabulary(comparison)
+    if words:
+        lines.append("The same things, named by each game (no difference of rules):")
+        lines += [f"  {describe_vocabulary(entry, shown)}" for entry in words]
     if cut:
         lines.append(f"The table shows the first {MAX_COMPARE_ROWS:,} effects (compare --json lists every one).")
     if shown.shortened:
         lines.append(SHORTENED_NOTE[:1].upper() + SHORTENED_NOTE[1:] + ".")
-    said = ["Where the games part ways:"] if found else [no_differences(results) or ""]
-    for line in said + lines:
-        wrapped = (
-            textwrap.fill(
-                line,
-                width=console.width,
-                subsequent_indent="      " if line.startswith("  ") else "",
-                break_on_hyphens=False,
-            )
-            if line
-            else ""
-        )
-        console.print(wrapped, markup=False, highlight=False, soft_wrap=True)
+    said = ["Where the games part ways:"] if found else [no_differences(comparison, everything=everything) or ""]
+    _print_lines(console, said + lines)
 
 
 def _write_atomically(path: str, text: str, what: str) -> None:

@@ -27,7 +27,15 @@ from typing import Any
 
 from ..base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
 from ..resolution import Resolution
-from .compare import describe_difference, differences, no_differences
+from .compare import (
+    Column,
+    Comparison,
+    describe_difference,
+    describe_vocabulary,
+    differences,
+    no_differences,
+    vocabulary,
+)
 from .render import SKIP_KEYS
 
 __all__ = ["comparison_html", "MAX_PAGE_EFFECTS"]
@@ -65,6 +73,10 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .card .text { display: block; font-size: 13px; color: #333; padding-left: 12px; }
 .decisions { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 .effect .did { color: #444; }
+.notes { margin: 0 0 8px; padding-left: 18px; font-size: 13px; color: #6a4a00; }
+.because { font-size: 13px; color: #333; margin: 0 0 8px; }
+.outcomes { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
+.vocabulary li { color: #555; }
 """
 
 
@@ -88,33 +100,71 @@ def _negated_by(step: Any, text: Any) -> str:
     return f": its {text(step.get('what', 'activation'))} negated by {text(step.get('negated_by'))}"
 
 
-def comparison_html(title: str, results: dict[str, Resolution | str], scenario: Any = None) -> str:
-    """The page for ``results`` (game name → its resolution, or its error);
-    with the ``scenario``, the position first: its source and notes, whose
-    turn it is, and each player's cards zone by zone with their texts."""
+def comparison_html(
+    title: str,
+    results: Comparison | dict[str, Resolution | str],
+    scenario: Any = None,
+    *,
+    everything: bool = False,
+) -> str:
+    """The page for ``results`` (a :class:`~tcgtrig.tools.compare.Comparison`,
+    or game name → its resolution, or its error); with the ``scenario``, the
+    position first: its source and notes, whose turn it is, and each
+    player's cards zone by zone with their texts.  ``everything``: the
+    games' own bookkeeping (marks) is compared too."""
     text = _Page()
     position = _position(scenario, text) if scenario is not None else ""
-    columns = "".join(_column(name, result, text) for name, result in results.items())
-    found = differences(results)
+    if isinstance(results, Comparison):
+        cells = results.columns
+    else:
+        cells = tuple(
+            Column(game=n, error=r) if isinstance(r, str) else Column(game=n, result=r) for n, r in results.items()
+        )
+    columns = "".join(_column(cell, text) for cell in cells)
+    found = differences(results, everything=everything)
     parts = "".join(f"<li>{html.escape(describe_difference(d, text.shown))}</li>" for d in found)
     if not found:
-        parts = f"<li>{html.escape(no_differences(results) or '')}</li>"
+        parts = f"<li>{html.escape(no_differences(results, everything=everything) or '')}</li>"
+    words = vocabulary(results)
+    if words:
+        parts += (
+            '<li class="vocabulary">The same things, named by each game (no difference of rules):<ul>'
+            + "".join(f"<li>{html.escape(describe_vocabulary(w, text.shown))}</li>" for w in words)
+            + "</ul></li>"
+        )
     note = f'<p class="note">{html.escape(SHORTENED_NOTE)}</p>\n' if text.shown.shortened else ""
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{text.sentence(title)} — tcgtrig compare</title><style>{STYLE}</style></head>\n<body>"
         f"<h1>{text.sentence(title)}</h1>\n{position}"
-        f'<div class="games" style="--n: {max(len(results), 1)}">{columns}</div>\n'
+        f'<div class="games" style="--n: {max(len(cells), 1)}">{columns}</div>\n'
         f'<section class="differences"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n'
         f"{note}</body></html>\n"
     )
 
 
-def _column(name: str, result: Resolution | str, text: _Page) -> str:
-    if isinstance(result, str):
+def _column(cell: Column, text: _Page) -> str:
+    name, result = cell.game, cell.result
+    notes = "".join(f"<li>{text.sentence(note)}</li>" for note in cell.notes)
+    notes = f'<ul class="notes">{notes}</ul>' if notes else ""
+    because = (
+        f'<p class="because"><b>Why, as the file says:</b> {text.sentence(cell.because)}</p>' if cell.because else ""
+    )
+    if result is None:
         return (
             f'<section class="game" data-game="{text(name)}"><h2>{text(name)}</h2>'
-            f'<p class="error">cannot resolve: {text.sentence(result)}</p></section>'
+            f'<p class="error">cannot resolve: {text.sentence(cell.error or "")}</p>{notes}{because}</section>'
+        )
+    outcomes = ""
+    if cell.outcomes:
+        items = "".join(
+            f"<li>{' → '.join(text(k) for k in r.keys('resolved')) or '(nothing resolved)'}"
+            f"{' (the default answers)' if n == 1 else ''}</li>"
+            for n, r in enumerate(cell.outcomes, 1)
+        )
+        outcomes = (
+            f'<div class="note">The answers change the result: {len(cell.outcomes)} distinct outcomes '
+            f'({text.sentence(cell.explored)})</div><ol class="outcomes">{items}</ol>'
         )
     info = result.engine.ruleset.info
     names = {card.id: card.name for card in result.state.cards.values()}
@@ -149,9 +199,9 @@ def _column(name: str, result: Resolution | str, text: _Page) -> str:
         end += "<br>moved: " + ", ".join(moved)
     return (
         f'<section class="game" data-game="{text(name)}"><h2>{text(info.title)} '
-        f"<small>{text(name)}</small></h2>{body}"
+        f"<small>{text(name)}</small></h2>{notes}{because}{body}"
         f"{'<ul class=ended>' + ended + '</ul>' if ended else ''}"
-        f'{decisions}<div class="end">{end}</div></section>'
+        f'{decisions}<div class="end">{end}</div>{outcomes}</section>'
     )
 
 
