@@ -5,6 +5,8 @@ Orders are compared exactly for ``resolved``, ``activated`` and
 ``missed``, ``lost`` and ``prevented`` are compared as multisets, in any
 order.  ``counters``, ``zones``, ``flags`` and ``stats`` check only the
 entries they list; ``used`` is the set of once-per-turn keys spent.
+``refused: TEXT`` says the file cannot be played under that game: it holds
+when compiling the file for the game fails with an error containing TEXT.
 """
 
 from __future__ import annotations
@@ -14,13 +16,17 @@ from typing import Any
 
 from attrs import frozen
 
+from .base.errors import ScenarioError
+from .games.manager import load_ruleset
 from .resolution import Resolution, resolve
 from .scenario.reading import Expectation, Scenario
 
-__all__ = ["Mismatch", "check_expectation", "check_scenario", "ORDERED"]
+__all__ = ["Mismatch", "check_expectation", "check_scenario", "expected_refusal", "ORDERED"]
 
 #: Expectation lists whose order matters.
 ORDERED = ("resolved", "activated", "triggered")
+#: What may stand beside ``refused``: a refused file resolves nothing to check.
+BESIDE_REFUSED = ("refused", "because")
 
 
 @frozen
@@ -32,15 +38,48 @@ class Mismatch:
     actual: Any
 
 
-def check_scenario(scenario: Scenario, game: str) -> tuple[Resolution, list[Mismatch]]:
+def check_scenario(scenario: Scenario, game: str) -> tuple[Resolution | None, list[Mismatch]]:
     """Resolve ``scenario`` under ``game`` and compare the result with the
     file's expectations for that game — what ``tcgtrig check`` and the
-    pytest plugin do for each game a file expects.
+    pytest plugin do for each game a file expects.  Where the file expects
+    to be refused under ``game`` (``refused: TEXT``), the resolution is
+    ``None`` when it was, and the one mismatch is ``refused`` when the error
+    does not contain TEXT or the file resolved after all.
 
-    :raises TcgTrigError: the file cannot be resolved under ``game``.
+    :raises TcgTrigError: the file cannot be resolved under ``game``, and
+        its expectation does not say it is refused.
     """
-    result = resolve(scenario, game)
+    refused = expected_refusal(scenario, game)
+    try:
+        result = resolve(scenario, game)
+    except ScenarioError as error:
+        if refused is None:
+            raise
+        return None, [] if refused in str(error) else [Mismatch("refused", refused, str(error))]
+    if refused is not None:
+        return result, [Mismatch("refused", refused, f"not refused: it resolved (outcome: {result.outcome})")]
     return result, check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
+
+
+def expected_refusal(scenario: Scenario, game: str) -> str | None:
+    """The ``refused`` text of the file's expectation for ``game``, if any.
+
+    :raises ScenarioError: other keys stand beside it (a refused file has
+        nothing else to check).
+    """
+    expected = scenario.data.get("expect") or {}
+    key = load_ruleset(game).key_in(expected)
+    raw = expected.get(key) if key is not None else None
+    if not isinstance(raw, dict) or "refused" not in raw:
+        return None
+    others = [name for name in raw if name not in BESIDE_REFUSED]
+    if others:
+        raise scenario.source.error(
+            ("expect", key, "refused"),
+            f"a file expected to be refused has nothing else to check: {', '.join(map(repr, others))} beside it",
+            BESIDE_REFUSED,
+        )
+    return str(raw["refused"])
 
 
 def check_expectation(result: Resolution, expect: Expectation) -> list[Mismatch]:

@@ -91,8 +91,13 @@ def test_an_event_the_file_emits_itself_is_known(typos):
 
 
 def test_the_bundled_files_have_no_typos():
+    # examples/compare/ is left to tests/test_compare_gallery.py: some of its expectations are written
+    # ahead of the engine (and it is checked for typos under each file's own game there)
     runner = CliRunner()
-    result = runner.invoke(main, ["check", "--strict", str(ROOT / "tests" / "scenarios"), str(ROOT / "examples")])
+    examples = [str(path) for path in sorted((ROOT / "examples").glob("*.yaml"))]
+    result = runner.invoke(
+        main, ["check", "--strict", str(ROOT / "tests" / "scenarios"), *examples, str(ROOT / "examples" / "games")]
+    )
     assert result.exit_code == 0, result.stdout[-2000:]
     assert "WARN" not in result.stdout
 

@@ -686,7 +686,8 @@ def _check_game(file: str, scenario: Scenario, name: str, tally: _Tally) -> None
         return
     try:
         result, mismatches = check_scenario(scenario, name)
-        typos = [f for f in _typos(scenario, result, tally.strict) if (f.file, f.path) not in tally.warned]
+        found = [] if result is None else _typos(scenario, result, tally.strict)
+        typos = [f for f in found if (f.file, f.path) not in tally.warned]
     except TcgTrigError as exc:
         tally.error(f"{label}: ", exc)
         return
@@ -695,8 +696,11 @@ def _check_game(file: str, scenario: Scenario, name: str, tally: _Tally) -> None
         tally.warn(finding)
     if not mismatches:
         tally.passes += 1
-        unused = ", ".join(result.unused_choices)
-        note = f" [dim](unused choices: {_markup(unused)})[/]" if unused else ""
+        if result is None:  # refused, as the file expects
+            note = f" [dim](refused: {_markup(str(scenario.data['expect'][name]['refused']))})[/]"
+        else:
+            unused = ", ".join(result.unused_choices)
+            note = f" [dim](unused choices: {_markup(unused)})[/]" if unused else ""
         tally.console.print(f"[green]PASS[/] {label}{note}")
         return
     tally.failures += 1

@@ -5,7 +5,7 @@ registered under the entry-point group ``tcgtrig.games``.  What it decides:
 
 - **The bag.**  Triggered abilities go into the bag.  The active player
   resolves all of theirs, one at a time in the order they choose, then the
-  next player resolves theirs.  An ability that triggers while another
+  next player in turn order resolves theirs (1.10: up to 8 players).  An ability that triggers while another
   resolves joins the bag: if it is the active player's, it is resolved
   before the other player's remaining ones.  One pool, ranked by "is it the
   active player's": :func:`tcgtrig_pending_rank`.  Nothing is newer-first
@@ -59,6 +59,7 @@ GAME_INFO = GameInfo(
     stat_roles={"strength": "strength", "willpower": "toughness", "damage": "damage"},
     counter_roles={"lore": "score"},
     type_roles={"character": "unit", "action": "spell"},
+    max_players=8,  # 1.10: three or more; 8 is as many as a scenario file may name
 )
 
 
@@ -109,9 +110,10 @@ def tcgtrig_trigger_each_event() -> bool:
 
 @hookimpl
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
-    """The bag: the active player's abilities before everyone else's;
-    among one player's, the player chooses (equal rank)."""
-    return (0 if effect.controller == state.turn_player else 1,)
+    """The bag: the active player's abilities first, then each other
+    player's in turn order; among one player's, the player chooses (equal
+    rank)."""
+    return (state.seat(effect.controller),)
 
 
 @hookimpl

@@ -8,10 +8,10 @@ decides:
 - **The stack** is the core's chain model (``resolution="chain"``): last
   in, first out; players may respond (instants, activated abilities of
   ``speed`` 2) before each object resolves (CR 405, 117).
-- **APNAP** (CR 603.3b): the active player puts all their triggered
-  abilities on the stack first, in the order they choose, then the
-  non-active player — so the non-active player's resolve first.  One
-  :func:`tcgtrig_pending_rank`.
+- **APNAP** (CR 603.3b, 101.4): the active player puts all their
+  triggered abilities on the stack first, in the order they choose, then
+  each other player in turn order — so the last player's resolve first.
+  One :func:`tcgtrig_pending_rank`.  Multiplayer (CR 800): up to 8 players.
 - **Mid-resolution triggers go on top** (CR 603.3): what triggers while an
   object resolves is put on the stack the next time a player would
   receive priority — on top of what is left, before the next object
@@ -54,6 +54,7 @@ GAME_INFO = GameInfo(
     stat_roles={"power": "strength", "toughness": "toughness", "damage": "damage"},
     counter_roles={"life": "life"},
     type_roles={"creature": "unit", "instant": "spell", "sorcery": "spell"},
+    max_players=8,  # CR 800.1: any number; 8 is as many as a scenario file may name
 )
 
 
@@ -86,8 +87,9 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 
 @hookimpl
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
-    """APNAP: the active player's triggers go on the stack first."""
-    return (0 if effect.controller == state.turn_player else 1,)
+    """APNAP (CR 101.4): the active player's triggers go on the stack
+    first, then each other player's in turn order."""
+    return (state.seat(effect.controller),)
 
 
 @hookimpl
