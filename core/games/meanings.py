@@ -116,6 +116,12 @@ _KEYED = {"stats": "stat", "stat": "stat"}
 _STANDS_FOR = {"toughness": "strength"}
 #: what a left-out name takes with it: the action that sets the state
 _DROP = object()
+
+
+class _Many(list):
+    """One action read as several, in order (a list it stands in takes them all)."""
+
+
 #: keys whose flag sets a state (left out with it) rather than asks about one
 _SETS_STATE = ("set", "clear", "flags")
 #: what may stand beside an action word
@@ -176,6 +182,12 @@ class Translation:
         mapped = self.names[kind].get(value)
         if mapped is not None:
             return mapped
+        if kind == "zone" and not self.target.zone_roles:  # every game has zones: this one names none
+            self.notes.setdefault(
+                "zone roles",
+                f"{self.target.title} states no zone roles: {self.source.title}'s zone names are read as they are",
+            )
+            return value
         if kind == "flag":
             self.notes.setdefault(
                 f"flag {role}",
@@ -187,24 +199,32 @@ class Translation:
             self.notes.setdefault(
                 f"zone {role}",
                 f"{self.target.title} has no zone in the role {role!r}: {self.source.title}'s {value!r} stays "
-                "a zone of its own there, which its rules do not read",
+                "a zone of its own there, which its rules do not read, and what moves a card to or from it "
+                "is left out",
             )
+            return _DROP
         return value
 
     def __call__(self, data: Any) -> Any:
         """``data`` (scenario data: cards, actions, patterns) read in the target."""
         out = self._walk(data, None)
-        return [] if out is _DROP else out
+        return [] if out is _DROP else list(out) if isinstance(out, _Many) else out
 
     def _walk(self, value: Any, key: str | None) -> Any:
         if isinstance(value, dict):
             return self._mapping(value, key)
         if isinstance(value, list):
-            return [item for item in (self._walk(v, key) for v in value) if item is not _DROP]
+            out: list[Any] = []
+            for item in (self._walk(v, key) for v in value):
+                if isinstance(item, _Many):
+                    out.extend(item)
+                elif item is not _DROP:
+                    out.append(item)
+            return out
         if isinstance(value, str) and key in _KINDS:
             name = self.name(_KINDS[key], value)
             if name is _DROP and key not in _SETS_STATE:
-                return value  # a query or condition on a state no card has here: it reads "not"
+                return value  # a card's own zone, or a query or condition on a place or state no card has here
             return name
         return value
 
@@ -226,10 +246,30 @@ class Translation:
             isinstance(flag.get(word), str) and self.name("flag", flag[word]) is _DROP for word in ("set", "clear")
         ):
             return _DROP  # it sets or clears a state the target has not
+        change = value.get("change")
+        if isinstance(change, dict) and isinstance(change.get("stat"), str):
+            both = self._both(change["stat"])
+            if both:  # one battle stat changed: both of a pair change with it, one after the other
+                rest = {k: self._walk(v, k) for k, v in value.items() if k != "change"}
+                return _Many([{"change": {**self._walk(change, "change"), "stat": stat}, **rest} for stat in both])
+        move = value.get("move")
+        if isinstance(move, dict) and any(
+            isinstance(move.get(word), str) and self.name("zone", move[word]) is _DROP for word in ("to", "from")
+        ):
+            return _DROP  # it moves a card to or from a place the target has not
         out = {k: self._walk(v, k) for k, v in value.items()}
         if isinstance(value.get("together"), list) and value["together"] and not out["together"]:
             return _DROP  # every part of it was left out
         return out
+
+    def _both(self, stat: str) -> tuple[str, ...]:
+        """The target's stats a change of the source's ``stat`` changes,
+        where they are more than one: a game that battles with one stat
+        read in one that counts damage against a second (``self.fills``)."""
+        role = self.roles["stat"].get(stat)
+        mapped = self.names["stat"].get(stat)
+        filled = tuple(name for name, fills in self.fills if fills == role)
+        return (mapped, *filled) if mapped is not None and filled else ()
 
     def _keyed(self, value: dict[str, Any], card_stats: bool) -> dict[str, Any]:
         """A mapping keyed by stat names, each read in the target; a card's

@@ -170,6 +170,12 @@ class GameInfo:
         ``False`` (the default): it never gets there, and its event says
         ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
         so Fatal Abacus does not see it).
+    :param would_effects: the game has "when … would" effects
+        (``kind: interrupt``) that wait for an action about to happen and
+        resolve before it; ``False``: such an ability never triggers there
+        (Magic: "would" is only ever a replacement, CR 614.1; triggered
+        abilities trigger on what happened, 603.2), and a note says so.
+        Replacements (``kind: replacement``) are not concerned.
     :param max_players: how many players a position may name (2 by
         default); the players take turns in the order the file lists them,
         and "an opponent" is any other player.
@@ -206,6 +212,7 @@ class GameInfo:
     tokens_arrive: bool = False
     battle_stat: str = ""
     max_players: int = 2
+    would_effects: bool = True
 
     @property
     def default_variant(self) -> str | None:

@@ -100,7 +100,9 @@ class Machine(Activating, Performing, Fusing):
         self.chain = self.ruleset.chain
         self.on_top = self.ruleset.triggers_on_top
         if self.index is None:
-            self.index = AbilityIndex.build(list(self.state.cards.values()), self.start)
+            self.index = AbilityIndex.build(
+                list(self.state.cards.values()), self.start, would=self.ruleset.info.would_effects
+            )
         self.view = Evaluator(self.state, self.index.continuous)
         self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
         # positions with interrupts take every step through the frames, and so do

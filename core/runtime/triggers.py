@@ -179,9 +179,11 @@ class AbilityIndex:
         return known[1]
 
     @classmethod
-    def build(cls, cards: Sequence[Card], start: Sequence[Action] = ()) -> AbilityIndex:
+    def build(cls, cards: Sequence[Card], start: Sequence[Action] = (), *, would: bool = True) -> AbilityIndex:
         """Index the cards' abilities, and the abilities their words (and the
-        ``start`` actions, and changes already on the cards) may grant."""
+        ``start`` actions, and changes already on the cards) may grant
+        (``would``: the game has "when … would" effects; else they are not
+        indexed: they never trigger)."""
         triggers: dict[str, list[tuple[str, Ability, str]]] = {}
         interrupts: dict[str, list[tuple[str, Ability, str]]] = {}
         continuous = []
@@ -201,7 +203,8 @@ class AbilityIndex:
                     if ability.when.card == "self":
                         self_listeners.add(card.id)
                 elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
-                    interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
+                    if would or ability.kind == "replacement":
+                        interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
         granted: dict[str, list[tuple[str, Ability]]] = {}
         granted_interrupts: dict[str, list[tuple[str, Ability]]] = {}
         grants, counter_words, fixed = _read_words(cards, start)
@@ -210,7 +213,7 @@ class AbilityIndex:
             if isinstance(item, Gain):
                 signs.setdefault(item.counter, set()).add(item.sign)
         for key, ability in grants:
-            if ability.when is None:
+            if ability.when is None or (ability.kind == "interrupt" and not would):
                 continue
             into = granted if ability.kind == "triggered" else granted_interrupts
             into.setdefault(ability.when.event, []).append((key, ability))

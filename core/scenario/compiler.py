@@ -247,6 +247,7 @@ class Compiler:
                 self.players, self.scenario.turn_player, cards, counters, used=self.data.get("used") or ()
             )
             self.link_counters(state, counters)
+            self.note_what_never_triggers(cards)
             self.context = "start"
             self.writer = "start"
             start = self.actions(self.data["start"], ("start",))
@@ -267,6 +268,19 @@ class Compiler:
                 expect=self.expectation(),
                 notes=tuple(self.notes.values()),
                 data=self.data,
+            )
+
+    def note_what_never_triggers(self, cards: list[Card]) -> None:
+        """A "when … would" effect in a game that has none never triggers
+        (``GameInfo.would_effects``): a note names them."""
+        if self.ruleset.info.would_effects:
+            return
+        keys = [f"{card.id}.{a.id}" for card in cards for a in card.abilities if a.kind == "interrupt"]
+        if keys:
+            self.notes.setdefault(
+                "would effects",
+                f"{self.ruleset.info.title} has no 'when … would' effects: {', '.join(keys)} never "
+                f"trigger{'s' if len(keys) == 1 else ''}",
             )
 
     def history(self, raw: list[Any]) -> list[Event]:
@@ -665,13 +679,14 @@ class Compiler:
         named = [split_game(n)[0] for n in (self.data.get("words"), self.data.get("game")) if isinstance(n, str)]
         return bool(named) and own not in named
 
-    def left_out(self, word: str, path: Path_) -> list[Action]:
-        """Another game's word that means nothing here, in a file written
-        for that game: the action is left out, and a note says so (a start
-        left with no action at all is refused: :meth:`compile`)."""
+    def left_out(self, word: str, path: Path_, owner: str | None = None) -> list[Action]:
+        """Another game's word (``owner``'s) that means nothing here, in a
+        file written for that game: the action is left out, and a note says
+        so (a start left with no action at all is refused: :meth:`compile`)."""
         from ..games.manager import available_games, load_ruleset
 
-        owner = self.written.info.title if self.written is not None and word in self.written.aliases else None
+        if owner is None and self.written is not None and word in self.written.aliases:
+            owner = self.written.info.title
         if owner is None:
             owner = next(
                 (load_ruleset(g).info.title for g in available_games() if word in load_ruleset(g).aliases),
@@ -726,8 +741,8 @@ class Compiler:
             items = expanded if isinstance(expanded, list) else [expanded]
             words = frozenset(source.aliases) - frozenset(CORE_ACTIONS) - frozenset(CONTROL_BY_WORD)
             items = Translation(source.info, self.ruleset.info, words, notes=self.notes)(items)
-            if not items:
-                return []  # all of it sets a state this game has not: the note says so
+            if not items:  # all of it moves to a place or sets a state this game has not: the notes say which
+                return self.left_out(word, path, source.info.title)
             try:
                 return self.expansion(items, raw, path, depth)
             except UnknownAction:

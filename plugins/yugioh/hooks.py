@@ -10,7 +10,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtrig import ActivationContext, BattleResult, Drop, GameInfo, GameState, PendingEffect, hookimpl, reads
+from tcgtrig import (
+    Ability,
+    ActivationContext,
+    BattleResult,
+    Card,
+    Drop,
+    Event,
+    GameInfo,
+    GameState,
+    PendingEffect,
+    hookimpl,
+    reads,
+)
 
 from . import GAME_INFO, policy
 
@@ -28,6 +40,11 @@ def tcgtrig_variant(variant: str) -> object | None:
 @hookimpl
 def tcgtrig_action_aliases() -> dict[str, Any]:
     return dict(policy.ALIASES)
+
+
+@hookimpl
+def tcgtrig_look_back(state: GameState, card: Card, ability: Ability, event: Event) -> bool:
+    return policy.look_back(state, card, ability, event)
 
 
 @hookimpl

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tcgtrig import ActivationContext, BattleResult, Drop, GameState, PendingEffect
+from tcgtrig import Ability, ActivationContext, BattleResult, Card, Drop, Event, GameState, PendingEffect
 from tcgtrig.games.words import card_argument, move_word
 
 #: Zones whose cards the opponent cannot see (the OCG keeps their optional
@@ -56,6 +56,19 @@ def check_pending(state: GameState, effect: PendingEffect, point: str, last_mome
     if point == "window" and ability.optional:
         return missed(effect, point, last_moment)
     return None
+
+
+def look_back(state: GameState, card: Card, ability: Ability, event: Event) -> bool:
+    """A card that left as the event happened sees its own leaving ("when
+    this card is sent from the field to the GY"), and another card's event
+    only with an effect that activates where the card went: a Trigger
+    Effect activates from where its card is ("location matters"), so a
+    monster watching the field that is destroyed with the card it watches
+    is gone from the field with it."""
+    if event.card == card.id:
+        return True
+    now = state.cards.get(card.id)
+    return now is not None and now.zone in ability.active_in
 
 
 def moved_away(state: GameState, effect: PendingEffect) -> Drop | None:

@@ -124,15 +124,14 @@ def test_unknown_action_lists_core_actions_and_game_words():
     assert "move" in err.options and "delete" in err.options
 
 
-def test_game_word_degrades_in_a_game_without_its_zone_role(plain):
+def test_game_word_in_a_game_that_states_no_zone_roles(plain):
     scenario = tcgtrig.scenario_from_text(
         GOOD_TOP + "cards: [{id: x, owner: A, zone: battle}]\nstart:\n  - delete: x\n"
     )
     compiled = scenario.compile(plain)
-    # a game that declares no zone roles keeps another game's zone as a zone of its own, and says so
+    # a game that states no zone roles reads another game's zones as written, and says so
     assert compiled.notes == (
-        "Plain (core defaults) has no zone in the role 'discard': Digimon Card Game's 'trash' stays a zone of "
-        "its own there, which its rules do not read",
+        "Plain (core defaults) states no zone roles: Digimon Card Game's zone names are read as they are",
     )
     (move,) = compiled.start
     assert move.to == "trash"

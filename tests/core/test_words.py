@@ -46,16 +46,20 @@ def test_another_games_word_is_read_by_the_roles_of_its_zones_and_events():
     assert tcgtrig.resolve(scenario, "yugioh").state.cards["c"].zone == "graveyard"
 
 
-def test_another_games_zone_without_a_counterpart_stays_a_zone_of_its_own_and_a_note_says_so():
+def test_a_move_to_a_zone_the_game_has_no_counterpart_for_is_left_out_and_named():
     text = (
         "format: 1\ntitle: t\ngame: duelmasters\nplayers: [A, B]\nturn_player: A\n"
-        "cards: [{id: c, owner: A, zone: hand}]\nstart: [{put_into_mana: c}]\n"
+        "cards:\n  - {id: c, owner: A, zone: hand}\n  - {id: m, owner: A, zone: mana}\n"
+        "start: [{put_into_mana: c}, {draw: 1}]\n"
     )
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "w.yaml"), "yugioh")
-    assert result.state.cards["c"].zone == "mana"
+    assert result.state.cards["c"].zone == "hand"  # Yu-Gi-Oh! has no mana zone: the move is left out
+    assert result.state.cards["m"].zone == "mana"  # a card already there stays in a zone of its own
     assert result.compiled.notes == (
         "Yu-Gi-Oh! Trading Card Game has no zone in the role 'resource': Duel Masters's 'mana' stays a zone of "
-        "its own there, which its rules do not read",
+        "its own there, which its rules do not read, and what moves a card to or from it is left out",
+        "'put_into_mana' (Duel Masters's word) has no meaning in Yu-Gi-Oh! Trading Card Game: the action is left "
+        "out (line 9, start[0])",
     )
 
 
@@ -91,7 +95,8 @@ def test_a_start_with_no_meaning_at_all_is_refused_in_one_line():
     assert str(caught.value) == (
         "t.yaml:7: start: the start has no meaning in Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game "
         "has no tapped state: Duel Masters's 'tapped' is left out (what sets or clears it does nothing there, and "
-        "no card has it)"
+        "no card has it); 'tap' (Duel Masters's word) has no meaning in Yu-Gi-Oh! Trading Card Game: the action is "
+        "left out (line 7, start[0])"
     )
 
 
@@ -123,9 +128,13 @@ def test_a_file_written_in_one_games_words_is_read_by_roles_in_every_other():
         "format: 1\ntitle: t\nwords: duelmasters\nplayers: [A, B]\nturn_player: A\n"
         "cards: [{id: s, owner: B, zone: shields}]\nstart: [{break_shield: s}]\n"
     )
-    yugioh = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "s.yaml"), "yugioh")
-    assert yugioh.state.cards["s"].zone == "hand"  # broken from a zone Yu-Gi-Oh! has no counterpart for
-    assert yugioh.compiled.notes == (
-        "Yu-Gi-Oh! Trading Card Game has no zone in the role 'life': Duel Masters's 'shields' stays a zone of its "
-        "own there, which its rules do not read",
+    with pytest.raises(tcgtrig.ScenarioError) as caught:  # breaking a shield is all it does: no meaning there
+        tcgtrig.resolve(tcgtrig.scenario_from_text(text, "s.yaml"), "yugioh")
+    assert str(caught.value).startswith(
+        "s.yaml:7: start: the start has no meaning in Yu-Gi-Oh! Trading Card Game: Yu-Gi-Oh! Trading Card Game "
+        "has no zone in the role 'life': Duel Masters's 'shields' stays a zone of its own there"
+    )
+    assert str(caught.value).endswith(
+        "'break_shield' (Duel Masters's word) has no meaning in Yu-Gi-Oh! Trading Card Game: the action is left "
+        "out (line 7, start[0])"
     )

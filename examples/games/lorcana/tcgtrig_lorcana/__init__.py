@@ -59,6 +59,7 @@ GAME_INFO = GameInfo(
     stat_roles={"strength": "strength", "willpower": "toughness", "damage": "damage"},
     counter_roles={"lore": "score"},
     type_roles={"character": "unit", "action": "spell"},
+    would_effects=False,  # triggered abilities trigger on what happens (7.4); "would" is a replacement (7.7)
     max_players=8,  # 1.10: three or more; 8 is as many as a scenario file may name
 )
 
@@ -131,8 +132,8 @@ def tcgtrig_rules_processing(state: GameState, view: Any, changed: Sequence[str]
     for card in candidates:
         if card.zone != "play" or "character" not in card.types:
             continue
-        willpower, damage = view.stat(card.id, "willpower"), view.stat(card.id, "damage")
-        if willpower is not None and damage is not None and damage >= willpower:
+        willpower, damage = view.stat(card.id, "willpower"), view.stat(card.id, "damage") or 0
+        if willpower is not None and damage >= willpower:  # no damage counters is 0: willpower 0 is banished
             doomed.append(card.id)
     return [Move(card=CardIds(tuple(doomed)), to="discard", as_="banished", by="rule")] if doomed else []
 

@@ -54,6 +54,8 @@ GAME_INFO = GameInfo(
     stat_roles={"power": "strength", "toughness": "toughness", "damage": "damage"},
     counter_roles={"life": "life"},
     type_roles={"creature": "unit", "instant": "spell", "sorcery": "spell"},
+    would_effects=False,  # "would" is only ever a replacement (614.1); triggers see what happened (603.2)
+    spent_abilities_trigger=False,  # "triggers only once each turn": spent, it does not trigger at all
     max_players=8,  # CR 800.1: any number; 8 is as many as a scenario file may name
 )
 
