@@ -65,7 +65,8 @@ Where each game's rules live
   :func:`tcgtrig_trigger_each_event`;
 - substitution (置換効果): several apply at once after each player decided,
   the turn player first (609.9): :func:`tcgtrig_replacements_together`;
-  never twice on one event: :func:`tcgtrig_activation_blocked`;
+  never twice on one event, "do B, then A" interrupts included:
+  :func:`tcgtrig_activation_blocked`;
 - drawing n cards is drawing 1 card n times: ``GameInfo.draw_one_at_a_time``;
 - ``destroy``, ``summon``, ``break_shield``, ``tap``, …:
   :func:`tcgtrig_action_aliases`.
@@ -88,8 +89,9 @@ Where each game's rules live
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
 - once per turn (soft per card copy, hard per name):
-  :func:`tcgtrig_once_per_turn_key`; once per chain, and no second
-  activation of a card already on the chain: :func:`tcgtrig_activation_blocked`;
+  :func:`tcgtrig_once_per_turn_key`; once per chain, no second
+  activation of a card already on the chain, and one replacement per
+  destruction: :func:`tcgtrig_activation_blocked`;
 - ``destroy``, ``tribute``, ``special_summon``, …:
   :func:`tcgtrig_action_aliases`.
 """
@@ -473,7 +475,11 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
     :return: a reason (one line, citing the rule) or ``None``.
 
     Use in game plugins: Digimon's once-per-series rule for interrupts,
-    Yu-Gi-Oh!'s once-per-chain, Duel Masters' "never twice on one event".
+    Yu-Gi-Oh!'s once-per-chain and one replacement per destruction
+    (``context.nested``), Duel Masters' "never twice on one event"; Magic's
+    614.5 and Lorcana's 6.5.5 in the example games.  A game that limits no
+    interrupt lets two that set each other off nest until the machine's
+    frame limit ends the run as an endless loop.
 
     In a chain game it is asked about every ability of the responding
     player at every response window: say what the answer reads

@@ -255,12 +255,18 @@ class ActivationContext:
         interrupt window.
     :param chain: effect keys on the chain, bottom first (chain games): a
         read-only sequence in which ``key in chain`` is O(1).
+    :param nested: inside an interrupt window, whether the action about to
+        happen is itself carried out by an interrupt or a replacement of
+        the series (a replacement's "instead", an interrupt's own action):
+        Yu-Gi-Oh!'s card destroyed by another card's redirect cannot
+        redirect that destruction in its turn.
     """
 
     window: str = "main"
     series: frozenset[str] = frozenset()
     interrupting: tuple[str, ...] = ()
     chain: Sequence[str] = ()
+    nested: bool = False
 
 
 class ChainKeys(Sequence[str]):

@@ -36,7 +36,8 @@ rules, the rules win:
   so nothing triggers from it; several substitutions on events of one
   moment are decided by their controllers, the turn player first, and then
   apply all at once (609.9/609.9a); a substitution never applies twice to
-  one event.
+  one event, and "when A would happen, do B, then A" (``kind: interrupt``)
+  is a substitution too (its second form).
 
 Not expressible in the scenario format, and so not implemented: rule 6 (a
 waiting ability whose target changed card type is reset — no action

@@ -35,7 +35,9 @@ In every variant:
 - "Once per turn" (soft) is per card copy and usable again after the card
   leaves and comes back; "you can only use this effect of X once per turn"
   (tag ``hard_once_per_turn``) is per player and card name; tag
-  ``once_per_chain`` allows one activation per chain.
+  ``once_per_chain`` allows one activation per chain;
+- one replacement per destruction: a card destroyed by another card's
+  "destroy 1 other card instead" cannot redirect that destruction back.
 """
 
 from tcgtrig import GameInfo

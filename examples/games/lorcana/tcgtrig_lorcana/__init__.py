@@ -17,6 +17,10 @@ registered under the entry-point group ``tcgtrig.games``.  What it decides:
   the bag.
 - **Each event** triggers a "whenever" ability once
   (:func:`tcgtrig_trigger_each_event`).
+- **Replacement effects** (6.5.5): one chance to replace an event, even
+  if it is modified further — no second activation in the event's series
+  of interrupts (:func:`tcgtrig_activation_blocked`); an interrupt ("when
+  … would") is a replacement in Lorcana (6.5.1).
 - **Words** (:func:`tcgtrig_action_aliases`): ``banish``, ``exert``,
   ``ready``, ``deal_damage``, ``gain_lore``, ``ink`` (into the inkwell),
   ``discard``.
@@ -31,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, flag_word, move_word
 
 RULES = "Disney Lorcana Comprehensive Rules"
@@ -115,6 +119,18 @@ def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
 def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str, Any]:
     """Whose turn in the bag the ability waits for, in the trace."""
     return {"bag": "active player" if effect.controller == state.turn_player else "other player"}
+
+
+@hookimpl
+def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """CR 6.5.5: a replacement effect has one chance to replace an event;
+    once it has applied, it cannot apply to that event again, however the
+    event is modified further — the event's series of interrupts here.
+    Lorcana's only effects that act before an event are replacement effects
+    (6.5.1), so an interrupt ("when … would") is one too."""
+    if context.window == "interrupt" and effect.key in context.series:
+        return "a replacement effect has only one chance to replace an event (CR 6.5.5)"
+    return None
 
 
 @hookimpl

@@ -19,6 +19,10 @@ decides:
 - **State-based actions** (CR 704.5f, 704.5g) before a player receives
   priority: a creature with toughness 0 or less, or with damage at least
   its toughness, is put into its owner's graveyard (it "dies").
+- **Replacement effects** (CR 614.5): one opportunity to affect an event
+  and the events that replace it — no second activation in the event's
+  series of interrupts (:func:`tcgtrig_activation_blocked`); an interrupt
+  ("when … would") is a replacement in Magic (614.1).
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
   ``deal_damage``; zones ``library``, ``hand``, ``battlefield``,
   ``graveyard``, ``exile`` (a draw takes from the ``library``: its role
@@ -33,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, move_word
 
 GAME_INFO = GameInfo(
@@ -85,6 +89,18 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     """APNAP: the active player's triggers go on the stack first."""
     return (0 if effect.controller == state.turn_player else 1,)
+
+
+@hookimpl
+def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """CR 614.5: a replacement effect gets one opportunity to affect an
+    event or the modified events that replace it — the event's series of
+    interrupts here.  Magic has no effect that acts before an event but a
+    replacement (614.1: it watches for an event that would happen), so an
+    interrupt ("when … would") is one too."""
+    if context.window == "interrupt" and effect.key in context.series:
+        return "a replacement effect gets only one opportunity to affect an event (CR 614.5)"
+    return None
 
 
 @hookimpl
