@@ -38,6 +38,8 @@ Where each game's rules live
   turn after all processing (6-1-4-1): :func:`tcgtrig_turn_ends`;
 - interrupts at most once per series (15-8-5-4):
   :func:`tcgtrig_activation_blocked`;
+- a trigger condition met several times at once triggers once (15-5-2):
+  ``GameInfo.trigger_multiplicity``;
 - rules processing (0-DP deletion, eggs and stray options trashed, 17-1):
   :func:`tcgtrig_rules_processing`;
 - digivolution cards go to the trash with their Digimon:
@@ -61,8 +63,8 @@ Where each game's rules live
   creatures with power 0 or less (rule 2): :func:`tcgtrig_rules_processing`;
 - usage declarations (506.3b/c, 603.2e): :func:`tcgtrig_declared_use`;
 - a leaving card looks back only at itself (603.5c):
-  :func:`tcgtrig_look_back`; one trigger per event:
-  :func:`tcgtrig_trigger_each_event`;
+  :func:`tcgtrig_look_back`; one trigger per event (603.2b):
+  ``GameInfo.trigger_multiplicity``;
 - substitution (置換効果): several apply at once after each player decided,
   the turn player first (609.9): :func:`tcgtrig_replacements_together`;
   never twice on one event, "do B, then A" interrupts included:
@@ -85,6 +87,9 @@ Where each game's rules live
 - response windows and spell speeds (1 never responds, 2 responds to 1–2,
   3 to anything): the default :func:`tcgtrig_chain_responder` and
   :func:`tcgtrig_can_respond`;
+- a Trigger Effect activates once each time its condition is met, once
+  for one act however many cards it involves:
+  ``GameInfo.trigger_multiplicity``;
 - missing the timing (an optional "when" trigger whose event was not the
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
@@ -276,19 +281,26 @@ def tcgtrig_trigger_each_event(state: GameState, ability: Ability, events: Seque
     """Say whether an ability triggers once per matching event of one moment.
 
     Called when several events of one moment (one action, or a
-    ``together``) match the same ability.
+    ``together``) match the same ability.  How many times is a rule every
+    game states once for all its abilities,
+    ``GameInfo.trigger_multiplicity``; this hook refines it for the
+    abilities whose wording says otherwise.
 
-    Stops at first non-None result.  Default: ``False`` — one trigger per
-    trigger condition, whatever number of events met it at once (Digimon
-    15-5-2; a draw of two cards is one event anyway).
+    Stops at first non-None result.  Default: what the game states —
+    ``per_event``: ``True`` (Magic CR 603.2c, Duel Masters 603.2b, Lorcana
+    6.2.1); ``per_moment``, or nothing stated: ``False``, one trigger per
+    trigger condition whatever number of events met it at once (Digimon
+    15-5-2, Yu-Gi-Oh!; a draw of two cards is one event anyway).
 
     :param state: the game state.
     :param ability: the ability.
     :param events: the matching events, in order.
-    :return: ``True`` for one trigger per event.
+    :return: ``True`` for one trigger per event, ``False`` for one trigger,
+        ``None`` for the game's rule.
 
-    Use in game plugins: Duel Masters ("whenever a creature is destroyed"
-    triggers for each creature destroyed at once).
+    Use in game plugins: an ability whose wording counts otherwise than
+    its game (none of the bundled games has one: a Yu-Gi-Oh! "each time"
+    wording might, but no ruling was found).
     """
 
 

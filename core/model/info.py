@@ -20,6 +20,7 @@ __all__ = [
     "EVENT_ROLES",
     "FLAG_ROLES",
     "CHAIN_TRIGGERS",
+    "TRIGGER_MULTIPLICITIES",
 ]
 
 #: The outcome of a resolution the memory bound stopped
@@ -33,6 +34,9 @@ STOPPED = "stopped"
 RESOLUTION_MODELS = ("immediate", "chain")
 #: When what triggers while a chain resolves goes on (``GameInfo.chain_triggers``).
 CHAIN_TRIGGERS = ("after_chain", "on_top")
+#: How many times a condition met by several events of one moment triggers
+#: (``GameInfo.trigger_multiplicity``): once per event, or once for the moment.
+TRIGGER_MULTIPLICITIES = ("per_event", "per_moment")
 
 #: What a zone is, whatever a game calls it (``GameInfo.zone_roles``).
 ZONE_ROLES = ("deck", "hand", "field", "discard", "exile", "life", "resource")
@@ -147,6 +151,16 @@ class GameInfo:
     :param max_players: how many players a position may name (2 by
         default); the players take turns in the order the file lists them,
         and "an opponent" is any other player.
+    :param trigger_multiplicity: how many times an ability triggers when
+        several events of one moment meet its condition (three creatures
+        destroyed at once, "whenever a creature is destroyed"):
+        ``per_event``, once for each (Magic CR 603.2c, Duel Masters 603.2b,
+        Lorcana 6.2.1), or ``per_moment``, once (Digimon CR 15-5-2,
+        Yu-Gi-Oh!'s one act).  Every game should state it, and cite its rule
+        in ``citations["trigger_multiplicity"]``; empty (not stated) is read
+        as ``per_moment``, and ``tcgtrig games`` and the conformance kit
+        say it is missing.  ``tcgtrig_trigger_each_event`` refines it per
+        ability.
     :param battle_stat: the stat a battle compares (Digimon's ``dp``, Duel
         Masters' ``power``, Yu-Gi-Oh!'s ``atk``): by default the lower
         loses and is destroyed, both when equal (``tcgtrig_battle_result``
@@ -175,6 +189,7 @@ class GameInfo:
     event_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     flag_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
+    trigger_multiplicity: str = ""
     battle_stat: str = ""
     max_players: int = 2
 
@@ -184,6 +199,24 @@ class GameInfo:
 
     def term(self, word: str) -> str:
         return dict(self.terms).get(word, word)
+
+    @property
+    def unstated(self) -> tuple[str, ...]:
+        """The rules every game should state that this one leaves to the
+        core's default, or states without citing (``trigger_multiplicity``,
+        ``citations['trigger_multiplicity']``): what the conformance kit
+        and ``tcgtrig games`` point out."""
+        if not self.trigger_multiplicity:
+            return ("trigger_multiplicity",)
+        if not self.citation("trigger_multiplicity"):
+            return ("citations['trigger_multiplicity']",)
+        return ()
+
+    @property
+    def each_event(self) -> bool:
+        """Whether an ability triggers once per event of a moment
+        (:attr:`trigger_multiplicity` ``per_event``)."""
+        return self.trigger_multiplicity == "per_event"
 
     def citation(self, rule: str) -> str:
         for name, citation in self.citations:

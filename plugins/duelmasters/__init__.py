@@ -57,6 +57,9 @@ GAME_INFO = GameInfo(
     rules="Duel Masters 総合ゲームルール Ver.1.51 (2026-07-23), as quoted by the official rule-change pages",
     resolution="immediate",
     draw_one_at_a_time=True,
+    # one effect's several events each trigger (603.2b, as the community wiki's トリガー能力 page quotes it)
+    trigger_multiplicity="per_event",
+    citations={"trigger_multiplicity": "総合ゲームルール 603.2b"},
     events=("destroyed",),  # state-based: power 0 or less (rule 2)
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter

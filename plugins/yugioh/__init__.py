@@ -56,6 +56,9 @@ GAME_INFO = GameInfo(
         "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
     },
     rule_counters=(),  # no rule here reads a counter
+    # a Trigger Effect activates once each time its condition is met: one act, once (Yugipedia, Trigger Effect)
+    trigger_multiplicity="per_moment",
+    citations={"trigger_multiplicity": "Trigger Effects activate once each time their condition is met (one act)"},
     stats=("atk", "def", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "field": "field", "graveyard": "discard", "banished": "exile"},
     event_roles={

@@ -15,8 +15,9 @@ registered under the entry-point group ``tcgtrig.games``.  What it decides:
   damage is at least its willpower is banished, all at once
   (:func:`tcgtrig_rules_processing`); "when banished" abilities then join
   the bag.
-- **Each event** triggers a "whenever" ability once
-  (:func:`tcgtrig_trigger_each_event`).
+- **Each event** triggers a "whenever" ability once: three characters
+  banished at once, three times (6.2.1, 7.4.3 and its example:
+  ``GameInfo.trigger_multiplicity = "per_event"``).
 - **Replacement effects** (6.5.5): one chance to replace an event, even
   if it is modified further — no second activation in the event's series
   of interrupts (:func:`tcgtrig_activation_blocked`); an interrupt ("when
@@ -47,6 +48,8 @@ GAME_INFO = GameInfo(
     summary="the bag: the active player resolves all their triggered abilities first, in the order they choose",
     rules=RULES,
     resolution="immediate",
+    trigger_multiplicity="per_event",  # once per trigger condition met: once per character banished (7.4.3)
+    citations={"trigger_multiplicity": "CR 6.2.1, 7.4.3"},
     events=("banished",),  # the game state check banishes characters
     zones=("play", "discard", "inkwell", "deck", "hand"),
     stats=("willpower", "damage"),  # the game state check reads them
@@ -99,13 +102,6 @@ def tcgtrig_game_info() -> GameInfo:
 @hookimpl
 def tcgtrig_action_aliases() -> dict[str, Any]:
     return dict(WORDS)
-
-
-@hookimpl
-def tcgtrig_trigger_each_event() -> bool:
-    """ "Whenever" triggers once for each event of a moment (two characters
-    banished at once: twice)."""
-    return True
 
 
 @hookimpl

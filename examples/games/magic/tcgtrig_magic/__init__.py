@@ -16,6 +16,9 @@ decides:
   object resolves is put on the stack the next time a player would
   receive priority — on top of what is left, before the next object
   resolves (``chain_triggers="on_top"``).
+- **Each occurrence** in one event triggers an ability once: "whenever a
+  creature dies" triggers three times for three creatures destroyed at
+  once (CR 603.2c: ``GameInfo.trigger_multiplicity = "per_event"``).
 - **State-based actions** (CR 704.5f, 704.5g) before a player receives
   priority: a creature with toughness 0 or less, or with damage at least
   its toughness, is put into its owner's graveyard (it "dies").
@@ -52,6 +55,8 @@ GAME_INFO = GameInfo(
     zones=("library", "hand", "battlefield", "graveyard", "exile"),
     stats=("toughness", "damage"),
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
+    trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
+    citations={"trigger_multiplicity": "CR 603.2c"},
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
