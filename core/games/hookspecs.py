@@ -746,6 +746,12 @@ def tcgtrig_battle_result(
     destroyed, both when they are equal; the higher wins; no damage.  With
     ``against`` ``None`` (a direct attack) nothing happens.
 
+    A battle that marks damage rather than destroying says so in
+    ``BattleResult.changes`` — ``(card, stat, amount[, event])``, applied
+    at the battle's moment as ``change`` would, ``by: battle``, ``against``
+    the other card — and the game's rules processing
+    (:func:`tcgtrig_rules_processing`) then destroys what it must.
+
     :param state: the game state.
     :param card: the card that battles (the attacker).
     :param against: the card it battles, or ``None``.
@@ -755,5 +761,7 @@ def tcgtrig_battle_result(
 
     Use in game plugins: Yu-Gi-Oh! (ATK against DEF in Defense Position,
     battle damage to LP), Digimon (a Security Digimon that loses is not
-    deleted, CR 14-2-3).
+    deleted, CR 14-2-3); the example games mark damage (``changes``):
+    Magic's combat (CR 510, then 704.5g), Lorcana's challenges (4.6.6,
+    then 1.8.1.4).
     """

@@ -129,6 +129,22 @@ def _is_text(value: object, *, empty: bool = True) -> bool:
     return isinstance(value, str) and (empty or bool(value))
 
 
+def _is_change(change: object, cards: tuple[str, str | None]) -> bool:
+    """Whether a battle's stat change is ``(one of its cards, a stat, a
+    whole number within the bound, an event name)``."""
+    if not isinstance(change, tuple) or len(change) != 4:
+        return False
+    card, stat, amount, event = change
+    return (
+        card in cards
+        and card is not None
+        and _is_text(stat, empty=False)
+        and type(amount) is int
+        and -MAX_NUMBER <= amount <= MAX_NUMBER
+        and _is_line(event, empty=False)
+    )
+
+
 def _info_problem(info: GameInfo) -> str | None:
     """What is wrong with a game's info, if anything: it is shown on every
     listing and tree, and its words are typed on the command line."""
@@ -585,11 +601,13 @@ class Ruleset:
             not isinstance(result, BattleResult)
             or not all(c in (card, against) for c in result.destroyed)
             or (result.damage and not _is_text(result.counter, empty=False))
+            or not all(_is_change(change, (card, against)) for change in result.changes)
         ):
             raise self._bad(
                 "tcgtrig_battle_result",
                 result,
-                "a BattleResult naming only the two cards (and a counter for any damage)",
+                "a BattleResult naming only the two cards (and a counter for any damage; changes as "
+                "(card, stat, whole number[, event]))",
             )
         return result
 

@@ -69,6 +69,16 @@ def _damage(value: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple(cast("tuple[str, int]", tuple(p)) for p in value)
 
 
+#: the event of a stat a battle changes, unless the game names another
+STAT_CHANGED = "stat_changed"
+
+
+def _changes(value: Iterable[Sequence[Any]]) -> tuple[tuple[str, str, int, str], ...]:
+    """``(card, stat, amount)`` or ``(card, stat, amount, event)``, each as
+    four: the event's name ``stat_changed`` unless given."""
+    return tuple(cast("tuple[str, str, int, str]", tuple(c) if len(c) != 3 else (*c, STAT_CHANGED)) for c in value)
+
+
 if TYPE_CHECKING:
     # the converter ``tuple``, spelled out for mypy's attrs plugin
     def _strs(value: Iterable[str]) -> tuple[str, ...]: ...
@@ -162,9 +172,11 @@ class GameInfo:
         say it is missing.  ``tcgtrig_trigger_each_event`` refines it per
         ability.
     :param battle_stat: the stat a battle compares (Digimon's ``dp``, Duel
-        Masters' ``power``, Yu-Gi-Oh!'s ``atk``): by default the lower
-        loses and is destroyed, both when equal (``tcgtrig_battle_result``
-        may say otherwise).  Empty: the game has no battles.
+        Masters' ``power``, Yu-Gi-Oh!'s ``atk``; Magic's ``power`` and
+        Lorcana's ``strength``, which their battles deal as damage): by
+        default the lower loses and is destroyed, both when equal
+        (``tcgtrig_battle_result`` may say otherwise).  Empty: the game has
+        no battles.
     """
 
     name: str
@@ -254,6 +266,13 @@ class BattleResult:
     :param damage: ``(player, amount)`` pairs: battle damage, taken from
         ``counter`` (Yu-Gi-Oh!'s LP), ``by: battle``.
     :param counter: the counter battle damage lowers.
+    :param changes: ``(card, stat, amount)`` — or ``(card, stat, amount,
+        event)`` — stat changes the battle makes to its two cards, as
+        ``change`` does, at the battle's moment: the event ``stat_changed``
+        (or the name given, whose base is ``stat_changed``), ``by: battle``,
+        ``against`` the other card.  The damage a battle *marks* (Magic's
+        combat damage, Lorcana's damage counters): the game's rules
+        processing then destroys what it must, instead of the battle.
     """
 
     destroyed: tuple[str, ...] = field(default=(), converter=_strs)
@@ -261,6 +280,7 @@ class BattleResult:
     losers: tuple[str, ...] | None = field(default=None, converter=_some_strs)
     damage: tuple[tuple[str, int], ...] = field(default=(), converter=_damage)
     counter: str = ""
+    changes: tuple[tuple[str, str, int, str], ...] = field(default=(), converter=_changes)
 
 
 @frozen

@@ -26,9 +26,15 @@ registered under the entry-point group ``tcgtrig.games``.  What it decides:
   ``ready``, ``deal_damage``, ``gain_lore``, ``ink`` (into the inkwell),
   ``discard``.
 
+- **Challenges** (4.6.6): a ``battle`` puts damage counters equal to each
+  character's Strength on the other, at once
+  (:func:`tcgtrig_battle_result`); the game state check then banishes.
+
 Not modelled: a player reaching 20 lore winning (the core's rules
-processing returns actions, not a game end), challenges and the quest
-step as rule steps (a scenario emits their events).
+processing returns actions, not a game end), the challenge declaration
+and the quest step as rule steps (a scenario emits their events), the
+game state check's results of several players in turn order (1.8.4: at
+once here).
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import ActivationContext, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, flag_word, move_word
 
 RULES = "Disney Lorcana Comprehensive Rules"
@@ -50,9 +56,10 @@ GAME_INFO = GameInfo(
     resolution="immediate",
     trigger_multiplicity="per_event",  # once per trigger condition met: once per character banished (7.4.3)
     citations={"trigger_multiplicity": "CR 6.2.1, 7.4.3"},
-    events=("banished",),  # the game state check banishes characters
+    events=("banished", "damaged"),  # the game state check banishes characters; a challenge deals damage
     zones=("play", "discard", "inkwell", "deck", "hand"),
-    stats=("willpower", "damage"),  # the game state check reads them
+    stats=("strength", "willpower", "damage"),  # a challenge and the game state check read them
+    battle_stat="strength",  # {S}: a challenge deals damage equal to it (4.6.6)
     zone_roles={"deck": "deck", "hand": "hand", "play": "field", "discard": "discard", "inkwell": "resource"},
     event_roles={
         "played": "put_into_play",
@@ -127,6 +134,23 @@ def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext
     if context.window == "interrupt" and effect.key in context.series:
         return "a replacement effect has only one chance to replace an event (CR 6.5.5)"
     return None
+
+
+@hookimpl
+def tcgtrig_battle_result(card: str, against: str | None, stat: Any) -> BattleResult:
+    """A challenge's Challenge Damage step (4.6.6): each character deals
+    damage equal to its Strength {S} to the other, all at once; a negative
+    {S} deals none (4.6.6.1, 6.6.2).  The damage counters are put on the
+    characters (4.6.6.2, 1.9.1.1); the game state check that follows
+    (4.6.6.3) banishes those whose damage reaches their Willpower {W}
+    (1.8.1.4) — the challenge banishes nothing itself.  A location deals no
+    damage (it has no {S}, 4.6.8.3); there is no challenge without a
+    character or location challenged."""
+    if against is None:
+        return BattleResult()
+    mine, theirs = max(stat(card, "strength") or 0, 0), max(stat(against, "strength") or 0, 0)
+    dealt = ((against, mine), (card, theirs))
+    return BattleResult(changes=tuple((who, "damage", amount, "damaged") for who, amount in dealt if amount > 0))
 
 
 @hookimpl

@@ -31,8 +31,14 @@ decides:
   ``graveyard``, ``exile`` (a draw takes from the ``library``: its role
   is ``deck``).
 
-Not modelled: mana and costs, combat steps, replacement effects'
-controller choice (CR 616), layers.
+- **Combat damage** (CR 510): a ``battle`` marks damage equal to each
+  creature's power on the other, at once (:func:`tcgtrig_battle_result`);
+  the state-based actions then destroy (704.5g).  An unblocked attacker
+  makes the defending player lose that much life.
+
+Not modelled: mana and costs, the combat steps other than combat damage,
+first strike and trample, replacement effects' controller choice (CR
+616), layers.
 """
 
 from __future__ import annotations
@@ -40,8 +46,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import ActivationContext, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, move_word
+
+#: the counter a player's life is (combat damage to a player lowers it)
+LIFE = "life"
 
 GAME_INFO = GameInfo(
     name="magic",
@@ -51,9 +60,10 @@ GAME_INFO = GameInfo(
     rules="Magic: The Gathering Comprehensive Rules",
     resolution="chain",
     chain_triggers="on_top",
-    events=("dies",),  # state-based actions put creatures into the graveyard
+    events=("dies", "damaged"),  # state-based actions put creatures into the graveyard; combat deals damage
     zones=("library", "hand", "battlefield", "graveyard", "exile"),
-    stats=("toughness", "damage"),
+    stats=("power", "toughness", "damage"),
+    battle_stat="power",  # combat: each creature deals damage equal to its power (CR 510.1a)
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
     trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
     citations={"trigger_multiplicity": "CR 603.2c"},
@@ -106,6 +116,24 @@ def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext
     if context.window == "interrupt" and effect.key in context.series:
         return "a replacement effect gets only one opportunity to affect an event (CR 614.5)"
     return None
+
+
+@hookimpl
+def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult:
+    """Combat damage (CR 510): each creature deals damage equal to its
+    power to the other, both at once (510.1a, 510.2); a creature whose power
+    is 0 or less deals none.  The damage is marked on the creature (120.3):
+    the state-based actions then destroy the ones with lethal damage, all at
+    once (704.5g) — the battle destroys nothing itself.  An unblocked
+    attacker (``against`` none) deals its damage to the defending player,
+    who loses that much life (510.1b, 120.3a)."""
+    power = max(stat(card, "power") or 0, 0)
+    if against is None:
+        defender = state.opponent(state.cards[card].owner)
+        return BattleResult(damage=((defender, power),), counter=LIFE)
+    theirs = max(stat(against, "power") or 0, 0)
+    dealt = ((against, power), (card, theirs))
+    return BattleResult(changes=tuple((who, "damage", amount, "damaged") for who, amount in dealt if amount > 0))
 
 
 @hookimpl
