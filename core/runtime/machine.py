@@ -131,7 +131,8 @@ class Machine(Activating, Performing, Fusing):
         try:
             while frames and self.decision is None and self.outcome is None:
                 frames[-1].step(self)
-            self.drop_frames_if_ended()
+            if self.outcome is not None and frames:  # self.drop_frames_if_ended(), without the call
+                frames.clear()
         finally:
             if self._holding:
                 self._holding = False
