@@ -103,6 +103,7 @@ def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], b
                 engine.answer(chooser.choose(engine.decision, engine))
                 continue
             machine.frames[-1].step(machine)
+            machine.drop_frames_if_ended()
             if enough() and engine.decision is None:
                 return
     finally:

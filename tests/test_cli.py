@@ -102,6 +102,8 @@ def test_games_json(runner):
         "distribution_version": "0.1.0",
         "error": None,
         "variants": [],
+        "trigger_multiplicity": "per_moment",
+        "unstated": [],
     }
 
 

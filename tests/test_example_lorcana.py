@@ -71,3 +71,24 @@ start:
     assert result.state.cards["hero"].zone == "discard"  # banished by the game state check
     assert result.state.cards["song"].zone == "inkwell"
     assert result.state.counter("A", "lore") == 2
+
+
+def test_a_challenge_puts_damage_counters_and_a_negative_strength_deals_none():
+    # 4.6.6.1: a character whose {S} is negative deals no damage in a challenge
+    text = """
+format: 1
+title: challenge
+game: lorcana
+players: [A, B]
+turn_player: A
+cards:
+  - {id: hero, owner: A, zone: play, types: [character], stats: {strength: 2, willpower: 5}}
+  - {id: weak, owner: B, zone: play, types: [character], stats: {strength: -1, willpower: 3}}
+start:
+  - battle: {card: hero, against: weak}
+"""
+    result = tcgtrig.resolve(scenario_from_data(yaml.safe_load(text), file="<challenge>"), "lorcana")
+    dealt = [(s["event"], s["card"], s["amount"], s["by"]) for s in result.trace if s.kind == "event"]
+    assert dealt == [("damaged", "weak", 2, "battle")]
+    assert (result.stat("weak", "damage"), result.stat("hero", "damage")) == (2, None)
+    assert {card.zone for card in result.state.cards.values()} == {"play"}

@@ -65,3 +65,20 @@ def test_an_instant_answering_the_trigger_resolves_first_and_passing_lets_the_cr
     assert answered.state.cards["bear"].zone == "battlefield"
     passed = tcgtrig.resolve(scenario, "magic", choices=["pass"])
     assert passed.keys("resolved") == ["pyre.upkeep"] and passed.state.cards["bear"].zone == "graveyard"
+
+
+def test_combat_damage_is_marked_and_an_unblocked_attacker_damages_the_player():
+    # CR 510.1a: a creature with 0 power deals no combat damage; 510.1b, 120.3a: unblocked, to the player
+    from tcgtrig.scenario.reading import scenario_from_text
+
+    text = (
+        "format: 1\ntitle: combat\ngame: magic\nplayers: [A, B]\nturn_player: A\ncounters: {B: {life: 20}}\n"
+        "cards:\n  - {id: giant, owner: A, zone: battlefield, types: [creature], stats: {power: 3, toughness: 3}}\n"
+        "  - {id: wall, owner: B, zone: battlefield, types: [creature], stats: {power: 0, toughness: 4}}\n"
+        "start: [{battle: {card: giant, against: wall}}, {battle: {card: giant}}]\n"
+    )
+    result = tcgtrig.resolve(scenario_from_text(text, "combat.yaml"), "magic")
+    dealt = [(s["event"], s["card"], s["amount"], s["by"]) for s in result.trace if s.kind == "event"]
+    assert dealt == [("damaged", "wall", 3, "battle"), ("lost", None, 3, "battle")]
+    assert (result.stat("wall", "damage"), result.stat("giant", "damage")) == (3, None)
+    assert result.state.cards["wall"].zone == "battlefield" and result.state.counter("B", "life") == 17

@@ -38,6 +38,8 @@ Where each game's rules live
   turn after all processing (6-1-4-1): :func:`tcgtrig_turn_ends`;
 - interrupts at most once per series (15-8-5-4):
   :func:`tcgtrig_activation_blocked`;
+- a trigger condition met several times at once triggers once (15-5-2):
+  ``GameInfo.trigger_multiplicity``;
 - rules processing (0-DP deletion, eggs and stray options trashed, 17-1):
   :func:`tcgtrig_rules_processing`;
 - digivolution cards go to the trash with their Digimon:
@@ -61,11 +63,12 @@ Where each game's rules live
   creatures with power 0 or less (rule 2): :func:`tcgtrig_rules_processing`;
 - usage declarations (506.3b/c, 603.2e): :func:`tcgtrig_declared_use`;
 - a leaving card looks back only at itself (603.5c):
-  :func:`tcgtrig_look_back`; one trigger per event:
-  :func:`tcgtrig_trigger_each_event`;
+  :func:`tcgtrig_look_back`; one trigger per event (603.2b):
+  ``GameInfo.trigger_multiplicity``;
 - substitution (置換効果): several apply at once after each player decided,
   the turn player first (609.9): :func:`tcgtrig_replacements_together`;
-  never twice on one event: :func:`tcgtrig_activation_blocked`;
+  never twice on one event, "do B, then A" interrupts included:
+  :func:`tcgtrig_activation_blocked`;
 - drawing n cards is drawing 1 card n times: ``GameInfo.draw_one_at_a_time``;
 - ``destroy``, ``summon``, ``break_shield``, ``tap``, …:
   :func:`tcgtrig_action_aliases`.
@@ -84,12 +87,16 @@ Where each game's rules live
 - response windows and spell speeds (1 never responds, 2 responds to 1–2,
   3 to anything): the default :func:`tcgtrig_chain_responder` and
   :func:`tcgtrig_can_respond`;
+- a Trigger Effect activates once each time its condition is met, once
+  for one act however many cards it involves:
+  ``GameInfo.trigger_multiplicity``;
 - missing the timing (an optional "when" trigger whose event was not the
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
 - once per turn (soft per card copy, hard per name):
-  :func:`tcgtrig_once_per_turn_key`; once per chain, and no second
-  activation of a card already on the chain: :func:`tcgtrig_activation_blocked`;
+  :func:`tcgtrig_once_per_turn_key`; once per chain, no second
+  activation of a card already on the chain, and one replacement per
+  destruction: :func:`tcgtrig_activation_blocked`;
 - ``destroy``, ``tribute``, ``special_summon``, …:
   :func:`tcgtrig_action_aliases`.
 """
@@ -274,19 +281,26 @@ def tcgtrig_trigger_each_event(state: GameState, ability: Ability, events: Seque
     """Say whether an ability triggers once per matching event of one moment.
 
     Called when several events of one moment (one action, or a
-    ``together``) match the same ability.
+    ``together``) match the same ability.  How many times is a rule every
+    game states once for all its abilities,
+    ``GameInfo.trigger_multiplicity``; this hook refines it for the
+    abilities whose wording says otherwise.
 
-    Stops at first non-None result.  Default: ``False`` — one trigger per
-    trigger condition, whatever number of events met it at once (Digimon
-    15-5-2; a draw of two cards is one event anyway).
+    Stops at first non-None result.  Default: what the game states —
+    ``per_event``: ``True`` (Magic CR 603.2c, Duel Masters 603.2b, Lorcana
+    6.2.1); ``per_moment``, or nothing stated: ``False``, one trigger per
+    trigger condition whatever number of events met it at once (Digimon
+    15-5-2, Yu-Gi-Oh!; a draw of two cards is one event anyway).
 
     :param state: the game state.
     :param ability: the ability.
     :param events: the matching events, in order.
-    :return: ``True`` for one trigger per event.
+    :return: ``True`` for one trigger per event, ``False`` for one trigger,
+        ``None`` for the game's rule.
 
-    Use in game plugins: Duel Masters ("whenever a creature is destroyed"
-    triggers for each creature destroyed at once).
+    Use in game plugins: an ability whose wording counts otherwise than
+    its game (none of the bundled games has one: a Yu-Gi-Oh! "each time"
+    wording might, but no ruling was found).
     """
 
 
@@ -473,7 +487,11 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
     :return: a reason (one line, citing the rule) or ``None``.
 
     Use in game plugins: Digimon's once-per-series rule for interrupts,
-    Yu-Gi-Oh!'s once-per-chain, Duel Masters' "never twice on one event".
+    Yu-Gi-Oh!'s once-per-chain and one replacement per destruction
+    (``context.nested``), Duel Masters' "never twice on one event"; Magic's
+    614.5 and Lorcana's 6.5.5 in the example games.  A game that limits no
+    interrupt lets two that set each other off nest until the machine's
+    frame limit ends the run as an endless loop.
 
     In a chain game it is asked about every ability of the responding
     player at every response window: say what the answer reads
@@ -728,6 +746,12 @@ def tcgtrig_battle_result(
     destroyed, both when they are equal; the higher wins; no damage.  With
     ``against`` ``None`` (a direct attack) nothing happens.
 
+    A battle that marks damage rather than destroying says so in
+    ``BattleResult.changes`` — ``(card, stat, amount[, event])``, applied
+    at the battle's moment as ``change`` would, ``by: battle``, ``against``
+    the other card — and the game's rules processing
+    (:func:`tcgtrig_rules_processing`) then destroys what it must.
+
     :param state: the game state.
     :param card: the card that battles (the attacker).
     :param against: the card it battles, or ``None``.
@@ -737,5 +761,7 @@ def tcgtrig_battle_result(
 
     Use in game plugins: Yu-Gi-Oh! (ATK against DEF in Defense Position,
     battle damage to LP), Digimon (a Security Digimon that loses is not
-    deleted, CR 14-2-3).
+    deleted, CR 14-2-3); the example games mark damage (``changes``):
+    Magic's combat (CR 510, then 704.5g), Lorcana's challenges (4.6.6,
+    then 1.8.1.4).
     """

@@ -257,6 +257,10 @@ class GameListing:
     variants: tuple[tuple[str, str], ...] = ()
     #: what the plugin printed while loading (kept off the output)
     printed: str = ""
+    #: ``GameInfo.trigger_multiplicity`` ("" when not stated)
+    trigger_multiplicity: str = ""
+    #: the rules it should state and does not (``GameInfo.unstated``)
+    unstated: tuple[str, ...] = ()
 
 
 def list_games() -> list[GameListing]:
@@ -280,7 +284,15 @@ def _listing(name: str, ep: importlib.metadata.EntryPoint, refused: str | None =
         info = load_ruleset(name).info
     except TcgTrigError as exc:
         return GameListing(**base, error=str(exc), printed=printed(name))
-    return GameListing(**base, title=info.title, version=info.version, variants=info.variants, printed=printed(name))
+    return GameListing(
+        **base,
+        title=info.title,
+        version=info.version,
+        variants=info.variants,
+        printed=printed(name),
+        trigger_multiplicity=info.trigger_multiplicity,
+        unstated=info.unstated,
+    )
 
 
 def pick_game(scenario: Scenario, game: str | None) -> str:

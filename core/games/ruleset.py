@@ -19,6 +19,7 @@ from ..base.errors import PluginError, TcgTrigError
 from ..model.info import (
     CHAIN_TRIGGERS,
     RESOLUTION_MODELS,
+    TRIGGER_MULTIPLICITIES,
     ActivationContext,
     BattleResult,
     Drop,
@@ -128,6 +129,22 @@ def _is_text(value: object, *, empty: bool = True) -> bool:
     return isinstance(value, str) and (empty or bool(value))
 
 
+def _is_change(change: object, cards: tuple[str, str | None]) -> bool:
+    """Whether a battle's stat change is ``(one of its cards, a stat, a
+    whole number within the bound, an event name)``."""
+    if not isinstance(change, tuple) or len(change) != 4:
+        return False
+    card, stat, amount, event = change
+    return (
+        card in cards
+        and card is not None
+        and _is_text(stat, empty=False)
+        and type(amount) is int
+        and -MAX_NUMBER <= amount <= MAX_NUMBER
+        and _is_line(event, empty=False)
+    )
+
+
 def _info_problem(info: GameInfo) -> str | None:
     """What is wrong with a game's info, if anything: it is shown on every
     listing and tree, and its words are typed on the command line."""
@@ -140,6 +157,10 @@ def _info_problem(info: GameInfo) -> str | None:
         return f"unknown resolution model {info.resolution!r} (legal: {', '.join(RESOLUTION_MODELS)})"
     if info.chain_triggers not in CHAIN_TRIGGERS:
         return f"unknown chain_triggers {info.chain_triggers!r} (legal: {', '.join(CHAIN_TRIGGERS)})"
+    if info.trigger_multiplicity not in ("", *TRIGGER_MULTIPLICITIES):
+        return (
+            f"unknown trigger_multiplicity {info.trigger_multiplicity!r} (legal: {', '.join(TRIGGER_MULTIPLICITIES)})"
+        )
     for field in ("draw_one_at_a_time", "spent_abilities_trigger", "recheck_trigger_condition"):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
@@ -429,10 +450,13 @@ class Ruleset:
         return True if verdict is None else verdict
 
     def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:
+        """Whether ``ability`` triggers once per event of ``events`` (one
+        moment): the hook's answer for this ability, else what the game
+        states (``GameInfo.trigger_multiplicity``)."""
         if self._each_event is None:
-            return False
-        verdict = self._each_event(state, ability, events)
-        return bool(self._verdict("tcgtrig_trigger_each_event", verdict))
+            return self.info.each_event
+        verdict = self._verdict("tcgtrig_trigger_each_event", self._each_event(state, ability, events))
+        return self.info.each_event if verdict is None else bool(verdict)
 
     def rank(self, state: GameState, effect: PendingEffect) -> tuple:
         rank = self._rank(state, effect) if self._rank is not None else None
@@ -577,11 +601,13 @@ class Ruleset:
             not isinstance(result, BattleResult)
             or not all(c in (card, against) for c in result.destroyed)
             or (result.damage and not _is_text(result.counter, empty=False))
+            or not all(_is_change(change, (card, against)) for change in result.changes)
         ):
             raise self._bad(
                 "tcgtrig_battle_result",
                 result,
-                "a BattleResult naming only the two cards (and a counter for any damage)",
+                "a BattleResult naming only the two cards (and a counter for any damage; changes as "
+                "(card, stat, whole number[, event]))",
             )
         return result
 

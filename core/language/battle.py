@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model.info import BattleResult
-from ..model.values import Battle, make_event
-from . import flag, gain, move
+from ..model.info import STAT_CHANGED, BattleResult
+from ..model.values import Battle, Mod, make_event
+from . import change, flag, gain, move
 from .base import ActionKind, Op, Planning, Reader, Writer, make_op, some
 
 
@@ -30,8 +30,9 @@ def write(action: Battle, writer: Writer) -> dict[str, Any]:
 def plan(planning: Planning, action: Battle) -> list[Op]:
     """A battle's ops: what the game says it comes to, as it is now — who
     won and lost first (a loser's event is about it as it was, before it is
-    destroyed), then each card destroyed (or holding the ``hold`` flag until
-    a later step moves it), then battle damage."""
+    destroyed), then the stats it changes (the damage it marks), then each
+    card destroyed (or holding the ``hold`` flag until a later step moves
+    it), then battle damage."""
     machine, part, chosen, scope, by, actor, did = planning
     by = by if by != "effect" else "battle"
     cards, others = chosen.get("card"), chosen.get("against")
@@ -43,6 +44,7 @@ def plan(planning: Planning, action: Battle) -> list[Op]:
     other = {card: against, against: card}
     return [
         *_outcomes(planning, result, other, by),
+        *_changes(planning, result, other, by),
         *_destroyed(planning, result, other, by, action.hold),
         *_damage(planning, result, by),
     ]
@@ -60,6 +62,39 @@ def _outcomes(planning: Planning, result: BattleResult, other: dict[Any, Any], b
             name=name, card=card_id, player=who.owner, by=by, actor=planning.actor, against=other.get(card_id)
         )
         ops.append(make_op(part=planning.part, event=event, subject=card_id, incarnation=who.incarnation))
+    return ops
+
+
+def _changes(planning: Planning, result: BattleResult, other: dict[Any, Any], by: str) -> list[Op]:
+    """Each stat the battle changes (the damage it marks), as ``change``
+    does: lasting while the card stays where it is.  A rule's change: no
+    effect made it, so "isn't affected by effects" does not stop it."""
+    state = planning.machine.state
+    ops = []
+    for card_id, stat, amount, name in result.changes:
+        card = state.cards[card_id]
+        event = make_event(
+            name=name,
+            base=STAT_CHANGED if name != STAT_CHANGED else None,
+            card=card_id,
+            player=card.owner,
+            by=by,
+            actor=planning.actor,
+            stat=stat,
+            amount=amount,
+            against=other.get(card_id),
+        )
+        data = (("mod", Mod(stat=stat, by=amount)),)
+        ops.append(
+            make_op(
+                part=planning.part,
+                event=event,
+                subject=card_id,
+                incarnation=card.incarnation,
+                data=data,
+                apply=change.apply,
+            )
+        )
     return ops
 
 

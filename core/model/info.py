@@ -23,6 +23,7 @@ __all__ = [
     "COUNTER_ROLES",
     "TYPE_ROLES",
     "CHAIN_TRIGGERS",
+    "TRIGGER_MULTIPLICITIES",
 ]
 
 #: The outcome of a resolution the memory bound stopped
@@ -36,6 +37,9 @@ STOPPED = "stopped"
 RESOLUTION_MODELS = ("immediate", "chain")
 #: When what triggers while a chain resolves goes on (``GameInfo.chain_triggers``).
 CHAIN_TRIGGERS = ("after_chain", "on_top")
+#: How many times a condition met by several events of one moment triggers
+#: (``GameInfo.trigger_multiplicity``): once per event, or once for the moment.
+TRIGGER_MULTIPLICITIES = ("per_event", "per_moment")
 
 #: What a zone is, whatever a game calls it (``GameInfo.zone_roles``).
 ZONE_ROLES = ("deck", "hand", "field", "discard", "exile", "life", "resource")
@@ -82,6 +86,16 @@ def _some_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
 
 def _damage(value: Iterable[tuple[str, int]]) -> tuple[tuple[str, int], ...]:
     return tuple(cast("tuple[str, int]", tuple(p)) for p in value)
+
+
+#: the event of a stat a battle changes, unless the game names another
+STAT_CHANGED = "stat_changed"
+
+
+def _changes(value: Iterable[Sequence[Any]]) -> tuple[tuple[str, str, int, str], ...]:
+    """``(card, stat, amount)`` or ``(card, stat, amount, event)``, each as
+    four: the event's name ``stat_changed`` unless given."""
+    return tuple(cast("tuple[str, str, int, str]", tuple(c) if len(c) != 3 else (*c, STAT_CHANGED)) for c in value)
 
 
 if TYPE_CHECKING:
@@ -179,10 +193,22 @@ class GameInfo:
     :param max_players: how many players a position may name (2 by
         default); the players take turns in the order the file lists them,
         and "an opponent" is any other player.
+    :param trigger_multiplicity: how many times an ability triggers when
+        several events of one moment meet its condition (three creatures
+        destroyed at once, "whenever a creature is destroyed"):
+        ``per_event``, once for each (Magic CR 603.2c, Duel Masters 603.2b,
+        Lorcana 6.2.1), or ``per_moment``, once (Digimon CR 15-5-2,
+        Yu-Gi-Oh!'s one act).  Every game should state it, and cite its rule
+        in ``citations["trigger_multiplicity"]``; empty (not stated) is read
+        as ``per_moment``, and ``tcgtrig games`` and the conformance kit
+        say it is missing.  ``tcgtrig_trigger_each_event`` refines it per
+        ability.
     :param battle_stat: the stat a battle compares (Digimon's ``dp``, Duel
-        Masters' ``power``, Yu-Gi-Oh!'s ``atk``): by default the lower
-        loses and is destroyed, both when equal (``tcgtrig_battle_result``
-        may say otherwise).  Empty: the game has no battles.
+        Masters' ``power``, Yu-Gi-Oh!'s ``atk``; Magic's ``power`` and
+        Lorcana's ``strength``, which their battles deal as damage): by
+        default the lower loses and is destroyed, both when equal
+        (``tcgtrig_battle_result`` may say otherwise).  Empty: the game has
+        no battles.
     """
 
     name: str
@@ -210,6 +236,7 @@ class GameInfo:
     counter_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     type_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
+    trigger_multiplicity: str = ""
     battle_stat: str = ""
     max_players: int = 2
     would_effects: bool = True
@@ -220,6 +247,24 @@ class GameInfo:
 
     def term(self, word: str) -> str:
         return dict(self.terms).get(word, word)
+
+    @property
+    def unstated(self) -> tuple[str, ...]:
+        """The rules every game should state that this one leaves to the
+        core's default, or states without citing (``trigger_multiplicity``,
+        ``citations['trigger_multiplicity']``): what the conformance kit
+        and ``tcgtrig games`` point out."""
+        if not self.trigger_multiplicity:
+            return ("trigger_multiplicity",)
+        if not self.citation("trigger_multiplicity"):
+            return ("citations['trigger_multiplicity']",)
+        return ()
+
+    @property
+    def each_event(self) -> bool:
+        """Whether an ability triggers once per event of a moment
+        (:attr:`trigger_multiplicity` ``per_event``)."""
+        return self.trigger_multiplicity == "per_event"
 
     def citation(self, rule: str) -> str:
         for name, citation in self.citations:
@@ -257,6 +302,13 @@ class BattleResult:
     :param damage: ``(player, amount)`` pairs: battle damage, taken from
         ``counter`` (Yu-Gi-Oh!'s LP), ``by: battle``.
     :param counter: the counter battle damage lowers.
+    :param changes: ``(card, stat, amount)`` — or ``(card, stat, amount,
+        event)`` — stat changes the battle makes to its two cards, as
+        ``change`` does, at the battle's moment: the event ``stat_changed``
+        (or the name given, whose base is ``stat_changed``), ``by: battle``,
+        ``against`` the other card.  The damage a battle *marks* (Magic's
+        combat damage, Lorcana's damage counters): the game's rules
+        processing then destroys what it must, instead of the battle.
     """
 
     destroyed: tuple[str, ...] = field(default=(), converter=_strs)
@@ -264,6 +316,7 @@ class BattleResult:
     losers: tuple[str, ...] | None = field(default=None, converter=_some_strs)
     damage: tuple[tuple[str, int], ...] = field(default=(), converter=_damage)
     counter: str = ""
+    changes: tuple[tuple[str, str, int, str], ...] = field(default=(), converter=_changes)
 
 
 @frozen
@@ -291,12 +344,18 @@ class ActivationContext:
         interrupt window.
     :param chain: effect keys on the chain, bottom first (chain games): a
         read-only sequence in which ``key in chain`` is O(1).
+    :param nested: inside an interrupt window, whether the action about to
+        happen is itself carried out by an interrupt or a replacement of
+        the series (a replacement's "instead", an interrupt's own action):
+        Yu-Gi-Oh!'s card destroyed by another card's redirect cannot
+        redirect that destruction in its turn.
     """
 
     window: str = "main"
     series: frozenset[str] = frozenset()
     interrupting: tuple[str, ...] = ()
     chain: Sequence[str] = ()
+    nested: bool = False
 
 
 class ChainKeys(Sequence[str]):

@@ -120,6 +120,7 @@ class Activating(MachineBase):
                 series=frozenset(self.series or ()),
                 interrupting=tuple(op.event.name for op in target.ops) if target is not None else (),
                 chain=self.chain_keys,
+                nested=target is not None and target.run.target is not None,
             )
         return self.ruleset.blocked(self.state, effect, context)
 

@@ -133,6 +133,8 @@ class Machine(Activating, Performing, Fusing):
         try:
             while frames and self.decision is None and self.outcome is None:
                 frames[-1].step(self)
+            if self.outcome is not None and frames:  # self.drop_frames_if_ended(), without the call
+                frames.clear()
         finally:
             if self._holding:
                 self._holding = False
@@ -200,6 +202,15 @@ class Machine(Activating, Performing, Fusing):
     def pop(self) -> None:
         self.frames.pop()
 
+    def drop_frames_if_ended(self) -> None:
+        """After a step: if the resolution has ended, its frames go.  Only
+        the loop that steps the frames drops them, between two steps: the
+        run may end under a frame that is still stepping (a push past
+        :data:`MAX_FRAMES`, a loop guard asked mid-step), and that frame
+        reads the stack after the call that ended it."""
+        if self.outcome is not None and self.frames:
+            self.frames.clear()
+
     def ask(self, decision: Decision) -> None:
         """Ask a player; a decision with one legal option answers itself."""
         if len(decision.options) == 1:
@@ -257,8 +268,7 @@ class Machine(Activating, Performing, Fusing):
                 pool.remove(effect.id)
                 self.record("lost", effect, reason="the resolution ended before it could activate")
         self.trace.append(Step.make("ended", outcome=self.outcome.outcome, reason=self.outcome.reason))
-        self.frames.clear()
-        self.decision = None
+        self.decision = None  # the frames are dropped between steps (drop_frames_if_ended)
 
     def out_of_memory(self) -> bool:
         """End the resolution if the memory bound is reached (read every

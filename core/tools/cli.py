@@ -281,6 +281,10 @@ def main() -> None:
     _safe_streams()
 
 
+#: what the core assumes for a rule a game does not state (``tcgtrig games``)
+_ASSUMED = {"trigger_multiplicity": "one trigger per moment assumed"}
+
+
 @main.command()
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @_bad_input
@@ -302,6 +306,11 @@ def games(as_json: bool) -> None:
                 }
                 | {"variants": [{"name": n, "summary": s} for n, s in g.variants]}
                 | ({"printed": g.printed} if g.printed else {})
+                | (
+                    {}
+                    if g.error
+                    else {"trigger_multiplicity": g.trigger_multiplicity or None, "unstated": [*g.unstated]}
+                )
                 for g in listings
             ]
         )
@@ -319,6 +328,10 @@ def games(as_json: bool) -> None:
             for number, (variant, summary) in enumerate(g.variants):
                 default = " (default)" if number == 0 else ""
                 table.add_row(escape(f"  {g.name}/{variant}"), escape(f"{summary}{default}"), "", "")
+            for rule in g.unstated:  # a rule every game should state (GameInfo.unstated)
+                table.add_row(
+                    "", f"[yellow]states no {escape(rule)} (GameInfo): {_ASSUMED.get(rule, 'cite it')}[/]", "", ""
+                )
         if g.printed:  # a plugin's printing is kept off the output: shown here, one line
             table.add_row("", f"[dim]printed while loading: {escape(one_line(_shortened(g.printed)))}[/]", "", "")
     _console().print(table)

@@ -51,7 +51,13 @@ GAME_INFO = GameInfo(
     resolution="immediate",
     terms={"depth": "priority"},
     spent_abilities_trigger=False,
-    citations={"per_turn": "CR 15-14-1", "condition": "CR 15-6", "trigger_condition": "CR 15-4-4-5"},
+    citations={
+        "per_turn": "CR 15-14-1",
+        "condition": "CR 15-6",
+        "trigger_condition": "CR 15-4-4-5",
+        "trigger_multiplicity": "CR 15-5-2; Q&A Q2603",
+    },
+    trigger_multiplicity="per_moment",  # one trigger condition met several times at once triggers once
     recheck_trigger_condition=True,
     events=("deleted", "trashed"),  # rules processing: DP 0 or less, a Tamer/Option where it cannot stay
     zones=("trash",),

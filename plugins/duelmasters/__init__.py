@@ -36,7 +36,8 @@ rules, the rules win:
   so nothing triggers from it; several substitutions on events of one
   moment are decided by their controllers, the turn player first, and then
   apply all at once (609.9/609.9a); a substitution never applies twice to
-  one event.
+  one event, and "when A would happen, do B, then A" (``kind: interrupt``)
+  is a substitution too (its second form).
 
 Not expressible in the scenario format, and so not implemented: rule 6 (a
 waiting ability whose target changed card type is reset — no action
@@ -56,6 +57,9 @@ GAME_INFO = GameInfo(
     rules="Duel Masters 総合ゲームルール Ver.1.51 (2026-07-23), as quoted by the official rule-change pages",
     resolution="immediate",
     draw_one_at_a_time=True,
+    # one effect's several events each trigger (603.2b, as the community wiki's トリガー能力 page quotes it)
+    trigger_multiplicity="per_event",
+    citations={"trigger_multiplicity": "総合ゲームルール 603.2b"},
     events=("destroyed",),  # state-based: power 0 or less (rule 2)
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter

@@ -30,11 +30,6 @@ def tcgtrig_look_back(card: Card, event: Event) -> bool:
 
 
 @hookimpl
-def tcgtrig_trigger_each_event() -> bool:
-    return True
-
-
-@hookimpl
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     return policy.rank(state, effect)
 

@@ -78,9 +78,13 @@ def look_back(card: Card, event: Event) -> bool:
 
 
 def blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
-    """A substitution never applies twice to one event (置換効果); an
-    interrupt that is not a substitution is not limited by it."""
-    if context.window == "interrupt" and effect.kind == "replacement" and effect.key in context.series:
+    """A substitution never applies twice to one event (置換効果).  Every
+    ability that acts before an event is one: "instead" (``kind:
+    replacement``), and "when A would happen, do B, then A" (``kind:
+    interrupt``: the substitution's second form, the Duel Masters Wiki's
+    "Substitution Effect" page).  The event and those that replace it are
+    the series of the interrupt window."""
+    if context.window == "interrupt" and effect.key in context.series:
         return "a substitution never applies twice to one event (置換効果)"
     return None
 

@@ -35,7 +35,9 @@ In every variant:
 - "Once per turn" (soft) is per card copy and usable again after the card
   leaves and comes back; "you can only use this effect of X once per turn"
   (tag ``hard_once_per_turn``) is per player and card name; tag
-  ``once_per_chain`` allows one activation per chain.
+  ``once_per_chain`` allows one activation per chain;
+- one replacement per destruction: a card destroyed by another card's
+  "destroy 1 other card instead" cannot redirect that destruction back.
 """
 
 from tcgtrig import GameInfo
@@ -54,6 +56,9 @@ GAME_INFO = GameInfo(
         "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
     },
     rule_counters=(),  # no rule here reads a counter
+    # a Trigger Effect activates once each time its condition is met: one act, once (Yugipedia, Trigger Effect)
+    trigger_multiplicity="per_moment",
+    citations={"trigger_multiplicity": "Trigger Effects activate once each time their condition is met (one act)"},
     stats=("atk", "def", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "field": "field", "graveyard": "discard", "banished": "exile"},
     event_roles={

@@ -13,6 +13,8 @@ HIDDEN_ZONES = ("hand", "deck")
 HARD_ONCE_PER_TURN = "hard_once_per_turn"
 ONCE_PER_CHAIN = "once_per_chain"
 GROUPS = ("TP mandatory", "NTP mandatory", "TP optional", "NTP optional")
+#: the event of a card destroyed (its role ``destroyed``)
+DESTROYED = "destroyed"
 
 
 def segoc_group(state: GameState, effect: PendingEffect) -> int:
@@ -122,12 +124,31 @@ def blocked(state: GameState, effect: PendingEffect, context: ActivationContext)
     """Once per chain; and a Spell or Trap already activated on the chain
     cannot be activated again while it is there (a monster's Quick Effect
     may be, unless it says once per chain).  A card that does not say it is
-    a monster counts as a Spell or Trap."""
+    a monster counts as a Spell or Trap.  Before an event, one replacement
+    per destruction: :func:`replaced`."""
+    if context.window == "interrupt" and (why := replaced(effect, context)) is not None:
+        return why
     if effect.key in context.chain:
         if ONCE_PER_CHAIN in effect.tags:
             return "once per chain: already activated in this chain"
         if effect.kind == "activated" and "monster" not in state.cards[effect.card].types:
             return "already on the chain: an activated Spell or Trap cannot be activated again"
+    return None
+
+
+def replaced(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """One replacement per destruction: a card destroyed by another card's
+    replacement ("destroy 1 other card instead") is destroyed, and cannot
+    apply its own replacement to that destruction (the judges' rulings on
+    destruction replacement effects, rules 1 and 2).  For other events the
+    rulings found say nothing; what they imply — a replacement applies to
+    an event once — is kept: none applies twice in the event's series
+    (derived).  Yu-Gi-Oh! has no "when … would" effects that act before an
+    event but these ("instead"): an interrupt is read as one."""
+    if context.nested and DESTROYED in context.interrupting:
+        return "the destruction is already a replacement's: one replacement per destruction"
+    if effect.key in context.series:
+        return "a replacement applies to an event once: already applied in this series"
     return None
 
 

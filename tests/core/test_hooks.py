@@ -278,6 +278,52 @@ def test_hook_tcgtrig_battle_result():
     assert result.state.counter("A", "hp") == 8 and result.keys("resolved") == []
 
 
+class Marking:
+    """Each card marks damage equal to its power on the other (Magic's combat damage); the hits are
+    seen as ``hit`` events, the damage by ``wounded`` (the default event name)."""
+
+    @hookimpl
+    def tcgtrig_battle_result(self, card, against, stat):
+        return tcgtrig.BattleResult(
+            changes=((against, "damage", stat(card, "power"), "hit"), (card, "damage", stat(against, "power")))
+        )
+
+
+def test_a_battle_marks_stat_changes_at_its_moment_and_destroys_nothing_itself():
+    # issue 36: a game whose rules processing destroys by damage marks it in the battle (BattleResult.changes)
+    watched = BATTLE.replace(
+        "start:",
+        "  - {id: eye, owner: A, zone: field, abilities: [{id: hit, when: {event: hit}, do: [{gain: {counter: hp}}]},"
+        " {id: changed, when: {event: stat_changed, stat: damage}, do: [{gain: {counter: seen}}]}]}\n    start:",
+    )
+    result = run(watched, tcgtrig.load_ruleset("plain", plugins=(Battling(), Marking()), autoload=False))
+    assert (result.state.cards["big"].zone, result.state.cards["small"].zone) == ("field", "field")
+    assert (result.stat("big", "damage"), result.stat("small", "damage")) == (3, 5)
+    events = [
+        (s["event"], s["card"], s["amount"], s["by"], s["against"])
+        for s in result.trace
+        if s.kind == "event" and s.get("stat")
+    ]
+    assert events == [("hit", "small", 5, "battle", "big"), ("stat_changed", "big", 3, "battle", "small")]
+    # one moment, and the named event's base is stat_changed: "when a card's damage changes" sees both,
+    # and triggers once (the game states no trigger multiplicity: one trigger for the moment)
+    assert sorted(result.keys("resolved")) == ["eye.changed", "eye.hit"]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [(("elsewhere", "damage", 1),), (("big", "", 1),), (("big", "damage", 1.5),), (("big", "damage", 10**10),)],
+)
+def test_a_battle_change_to_another_card_or_not_a_whole_number_is_the_plugins_fault(changes):
+    class Wrong:
+        @hookimpl
+        def tcgtrig_battle_result(self):
+            return tcgtrig.BattleResult(changes=changes)
+
+    with pytest.raises(tcgtrig.PluginError, match=r"changes as \(card, stat, whole number\[, event\]\)"):
+        run(BATTLE, tcgtrig.load_ruleset("plain", plugins=(Battling(), Wrong()), autoload=False))
+
+
 def test_a_battle_result_naming_another_card_is_the_plugins_fault():
     class Wrong:
         @hookimpl

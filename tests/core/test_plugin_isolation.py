@@ -195,6 +195,19 @@ def test_what_a_plugin_prints_while_loading_is_kept_off_the_output(installed):
     assert compared.exit_code == 0 and "prints" in json.loads(compared.stdout)["games"]
 
 
+def test_a_game_that_states_no_trigger_multiplicity_is_listed_with_what_it_leaves_unstated(installed):
+    # issue 36: how many times three cards destroyed at once trigger "whenever a card is destroyed" is
+    # each game's rule; one that says nothing gets one trigger for the moment, and is told so
+    installed("silent", GOOD_GAME.format(name="silent", title="Silent"))
+    listed = {g["name"]: g for g in games_json()}
+    assert (listed["silent"]["trigger_multiplicity"], listed["silent"]["unstated"]) == (None, ["trigger_multiplicity"])
+    assert listed["magic"]["trigger_multiplicity"] == "per_event" and listed["magic"]["unstated"] == []
+    table = CliRunner().invoke(main, ["games"], env={"COLUMNS": "250"}).stdout.splitlines()
+    row = table.index(next(line for line in table if line.startswith("silent ")))
+    assert "states no trigger_multiplicity (GameInfo): one trigger per moment assumed" in table[row + 1]
+    assert not any("states no" in line for line in table if line.startswith(("digimon", "  digimon")))
+
+
 # -- a plugin that never returns ---------------------------------------------------
 
 HANGS = """
@@ -472,6 +485,7 @@ def test_an_unfit_game_end_is_the_plugins_failure():
         ({"terms": {"depth": "two\nlines"}}, "terms 'depth'"),
         ({"events": ["ok", ""]}, "events: '': expected a word"),
         ({"draw_one_at_a_time": "yes"}, "draw_one_at_a_time 'yes': expected True or False"),
+        ({"trigger_multiplicity": "each"}, "unknown trigger_multiplicity 'each' (legal: per_event, per_moment)"),
     ],
 )
 def test_unfit_game_info_is_the_plugins_failure(fields, said):

@@ -74,9 +74,12 @@ def test_a_substitution_never_applies_twice_to_one_event():
     assert policy.blocked(effect, ActivationContext(window="interrupt")) is None
 
 
-def test_an_interrupt_that_is_no_substitution_is_not_limited_by_it():
+def test_a_when_it_would_interrupt_is_a_substitution_too():
+    # "when A would happen, do B, then A": the substitution's second form (issue 36: two of them that
+    # destroyed each other nested without end)
     effect = pending(ability(kind="interrupt"))
-    assert policy.blocked(effect, ActivationContext(window="interrupt", series=frozenset({"c.x"}))) is None
+    assert policy.blocked(effect, ActivationContext(window="interrupt", series=frozenset({"c.x"})))
+    assert policy.blocked(effect, ActivationContext(window="interrupt", series=frozenset({"c.y"}))) is None
 
 
 def test_state_check_destroys_creatures_with_power_zero_or_less():

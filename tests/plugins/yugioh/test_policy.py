@@ -125,6 +125,19 @@ def test_once_per_chain_and_no_second_activation_while_on_the_chain(state):
     assert policy.blocked(monster, pending(ability(kind="activated")), on_chain) is None  # a Quick Effect repeats
 
 
+def test_one_replacement_per_destruction(state):
+    replacement = pending(ability(kind="replacement"))
+    redirected = ActivationContext(window="interrupt", interrupting=("destroyed",), nested=True)
+    assert "one replacement per destruction" in policy.blocked(state, replacement, redirected)
+    # the first destruction, and another event a replacement makes: only the same replacement twice is refused
+    first = ActivationContext(window="interrupt", interrupting=("destroyed",), series=frozenset({"c.y"}))
+    assert policy.blocked(state, replacement, first) is None
+    sent = ActivationContext(window="interrupt", interrupting=("moved",), nested=True, series=frozenset({"c.y"}))
+    assert policy.blocked(state, replacement, sent) is None
+    again = ActivationContext(window="interrupt", interrupting=("moved",), nested=True, series=frozenset({"c.x"}))
+    assert "already applied in this series" in policy.blocked(state, replacement, again)
+
+
 @pytest.mark.parametrize(
     ("speed", "top", "ok"), [(1, 1, False), (2, 1, True), (2, 2, True), (2, 3, False), (3, 3, True), (3, 1, True)]
 )

@@ -15,15 +15,29 @@ registered under the entry-point group ``tcgtrig.games``.  What it decides:
   damage is at least its willpower is banished, all at once
   (:func:`tcgtrig_rules_processing`); "when banished" abilities then join
   the bag.
-- **Each event** triggers a "whenever" ability once
-  (:func:`tcgtrig_trigger_each_event`).
+- **Each event** triggers a "whenever" ability once: three characters
+  banished at once, three times (6.2.1, 7.4.3 and its example:
+  ``GameInfo.trigger_multiplicity = "per_event"``).
+- **Replacement effects** (6.5.5): one chance to replace an event, even
+  if it is modified further — no second activation in the event's series
+  of interrupts (:func:`tcgtrig_activation_blocked`).  Lorcana has no
+  "when … would" triggered abilities (triggered abilities trigger on what
+  happens, 7.4; a "would" is a replacement, 6.5.1 and 7.7):
+  ``GameInfo.would_effects`` is off, and an interrupt written in another
+  game's words never triggers.
 - **Words** (:func:`tcgtrig_action_aliases`): ``banish``, ``exert``,
   ``ready``, ``deal_damage``, ``gain_lore``, ``ink`` (into the inkwell),
   ``discard``.
 
+- **Challenges** (4.6.6): a ``battle`` puts damage counters equal to each
+  character's Strength on the other, at once
+  (:func:`tcgtrig_battle_result`); the game state check then banishes.
+
 Not modelled: a player reaching 20 lore winning (the core's rules
-processing returns actions, not a game end), challenges and the quest
-step as rule steps (a scenario emits their events).
+processing returns actions, not a game end), the challenge declaration
+and the quest step as rule steps (a scenario emits their events), the
+game state check's results of several players in turn order (1.8.4: at
+once here).
 """
 
 from __future__ import annotations
@@ -31,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, flag_word, move_word
 
 RULES = "Disney Lorcana Comprehensive Rules"
@@ -43,9 +57,12 @@ GAME_INFO = GameInfo(
     summary="the bag: the active player resolves all their triggered abilities first, in the order they choose",
     rules=RULES,
     resolution="immediate",
-    events=("banished",),  # the game state check banishes characters
+    trigger_multiplicity="per_event",  # once per trigger condition met: once per character banished (7.4.3)
+    citations={"trigger_multiplicity": "CR 6.2.1, 7.4.3"},
+    events=("banished", "damaged"),  # the game state check banishes characters; a challenge deals damage
     zones=("play", "discard", "inkwell", "deck", "hand"),
-    stats=("willpower", "damage"),  # the game state check reads them
+    stats=("strength", "willpower", "damage"),  # a challenge and the game state check read them
+    battle_stat="strength",  # {S}: a challenge deals damage equal to it (4.6.6)
     zone_roles={"deck": "deck", "hand": "hand", "play": "field", "discard": "discard", "inkwell": "resource"},
     event_roles={
         "played": "put_into_play",
@@ -103,13 +120,6 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 
 
 @hookimpl
-def tcgtrig_trigger_each_event() -> bool:
-    """ "Whenever" triggers once for each event of a moment (two characters
-    banished at once: twice)."""
-    return True
-
-
-@hookimpl
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     """The bag: the active player's abilities first, then each other
     player's in turn order; among one player's, the player chooses (equal
@@ -121,6 +131,35 @@ def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
 def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str, Any]:
     """Whose turn in the bag the ability waits for, in the trace."""
     return {"bag": "active player" if effect.controller == state.turn_player else "other player"}
+
+
+@hookimpl
+def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """CR 6.5.5: a replacement effect has one chance to replace an event;
+    once it has applied, it cannot apply to that event again, however the
+    event is modified further — the event's series of interrupts here.
+    Lorcana's only effects that act before an event are replacement effects
+    (6.5.1)."""
+    if context.window == "interrupt" and effect.key in context.series:
+        return "a replacement effect has only one chance to replace an event (CR 6.5.5)"
+    return None
+
+
+@hookimpl
+def tcgtrig_battle_result(card: str, against: str | None, stat: Any) -> BattleResult:
+    """A challenge's Challenge Damage step (4.6.6): each character deals
+    damage equal to its Strength {S} to the other, all at once; a negative
+    {S} deals none (4.6.6.1, 6.6.2).  The damage counters are put on the
+    characters (4.6.6.2, 1.9.1.1); the game state check that follows
+    (4.6.6.3) banishes those whose damage reaches their Willpower {W}
+    (1.8.1.4) — the challenge banishes nothing itself.  A location deals no
+    damage (it has no {S}, 4.6.8.3); there is no challenge without a
+    character or location challenged."""
+    if against is None:
+        return BattleResult()
+    mine, theirs = max(stat(card, "strength") or 0, 0), max(stat(against, "strength") or 0, 0)
+    dealt = ((against, mine), (card, theirs))
+    return BattleResult(changes=tuple((who, "damage", amount, "damaged") for who, amount in dealt if amount > 0))
 
 
 @hookimpl

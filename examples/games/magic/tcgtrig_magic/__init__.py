@@ -16,16 +16,32 @@ decides:
   object resolves is put on the stack the next time a player would
   receive priority — on top of what is left, before the next object
   resolves (``chain_triggers="on_top"``).
+- **Each occurrence** in one event triggers an ability once: "whenever a
+  creature dies" triggers three times for three creatures destroyed at
+  once (CR 603.2c: ``GameInfo.trigger_multiplicity = "per_event"``).
 - **State-based actions** (CR 704.5f, 704.5g) before a player receives
   priority: a creature with toughness 0 or less, or with damage at least
   its toughness, is put into its owner's graveyard (it "dies").
+- **Replacement effects** (CR 614.5): one opportunity to affect an event
+  and the events that replace it — no second activation in the event's
+  series of interrupts (:func:`tcgtrig_activation_blocked`).  Magic has
+  no "when … would" triggered abilities (a "would" is only a replacement,
+  614.1; triggered abilities see what happened, 603.2):
+  ``GameInfo.would_effects`` is off, and an interrupt written in another
+  game's words never triggers.
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
   ``deal_damage``; zones ``library``, ``hand``, ``battlefield``,
   ``graveyard``, ``exile`` (a draw takes from the ``library``: its role
   is ``deck``).
 
-Not modelled: mana and costs, combat steps, replacement effects'
-controller choice (CR 616), layers.
+- **Combat damage** (CR 510): a ``battle`` marks damage equal to each
+  creature's power on the other, at once (:func:`tcgtrig_battle_result`);
+  the state-based actions then destroy (704.5g).  An unblocked attacker
+  makes the defending player lose that much life.
+
+Not modelled: mana and costs, the combat steps other than combat damage,
+first strike and trample, replacement effects' controller choice (CR
+616), layers.
 """
 
 from __future__ import annotations
@@ -33,8 +49,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, move_word
+
+#: the counter a player's life is (combat damage to a player lowers it)
+LIFE = "life"
 
 GAME_INFO = GameInfo(
     name="magic",
@@ -44,10 +63,13 @@ GAME_INFO = GameInfo(
     rules="Magic: The Gathering Comprehensive Rules",
     resolution="chain",
     chain_triggers="on_top",
-    events=("dies",),  # state-based actions put creatures into the graveyard
+    events=("dies", "damaged"),  # state-based actions put creatures into the graveyard; combat deals damage
     zones=("library", "hand", "battlefield", "graveyard", "exile"),
-    stats=("toughness", "damage"),
+    stats=("power", "toughness", "damage"),
+    battle_stat="power",  # combat: each creature deals damage equal to its power (CR 510.1a)
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
+    trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
+    citations={"trigger_multiplicity": "CR 603.2c"},
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
@@ -92,6 +114,34 @@ def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     """APNAP (CR 101.4): the active player's triggers go on the stack
     first, then each other player's in turn order."""
     return (state.seat(effect.controller),)
+
+
+@hookimpl
+def tcgtrig_activation_blocked(effect: PendingEffect, context: ActivationContext) -> str | None:
+    """CR 614.5: a replacement effect gets one opportunity to affect an
+    event or the modified events that replace it — the event's series of
+    interrupts here."""
+    if context.window == "interrupt" and effect.key in context.series:
+        return "a replacement effect gets only one opportunity to affect an event (CR 614.5)"
+    return None
+
+
+@hookimpl
+def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult:
+    """Combat damage (CR 510): each creature deals damage equal to its
+    power to the other, both at once (510.1a, 510.2); a creature whose power
+    is 0 or less deals none.  The damage is marked on the creature (120.3):
+    the state-based actions then destroy the ones with lethal damage, all at
+    once (704.5g) — the battle destroys nothing itself.  An unblocked
+    attacker (``against`` none) deals its damage to the defending player,
+    who loses that much life (510.1b, 120.3a)."""
+    power = max(stat(card, "power") or 0, 0)
+    if against is None:
+        defender = state.opponent(state.cards[card].owner)
+        return BattleResult(damage=((defender, power),), counter=LIFE)
+    theirs = max(stat(against, "power") or 0, 0)
+    dealt = ((against, power), (card, theirs))
+    return BattleResult(changes=tuple((who, "damage", amount, "damaged") for who, amount in dealt if amount > 0))
 
 
 @hookimpl
