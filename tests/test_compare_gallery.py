@@ -26,15 +26,10 @@ GAMES = ("digimon", "duelmasters", "lorcana", "magic", "yugioh")
 #: every file is expected under each of these
 RULESETS = ("digimon", "duelmasters", "lorcana", "magic", "yugioh", "yugioh/ocg", "yugioh/goat")
 
-_B = "(b) battles in Magic and Lorcana"
-_C = "(c) trigger multiplicity stated per game: Magic once per object (CR 603.2c)"
 _IF = "a condition checked again as the effect resolves"
 
 #: (file, ruleset) → why the engine does not yet give what the rules say
 NOT_YET: dict[tuple[str, str], str] = {
-    ("01-battle-both-destroyed.yaml", "lorcana"): _B,
-    ("01-battle-both-destroyed.yaml", "magic"): _B,
-    ("04-three-destroyed-one-watcher.yaml", "magic"): _C,
     ("21-condition-checked-again.yaml", "lorcana"): f"{_IF} (7.4.4.2)",
     ("21-condition-checked-again.yaml", "magic"): f"{_IF} (CR 603.4)",
 }
