@@ -85,6 +85,8 @@ class Resolution:
         out.update(summary(self.state, self.engine.view))
         if self.unused_choices:
             out["unused_choices"] = list(self.unused_choices)
+        if self.compiled.notes:
+            out["notes"] = list(self.compiled.notes)
         return out
 
     def json_text(self, indent: int | None = 2) -> str:

@@ -554,6 +554,8 @@ def run(
         _run_and_save(file, game, choices, seed, max_steps, stop_after or 0, save_to)
         return
     scenario, result = _resolve(file, game, choices, seed, max_steps)
+    for note in result.compiled.notes:  # how another game's words were read here
+        click.echo(f"note: {note}", err=True)
     for finding in _typos(scenario, result, strict):
         click.echo(f"warning: {finding}", err=True)
     if result.unused_choices:
