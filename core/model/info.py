@@ -20,6 +20,7 @@ __all__ = [
     "EVENT_ROLES",
     "FLAG_ROLES",
     "CHAIN_TRIGGERS",
+    "TERMS",
 ]
 
 #: The outcome of a resolution the memory bound stopped
@@ -50,6 +51,11 @@ EVENT_ROLES = (
 )
 #: What a flag is, whatever a game calls it (``GameInfo.flag_roles``).
 FLAG_ROLES = ("tapped",)
+#: The core's own words for the notions a game may name (``GameInfo.terms``),
+#: shown wherever the game names none: how deep an effect was derived (the
+#: detail key of its number), and a chain game's chain, one of its links
+#: and the short form before a link's number (``CL2``).
+TERMS = {"depth": "depth", "chain": "chain", "chain_link": "chain link", "chain_link_short": "CL"}
 
 
 def _items(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -89,8 +95,11 @@ class GameInfo:
         Gathering, CR 603.3 and 117.5: after each link resolves, state
         checks, then the new triggers go on top of what is left of the
         chain and players may respond again before the next link).
-    :param terms: the game's words for the core's notions, for display, e.g.
-        ``{"depth": "priority"}``.
+    :param terms: the game's words for the core's notions (:data:`TERMS`),
+        for display: ``depth`` (``{"depth": "priority"}``: the detail key of
+        an effect's depth), and in a chain game ``chain``, ``chain_link``
+        and ``chain_link_short`` (Yu-Gi-Oh!'s ``Chain``, ``Chain Link``,
+        ``CL``; Magic's ``stack``, ``stack object``, ``#``).
     :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
         each its own event (Duel Masters); by default one event for the
         whole draw.
@@ -183,7 +192,8 @@ class GameInfo:
         return self.variants[0][0] if self.variants else None
 
     def term(self, word: str) -> str:
-        return dict(self.terms).get(word, word)
+        """The game's word for a core notion (:data:`TERMS`), else the core's."""
+        return dict(self.terms).get(word, TERMS.get(word, word))
 
     def citation(self, rule: str) -> str:
         for name, citation in self.citations:

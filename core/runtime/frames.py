@@ -807,12 +807,15 @@ class ChainWindow(Frame):
             self.passes += 1
             return
         self.labels = candidates
+        term = machine.ruleset.info.term  # the game's words for its chain
         machine.ask(
             Decision(
                 kind="respond",
                 player=player,
                 prompt=(
-                    f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links else "start a chain?"
+                    f"respond to {term('chain_link')} {len(machine.chain_links)}?"
+                    if machine.chain_links
+                    else f"activate something? (the {term('chain')} is empty)"
                 ),
                 options=candidates.labels(PASS),
                 default=PASS,

@@ -3,8 +3,9 @@
 First the position, as a player would share it: the file's source and
 notes, whose turn it is, and each player's cards zone by zone with their
 texts.  Then the games, as columns.  Each resolved effect is a box coloured by its card;
-the game's own structure is drawn as nested boxes: chains and their links
-for a chain game, derivation depth (Digimon's priority layers) otherwise,
+the game's own structure is drawn as nested boxes, in the game's words: chains and their links
+for a chain game (Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1), derivation depth
+(Digimon's priority layers) otherwise,
 with the game's class of each effect (the Duel Masters waiting pool's
 classes) written on it, and what each did (the events it caused).  Then
 what was lost, missed, failed or declined and
@@ -172,6 +173,7 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         else ""
     )
     if any(step.get("chain") for step in resolved):
+        words = result.engine.ruleset.info.term  # the game's words: Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1
         out, current = [], None
         for number, step in enumerate(resolved, 1):
             chain = step.get("chain")
@@ -180,10 +182,11 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
                     out.append("</div>")
                 if chain is not None:
                     out.append(
-                        f'<div class="box"><div class="label">chain {text(chain)} — resolves last in, first out</div>'
+                        f'<div class="box"><div class="label">{text(words("chain"))} {text(chain)} — resolves last in, '
+                        "first out</div>"
                     )
                 current = chain
-            link = f"CL{step.get('chain_link')}" if step.get("chain_link") else ""
+            link = f"{words('chain_link_short')}{step.get('chain_link')}" if step.get("chain_link") else ""
             out.append(_effect(number, step, names, link, text, deeds))
         if current is not None:
             out.append("</div>")

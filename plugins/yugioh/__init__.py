@@ -47,7 +47,7 @@ GAME_INFO = GameInfo(
     summary="chains built by SEGOC, resolved last in first out; spell speeds; missing the timing",
     rules="Yu-Gi-Oh! TCG Rulebook v10 and Konami's rulings as quoted by Yugipedia and judge articles",
     resolution="chain",
-    terms={"depth": "depth"},
+    terms={"depth": "depth", "chain": "Chain", "chain_link": "Chain Link", "chain_link_short": "CL"},
     variants={
         "tcg": "the current TCG rulebook: hand triggers join SEGOC",
         "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",

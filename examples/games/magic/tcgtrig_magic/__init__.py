@@ -19,6 +19,8 @@ decides:
 - **State-based actions** (CR 704.5f, 704.5g) before a player receives
   priority: a creature with toughness 0 or less, or with damage at least
   its toughness, is put into its owner's graveyard (it "dies").
+- **Its words** for the chain: "the stack" and its objects (#1, #2, …)
+  (``GameInfo.terms``).
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
   ``deal_damage``; zones ``library``, ``hand``, ``battlefield``,
   ``graveyard``, ``exile`` (a draw takes from the ``library``: its role
@@ -51,6 +53,7 @@ GAME_INFO = GameInfo(
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
+    terms={"chain": "stack", "chain_link": "stack object", "chain_link_short": "#"},
 )
 
 
