@@ -25,7 +25,34 @@ from .model.trace import Trace
 from .scenario.reading import Compiled, Scenario, load_scenario
 from .scenario.source import format_path
 
-__all__ = ["Resolution", "resolve", "pick_game", "summary"]
+__all__ = ["Resolution", "Placement", "resolve", "pick_game", "summary"]
+
+#: the steps whose ``rule`` says why their effect went when it did
+_PLACING = frozenset({"activated", "applied", "resolved"})
+
+
+@frozen
+class Placement:
+    """Why a resolved effect resolved where it did (:meth:`Resolution.placements`).
+
+    :param key: the effect key.
+    :param id: its instance.
+    :param activated: the rule that put it ahead of another waiting effect
+        as it activated (its ``activated`` step's ``rule``), if one waited.
+    :param resolved: chain games: the rule that resolved it when it did
+        (its ``resolved`` step's: the chain's last in, first out), if its
+        chain held another link.
+    """
+
+    key: str
+    id: int
+    activated: str | None = None
+    resolved: str | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """Both rules, in that order, those that were given."""
+        return tuple(rule for rule in (self.activated, self.resolved) if rule is not None)
 
 
 @frozen(kw_only=True)
@@ -65,6 +92,34 @@ class Resolution:
             if step.kind == "activated" and step.get("chain_link"):
                 chains.setdefault(step["chain"], []).append(step["effect"])
         return [chains[number] for number in sorted(chains)]
+
+    def why(self, effect: str | int) -> list[str]:
+        """The rules that placed an effect, in trace order, each once: the
+        ``rule`` of its ``activated`` (or ``applied``) step — what put it
+        ahead of the effects still waiting — and, in a chain game, of its
+        ``resolved`` step.  ``effect``: an instance id, or an effect key
+        (every instance of it).  Empty when it never competed."""
+        found: list[str] = []
+        for step in self.trace:
+            if step.kind in _PLACING and effect == (step.get("id") if isinstance(effect, int) else step.get("effect")):
+                rule = step.get("rule")
+                if rule is not None and rule not in found:
+                    found.append(rule)
+        return found
+
+    def placements(self) -> list[Placement]:
+        """For each resolved effect, in resolution order (as
+        ``keys("resolved")``), the rules that placed it."""
+        activated: dict[int, str] = {}
+        out = []
+        for step in self.trace:
+            if step.kind == "activated":
+                rule = step.get("rule")
+                if rule is not None:
+                    activated[step["id"]] = rule
+            elif step.kind == "resolved":
+                out.append(Placement(step["effect"], step["id"], activated.get(step["id"]), step.get("rule")))
+        return out
 
     def stat(self, card_id: str, name: str) -> int | None:
         return self.engine.view.stat(card_id, name)

@@ -77,4 +77,7 @@ def test_a_game_that_names_nothing_gets_the_cores_words():
         """
     out = render_text(run(text, ruleset))
     assert "Chain 1 · CL1" not in out and "chain 1 · CL1" in out
-    assert "⛓ chain 1: CL1 a.one (A), CL2 a.two (A) — resolves from CL2 down" in out
+    assert (
+        "⛓ chain 1: CL1 a.one (A), CL2 a.two (A) — resolves from CL2 down  · the chain resolves last in, first out"
+        in out
+    )

@@ -115,7 +115,9 @@ class GameInfo:
     :param citations: the game's rule for each reason the core gives, cited
         after it in traces: ``per_turn`` (uses spent), ``condition`` (not
         met on activation), ``cost`` (cannot be paid), ``trigger_condition``
-        (stopped holding while pending), e.g. ``{"per_turn": "CR 15-14-1"}``.
+        (stopped holding while pending), ``chain`` (a chain resolves last
+        in, first out: the ``rule`` of a link's ``resolved`` step), e.g.
+        ``{"per_turn": "CR 15-14-1"}``.
     :param variants: the game's rule variants, name → one line on what it
         changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
         ``GAME/VARIANT`` selects one wherever a game is named, and

@@ -69,6 +69,7 @@ SKIP_KEYS = {
     "reason",
     "chain",
     "chain_link",
+    "rule",
 }
 
 
@@ -133,7 +134,8 @@ def step_line(step: Step, names: Mapping[str, str], shown: Shown = _SHOWN) -> st
     line = f"{step.kind} {shown(step.get('effect', ''))} ({shown(step.get('player'))})"
     if step.get("reason"):
         line += f": {shown.sentence(step.get('reason'))}"
-    return line + (f" [{', '.join(extras)}]" if extras else "")
+    line += f" [{', '.join(extras)}]" if extras else ""
+    return line + (f" — {shown.sentence(step.get('rule'))}" if step.get("rule") else "")
 
 
 Segment = tuple[str, "str | None"]
@@ -270,6 +272,10 @@ class _Builder:
         """A chain link's place, in the game's words: ``Chain 2 · CL1``, ``stack 1 · #2``."""
         return f"{self.chain_word} {chain} · {self.link_word}{number}"
 
+    def rule(self, step: Step) -> Segment:
+        """The rule that placed an effect (its step's ``rule``), dim, after it."""
+        return (f"  — {self.shown.sentence(step.get('rule'))}", "dim")
+
     # -- steps ---------------------------------------------------------------------
 
     def add(self, step: Step) -> None:
@@ -372,6 +378,8 @@ class _Builder:
             self.links.setdefault(chain, []).append(
                 f"{self.shown(step.get('effect'))} ({self.shown(step.get('player'))})"
             )
+        if step.get("rule"):
+            label.append(self.rule(step))
         wanted = self.parent(step.get("cause"))
         if link and id(wanted) in self.link_lines:
             # a chain is built only after the last one resolved: a new chain starts at the top
@@ -400,14 +408,19 @@ class _Builder:
         if link and chain not in self.summed:  # the chain as judges write it, before it resolves
             self.summed.add(chain)
             built = ", ".join(f"{short}{i} {text}" for i, text in enumerate(self.links.get(chain, []), 1))
-            self.child(
-                self.root, [(f"⛓ {self.chain_word} {chain}: {built} — resolves from {short}{link} down", "bold")]
-            )
+            summary: list[Segment] = [
+                (f"⛓ {self.chain_word} {chain}: {built} — resolves from {short}{link} down", "bold")
+            ]
+            if step.get("rule"):
+                summary.append((f"  · {self.shown.sentence(step.get('rule'))}", "dim"))
+            self.child(self.root, summary)
         mark, style = _OUTCOME_STYLE[kind]
         if node is None or link:
             where = self.root if link else self.parent(step.get("cause"))
             prefix = [(f"◀ resolve {self.chain_word} {chain} {short}{link}: ", None)] if link else []
             node = self.child(where, [*prefix, *self.effect_label(step)])
+            if kind == "applied" and step.get("rule"):
+                node.label.append(self.rule(step))
             self.nodes[step.get("id")] = node
             if link:
                 self.link_lines.add(id(node))
