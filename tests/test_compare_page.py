@@ -67,16 +67,19 @@ def column(dom: str, game: str) -> str:
 
 
 @needs_browser
-def test_each_game_names_its_own_structure_and_its_order(dom):
+def test_each_game_names_its_own_structure_and_the_rule_that_placed_each_effect(dom):
     shown = dom
     assert shown.returncode == 0, shown.stderr[-2000:]
     yugioh = column(shown.stdout, "yugioh")
-    assert '<div class="label">Chain 1 — the Chain resolves last in, first out</div>' in yugioh
+    assert '<div class="label">Chain 1 — the Chain resolves last in, first out (TCG Rulebook v10)</div>' in yugioh
     assert '<span class="tag">CL2</span>' in yugioh
+    assert "why: SEGOC: the turn player's mandatory effects go on the Chain before" in yugioh
     if "magic" in tcgtrig.available_games():
         magic = column(shown.stdout, "magic")
-        assert '<div class="label">stack 1 — the stack resolves last in, first out</div>' in magic
+        assert '<div class="label">stack 1 — the stack resolves last in, first out (CR 405.5)</div>' in magic
         assert '<span class="tag">#2</span>' in magic and "CL" not in magic and "Chain" not in magic
+        assert "why: APNAP: the active player's triggered abilities go on the stack first" in magic
+    assert "why: the newer priority layer first" in column(shown.stdout, "digimon")
 
 
 @pytest.mark.slow

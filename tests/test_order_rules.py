@@ -34,6 +34,121 @@ def needs(game: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(game not in tcgtrig.available_games(), reason=f"the {game} example is not installed")
 
 
+# -- Digimon -----------------------------------------------------------------------
+
+
+def test_digimon_security_effects_go_first():
+    result = resolve("tests/scenarios/digimon/qa-03-bt9-016.yaml", "digimon")
+    rule = rule_of(result, "activated", "etemon.security")
+    assert rule is not None and "[Security]" in rule and "CR 15-16-10-2" in rule
+
+
+def test_digimon_a_newer_layer_goes_before_the_turn_players_older_effects():
+    # PlatinumSukamon (B) triggered while A's (the turn player's) effects waited: its layer is newer
+    result = resolve("tests/scenarios/digimon/cr-15-4-4-5-trigger-condition.yaml", "digimon")
+    rule = rule_of(result, "activated", "platinumsukamon.de_digivolve")
+    assert rule is not None and rule.startswith("the newer priority layer first") and "CR 15-4-5-2/3" in rule
+
+
+def test_digimon_the_turn_player_first_within_a_layer():
+    result = resolve("tests/scenarios/digimon/cr-6-1-4-1-memory-gauge.yaml", "digimon")
+    rule = rule_of(result, "activated", "alphamon.memory")
+    assert rule is not None and "turn player's effects first within a priority layer" in rule
+    assert "CR 15-4-3-5" in rule
+
+
+def test_digimon_the_turn_player_orders_their_own_effects_of_a_layer():
+    result = resolve("tests/scenarios/digimon/triggered-01.yaml", "digimon")
+    rule = rule_of(result, "activated", "gabumon.trash")
+    assert rule is not None and rule.startswith("A orders their own effects") and "CR 15-4-3-5" in rule
+
+
+def test_digimon_an_effect_alone_carries_no_rule():
+    result = resolve("tests/scenarios/digimon/triggered-01.yaml", "digimon")
+    last = [step for step in result.trace if step.kind == "activated"][-1]
+    assert last.get("rule") is None  # nothing else waited: no competition, nothing to say
+
+
+def test_digimon_an_interrupt_window_puts_replacements_first():
+    result = resolve("examples/06-interrupt-versus-replacement.yaml", "digimon")
+    applied = [step for step in result.trace if step.kind == "applied"]
+    assert applied and "replacements" in applied[0]["rule"] and "CR 15-8-5" in applied[0]["rule"]
+
+
+# -- Duel Masters ------------------------------------------------------------------
+
+
+def test_duelmasters_the_active_players_waiting_abilities_first():
+    result = resolve(EXAMPLE_11, "duelmasters")
+    rule = rule_of(result, "activated", "hulcus.back")
+    assert rule is not None and "active player's waiting abilities first" in rule and "rules 4" in rule
+
+
+def test_duelmasters_shield_triggers_go_first():
+    result = resolve("tests/scenarios/duelmasters/rule7-shield-trigger-first.yaml", "duelmasters")
+    rule = rule_of(result, "activated", "st_spell.trigger")
+    assert rule is not None and "Shield Trigger" in rule and "rule 7" in rule
+
+
+# -- Yu-Gi-Oh! ----------------------------------------------------------------------
+
+
+def test_yugioh_segoc_groups_put_the_links_on_the_chain():
+    result = resolve("tests/scenarios/yugioh/case-01-dark-hole-sangan-peten.yaml", "yugioh")
+    rules = [step.get("rule") for step in result.trace if step.kind == "activated" and step.get("chain") == 2]
+    assert rules[0] == (
+        "SEGOC: the turn player's mandatory effects go on the Chain before the opponent's mandatory ones "
+        "(TCG Rulebook v10, p.50)"
+    )
+    assert "before the turn player's optional ones" in rules[1]
+    assert "SEGOC" in rules[2] and "before the opponent's optional ones" in rules[2]
+    assert rules[3:] == [None, None]  # the last trigger waited alone; a response is no ordering
+
+
+def test_yugioh_a_chain_resolves_last_in_first_out():
+    result = resolve("tests/scenarios/yugioh/case-01-dark-hole-sangan-peten.yaml", "yugioh")
+    links = {(step["chain"], step["chain_link"]): step.get("rule") for step in result.trace if step.kind == "resolved"}
+    assert links.pop((1, 1)) is None  # Dark Hole was alone on its chain: nothing waited on it
+    assert set(links.values()) == {"the Chain resolves last in, first out (TCG Rulebook v10)"}
+    assert len(links) == 5
+
+
+def test_yugioh_goat_puts_the_earliest_trigger_first():
+    result = resolve("tests/scenarios/yugioh/case-04-sangan-tributed-for-caius.yaml", "yugioh/goat")
+    rule = rule_of(result, "activated", "sangan.search")
+    assert rule is not None and rule.startswith("GOAT/Edison: the earliest trigger goes on the Chain first")
+
+
+def test_yugioh_ocg_keeps_hand_triggers_out_of_segoc():
+    result = resolve("tests/scenarios/yugioh/case-12-illusion-snatch-mobius-hand-trigger.yaml", "yugioh/ocg")
+    ruled = [step["rule"] for step in result.trace if step.kind == "activated" and step.get("rule")]
+    assert any(rule.startswith("OCG: optional triggers in the hand or Deck are not part of SEGOC") for rule in ruled)
+
+
+# -- the example games ------------------------------------------------------------------
+
+
+@needs("magic")
+def test_magic_apnap_and_the_stack_last_in_first_out():
+    result = resolve(EXAMPLE_11, "magic")
+    assert rule_of(result, "activated", "hulcus.back") == (
+        "APNAP: the active player's triggered abilities go on the stack first, the non-active player's on top "
+        "(CR 603.3b)"
+    )
+    lifo = "the stack resolves last in, first out (CR 405.5)"
+    assert result.why("tribe.score") == [lifo]
+    assert result.why("hulcus.back") == [rule_of(result, "activated", "hulcus.back"), lifo]
+    first = result.placements()[0]
+    assert (first.key, first.activated, first.resolved) == ("tribe.score", None, lifo)
+
+
+@needs("lorcana")
+def test_lorcana_the_bag_puts_the_active_players_abilities_first():
+    result = resolve(EXAMPLE_11, "lorcana")
+    rule = rule_of(result, "activated", "hulcus.back")
+    assert rule is not None and rule.startswith("the bag: the active player resolves all their")
+
+
 # -- a game that states no rule ---------------------------------------------------------
 
 TWO_AND_ONE = """

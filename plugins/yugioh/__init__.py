@@ -48,6 +48,7 @@ GAME_INFO = GameInfo(
     rules="Yu-Gi-Oh! TCG Rulebook v10 and Konami's rulings as quoted by Yugipedia and judge articles",
     resolution="chain",
     terms={"depth": "depth", "chain": "Chain", "chain_link": "Chain Link", "chain_link_short": "CL"},
+    citations={"chain": "TCG Rulebook v10"},  # a Chain resolves from its last Chain Link to its first
     variants={
         "tcg": "the current TCG rulebook: hand triggers join SEGOC",
         "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",

@@ -11,7 +11,7 @@ decides:
 - **APNAP** (CR 603.3b): the active player puts all their triggered
   abilities on the stack first, in the order they choose, then the
   non-active player — so the non-active player's resolve first.  One
-  :func:`tcgtrig_pending_rank`.
+  :func:`tcgtrig_pending_rank`, cited by :func:`tcgtrig_order_rule`.
 - **Mid-resolution triggers go on top** (CR 603.3): what triggers while an
   object resolves is put on the stack the next time a player would
   receive priority — on top of what is left, before the next object
@@ -20,7 +20,7 @@ decides:
   priority: a creature with toughness 0 or less, or with damage at least
   its toughness, is put into its owner's graveyard (it "dies").
 - **Its words** for the chain: "the stack" and its objects (#1, #2, …)
-  (``GameInfo.terms``).
+  (``GameInfo.terms``), last in, first out cited as CR 405.5.
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
   ``deal_damage``; zones ``library``, ``hand``, ``battlefield``,
   ``graveyard``, ``exile`` (a draw takes from the ``library``: its role
@@ -54,6 +54,7 @@ GAME_INFO = GameInfo(
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
     terms={"chain": "stack", "chain_link": "stack object", "chain_link_short": "#"},
+    citations={"chain": "CR 405.5"},  # the top (last-added) object resolves first
 )
 
 
@@ -88,6 +89,18 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     """APNAP: the active player's triggers go on the stack first."""
     return (0 if effect.controller == state.turn_player else 1,)
+
+
+@hookimpl
+def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
+    """Why ``first`` goes on the stack before ``then``: APNAP, or its
+    player's own order among theirs."""
+    if first.rank != then.rank:
+        return (
+            "APNAP: the active player's triggered abilities go on the stack first, the non-active player's "
+            "on top (CR 603.3b)"
+        )
+    return f"APNAP: {first.controller} puts their own triggered abilities on the stack in any order (CR 603.3b)"
 
 
 @hookimpl
