@@ -131,15 +131,21 @@ def test_yugioh_ocg_keeps_hand_triggers_out_of_segoc():
 @needs("magic")
 def test_magic_apnap_and_the_stack_last_in_first_out():
     result = resolve(EXAMPLE_11, "magic")
-    assert rule_of(result, "activated", "hulcus.back") == (
+    apnap = (
         "APNAP: the active player's triggered abilities go on the stack first, the non-active player's on top "
         "(CR 603.3b)"
     )
+    assert rule_of(result, "activated", "hulcus.back") == apnap
+    hulcus = next(step for step in result.trace if step.kind == "activated" and step["effect"] == "hulcus.back")
+    tribe = next(step for step in result.trace if step.kind == "triggered" and step["effect"] == "tribe.score")
+    assert hulcus["ahead_of"] == tribe["id"]  # the effect it went ahead of
     lifo = "the stack resolves last in, first out (CR 405.5)"
-    assert result.why("tribe.score") == [lifo]
-    assert result.why("hulcus.back") == [rule_of(result, "activated", "hulcus.back"), lifo]
+    # tribe.score is put on the stack last (APNAP) and resolves first (last in, first out)
+    assert result.why("tribe.score") == [apnap, lifo]
+    assert result.why("hulcus.back") == [apnap, lifo]
     first = result.placements()[0]
-    assert (first.key, first.activated, first.resolved) == ("tribe.score", None, lifo)
+    assert (first.key, first.behind, first.activated, first.resolved) == ("tribe.score", (apnap,), None, lifo)
+    assert first.rules == (apnap, lifo)
 
 
 @needs("lorcana")
@@ -202,9 +208,12 @@ def test_a_chain_game_that_cites_nothing_still_says_its_chain_resolves_last_in_f
     ruleset = tcgtrig.load_ruleset("plain", plugins=(PlainChain(),), autoload=False)
     result = run(TWO_AND_ONE, ruleset)
     lifo = "the chain resolves last in, first out"
-    assert [(p.key, p.activated, p.resolved) for p in result.placements()] == [
-        ("b.other", None, lifo),
-        ("a.second", "the turn player's first, then the others in turn order (the core's default order)", lifo),
-        ("a.first", "chosen by A among equals", lifo),
+    chosen = "chosen by A among equals"
+    turn = "the turn player's first, then the others in turn order (the core's default order)"
+    assert [(p.key, p.behind, p.activated, p.resolved) for p in result.placements()] == [
+        ("b.other", (turn,), None, lifo),
+        ("a.second", (chosen,), turn, lifo),
+        ("a.first", (), chosen, lifo),
     ]
-    assert result.why("a.first") == ["chosen by A among equals", lifo]
+    assert result.why("a.first") == [chosen, lifo]
+    assert result.why("a.second") == [chosen, turn, lifo]

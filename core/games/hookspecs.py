@@ -382,8 +382,8 @@ def tcgtrig_order_rule(state: GameState, first: PendingEffect, then: PendingEffe
     called when ``first`` waited alone.  Compare their ranks to tell which
     rule decided: where they are equal, a player chose, and the rule is
     the one that lets that player choose.  The answer is the ``rule`` of
-    ``first``'s ``activated`` (or ``applied``) step, which the tree shows
-    and ``compare`` quotes.
+    ``first``'s ``activated`` (or ``applied``) step (its ``ahead_of`` is
+    ``then.id``), which the tree shows and ``compare`` quotes.
 
     Stops at first non-None result.  Default: where a player chose among
     equally ranked effects, ``chosen by PLAYER among equals``; for a game

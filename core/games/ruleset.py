@@ -54,6 +54,7 @@ CORE_STEP_KEYS = frozenset(
     {
         "about",
         "actor",
+        "ahead_of",
         "amount",
         "by",
         "card",

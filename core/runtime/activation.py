@@ -10,7 +10,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
@@ -139,25 +139,31 @@ class Activating(MachineBase):
         self.chain_links.append(effect)
         self.chain_keys.push(effect.key)
 
-    def place(self, effect: PendingEffect, then: PendingEffect) -> str | None:
+    def place(self, effect: PendingEffect, then: PendingEffect) -> tuple[Any, ...]:
         """``effect`` was taken from the pending effects to activate while
         ``then`` still waits: the rule that put it first
         (:meth:`Ruleset.order_rule <tcgtrig.games.ruleset.Ruleset.order_rule>`;
-        its chooser, if an ordering decision was just answered), kept for
-        its ``activated`` step (:meth:`placed_rule`)."""
+        its chooser, if an ordering decision was just answered) and the
+        instance it went ahead of, as its ``activated`` step's keys
+        (``rule``, ``ahead_of``; none without a rule), kept for that step
+        (:meth:`placed_rule`)."""
         chooser, self._orderer = self._orderer, None
         rule = self.ruleset.order_rule(self.state, effect, then, chooser)
-        self._placed = (effect.id, rule) if rule is not None else None
-        return rule
+        if rule is None:
+            self._placed = None
+            return ()
+        keys = ("rule", rule, "ahead_of", then.id)
+        self._placed = (effect.id, keys)
+        return keys
 
-    def placed_rule(self, effect: PendingEffect) -> tuple[str, ...]:
-        """The trace keys of the rule :meth:`place` kept for ``effect``
-        (``("rule", text)``, or none), which it gives once."""
+    def placed_rule(self, effect: PendingEffect) -> tuple[Any, ...]:
+        """The trace keys :meth:`place` kept for ``effect`` (``rule`` and
+        ``ahead_of``, or none), which it gives once."""
         placed = self._placed
         if placed is None:
             return ()
         self._placed = None
-        return ("rule", placed[1]) if placed[0] == effect.id else ()
+        return placed[1] if placed[0] == effect.id else ()
 
     def take_link(self) -> PendingEffect:
         self.chain_keys.pop()

@@ -99,11 +99,9 @@ class Fusing(MachineBase):
             # take (MainLoop.take, Activation.attempt): it leaves the pool, with the rule
             # that put it first if another waits; may it go?
             pool.remove(effect.id)
-            rule = None
-            if waiting or offers:  # machine.place(effect, then), without the call: what it keeps, _fused_* write
-                chooser, self._orderer = self._orderer, None
-                then = next(iter(pool.next_bucket().values())) if waiting else offers[0]
-                rule = ruleset.order_rule(state, effect, then, chooser)
+            placed: tuple[Any, ...] = ()  # its activated step's rule and ahead_of, if another waits
+            if waiting or offers:
+                placed = machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else offers[0])
             loop.phase = "pick" if self.chain else "settle"
             self.fused_effects += 1
             if effect.id in conditional.effects:
@@ -121,9 +119,9 @@ class Fusing(MachineBase):
                 effect = None
                 continue
             if self.chain:
-                self._fused_link(effect, rule)
+                self._fused_link(effect, placed)
             else:
-                self._fused_activate(effect, rule)
+                self._fused_activate(effect, placed)
             effect = None
             if self.outcome is not None or not frames or frames[-1] is not loop:
                 return
@@ -183,19 +181,18 @@ class Fusing(MachineBase):
             return None
         return next(iter(bucket.values()))
 
-    def _fused_link(self, effect: PendingEffect, rule: str | None) -> None:
+    def _fused_link(self, effect: PendingEffect, placed: tuple[Any, ...]) -> None:
         """Chain games: an effect that may go is activated as the chain's
         next link (:meth:`Activating.activate
-        <tcgtrig.runtime.activation.Activating.activate>`), ``rule`` the
-        rule that put it first."""
+        <tcgtrig.runtime.activation.Activating.activate>`); ``placed``: its
+        step's ``rule`` and ``ahead_of``, if another effect waited."""
         self._checked = None
         if effect.ability.uses_per_turn:
             self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
         links = self.chain_links
         if not links:
             self.chains += 1
-        head = effect.trace_head() + ("chain", self.chains, "chain_link", len(links) + 1)
-        self.trace.add("activated", head if rule is None else head + ("rule", rule))
+        self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(links) + 1) + placed)
         if links:
             self._stacked = self.chains  # Activating.add_link
         links.append(effect)
@@ -240,17 +237,17 @@ class Fusing(MachineBase):
         self.resolving_link = 0
         return True
 
-    def _fused_activate(self, effect: PendingEffect, rule: str | None) -> None:
+    def _fused_activate(self, effect: PendingEffect, placed: tuple[Any, ...]) -> None:
         """An effect that may go is activated and resolved
-        (:meth:`Activating.activate <tcgtrig.runtime.activation.Activating.activate>`),
-        ``rule`` the rule that put it first."""
+        (:meth:`Activating.activate <tcgtrig.runtime.activation.Activating.activate>`);
+        ``placed``: its step's ``rule`` and ``ahead_of``, if another effect waited."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state = self.state
         checked, self._checked = self._checked, None
         if effect.ability.uses_per_turn:
             state.mark_used(self.ruleset.once_per_turn_key(state, effect))
         scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
-        self.trace.add("activated", effect.trace_head() if rule is None else effect.trace_head() + ("rule", rule))
+        self.trace.add("activated", effect.trace_head() + placed)
         run = EffectRun(scope, effect.id, effect.id, effect.depth)  # scope, instance, trigger_cause, depth
         self._fused_resolve(effect, run, ())
 

@@ -70,6 +70,7 @@ SKIP_KEYS = {
     "chain",
     "chain_link",
     "rule",
+    "ahead_of",
 }
 
 
