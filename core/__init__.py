@@ -76,7 +76,7 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "TurnOf",
     ),
     "model.pending": ("PendingEffect", "PendingPool"),
-    "resolution": ("Resolution", "resolve"),
+    "resolution": ("Resolution", "Placement", "resolve"),
     "scenario.reading": ("Scenario", "load_scenario", "scenario_from_data", "scenario_from_text"),
     "scenario.serialization": ("state_from_dict", "state_to_dict"),
     "model.state": ("GameState",),
@@ -149,7 +149,7 @@ if TYPE_CHECKING:  # what type checkers and IDEs read; at run time, __getattr__ 
         Together,
         TurnOf,
     )
-    from .resolution import Resolution, resolve
+    from .resolution import Placement, Resolution, resolve
     from .runtime.evaluate import Evaluator, Scope
     from .scenario.reading import Scenario, load_scenario, scenario_from_data, scenario_from_text
     from .scenario.serialization import state_from_dict, state_to_dict
@@ -185,6 +185,7 @@ __all__ = [
     "scenario_from_data",
     "resolve",
     "Resolution",
+    "Placement",
     "Engine",
     "Ruleset",
     "load_ruleset",

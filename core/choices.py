@@ -324,9 +324,11 @@ def pending_lines(engine: Engine, most: int = 12) -> list[str]:
     the game's details (priority layer, pool class and side, …)."""
     lines = []
     if engine.chain_links:
-        lines.append(
-            "  chain: " + ", ".join(f"CL{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1))
+        term = engine.ruleset.info.term  # the game's words: Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1
+        links = ", ".join(
+            f"{term('chain_link_short')}{i} {e.key} ({e.controller})" for i, e in enumerate(engine.chain_links, 1)
         )
+        lines.append(f"  {term('chain')}: {links}")
     waiting = []
     for effect in engine.pending:
         details = ", ".join(f"{k} {v}" for k, v in effect.details)

@@ -25,7 +25,40 @@ from .model.trace import Trace
 from .scenario.reading import Compiled, Scenario, load_scenario
 from .scenario.source import format_path
 
-__all__ = ["Resolution", "resolve", "pick_game", "summary"]
+__all__ = ["Resolution", "Placement", "resolve", "pick_game", "summary"]
+
+#: the steps whose ``rule`` says why their effect went when it did (and ``ahead_of``, ahead of which)
+_PLACING = frozenset({"activated", "applied", "resolved"})
+
+
+@frozen
+class Placement:
+    """Why a resolved effect resolved where it did (:meth:`Resolution.placements`).
+
+    :param key: the effect key.
+    :param id: its instance.
+    :param behind: the rules that put other effects ahead of it while it
+        waited (the ``rule`` of each step whose ``ahead_of`` is it), in
+        trace order, each once: in a chain game, why it went on the chain
+        later (and so resolves sooner).
+    :param activated: the rule that put it ahead of another waiting effect
+        as it activated (its ``activated`` step's ``rule``), if one waited.
+    :param resolved: chain games: the rule that resolved it when it did
+        (its ``resolved`` step's: the chain's last in, first out), if its
+        chain held another link.
+    """
+
+    key: str
+    id: int
+    behind: tuple[str, ...] = ()
+    activated: str | None = None
+    resolved: str | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """Every rule that placed it, in that order, each once."""
+        found = [*self.behind, *(rule for rule in (self.activated, self.resolved) if rule is not None)]
+        return tuple(dict.fromkeys(found))
 
 
 @frozen(kw_only=True)
@@ -65,6 +98,46 @@ class Resolution:
             if step.kind == "activated" and step.get("chain_link"):
                 chains.setdefault(step["chain"], []).append(step["effect"])
         return [chains[number] for number in sorted(chains)]
+
+    def why(self, effect: str | int) -> list[str]:
+        """The rules that placed an effect, in trace order, each once: those
+        that put other effects ahead of it while it waited (their steps'
+        ``ahead_of`` is it), the ``rule`` of its own ``activated`` (or
+        ``applied``) step — what put it ahead of the effects still
+        waiting — and, in a chain game, of its ``resolved`` step.
+        ``effect``: an instance id, or an effect key (every instance of
+        it).  Empty when it never competed."""
+        ids = {effect} if isinstance(effect, int) else None
+        if ids is None:
+            ids = {step.get("id") for step in self.trace if step.kind == "triggered" and step.get("effect") == effect}
+            ids |= {step.get("id") for step in self.trace if step.kind in _PLACING and step.get("effect") == effect}
+        found: dict[str, None] = {}
+        for step in self.trace:
+            rule = step.get("rule")
+            if rule is not None and step.kind in _PLACING and (step.get("id") in ids or step.get("ahead_of") in ids):
+                found[rule] = None
+        return list(found)
+
+    def placements(self) -> list[Placement]:
+        """For each resolved effect, in resolution order (as
+        ``keys("resolved")``), the rules that placed it."""
+        activated: dict[int, str] = {}
+        behind: dict[int, dict[str, None]] = {}
+        out = []
+        for step in self.trace:
+            if step.kind in ("activated", "applied"):
+                rule = step.get("rule")
+                if rule is not None:
+                    activated[step["id"]] = rule
+                    behind.setdefault(step["ahead_of"], {})[rule] = None
+            elif step.kind == "resolved":
+                number = step["id"]
+                out.append(
+                    Placement(
+                        step["effect"], number, tuple(behind.get(number, ())), activated.get(number), step.get("rule")
+                    )
+                )
+        return out
 
     def stat(self, card_id: str, name: str) -> int | None:
         return self.engine.view.stat(card_id, name)

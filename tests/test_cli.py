@@ -139,11 +139,15 @@ def test_run_prints_the_tree_and_the_resolution_order(runner):
     out = result.stdout
     assert out.splitlines()[0].startswith("Digimon triggered effects, example 1")
     assert "(Digimon Card Game)" in out.splitlines()[0]
-    # effects with their card names, controller, priority and what became of them
-    assert "1. ▶ gabumon.trash  ST2-03 Gabumon · A  priority 1  ✓ resolved" in out
-    assert "2. ▶ metalgarurumon.play  BT1-044 MetalGarurumon · A  priority 1  ✓ resolved" in out
-    assert "3. ▶ garurumon.unsuspend  BT1-036 Garurumon · A  priority 2  ✓ resolved" in out
-    assert "6. ▶ venommyotismon.memory  BT2-079 VenomMyotismon · B  priority 1  ✓ resolved" in out
+    # effects with their card names, controller, priority, the rule that put them first and what became of them
+    chosen = "— A orders their own effects within a priority layer as they choose (CR 15-4-3-5)"
+    assert f"1. ▶ gabumon.trash  ST2-03 Gabumon · A  priority 1  {chosen}  ✓ resolved" in out
+    assert f"2. ▶ metalgarurumon.play  BT1-044 MetalGarurumon · A  priority 1  {chosen}  ✓ resolved" in out
+    assert (
+        "3. ▶ garurumon.unsuspend  BT1-036 Garurumon · A  priority 2  — the newer priority layer first: it goes "
+        "above every older pending effect (CR 15-4-5-2/3)  ✓ resolved"
+    ) in out
+    assert "6. ▶ venommyotismon.memory  BT2-079 VenomMyotismon · B  priority 1  ✓ resolved" in out  # alone: no rule
     assert "▲ triggered (priority 1): metalgarurumon.play (A), zudomon.memory (A)" in out
     assert "▲ triggered (priority 2): garurumon.unsuspend (A)" in out
     assert "trashed Digivolution card of Myotismon (B) sources → trash" in out

@@ -27,6 +27,14 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def dom(page: Path) -> subprocess.CompletedProcess:
+    """The page as the browser builds it (its DOM dumped), once for the module."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium here (.ci/run installs it)")
+    return browser("--dump-dom", page.as_uri())
+
+
 def browser(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", *args],
@@ -44,14 +52,34 @@ def test_the_page_is_self_contained(page):
 
 
 @needs_browser
-def test_the_browser_shows_every_games_order_with_no_console_error(page):
-    shown = browser("--dump-dom", page.as_uri())
+def test_the_browser_shows_every_games_order_with_no_console_error(dom):
+    shown = dom
     assert shown.returncode == 0, shown.stderr[-2000:]
     for game in tcgtrig.available_games():
         order = tcgtrig.resolve(tcgtrig.load_scenario(FOUR), game).keys("resolved")
         column = shown.stdout.split(f'data-game="{game}"', 1)[1].split("</section>", 1)[0]
         assert [key for key in order if f'data-effect="{key}"' in column] == order
     assert "CONSOLE" not in shown.stderr and "Uncaught" not in shown.stderr
+
+
+def column(dom: str, game: str) -> str:
+    return dom.split(f'data-game="{game}"', 1)[1].split("</section>", 1)[0]
+
+
+@needs_browser
+def test_each_game_names_its_own_structure_and_the_rule_that_placed_each_effect(dom):
+    shown = dom
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    yugioh = column(shown.stdout, "yugioh")
+    assert '<div class="label">Chain 1 — the Chain resolves last in, first out (TCG Rulebook v10)</div>' in yugioh
+    assert '<span class="tag">CL2</span>' in yugioh
+    assert "why: SEGOC: the turn player's mandatory effects go on the Chain before" in yugioh
+    if "magic" in tcgtrig.available_games():
+        magic = column(shown.stdout, "magic")
+        assert '<div class="label">stack 1 — the stack resolves last in, first out (CR 405.5)</div>' in magic
+        assert '<span class="tag">#2</span>' in magic and "CL" not in magic and "Chain" not in magic
+        assert "why: APNAP: the active player's triggered abilities go on the stack first" in magic
+    assert "why: the newer priority layer first" in column(shown.stdout, "digimon")
 
 
 @pytest.mark.slow

@@ -157,7 +157,7 @@ def test_play_shows_what_is_pending_in_the_games_structure():
         main, ["play", "tests/scenarios/digimon/triggered-04.yaml", "--game", "yugioh"], input="\n" * 20
     )
     assert chain.exit_code == 0, chain.output
-    assert "chain: CL1 " in chain.stdout or "pending, as the game ranks them" in chain.stdout
+    assert "Chain: CL1 " in chain.stdout or "pending, as the game ranks them" in chain.stdout  # the game's words
 
 
 def test_play_need_not_ask_what_cannot_change_the_outcome():

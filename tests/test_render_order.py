@@ -91,8 +91,8 @@ def test_the_readme_example_shows_each_decision_before_the_effect_it_started():
 def test_a_later_chain_starts_at_the_top_not_inside_the_chain_before():
     lines = lines_of("tests/scenarios/yugioh/case-01-dark-hole-sangan-peten.yaml")
     link = next(line for line in lines if "▶ a_sangan.search" in line)
-    assert link.startswith("├── 2. ▶ a_sangan.search") and "chain 2 · CL1" in link
-    assert "(triggered during chain 1 CL1 dark_hole.main)" in link
+    assert link.startswith("├── 2. ▶ a_sangan.search") and "Chain 2 · CL1" in link
+    assert "(triggered during Chain 1 CL1 dark_hole.main)" in link
 
 
 def test_an_effect_activated_after_others_says_what_it_triggered_during():

@@ -23,6 +23,8 @@ Where each game's rules live
   turn player first inside a layer (15-4-3-5), ``[Security]`` first
   (15-16-10-2): :func:`tcgtrig_pending_rank`;
 - the wiki's priority number in traces: :func:`tcgtrig_pending_details`;
+- which of those rules put an effect first, cited in its trace step:
+  :func:`tcgtrig_order_rule`;
 - pending effects lost when their card moves or the Digimon loses the
   effect (15-4-4-3/4), an inherited [On Deletion] waiting on the deleted
   top card (15-8-3-5), cards deleted together losing what they watched
@@ -56,7 +58,8 @@ Where each game's rules live
   4–5, 511.1e); Shield Triggers and Strike Backs ahead of everything, the
   non-active player's Shield Triggers ahead of active-player ordinary
   abilities (rule 7): :func:`tcgtrig_pending_rank` (rank = class, player);
-- the class and side in traces: :func:`tcgtrig_pending_details`;
+- the class and side in traces: :func:`tcgtrig_pending_details`; which
+  rule put an ability first: :func:`tcgtrig_order_rule`;
 - a waiting ability is independent of its source (110.5a): no
   :func:`tcgtrig_check_pending`;
 - static abilities apply before triggers, then the state check destroys
@@ -79,7 +82,9 @@ Where each game's rules live
   "chain"``; triggers met while a chain is built or resolved wait for it;
 - SEGOC groups (turn player's mandatory, opponent's mandatory, turn
   player's optional, opponent's optional): :func:`tcgtrig_pending_rank`,
-  shown by :func:`tcgtrig_pending_details`;
+  shown by :func:`tcgtrig_pending_details`, cited by
+  :func:`tcgtrig_order_rule` (and the chain's last-in-first-out order by
+  ``GameInfo.citations["chain"]``);
 - variants (``GameInfo.variants``, :func:`tcgtrig_variant`): ``ocg`` offers
   optional hand and Deck triggers in the response window
   (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger
@@ -376,6 +381,41 @@ def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> st
 
     Use in game plugins: games where one player orders everyone's effects
     (KeyForge's active player).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> str | None:
+    """Say the rule that puts pending effect ``first`` ahead of ``then``.
+
+    Called when the core takes ``first`` from the pending effects (or from
+    an interrupt window's) to activate it while ``then`` — the effect that
+    would go next — still waits; in a chain game, ``then`` may be an
+    effect offered in the next response window
+    (:func:`tcgtrig_offered_in_window`) when nothing else waits.  Never
+    called when ``first`` waited alone.  Compare their ranks to tell which
+    rule decided: where they are equal, a player chose, and the rule is
+    the one that lets that player choose.  The answer is the ``rule`` of
+    ``first``'s ``activated`` (or ``applied``) step (its ``ahead_of`` is
+    ``then.id``), which the tree shows and ``compare`` quotes.
+
+    Stops at first non-None result.  Default: where a player chose among
+    equally ranked effects, ``chosen by PLAYER among equals``; for a game
+    that ranks nothing itself (no :func:`tcgtrig_pending_rank`), the
+    core's own order (the turn player's first, then the earlier trigger);
+    otherwise nothing (the step has no ``rule``).
+
+    :param state: the game state (``first`` has just left the pending
+        effects).
+    :param first: the effect taken, with ``rank`` set; ``first.window``
+        says whether it is an interrupt window's.
+    :param then: the effect that goes next unless something else comes
+        first, with ``rank`` set.
+    :return: one line citing the rule ("the turn player's effects first
+        within a priority layer (CR 15-4-3-5)"), or ``None``.
+
+    Use in game plugins: every game that ranks pending effects, so that a
+    trace says why its order differs from another game's.
     """
 
 

@@ -55,6 +55,7 @@ CORE_STEP_KEYS = frozenset(
     {
         "about",
         "actor",
+        "ahead_of",
         "amount",
         "by",
         "card",
@@ -76,6 +77,7 @@ CORE_STEP_KEYS = frozenset(
         "outcome",
         "player",
         "reason",
+        "rule",
         "stat",
         "to",
         "turn",
@@ -251,6 +253,7 @@ class Ruleset:
         self._rank = bind("tcgtrig_pending_rank")
         self._details = bind("tcgtrig_pending_details")
         self._who = bind("tcgtrig_who_orders")
+        self._order_rule = bind("tcgtrig_order_rule")
         self._check = bind("tcgtrig_check_pending")
         self._blocked = bind("tcgtrig_activation_blocked")
         self._opt_key = bind("tcgtrig_once_per_turn_key")
@@ -267,6 +270,7 @@ class Ruleset:
         self._declared = bind("tcgtrig_declared_use")
         self._together = bind("tcgtrig_replacements_together")
         self.has_look_back = self._look_back is not None
+        self.chain_order = self._chain_order(info)  # chain games: the rule of a link's resolved step
         self._note_every_effect_hooks()
         self.window_reads = self._window_reads()
         #: trace details already found sound (a game gives a few answers, over and over)
@@ -523,6 +527,35 @@ class Ruleset:
         if player not in state.players:
             raise self._bad("tcgtrig_who_orders", player, f"one of {list(state.players)}")
         return player
+
+    def order_rule(
+        self, state: GameState, first: PendingEffect, then: PendingEffect, chooser: str | None
+    ) -> str | None:
+        """Why ``first`` goes ahead of ``then``, which still waits (see
+        ``tcgtrig_order_rule``): the game's rule, else the core's words —
+        ``chooser`` chose among equals (``None``: no one chose), or the
+        core's own order placed it."""
+        if self._order_rule is not None:
+            rule = self._order_rule(state, first, then)
+            if rule is not None:
+                if not isinstance(rule, str) or not rule:  # _is_text(rule, empty=False), without the call
+                    raise self._bad("tcgtrig_order_rule", rule, "the rule, cited (text), or None")
+                return rule
+        if chooser is not None:
+            return f"chosen by {chooser} among equals"
+        if self._rank is None and first.rank != then.rank:  # the core's own order: (seat, timing)
+            if first.rank[:1] != then.rank[:1]:
+                return "the turn player's first, then the others in turn order (the core's default order)"
+            return "the earlier trigger first (the core's default order)"
+        return None
+
+    @staticmethod
+    def _chain_order(info: GameInfo) -> str:
+        """The rule a chain link resolves by: last in, first out, in the
+        game's words, with its citation (``GameInfo.citations["chain"]``)."""
+        rule = f"the {info.term('chain')} resolves last in, first out"
+        citation = info.citation("chain")
+        return f"{rule} ({citation})" if citation else rule
 
     def check_pending(self, state: GameState, effect: PendingEffect, point: str, last_moment: int = 0) -> Drop | None:
         if self._check is None:

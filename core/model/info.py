@@ -24,6 +24,7 @@ __all__ = [
     "TYPE_ROLES",
     "CHAIN_TRIGGERS",
     "TRIGGER_MULTIPLICITIES",
+    "TERMS",
 ]
 
 #: The outcome of a resolution the memory bound stopped
@@ -73,6 +74,11 @@ COUNTER_ROLES = ("life", "score")
 #: ``unit`` a card that stays on the field and battles (a Digimon, a
 #: monster, a character); ``spell`` one used once and gone.
 TYPE_ROLES = ("unit", "spell")
+#: The core's own words for the notions a game may name (``GameInfo.terms``),
+#: shown wherever the game names none: how deep an effect was derived (the
+#: detail key of its number), and a chain game's chain, one of its links
+#: and the short form before a link's number (``CL2``).
+TERMS = {"depth": "depth", "chain": "chain", "chain_link": "chain link", "chain_link_short": "CL"}
 
 
 def _items(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -122,8 +128,11 @@ class GameInfo:
         Gathering, CR 603.3 and 117.5: after each link resolves, state
         checks, then the new triggers go on top of what is left of the
         chain and players may respond again before the next link).
-    :param terms: the game's words for the core's notions, for display, e.g.
-        ``{"depth": "priority"}``.
+    :param terms: the game's words for the core's notions (:data:`TERMS`),
+        for display: ``depth`` (``{"depth": "priority"}``: the detail key of
+        an effect's depth), and in a chain game ``chain``, ``chain_link``
+        and ``chain_link_short`` (Yu-Gi-Oh!'s ``Chain``, ``Chain Link``,
+        ``CL``; Magic's ``stack``, ``stack object``, ``#``).
     :param draw_one_at_a_time: ``draw: {count: n}`` is n draws of one card,
         each its own event (Duel Masters); by default one event for the
         whole draw.
@@ -139,7 +148,9 @@ class GameInfo:
     :param citations: the game's rule for each reason the core gives, cited
         after it in traces: ``per_turn`` (uses spent), ``condition`` (not
         met on activation), ``cost`` (cannot be paid), ``trigger_condition``
-        (stopped holding while pending), e.g. ``{"per_turn": "CR 15-14-1"}``.
+        (stopped holding while pending), ``chain`` (a chain resolves last
+        in, first out: the ``rule`` of a link's ``resolved`` step), e.g.
+        ``{"per_turn": "CR 15-14-1"}``.
     :param variants: the game's rule variants, name → one line on what it
         changes, the default first (Yu-Gi-Oh! ``tcg``, ``ocg``, ``goat``);
         ``GAME/VARIANT`` selects one wherever a game is named, and
@@ -246,7 +257,8 @@ class GameInfo:
         return self.variants[0][0] if self.variants else None
 
     def term(self, word: str) -> str:
-        return dict(self.terms).get(word, word)
+        """The game's word for a core notion (:data:`TERMS`), else the core's."""
+        return dict(self.terms).get(word, TERMS.get(word, word))
 
     @property
     def unstated(self) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
 
@@ -135,8 +135,36 @@ class Activating(MachineBase):
         return bool(limit) and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect), limit)
 
     def add_link(self, effect: PendingEffect) -> None:
+        if self.chain_links:
+            self._stacked = self.chains  # its links resolve by the chain's order
         self.chain_links.append(effect)
         self.chain_keys.push(effect.key)
+
+    def place(self, effect: PendingEffect, then: PendingEffect) -> tuple[Any, ...]:
+        """``effect`` was taken from the pending effects to activate while
+        ``then`` still waits: the rule that put it first
+        (:meth:`Ruleset.order_rule <tcgtrig.games.ruleset.Ruleset.order_rule>`;
+        its chooser, if an ordering decision was just answered) and the
+        instance it went ahead of, as its ``activated`` step's keys
+        (``rule``, ``ahead_of``; none without a rule), kept for that step
+        (:meth:`placed_rule`)."""
+        chooser, self._orderer = self._orderer, None
+        rule = self.ruleset.order_rule(self.state, effect, then, chooser)
+        if rule is None:
+            self._placed = None
+            return ()
+        keys = ("rule", rule, "ahead_of", then.id)
+        self._placed = (effect.id, keys)
+        return keys
+
+    def placed_rule(self, effect: PendingEffect) -> tuple[Any, ...]:
+        """The trace keys :meth:`place` kept for ``effect`` (``rule`` and
+        ``ahead_of``, or none), which it gives once."""
+        placed = self._placed
+        if placed is None:
+            return ()
+        self._placed = None
+        return placed[1] if placed[0] == effect.id else ()
 
     def take_link(self) -> PendingEffect:
         self.chain_keys.pop()
@@ -207,12 +235,12 @@ class Activating(MachineBase):
         # its scope as its activation was checked, just now (nothing has happened since)
         scope = checked[1] if checked is not None and checked[0] is effect else None
         self.mark_activated(effect, window)
+        rule = self.placed_rule(effect)  # why it went first, if another waited
         if window in ("main", "chain") and self.chain:
             if not self.chain_links:
                 self.chains += 1
-            self.trace.add(
-                "activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(self.chain_links) + 1)
-            )
+            link = len(self.chain_links) + 1
+            self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", link) + rule)
             self.add_link(effect)
             if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
                 run = EffectRun(
@@ -228,10 +256,7 @@ class Activating(MachineBase):
             return
         if scope is None:
             scope = self.scope_of(effect)
-        if ability.kind == "replacement":
-            self.record("applied", effect)
-        else:
-            self.record("activated", effect)
+        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
         if target is not None:  # the interrupt window (only it has a target): against the action it interrupts
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
             run = EffectRun(
@@ -265,7 +290,11 @@ class Activating(MachineBase):
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
         if record:
             head = effect.trace_head()
-            self.trace.add("resolved", head if link is None else head + ("chain", self.chains, "chain_link", link))
+            if link is not None:
+                head += ("chain", self.chains, "chain_link", link)
+                if self._stacked == self.chains:  # it shared the chain: the chain's order says when it resolves
+                    head += ("rule", self.ruleset.chain_order)
+            self.trace.add("resolved", head)
         if run.trigger_cause == effect.id:
             self.last_instance = effect.id
             self.last_depth = effect.depth

@@ -222,8 +222,12 @@ class MainLoop(Frame):
             machine.finish()
 
     def take(self, machine: Machine, effect: PendingEffect) -> None:
-        """``effect`` was picked: it leaves the pool and is activated."""
-        machine.pool.remove(effect.id)
+        """``effect`` was picked: it leaves the pool and is activated (with
+        the rule that put it first, if another waits)."""
+        pool = machine.pool
+        pool.remove(effect.id)
+        if pool or machine.offers:
+            machine.place(effect, next(iter(pool.next_bucket().values())) if pool else machine.offers[0])
         self.phase = "pick" if machine.chain else "settle"
         Activation.attempt(machine, effect, "main")
 
@@ -638,6 +642,8 @@ class InterruptWindow(Frame):
     claimed: set[int] = field(factory=set)
     claims: dict[int, tuple[int, ...]] = field(factory=dict)
     deferred: list[tuple[Action, EffectRun]] = field(factory=list)
+    #: the rule that put each chosen replacement first, for its ``applied`` step
+    rules: dict[int, tuple[str, ...]] = field(factory=dict)
 
     def choose(self, machine: Machine, effect: PendingEffect) -> None:
         """A replacement its controller decided to apply: it takes the events
@@ -651,6 +657,7 @@ class InterruptWindow(Frame):
             return
         self.claimed.update(mine)
         self.claims[effect.id] = mine
+        self.rules[effect.id] = machine.placed_rule(effect)
         machine.mark_activated(effect, "interrupt")
         self.chosen.append(effect)
         if effect.ability.cost:
@@ -671,7 +678,7 @@ class InterruptWindow(Frame):
     def apply_chosen(self, machine: Machine) -> None:
         chosen, self.chosen = self.chosen, []
         for effect in chosen:
-            machine.record("applied", effect)
+            machine.trace.add("applied", effect.trace_head() + self.rules.pop(effect.id, ()))
         self.phase = "flush"
         target_run = self.target.run
         for effect in reversed(chosen):  # pushed last-first: the first decided runs first
@@ -723,7 +730,10 @@ class InterruptWindow(Frame):
         """``effect`` was picked: it leaves the window's pool and is activated."""
         if machine.check_loop("interrupt"):  # an interrupt's activation is a step too
             return
-        self.pool.remove(effect.id)
+        pool = self.pool
+        pool.remove(effect.id)
+        if pool:
+            machine.place(effect, next(iter(pool.next_bucket().values())))
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
         Activation.attempt(machine, effect, "interrupt", target=self.target, collect=collect)
@@ -807,12 +817,15 @@ class ChainWindow(Frame):
             self.passes += 1
             return
         self.labels = candidates
+        term = machine.ruleset.info.term  # the game's words for its chain
         machine.ask(
             Decision(
                 kind="respond",
                 player=player,
                 prompt=(
-                    f"respond to chain link {len(machine.chain_links)}?" if machine.chain_links else "start a chain?"
+                    f"respond to {term('chain_link')} {len(machine.chain_links)}?"
+                    if machine.chain_links
+                    else f"activate something? (the {term('chain')} is empty)"
                 ),
                 options=candidates.labels(PASS),
                 default=PASS,
@@ -867,6 +880,7 @@ def ask_order(
     """Ask ``player`` which of ``bucket`` (more than one effect, the next of
     ``pool``) activates next; the labels the answer is one of."""
     labels = EffectLabels(bucket, machine.labels_made, pool.keys_of)
+    machine._orderer = player  # the chooser, for the rule the choice is made under (Activating.place)
     # machine.ask(...), which would answer a decision with one option itself: this one has several
     machine.asked += 1
     machine.decision = make_decision(

@@ -72,6 +72,9 @@ class Fusing(MachineBase):
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state, ruleset, pool, frames = self.state, self.ruleset, self.pool, self.frames
         conditional, fast = self.conditional, self.index.fast
+        # whether another effect still waits, read at C speed: the pool's ids, and (chain games) the
+        # effects offered in the next window (a list only a chain window replaces, after this hands back)
+        waiting, offers = pool._rank_of, self.offers
         recheck = ruleset.info.recheck_trigger_condition
         checks = ruleset.checks_pending
         # what the loop guards' quick look reads of the frames, the chain and the
@@ -93,8 +96,12 @@ class Fusing(MachineBase):
                     return
                 effect = None
                 continue
-            # take (MainLoop.take, Activation.attempt): it leaves the pool; may it go?
+            # take (MainLoop.take, Activation.attempt): it leaves the pool, with the rule
+            # that put it first if another waits; may it go?
             pool.remove(effect.id)
+            placed: tuple[Any, ...] = ()  # its activated step's rule and ahead_of, if another waits
+            if waiting or offers:
+                placed = machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else offers[0])
             loop.phase = "pick" if self.chain else "settle"
             self.fused_effects += 1
             if effect.id in conditional.effects:
@@ -112,9 +119,9 @@ class Fusing(MachineBase):
                 effect = None
                 continue
             if self.chain:
-                self._fused_link(effect)
+                self._fused_link(effect, placed)
             else:
-                self._fused_activate(effect)
+                self._fused_activate(effect, placed)
             effect = None
             if self.outcome is not None or not frames or frames[-1] is not loop:
                 return
@@ -174,18 +181,21 @@ class Fusing(MachineBase):
             return None
         return next(iter(bucket.values()))
 
-    def _fused_link(self, effect: PendingEffect) -> None:
+    def _fused_link(self, effect: PendingEffect, placed: tuple[Any, ...]) -> None:
         """Chain games: an effect that may go is activated as the chain's
         next link (:meth:`Activating.activate
-        <tcgtrig.runtime.activation.Activating.activate>`)."""
+        <tcgtrig.runtime.activation.Activating.activate>`); ``placed``: its
+        step's ``rule`` and ``ahead_of``, if another effect waited."""
         self._checked = None
         if effect.ability.uses_per_turn:
             self.state.mark_used(self.ruleset.once_per_turn_key(self.state, effect))
         links = self.chain_links
         if not links:
             self.chains += 1
-        self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(links) + 1))
-        links.append(effect)  # Activating.add_link
+        self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", len(links) + 1) + placed)
+        if links:
+            self._stacked = self.chains  # Activating.add_link
+        links.append(effect)
         self.chain_keys.push(effect.key)
 
     def _fused_chain(self) -> bool:
@@ -218,22 +228,26 @@ class Fusing(MachineBase):
                 machine.push(ResolveChain(resolved_one=True))  # the rest of the chain, once this link is done
                 machine.resolve(effect, run, link=len(links) + 1)
                 return False
-            self._fused_resolve(effect, run, ("chain", self.chains, "chain_link", len(links) + 1))
+            link: tuple[Any, ...] = ("chain", self.chains, "chain_link", len(links) + 1)
+            if self._stacked == self.chains:  # as Activating.resolve: it shared the chain
+                link += ("rule", self.ruleset.chain_order)
+            self._fused_resolve(effect, run, link)
             if self.outcome is not None:
                 return False
         self.resolving_link = 0
         return True
 
-    def _fused_activate(self, effect: PendingEffect) -> None:
+    def _fused_activate(self, effect: PendingEffect, placed: tuple[Any, ...]) -> None:
         """An effect that may go is activated and resolved
-        (:meth:`Activating.activate <tcgtrig.runtime.activation.Activating.activate>`)."""
+        (:meth:`Activating.activate <tcgtrig.runtime.activation.Activating.activate>`);
+        ``placed``: its step's ``rule`` and ``ahead_of``, if another effect waited."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
         state = self.state
         checked, self._checked = self._checked, None
         if effect.ability.uses_per_turn:
             state.mark_used(self.ruleset.once_per_turn_key(state, effect))
         scope = checked[1] if checked is not None and checked[0] is effect else machine.scope_of(effect)
-        self.trace.add("activated", effect.trace_head())
+        self.trace.add("activated", effect.trace_head() + placed)
         run = EffectRun(scope, effect.id, effect.id, effect.depth)  # scope, instance, trigger_cause, depth
         self._fused_resolve(effect, run, ())
 

@@ -144,6 +144,13 @@ class MachineBase:
     #: the pending effects whose trigger condition is re-checked while they wait
     conditional: Rechecks = field(factory=Rechecks)
     turns_ended: int = 0
+    #: who was asked the last ordering decision, until the effect they chose is taken
+    _orderer: str | None = None
+    #: the effect just taken while others waited, and its ``activated`` step's keys: the rule that put
+    #: it first and the instance it went ahead of
+    _placed: tuple[int, tuple[Any, ...]] | None = None
+    #: chain games: the last chain that held more than one link (its links resolve by the chain's order)
+    _stacked: int = 0
     #: whether the game builds chains (the ruleset's, read on every activation)
     chain: bool = field(init=False, default=False)
     #: whether what triggers while a chain resolves goes on top after each link (the ruleset's)

@@ -3,8 +3,9 @@
 First the position, as a player would share it: the file's source and
 notes, whose turn it is, and each player's cards zone by zone with their
 texts.  Then the games, as columns.  Each resolved effect is a box coloured by its card;
-the game's own structure is drawn as nested boxes: chains and their links
-for a chain game, derivation depth (Digimon's priority layers) otherwise,
+the game's own structure is drawn as nested boxes, in the game's words: chains and their links
+for a chain game (Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1), derivation depth
+(Digimon's priority layers) otherwise, with the rule that placed each effect,
 with the game's class of each effect (the Duel Masters waiting pool's
 classes) written on it, and what each did (the events it caused).  Then
 what was lost, missed, failed or declined and
@@ -77,6 +78,7 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .because { font-size: 13px; color: #333; margin: 0 0 8px; }
 .outcomes { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 .vocabulary li { color: #555; }
+.effect .why { color: #666; font-style: italic; }
 """
 
 
@@ -221,7 +223,9 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         if len(every) > len(resolved)
         else ""
     )
+    why = {step.get("id"): step.get("rule") for step in result.trace if step.kind == "activated" and step.get("rule")}
     if any(step.get("chain") for step in resolved):
+        words = result.engine.ruleset.info.term  # the game's words: Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1
         out, current = [], None
         for number, step in enumerate(resolved, 1):
             chain = step.get("chain")
@@ -229,18 +233,20 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
                 if current is not None:
                     out.append("</div>")
                 if chain is not None:
+                    order = step.get("rule") or "resolves last in, first out"
                     out.append(
-                        f'<div class="box"><div class="label">chain {text(chain)} — resolves last in, first out</div>'
+                        f'<div class="box"><div class="label">{text(words("chain"))} {text(chain)} — '
+                        f"{text.sentence(order)}</div>"
                     )
                 current = chain
-            link = f"CL{step.get('chain_link')}" if step.get("chain_link") else ""
-            out.append(_effect(number, step, names, link, text, deeds))
+            link = f"{words('chain_link_short')}{step.get('chain_link')}" if step.get("chain_link") else ""
+            out.append(_effect(number, step, names, link, text, deeds, why))
         if current is not None:
             out.append("</div>")
         return "".join(out) + more
     term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
     if term == "depth" or not any(step.get(term) is not None for step in resolved):
-        inner = "".join(_effect(n, step, names, _tag(step), text, deeds) for n, step in enumerate(resolved, 1))
+        inner = "".join(_effect(n, step, names, _tag(step), text, deeds, why) for n, step in enumerate(resolved, 1))
         return f'<div class="box"><div class="label">in the order they resolved</div>{inner}</div>{more}'
     out, depth = [], 0
     for number, step in enumerate(resolved, 1):
@@ -251,7 +257,7 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         while depth > want:
             out.append("</div>")
             depth -= 1
-        out.append(_effect(number, step, names, _tag(step), text, deeds))
+        out.append(_effect(number, step, names, _tag(step), text, deeds, why))
     out.append("</div>" * depth)
     return "".join(out) + more
 
@@ -265,9 +271,18 @@ def _tag(step: Any) -> str:
     return " · ".join(f"{k} {v}" for k, v in step.data if k not in SKIP_KEYS and v is not None)
 
 
-def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page, deeds: dict[Any, list[str]]) -> str:
+def _effect(
+    number: int,
+    step: Any,
+    names: dict[str, str],
+    tag: str,
+    text: _Page,
+    deeds: dict[Any, list[str]],
+    why: dict[Any, str],
+) -> str:
     """One resolved effect's box: its key, the game's words about it, its
-    card and controller, and what it did (``deeds``, by instance id)."""
+    card and controller, the rule that put it ahead of another waiting
+    effect (``why``, by instance id) and what it did (``deeds``)."""
     key = str(step.get("effect"))
     card = key.split(".")[0]
     hue = int(hashlib.sha256(card.encode()).hexdigest()[:4], 16) % 360
@@ -278,10 +293,12 @@ def _effect(number: int, step: Any, names: dict[str, str], tag: str, text: _Page
         if done
         else '<br><small class="did">did: nothing that changed the game</small>'
     )
+    rule = why.get(step.get("id"))
+    placed = f'<br><small class="why">why: {text.sentence(rule)}</small>' if rule else ""
     return (
         f'<div class="effect" style="--c: hsl({hue}, 65%, 45%)" data-effect="{text(key)}">'
         f'<span class="n">{number}.</span>{text(key)}{label}<br><small>{text(names.get(card, card))} · '
-        f"{text(step.get('player'))}</small>{did}</div>"
+        f"{text(step.get('player'))}</small>{placed}{did}</div>"
     )
 
 

@@ -69,6 +69,8 @@ SKIP_KEYS = {
     "reason",
     "chain",
     "chain_link",
+    "rule",
+    "ahead_of",
 }
 
 
@@ -133,7 +135,8 @@ def step_line(step: Step, names: Mapping[str, str], shown: Shown = _SHOWN) -> st
     line = f"{step.kind} {shown(step.get('effect', ''))} ({shown(step.get('player'))})"
     if step.get("reason"):
         line += f": {shown.sentence(step.get('reason'))}"
-    return line + (f" [{', '.join(extras)}]" if extras else "")
+    line += f" [{', '.join(extras)}]" if extras else ""
+    return line + (f" — {shown.sentence(step.get('rule'))}" if step.get("rule") else "")
 
 
 Segment = tuple[str, "str | None"]
@@ -170,6 +173,8 @@ class _Builder:
         self.shown = Shown()
         info = result.engine.ruleset.info
         self.depth_word = info.term("depth")
+        #: the game's words for its chain and the short form before a link's number (``CL2``, ``#2``)
+        self.chain_word, self.link_word = info.term("chain"), info.term("chain_link_short")
         ruleset = result.engine.ruleset
         variant = f", variant {ruleset.variant}" if ruleset.name != ruleset.game else ""
         self.root = Node([(self.shown.sentence(result.title), "bold"), (f"  ({info.title}{variant})", "dim")])
@@ -263,6 +268,14 @@ class _Builder:
         if extras:
             label.append((f"  {', '.join(extras)}", "dim"))
         return label
+
+    def link(self, chain: Any, number: Any) -> str:
+        """A chain link's place, in the game's words: ``Chain 2 · CL1``, ``stack 1 · #2``."""
+        return f"{self.chain_word} {chain} · {self.link_word}{number}"
+
+    def rule(self, step: Step) -> Segment:
+        """The rule that placed an effect (its step's ``rule``), dim, after it."""
+        return (f"  — {self.shown.sentence(step.get('rule'))}", "dim")
 
     # -- steps ---------------------------------------------------------------------
 
@@ -362,10 +375,12 @@ class _Builder:
         triggered = self.waiting.pop(step.get("id"), None) is not None
         chain, link = step.get("chain"), step.get("chain_link")
         if link:
-            label.append((f"  chain {chain} · CL{link}", "dim"))
+            label.append((f"  {self.link(chain, link)}", "dim"))
             self.links.setdefault(chain, []).append(
                 f"{self.shown(step.get('effect'))} ({self.shown(step.get('player'))})"
             )
+        if step.get("rule"):
+            label.append(self.rule(step))
         wanted = self.parent(step.get("cause"))
         if link and id(wanted) in self.link_lines:
             # a chain is built only after the last one resolved: a new chain starts at the top
@@ -390,19 +405,27 @@ class _Builder:
         node = self.nodes.get(step.get("id"))
         link = step.get("chain_link")
         chain = step.get("chain")
+        short = self.link_word
         if link and chain not in self.summed:  # the chain as judges write it, before it resolves
             self.summed.add(chain)
-            built = ", ".join(f"CL{i} {text}" for i, text in enumerate(self.links.get(chain, []), 1))
-            self.child(self.root, [(f"⛓ chain {chain}: {built} — resolves from CL{link} down", "bold")])
+            built = ", ".join(f"{short}{i} {text}" for i, text in enumerate(self.links.get(chain, []), 1))
+            summary: list[Segment] = [
+                (f"⛓ {self.chain_word} {chain}: {built} — resolves from {short}{link} down", "bold")
+            ]
+            if step.get("rule"):
+                summary.append((f"  · {self.shown.sentence(step.get('rule'))}", "dim"))
+            self.child(self.root, summary)
         mark, style = _OUTCOME_STYLE[kind]
         if node is None or link:
             where = self.root if link else self.parent(step.get("cause"))
-            prefix = [(f"◀ resolve chain {chain} CL{link}: ", None)] if link else []
+            prefix = [(f"◀ resolve {self.chain_word} {chain} {short}{link}: ", None)] if link else []
             node = self.child(where, [*prefix, *self.effect_label(step)])
+            if kind == "applied" and step.get("rule"):
+                node.label.append(self.rule(step))
             self.nodes[step.get("id")] = node
             if link:
                 self.link_lines.add(id(node))
-                self.about[id(node)] = f"chain {chain} CL{link} {self.shown(step.get('effect'))}"
+                self.about[id(node)] = f"{self.chain_word} {chain} {short}{link} {self.shown(step.get('effect'))}"
                 self.last = (step.get("effect"), node)
         elif self.path[-1] is not node:  # its cost was paid first, under it: it resolves now
             self.child(node, [(f"{mark} its cost paid, it resolves", style)])
@@ -435,7 +458,7 @@ class _Builder:
         self.child(self.parent(step.get("id")), [("✋ prevents ", "yellow"), (what, None)])
 
     def on_negated(self, step: Step) -> None:
-        link = f"CL{step.get('chain_link')} {self.shown(step.get('effect', ''))}"
+        link = f"{self.link_word}{step.get('chain_link')} {self.shown(step.get('effect', ''))}"
         what = f"the {step.get('what', 'activation')} of {link}"
         self.child(
             self.parent(step.get("cause")), [("⊘ negates ", "red"), (what, None), (" — it will not resolve", "dim")]

@@ -40,6 +40,11 @@ def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
 
 
 @hookimpl
+def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
+    return policy.order_rule(first, then)
+
+
+@hookimpl
 def tcgtrig_pending_details(effect: PendingEffect) -> dict[str, Any] | None:
     return policy.details(effect)
 

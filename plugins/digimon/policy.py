@@ -50,6 +50,27 @@ def rank(state: GameState, effect: PendingEffect) -> tuple[int, int, int]:
     return (0 if SECURITY_TAG in effect.tags else 1, -effect.timing, player)
 
 
+def order_rule(first: PendingEffect, then: PendingEffect) -> str:
+    """The rule of :func:`rank` that puts ``first`` ahead of ``then``: the
+    first part of their ranks that differs, or, where they are equal, the
+    turn player's (then the opponent's) choice among their own."""
+    if first.window == "interrupt":
+        if first.rank[0] != then.rank[0]:
+            return "'instead' and 'can't' replacements go before 'when … would' interrupts (CR 15-8-5)"
+        if first.rank[1] != then.rank[1]:
+            return "the newer interrupts first (CR 15-4-5-2/3)"
+        if first.rank[2] != then.rank[2]:
+            return "the turn player's replacements and interrupts first (CR 15-8-5)"
+        return f"{first.controller} orders their own replacements and interrupts as they choose (CR 15-4-3-5)"
+    if first.rank[0] != then.rank[0]:
+        return "[Security] effects activate before the effects triggered with them (CR 15-16-10-2)"
+    if first.rank[1] != then.rank[1]:
+        return "the newer priority layer first: it goes above every older pending effect (CR 15-4-5-2/3)"
+    if first.rank[2] != then.rank[2]:
+        return "the turn player's effects first within a priority layer (CR 15-4-3-5)"
+    return f"{first.controller} orders their own effects within a priority layer as they choose (CR 15-4-3-5)"
+
+
 def details(effect: PendingEffect) -> dict[str, Any] | None:
     """The wiki's priority number: how deep the effect was derived."""
     if effect.window != "main":

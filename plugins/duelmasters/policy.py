@@ -55,6 +55,36 @@ def rank(state: GameState, effect: PendingEffect) -> tuple[int, int]:
     return (ability_class(effect), player)
 
 
+#: rules 4–5: whose waiting abilities go first
+ACTIVE_FIRST = "the active player's waiting abilities first, then the other players' in turn order (rules 4–5)"
+
+
+def order_rule(first: PendingEffect, then: PendingEffect) -> str:
+    """The rule of :func:`rank` that puts ``first`` ahead of ``then``: the
+    class, then the side (whose turn it is), then the player's own choice."""
+    if first.window == "interrupt":
+        if first.rank[0] != then.rank[0]:
+            return "a substitution (置換効果) applies before the event's 'when … would' abilities"
+        replacement = first.kind == "replacement"
+        if first.rank[1] != then.rank[1]:
+            if replacement:
+                return "the turn player decides their substitutions first, then all apply at once (609.9)"
+            return ACTIVE_FIRST
+        if replacement:
+            return f"{first.controller} decides their own substitutions as they choose (609.9)"
+        return f"{first.controller} resolves their own abilities in the order they choose (rule 3)"
+    if first.rank[0] != then.rank[0]:
+        if first.rank[0] == 0:
+            return (
+                "Shield Triggers, Strike Backs and G-Strikes go before every other waiting ability, even the "
+                "active player's (rule 7, 101.4d)"
+            )
+        return "'before break' abilities go before ordinary ones (603.7, 509.4)"
+    if first.rank[1] != then.rank[1]:
+        return ACTIVE_FIRST
+    return f"{first.controller} resolves their own waiting abilities in the order they choose (rule 3)"
+
+
 def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
     """The ability's class in the waiting pool, and whether its player is
     the active one (who resolves first)."""

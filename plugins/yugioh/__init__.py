@@ -49,7 +49,7 @@ GAME_INFO = GameInfo(
     summary="chains built by SEGOC, resolved last in first out; spell speeds; missing the timing",
     rules="Yu-Gi-Oh! TCG Rulebook v10 and Konami's rulings as quoted by Yugipedia and judge articles",
     resolution="chain",
-    terms={"depth": "depth"},
+    terms={"depth": "depth", "chain": "Chain", "chain_link": "Chain Link", "chain_link_short": "CL"},
     variants={
         "tcg": "the current TCG rulebook: hand triggers join SEGOC",
         "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",
@@ -58,7 +58,10 @@ GAME_INFO = GameInfo(
     rule_counters=(),  # no rule here reads a counter
     # a Trigger Effect activates once each time its condition is met: one act, once (Yugipedia, Trigger Effect)
     trigger_multiplicity="per_moment",
-    citations={"trigger_multiplicity": "Trigger Effects activate once each time their condition is met (one act)"},
+    citations={
+        "trigger_multiplicity": "Trigger Effects activate once each time their condition is met (one act)",
+        "chain": "TCG Rulebook v10",  # a Chain resolves from its last Chain Link to its first
+    },
     stats=("atk", "def", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "field": "field", "graveyard": "discard", "banished": "exile"},
     event_roles={

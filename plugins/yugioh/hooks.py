@@ -53,6 +53,11 @@ def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
 
 
 @hookimpl
+def tcgtrig_order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> str:
+    return policy.order_rule(state, first, then)
+
+
+@hookimpl
 def tcgtrig_pending_details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
     return policy.details(state, effect)
 
@@ -97,6 +102,10 @@ class OCG:
     def tcgtrig_can_respond(self, chain: Any, effect: PendingEffect) -> bool | None:
         return policy.ocg_can_respond(chain, effect)
 
+    @hookimpl
+    def tcgtrig_order_rule(self, state: GameState, then: PendingEffect) -> str | None:
+        return policy.ocg_order_rule(state, then)
+
 
 class Goat:
     """``yugioh/goat``: the earliest trigger goes on the chain first."""
@@ -104,6 +113,10 @@ class Goat:
     @hookimpl
     def tcgtrig_pending_rank(self, state: GameState, effect: PendingEffect) -> tuple | None:
         return policy.rank_trigger_first(state, effect)
+
+    @hookimpl
+    def tcgtrig_order_rule(self, first: PendingEffect, then: PendingEffect) -> str | None:
+        return policy.goat_order_rule(first, then)
 
 
 VARIANTS: dict[str, object] = {"ocg": OCG(), "goat": Goat()}

@@ -38,6 +38,54 @@ def rank_trigger_first(state: GameState, effect: PendingEffect) -> tuple[int, ..
     return (effect.moment, segoc_group(state, effect))
 
 
+#: each SEGOC group in words, as :func:`order_rule` cites it
+GROUP_WORDS = (
+    "the turn player's mandatory",
+    "the opponent's mandatory",
+    "the turn player's optional",
+    "the opponent's optional",
+)
+SEGOC = "TCG Rulebook v10, p.50"
+
+
+def order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> str:
+    """The rule of :func:`rank` that puts ``first`` on the Chain ahead of
+    ``then``: their SEGOC groups, or each player ordering their own within
+    a group; before an event, replacements, then the turn player's."""
+    if first.window == "interrupt":
+        if first.rank[0] != then.rank[0]:
+            return "a replacement effect ('instead') applies before the effects that wait for the event"
+        if first.rank[1] != then.rank[1]:
+            return "the turn player's effects first"
+        return f"{first.controller} orders their own effects as they choose"
+    mine, theirs = segoc_group(state, first), segoc_group(state, then)
+    if mine != theirs:
+        return f"SEGOC: {GROUP_WORDS[mine]} effects go on the Chain before {GROUP_WORDS[theirs]} ones ({SEGOC})"
+    return f"SEGOC: {first.controller} orders their own effects within a group as they choose ({SEGOC})"
+
+
+def goat_order_rule(first: PendingEffect, then: PendingEffect) -> str | None:
+    """GOAT/Edison: an earlier trigger goes on the Chain first; SEGOC (the
+    game's own rule) among simultaneous ones."""
+    if first.window == "interrupt" or first.moment == then.moment:
+        return None
+    return (
+        "GOAT/Edison: the earliest trigger goes on the Chain first, SEGOC only among simultaneous ones "
+        "(the TCG rule before Rulebook v10)"
+    )
+
+
+def ocg_order_rule(state: GameState, then: PendingEffect) -> str | None:
+    """OCG: what waits next is an optional trigger in a hidden zone, offered
+    only after the SEGOC Chain is built (Konami OCG FAQ)."""
+    if not ocg_offered(state, then):
+        return None
+    return (
+        "OCG: optional triggers in the hand or Deck are not part of SEGOC: they may be activated only "
+        "after it, in the response window (Konami OCG FAQ)"
+    )
+
+
 def details(state: GameState, effect: PendingEffect) -> dict[str, Any] | None:
     if effect.window != "main":
         return None

@@ -135,6 +135,42 @@ def test_hook_tcgtrig_who_orders():
     assert choice["player"] == "A" and result.keys("resolved")[0] == "b.other"
 
 
+def test_hook_tcgtrig_order_rule():
+    class SaysWhy:
+        @hookimpl
+        def tcgtrig_order_rule(self, first, then):
+            return f"house rule: {first.key} before {then.key}" if first.rank != then.rank else None
+
+    result = run(TWO_EFFECTS, game(SaysWhy()))
+    rules = [(s["effect"], s.get("rule")) for s in result.trace if s.kind == "activated"]
+    # equal ranks: the game says nothing, the core names who chose; the last effect waited alone
+    assert rules == [
+        ("a.first", "chosen by A among equals"),
+        ("a.second", "house rule: a.second before b.other"),
+        ("b.other", None),
+    ]
+
+    class TurnPlayerOrdersAll:
+        @hookimpl
+        def tcgtrig_pending_rank(self, effect):
+            return (0,)
+
+        @hookimpl
+        def tcgtrig_who_orders(self, state, effects):
+            return state.turn_player
+
+    result = run(TWO_EFFECTS, game(TurnPlayerOrdersAll()), choices=["b.other"])
+    assert next(s for s in result.trace if s.kind == "activated")["rule"] == "chosen by A among equals"
+
+    class Mumbles:
+        @hookimpl
+        def tcgtrig_order_rule(self):
+            return 42
+
+    with pytest.raises(tcgtrig.PluginError, match="tcgtrig_order_rule.*returned 42; expected the rule"):
+        run(TWO_EFFECTS, game(Mumbles()))
+
+
 def test_hook_tcgtrig_check_pending():
     class OpponentsAreLost:
         @hookimpl

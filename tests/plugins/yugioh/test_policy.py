@@ -275,9 +275,10 @@ def test_the_tree_draws_each_chain_as_judges_write_it():
 
     result = tcgtrig.resolve(tcgtrig.load_scenario(SCENARIOS / "case-09-upstart-call-stratos-mst.yaml"), "yugioh")
     lines = render_text(result).splitlines()
-    summary = next(i for i, line in enumerate(lines) if "⛓ chain 1:" in line)
+    summary = next(i for i, line in enumerate(lines) if "⛓ Chain 1:" in line)  # the game's words (GameInfo.terms)
     assert "CL1 upstart.main (A), CL2 call.main (B), CL3 mst.main (A) — resolves from CL3 down" in lines[summary]
-    resolves = [i for i, line in enumerate(lines) if "◀ resolve chain 1" in line]
+    assert lines[summary].endswith("· the Chain resolves last in, first out (TCG Rulebook v10)")
+    resolves = [i for i, line in enumerate(lines) if "◀ resolve Chain 1" in line]
     assert resolves and min(resolves) > summary
     assert ["CL3" in lines[resolves[0]], "CL1" in lines[resolves[-1]]] == [True, True]
     assert any("✗ missed stratos.search" in line and "misses the timing" in line for line in lines)

@@ -8,7 +8,8 @@ registered under the entry-point group ``tcgtrig.games``.  What it decides:
   next player in turn order resolves theirs (1.10: up to 8 players).  An ability that triggers while another
   resolves joins the bag: if it is the active player's, it is resolved
   before the other player's remaining ones.  One pool, ranked by "is it the
-  active player's": :func:`tcgtrig_pending_rank`.  Nothing is newer-first
+  active player's": :func:`tcgtrig_pending_rank`, cited in traces by
+  :func:`tcgtrig_order_rule`.  Nothing is newer-first
   (no priority layers, as in Digimon) and nothing is last-in-first-out (no
   chain, as in Yu-Gi-Oh!).
 - **Game state check.**  Between abilities, every character in play whose
@@ -125,6 +126,15 @@ def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     player's in turn order; among one player's, the player chooses (equal
     rank)."""
     return (state.seat(effect.controller),)
+
+
+@hookimpl
+def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
+    """Why ``first`` leaves the bag before ``then``: whose turn it is, or
+    its player's own order among theirs."""
+    if first.rank != then.rank:
+        return f"the bag: the active player resolves all their triggered abilities before the next player ({RULES})"
+    return f"the bag: {first.controller} resolves their own triggered abilities in the order they choose ({RULES})"
 
 
 @hookimpl

@@ -11,7 +11,8 @@ decides:
 - **APNAP** (CR 603.3b, 101.4): the active player puts all their
   triggered abilities on the stack first, in the order they choose, then
   each other player in turn order — so the last player's resolve first.
-  One :func:`tcgtrig_pending_rank`.  Multiplayer (CR 800): up to 8 players.
+  One :func:`tcgtrig_pending_rank`, cited by
+  :func:`tcgtrig_order_rule`.  Multiplayer (CR 800): up to 8 players.
 - **Mid-resolution triggers go on top** (CR 603.3): what triggers while an
   object resolves is put on the stack the next time a player would
   receive priority — on top of what is left, before the next object
@@ -29,6 +30,8 @@ decides:
   614.1; triggered abilities see what happened, 603.2):
   ``GameInfo.would_effects`` is off, and an interrupt written in another
   game's words never triggers.
+- **Its words** for the chain: "the stack" and its objects (#1, #2, …)
+  (``GameInfo.terms``), last in, first out cited as CR 405.5.
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
   ``deal_damage``; zones ``library``, ``hand``, ``battlefield``,
   ``graveyard``, ``exile`` (a draw takes from the ``library``: its role
@@ -69,7 +72,8 @@ GAME_INFO = GameInfo(
     battle_stat="power",  # combat: each creature deals damage equal to its power (CR 510.1a)
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
     trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
-    citations={"trigger_multiplicity": "CR 603.2c"},
+    # CR 603.2c: once per object; CR 405.5: the top (last-added) object resolves first
+    citations={"trigger_multiplicity": "CR 603.2c", "chain": "CR 405.5"},
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
@@ -79,6 +83,7 @@ GAME_INFO = GameInfo(
     would_effects=False,  # "would" is only ever a replacement (614.1); triggers see what happened (603.2)
     spent_abilities_trigger=False,  # "triggers only once each turn": spent, it does not trigger at all
     max_players=8,  # CR 800.1: any number; 8 is as many as a scenario file may name
+    terms={"chain": "stack", "chain_link": "stack object", "chain_link_short": "#"},
 )
 
 
@@ -142,6 +147,18 @@ def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat
     theirs = max(stat(against, "power") or 0, 0)
     dealt = ((against, power), (card, theirs))
     return BattleResult(changes=tuple((who, "damage", amount, "damaged") for who, amount in dealt if amount > 0))
+
+
+@hookimpl
+def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
+    """Why ``first`` goes on the stack before ``then``: APNAP, or its
+    player's own order among theirs."""
+    if first.rank != then.rank:
+        return (
+            "APNAP: the active player's triggered abilities go on the stack first, then each other "
+            "player's in turn order, on top (CR 603.3b, 101.4)"
+        )
+    return f"APNAP: {first.controller} puts their own triggered abilities on the stack in any order (CR 603.3b)"
 
 
 @hookimpl
