@@ -11,7 +11,14 @@ import sys
 from pathlib import Path
 
 import tcgtrig
-from tcgtrig.tools.compare import compare, describe_difference, describe_vocabulary, differences, vocabulary
+from tcgtrig.tools.compare import (
+    compare,
+    describe_difference,
+    describe_vocabulary,
+    describe_why,
+    differences,
+    vocabulary,
+)
 from tcgtrig.tools.compare_html import comparison_html
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -54,7 +61,9 @@ def pages(root: Path = ROOT) -> dict[str, str]:
             )
         found = differences(comparison)
         lines.append("")
-        lines += [f"- {describe_difference(difference)}" for difference in found]
+        for difference in found:
+            lines.append(f"- {describe_difference(difference)}")
+            lines += [f"  - why, {line}" for line in describe_why(difference)]
         notes = [(column.game, note) for column in comparison.columns for note in column.notes]
         if notes:
             lines += ["", "How each game read the file:", ""]

@@ -193,3 +193,23 @@ def test_games_that_agree_while_another_cannot_resolve_say_so(tmp_path):
         "compare", ROOT / "examples" / "04-optional-when-misses-timing.yaml", "--games", "yugioh,yugioh/goat,yugioh/ocg"
     )
     assert "The games agree." in text
+
+
+def test_where_the_games_part_ways_names_the_rule_on_each_side():
+    data = json.loads(run("compare", BATTLE, "--json"))
+    order = next(d for d in data["differences"] if d["what"] == "order")
+    assert order["first"] == 1
+    why = order["why"]
+    assert why["magic"].startswith("tribe.score: put on the stack after another: APNAP")
+    assert "(CR 603.3b, 101.4)" in why["magic"] and why["magic"].endswith("last in, first out (CR 405.5)")
+    assert (
+        why["duelmasters"]
+        == "hulcus.back: the active player's waiting abilities first, then the other players' in turn order (rules 4–5)"
+    )
+    assert why["digimon"] == "hulcus.back: the turn player's effects first within a priority layer (CR 15-4-3-5)"
+    assert "SEGOC" in why["yugioh"] and "Chain resolves last in, first out" in why["yugioh"]
+    text = run("compare", BATTLE)
+    assert "    why, magic: tribe.score: put on the stack after another: APNAP" in text
+    chains = next(d for d in data["differences"] if d["what"] == "chains")
+    assert chains["terms"] == {"magic": "stack", "yugioh": "Chain"}
+    assert "what each chain game built: magic: stack [[" in text

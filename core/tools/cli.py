@@ -982,10 +982,20 @@ def _print_where_games_part(console: Console, comparison: Any, cut: bool, shown:
     that differ only as words); then what the table left out (``cut``:
     rows past :data:`MAX_COMPARE_ROWS`; names shortened)."""
     from ..base.safe_text import SHORTENED_NOTE
-    from .compare import describe_difference, describe_vocabulary, differences, no_differences, vocabulary
+    from .compare import (
+        describe_difference,
+        describe_vocabulary,
+        describe_why,
+        differences,
+        no_differences,
+        vocabulary,
+    )
 
     found = differences(comparison, everything=everything)
-    lines = [f"  {describe_difference(difference, shown)}" for difference in found]
+    lines = []
+    for difference in found:
+        lines.append(f"  {describe_difference(difference, shown)}")
+        lines += [f"    why, {line}" for line in describe_why(difference, shown)]
     words = vocabulary(comparison)
     if words:
         lines.append("The same things, named by each game (no difference of rules):")

@@ -62,6 +62,7 @@ __all__ = [
     "vocabulary",
     "comparison_json",
     "describe_difference",
+    "describe_why",
     "describe_vocabulary",
     "no_differences",
     "EXPLORE_BUDGET",
@@ -421,8 +422,9 @@ def _rule_differences(done: dict[str, Resolution]) -> list[dict[str, Any]]:
             difference["why"] = {name: text for name, text in why.items() if text}
         out.append(difference)
     chains = {name: r.chains() for name, r in done.items() if r.engine.ruleset.chain}
-    if len(chains) >= 2:
-        _add(out, {"what": "chains"}, chains)
+    if len(chains) >= 2:  # each game's word for its chain: Yu-Gi-Oh!'s Chain, Magic's stack
+        terms = {name: done[name].engine.ruleset.info.term("chain") for name in chains}
+        _add(out, {"what": "chains", "terms": terms}, chains)
     _add(out, {"what": "outcome"}, {name: r.outcome for name, r in done.items()})
     activated = {name: sorted(r.keys("activated")) for name, r in done.items()}
     if any(activated[name] != sorted(r.keys("resolved")) for name, r in done.items()):
@@ -478,15 +480,20 @@ def _events_by_role(result: Resolution, read: _ByRole) -> dict[str, list[str]]:
 
 
 def _why_placed(result: Resolution, order: list[str], index: int) -> str:
-    """The rule the game states for the effect at ``index`` of its order
-    (empty when it states none, or there is none)."""
+    """The rules the game states for the effect at ``index`` of its order
+    (:meth:`Resolution.placements`): what put others ahead of it, what put
+    it ahead of others, and its chain's order; empty when it never
+    competed."""
     if index >= len(order):
         return ""
-    placed = getattr(result, "placed_by", None)
-    if placed is None:
-        return ""
-    rules = placed(order[index])
-    return "; ".join(rules) if rules else ""
+    placement = result.placements()[index]
+    chain = result.engine.ruleset.info.term("chain")
+    parts = [f"put on the {chain} after another: {rule}" for rule in placement.behind]
+    if placement.activated:
+        parts.append(placement.activated)
+    if placement.resolved:
+        parts.append(placement.resolved)
+    return f"{placement.key}: " + "; ".join(dict.fromkeys(parts)) if parts else ""
 
 
 def comparison_json(
@@ -537,11 +544,13 @@ def describe_difference(difference: dict[str, Any], shown: Callable[[Any], str] 
     games = difference["games"]
     if what == "order":
         first = difference["first"]
-        why = difference.get("why", {})
         return f"order, from effect {first}: " + " | ".join(
-            f"{shown(g)}: {' → '.join(map(shown, o[first - 1 : first + 2])) or '(nothing)'}"
-            + (f" ({shown(why[g])})" if g in why else "")
-            for g, o in games.items()
+            f"{shown(g)}: {' → '.join(map(shown, o[first - 1 : first + 2])) or '(nothing)'}" for g, o in games.items()
+        )
+    if what == "chains":
+        terms = difference.get("terms", {})
+        return "what each chain game built: " + " | ".join(
+            f"{shown(g)}: {shown(terms.get(g, 'chain'))} {_value(v, shown)}" for g, v in games.items()
         )
     label = {
         "counter": f"{shown(difference.get('player'))}'s {shown(difference.get('counter'))}",
@@ -551,6 +560,13 @@ def describe_difference(difference: dict[str, Any], shown: Callable[[Any], str] 
         "events": f"what happened to {shown(difference.get('card'))}",
     }.get(what, what)
     return f"{label}: " + " | ".join(f"{shown(g)}: {_value(v, shown)}" for g, v in games.items())
+
+
+def describe_why(difference: dict[str, Any], shown: Callable[[Any], str] = str) -> list[str]:
+    """For an order difference, one line per game that states its rule: why
+    its effect is where the orders part."""
+    sentence = getattr(shown, "sentence", shown)  # a rule is a sentence, not a name to shorten
+    return [f"{shown(game)}: {sentence(text)}" for game, text in difference.get("why", {}).items()]
 
 
 def describe_vocabulary(entry: dict[str, Any], shown: Callable[[Any], str] = str) -> str:

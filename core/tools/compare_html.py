@@ -33,6 +33,7 @@ from .compare import (
     Comparison,
     describe_difference,
     describe_vocabulary,
+    describe_why,
     differences,
     no_differences,
     vocabulary,
@@ -124,7 +125,18 @@ def comparison_html(
         )
     columns = "".join(_column(cell, text) for cell in cells)
     found = differences(results, everything=everything)
-    parts = "".join(f"<li>{html.escape(describe_difference(d, text.shown))}</li>" for d in found)
+    parts = "".join(
+        f"<li>{html.escape(describe_difference(d, text.shown))}"
+        + (
+            '<ul class="why">'
+            + "".join(f"<li>why, {html.escape(w)}</li>" for w in describe_why(d, text.shown))
+            + "</ul>"
+            if d.get("why")
+            else ""
+        )
+        + "</li>"
+        for d in found
+    )
     if not found:
         parts = f"<li>{html.escape(no_differences(results, everything=everything) or '')}</li>"
     words = vocabulary(results)
