@@ -4,10 +4,10 @@ rules, under all seven rulesets with the rule that gives each answer
 (``because``).  Every expectation is checked, one test per file and
 ruleset, so that a failure names both.
 
-Where today's engine does not yet give what the rules say, the case is in
-:data:`NOT_YET` with the cause (examples/compare/DISAGREEMENTS.md has the
-details): it is expected to fail, strictly, so that the fix turns it red
-until its entry is removed."""
+Where the engine does not yet give what the rules say, the case goes in
+:data:`NOT_YET` with the cause while its fix is under way: it is expected
+to fail, strictly, so that the fix turns it red until its entry is
+removed (examples/compare/README.md says how the gallery was written)."""
 
 from __future__ import annotations
 
@@ -26,13 +26,10 @@ GAMES = ("digimon", "duelmasters", "lorcana", "magic", "yugioh")
 #: every file is expected under each of these
 RULESETS = ("digimon", "duelmasters", "lorcana", "magic", "yugioh", "yugioh/ocg", "yugioh/goat")
 
-_IF = "a condition checked again as the effect resolves"
-
-#: (file, ruleset) → why the engine does not yet give what the rules say
-NOT_YET: dict[tuple[str, str], str] = {
-    ("21-condition-checked-again.yaml", "lorcana"): f"{_IF} (7.4.4.2)",
-    ("21-condition-checked-again.yaml", "magic"): f"{_IF} (CR 603.4)",
-}
+#: (file, ruleset) → why the engine does not yet give what the rules say: a
+#: case is listed here (expected to fail, strictly) only while a fix is
+#: under way; every case passes today
+NOT_YET: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(autouse=True)

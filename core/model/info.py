@@ -145,6 +145,13 @@ class GameInfo:
         pick and as it would activate) and the effect is ``lost`` once it
         stops holding (Digimon CR 15-4-4-5); by default it is checked only
         as the trigger event happens.
+    :param condition_on_resolution: a triggered effect's
+        ``trigger_condition`` is checked again as it resolves; one that no
+        longer holds resolves and does nothing (its ``resolved`` step says
+        why): Magic's intervening "if" (CR 603.4), Lorcana's secondary
+        condition (7.4.4.2).  By default it is checked only as the trigger
+        event happens (and while it waits where the game says so:
+        ``recheck_trigger_condition``).
     :param citations: the game's rule for each reason the core gives, cited
         after it in traces: ``per_turn`` (uses spent), ``condition`` (not
         met on activation), ``cost`` (cannot be paid), ``trigger_condition``
@@ -233,6 +240,7 @@ class GameInfo:
     draw_one_at_a_time: bool = False
     spent_abilities_trigger: bool = True
     recheck_trigger_condition: bool = False
+    condition_on_resolution: bool = False
     citations: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     variants: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     events: tuple[str, ...] = field(default=(), converter=_strs)

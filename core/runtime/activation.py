@@ -129,6 +129,17 @@ class Activating(MachineBase):
         citation = self.ruleset.info.citation(rule)
         return f"{reason} ({citation})" if citation else reason
 
+    def lapsed_on_resolution(self, effect: PendingEffect, run: EffectRun) -> str | None:
+        """Games that check a ``trigger_condition`` again as the effect
+        resolves (``GameInfo.condition_on_resolution``): why it does
+        nothing, once the condition no longer holds; else ``None``."""
+        condition = effect.ability.trigger_condition
+        if condition is None or not self.ruleset.info.condition_on_resolution or effect.ability.kind != "triggered":
+            return None
+        if self.view.holds(condition, run.scope):
+            return None
+        return self.cite("condition_on_resolution", "its condition no longer holds as it resolves: it does nothing")
+
     def spent(self, effect: PendingEffect) -> bool:
         """Whether the effect's per-turn uses are all spent."""
         limit = effect.ability.uses_per_turn
@@ -288,17 +299,20 @@ class Activating(MachineBase):
         self.resolve(effect, run, record=ability.kind != "replacement")
 
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
+        lapsed = self.lapsed_on_resolution(effect, run) if effect.ability.trigger_condition is not None else None
         if record:
             head = effect.trace_head()
             if link is not None:
                 head += ("chain", self.chains, "chain_link", link)
                 if self._stacked == self.chains:  # it shared the chain: the chain's order says when it resolves
                     head += ("rule", self.ruleset.chain_order)
+            if lapsed is not None:
+                head += ("reason", lapsed)
             self.trace.add("resolved", head)
         if run.trigger_cause == effect.id:
             self.last_instance = effect.id
             self.last_depth = effect.depth
-        do = effect.ability.do
+        do = () if lapsed is not None else effect.ability.do
         if len(do) == 1:  # no list to keep a place in
             self.begin_action(do[0], run)
         elif do:

@@ -73,7 +73,8 @@ GAME_INFO = GameInfo(
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
     trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
     # CR 603.2c: once per object; CR 405.5: the top (last-added) object resolves first
-    citations={"trigger_multiplicity": "CR 603.2c", "chain": "CR 405.5"},
+    citations={"trigger_multiplicity": "CR 603.2c", "chain": "CR 405.5", "condition_on_resolution": "CR 603.4"},
+    condition_on_resolution=True,  # an intervening "if" is checked again as the ability resolves (603.4)
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
