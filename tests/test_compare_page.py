@@ -232,3 +232,25 @@ def test_each_effect_says_what_it_did(shared):
     assert "did: suspended BT2-085 Joe Kido; gained A memory 1" in joe
     majiramon = _plain(column.split('data-effect="majiramon.unsuspend"', 1)[1].split("</div>", 1)[0])
     assert "did: nothing that changed the game" in majiramon
+
+
+@pytest.mark.slow  # a browser start
+@needs_browser
+def test_the_page_of_a_battle_in_duel_masters_words_shows_rules_not_words(tmp_path):
+    # issue 36: each column says how the game read the file, the differences are rules, the names a vocabulary
+    battle = "tests/scenarios/duelmasters/cross-game-battle-both-destroyed.yaml"
+    out = tmp_path / "battle.html"
+    result = CliRunner().invoke(main, ["compare", battle, "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    shown = browser("--dump-dom", out.as_uri())
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    yugioh = shown.stdout.split('data-game="yugioh"', 1)[1].split("</section>", 1)[0]
+    assert "Yu-Gi-Oh! Trading Card Game has no tapped state" in yugioh
+    magic = shown.stdout.split('data-game="magic"', 1)[1].split("</section>", 1)[0]
+    assert "Why, as the file says:</b> APNAP" in magic
+    differences = shown.stdout.split('class="differences"', 1)[1]
+    ways, words = differences.split("The same things, named by each game", 1)
+    assert "why, magic: tribe.score: put on the stack after another: APNAP" in ways
+    for name in ("trash", "graveyard", "battlefield"):
+        assert name not in ways, name
+    assert "discard (zone): trash | graveyard | discard" in words
