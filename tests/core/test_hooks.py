@@ -120,16 +120,19 @@ def test_hook_tcgtrig_pending_details():
     assert {s.get("depth_seen") for s in result.trace if s.kind in ("triggered", "resolved")} == {1}
 
 
+class TurnPlayerOrdersAll:
+    """Every effect of one rank, and the turn player orders them all."""
+
+    @hookimpl
+    def tcgtrig_pending_rank(self, effect):
+        return (0,)
+
+    @hookimpl
+    def tcgtrig_who_orders(self, state, effects):
+        return state.turn_player
+
+
 def test_hook_tcgtrig_who_orders():
-    class TurnPlayerOrdersAll:
-        @hookimpl
-        def tcgtrig_pending_rank(self, effect):
-            return (0,)
-
-        @hookimpl
-        def tcgtrig_who_orders(self, state, effects):
-            return state.turn_player
-
     result = run(TWO_EFFECTS, game(TurnPlayerOrdersAll()), choices=["b.other"])
     choice = next(s for s in result.trace if s.kind == "choice")
     assert choice["player"] == "A" and result.keys("resolved")[0] == "b.other"
@@ -149,15 +152,6 @@ def test_hook_tcgtrig_order_rule():
         ("a.second", "house rule: a.second before b.other"),
         ("b.other", None),
     ]
-
-    class TurnPlayerOrdersAll:
-        @hookimpl
-        def tcgtrig_pending_rank(self, effect):
-            return (0,)
-
-        @hookimpl
-        def tcgtrig_who_orders(self, state, effects):
-            return state.turn_player
 
     result = run(TWO_EFFECTS, game(TurnPlayerOrdersAll()), choices=["b.other"])
     assert next(s for s in result.trace if s.kind == "activated")["rule"] == "chosen by A among equals"
