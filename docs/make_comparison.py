@@ -41,10 +41,11 @@ def pages(root: Path = ROOT) -> dict[str, str]:
     games = repository_games(root)
     paths = [*sorted((root / "examples").glob("*.yaml")), *sorted((root / "examples" / "compare").glob("*.yaml"))]
     for path in paths:
-        scenario = tcgtrig.load_scenario(path, check_game=False)
+        where = path.relative_to(root / "examples").as_posix()
+        # named from the root, so that a page quotes the same file name on every machine
+        scenario = tcgtrig.scenario_from_text(path.read_text(encoding="utf-8"), f"examples/{where}", check_game=False)
         comparison = compare(scenario, games)
         results = comparison.results
-        where = path.relative_to(root / "examples").as_posix()
         name = where.removesuffix(".yaml").replace("/", "-")
         out[f"docs/gallery/{name}.html"] = comparison_html(scenario.title, comparison, scenario)
         lines += [
