@@ -14,7 +14,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["word_meanings", "meaning_elsewhere", "flow", "Translation", "translate", "NoMeaning"]
+__all__ = ["word_meanings", "meaning_elsewhere", "flow", "Translation", "ROLE_KINDS"]
 
 #: Sample arguments a word is tried with, in order: ``X`` stands for a card.
 _SAMPLES: tuple[Any, ...] = ("X", 1, {}, {"card": "X", "amount": 1}, None)
@@ -76,11 +76,6 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
         "it is " + "; ".join(found) + f", not one of {own}'s: write its meaning in core words, "
         f"with {own}'s zones and events, or use one of {own}'s words"
     )
-
-
-class NoMeaning(Exception):
-    """A word of another game names something the game reading it has no
-    counterpart for, and that cannot be left out."""
 
 
 #: the key a name stands under → what kind of name it is
@@ -290,10 +285,3 @@ class Translation:
                     f"{self.target.title}'s {self.names['stat'].get(source_name, source_name)!r} and {target_name!r}",
                 )
         return out
-
-
-def translate(data: Any, source: Any, target: Any) -> Any:
-    """Core actions one game's word expanded to (``data``), read in another
-    game (``source``/``target``: their ``GameInfo``), as
-    :class:`Translation` reads them (its notes are not kept)."""
-    return Translation(source, target)(data)

@@ -163,7 +163,13 @@ def _info_problem(info: GameInfo) -> str | None:
         return (
             f"unknown trigger_multiplicity {info.trigger_multiplicity!r} (legal: {', '.join(TRIGGER_MULTIPLICITIES)})"
         )
-    for field in ("draw_one_at_a_time", "spent_abilities_trigger", "recheck_trigger_condition"):
+    for field in (
+        "draw_one_at_a_time",
+        "spent_abilities_trigger",
+        "recheck_trigger_condition",
+        "condition_on_resolution",
+        "would_effects",
+    ):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
     for field in ("terms", "citations", "variants"):

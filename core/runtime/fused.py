@@ -257,15 +257,14 @@ class Fusing(MachineBase):
         chain's keys for its trace step), each action at once
         (:meth:`Performing.perform_now <tcgtrig.runtime.performing.Performing.perform_now>`)."""
         machine: Machine = self  # type: ignore[assignment]  # a part of the machine
-        if effect.ability.trigger_condition is not None:  # the one that may do nothing after all
+        do = effect.ability.do
+        if effect.ability.trigger_condition is not None:  # one that may do nothing after all
             lapsed = machine.lapsed_on_resolution(effect, run)
             if lapsed is not None:
-                self.trace.add("resolved", effect.trace_head() + link + ("reason", lapsed))
-                self.last_instance = effect.id
-                self.last_depth = effect.depth
-                return
+                link += ("reason", lapsed)
+                do = ()
         self.trace.add("resolved", effect.trace_head() + link)
         self.last_instance = effect.id
         self.last_depth = effect.depth
-        for action in effect.ability.do:
+        for action in do:
             machine.perform_now(action, run)  # never a pick here (fusable): always done at once

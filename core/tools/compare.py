@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from ..base.errors import ChoiceError, PluginError, TcgTrigError
 from ..games.manager import Ruleset, available_games, load_ruleset, split_game
@@ -270,8 +270,9 @@ def _outcomes(
             result = resolve(scenario, ruleset, choices=outcome.choices)
         except TcgTrigError:
             continue
-        if _end_key(result) not in seen:
-            seen.add(_end_key(result))
+        key = _end_key(result)
+        if key not in seen:
+            seen.add(key)
             out.append(result)
     verdict = "every answer tried" if found.complete else f"within {budget:,} positions: {found.reason}"
     return (tuple(out), verdict) if len(out) > 1 else ((), "")
@@ -298,14 +299,7 @@ def _silent_columns_said(columns: list[Column]) -> list[Column]:
                 if ended
                 else "nothing resolved here: no effect triggered"
             )
-            column = Column(
-                game=column.game,
-                result=column.result,
-                notes=(*column.notes, why),
-                outcomes=column.outcomes,
-                explored=column.explored,
-                because=column.because,
-            )
+            column = evolve(column, notes=(*column.notes, why))
         out.append(column)
     return out
 
