@@ -102,6 +102,11 @@ Where each game's rules live
   :func:`tcgtrig_once_per_turn_key`; once per chain, no second
   activation of a card already on the chain, and one replacement per
   destruction: :func:`tcgtrig_activation_blocked`;
+- what a card puts off "after this Chain resolves" (Last Turn's Special
+  Summon) happens once the whole Chain has resolved: the default
+  :func:`tcgtrig_delayed_due`; an effect that does not start a Chain (Call
+  of the Haunted's "when this card leaves the field, destroy that
+  monster") is the core's ``consequence`` ability;
 - ``destroy``, ``tribute``, ``special_summon``, …:
   :func:`tcgtrig_action_aliases`.
 """
@@ -722,6 +727,30 @@ def tcgtrig_chain_responder(state: GameState, chain: Sequence[PendingEffect], pa
     :return: a player name, or ``None`` to close the window now.
 
     Use in game plugins: Yu-Gi-Oh! (priority after a chain link).
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_delayed_due(state: GameState, chain: Sequence[PendingEffect]) -> bool | None:
+    """Say whether the actions a ``delay`` put off happen now.
+
+    Called as the game settles (its rules processing quiet, before what
+    triggered becomes pending) while some ``delay`` waits.  When it says
+    yes, every waiting ``delay``'s actions happen, in the order they were
+    put off, each as part of the effect that put it off (a ``delayed``
+    trace step first); what they trigger joins what triggered meanwhile.
+
+    Stops at first non-None result.  Default: ``True`` once no chain link
+    waits — in a chain game once the whole chain (stack) has resolved, in
+    any other game as soon as the effect that put them off is over.
+
+    :param state: the game state.
+    :param chain: the links still waiting, bottom first (empty outside a
+        chain game, and once the chain has resolved).
+    :return: ``True`` (now), ``False`` (not yet), or ``None`` (the default).
+
+    Use in game plugins: Yu-Gi-Oh! — Last Turn's Special Summon happens
+    once the whole Chain has resolved (GOAT FAQ, Last Turn): the default.
     """
 
 

@@ -270,7 +270,7 @@ class Ruleset:
         self._linked = bind("tcgtrig_linked_counters")
         self._turn_ends = bind("tcgtrig_turn_ends")
         self._describe_counters = bind("tcgtrig_describe_counters")
-        self._responder = bind("tcgtrig_chain_responder")
+        self._responder, self._delayed_due = bind("tcgtrig_chain_responder"), bind("tcgtrig_delayed_due")
         self._can_respond = bind("tcgtrig_can_respond")
         self._offered = bind("tcgtrig_offered_in_window")
         self._declared = bind("tcgtrig_declared_use")
@@ -669,6 +669,14 @@ class Ruleset:
         if player is not None and player not in state.players:
             raise self._bad("tcgtrig_chain_responder", player, f"one of {list(state.players)} or None")
         return player
+
+    def delayed_due(self, state: GameState, chain: Sequence[PendingEffect]) -> bool:
+        """Whether the actions a ``delay`` put off happen now (default: once
+        no chain link waits)."""
+        verdict = self._delayed_due(state, chain) if self._delayed_due is not None else None
+        if self._verdict("tcgtrig_delayed_due", verdict) is None:
+            return not chain
+        return bool(verdict)
 
     @property
     def responds_by_speed(self) -> bool:

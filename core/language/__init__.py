@@ -71,6 +71,7 @@ CORE_ACTIONS = (
     "negate",
     "battle",
     "win",
+    "delay",
 )
 
 #: every primitive action, in the order the schema lists them

@@ -1,7 +1,7 @@
 """The control actions: the words that steer a resolution rather than
 change the game — ``if``, ``may``, ``together``, ``activate``, ``prevent``,
-``negate``, ``win``, ``resolve_pending``, ``end_turn``/``pass_turn`` and
-``mark``.
+``negate``, ``win``, ``delay``, ``resolve_pending``, ``end_turn``/``pass_turn``
+and ``mark``.
 
 Each has one section here: how its words are read and written back.  How
 it runs is the machine's own business (frames, windows, the end of the
@@ -19,6 +19,7 @@ from attrs import frozen
 from ..model.values import (
     Action,
     Activate,
+    Delay,
     Emit,
     If,
     Mark,
@@ -192,6 +193,23 @@ def write_mark(action: Mark, writer: Writer) -> dict[str, Any]:
     }
 
 
+# -- delay ------------------------------------------------------------------
+
+
+def read_delay(
+    reader: Reader, word: str, arg: Any, raw: dict[str, Any], path: tuple[Any, ...], depth: int, **mods: Any
+) -> list[Action]:
+    at = path + (word,)
+    _no_event(reader, word, path, mods["by"], mods["as_"], "puts actions off: it takes no 'by' or 'as'")
+    if not isinstance(arg, list) or not arg:
+        raise reader.error(at, "expected a list of actions to do once the current resolution sequence is over")
+    return [Delay(actions=reader.actions(arg, at, depth), label=mods["label"])]
+
+
+def write_delay(action: Delay, writer: Writer) -> dict[str, Any]:
+    return {"delay": writer.actions(action.actions), **some(label=action.label)}
+
+
 # -- activate -----------------------------------------------------------------
 
 
@@ -292,6 +310,7 @@ CONTROLS: tuple[ControlKind, ...] = (
     ControlKind(("mark",), Mark, read_mark, write_mark),
     ControlKind(("activate",), Activate, read_activate, write_activate),
     ControlKind(("win",), Win, read_win, write_win),
+    ControlKind(("delay",), Delay, read_delay, write_delay),
     ControlKind(("negate",), Negate, read_negate, write_negate),
     ControlKind(("prevent",), Prevent, read_prevent, write_prevent),
 )

@@ -76,6 +76,7 @@ __all__ = [
     "If",
     "Together",
     "May",
+    "Delay",
     "ResolvePending",
     "PassTurn",
     "Grant",
@@ -110,7 +111,7 @@ COMPARISONS = ("gte", "lte", "eq", "gt", "lt", "ne")
 DURATIONS = ("end_of_turn", "end_of_your_turn", "end_of_opponents_turn")
 
 #: Ability kinds of the scenario contract.
-ABILITY_KINDS = ("triggered", "interrupt", "replacement", "continuous", "activated")
+ABILITY_KINDS = ("triggered", "interrupt", "replacement", "continuous", "activated", "consequence")
 
 
 _T = TypeVar("_T")
@@ -593,6 +594,19 @@ class May:
 
 
 @frozen(kw_only=True)
+class Delay:
+    """``actions`` are put off until the current resolution sequence is
+    over — in a chain game, once the whole chain (stack) has resolved; the
+    game says when (``tcgtrig_delayed_due``).  Then they happen as part of
+    the effect that put them off, before what triggered meanwhile becomes
+    pending (Yu-Gi-Oh!'s Last Turn: "after Ceasefire resolves, the turn
+    player Special Summons")."""
+
+    actions: tuple[Action, ...] = field(default=(), converter=_actions)
+    label: str | None = None
+
+
+@frozen(kw_only=True)
 class Grant:
     """``card`` gains ``ability`` (until ``until``, or while it stays where
     it is).  ``key`` is its effect key: ``<card the grant is written on>.<ability id>``
@@ -706,6 +720,7 @@ Action = Union[
     Negate,
     Battle,
     Win,
+    Delay,
 ]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)

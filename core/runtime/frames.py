@@ -38,6 +38,8 @@ __all__ = [
     "InlineActivation",
     "ChainWindow",
     "ResolveChain",
+    "ApplyConsequence",
+    "DelayedStart",
     "flatten",
 ]
 
@@ -234,7 +236,9 @@ class MainLoop(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Settle(Frame):
-    """Rules processing until quiet, then what triggered becomes pending."""
+    """Rules processing until quiet, then what a ``delay`` put off if the
+    game says it is due (and the rules again), then what triggered becomes
+    pending."""
 
     phase: str = "rules"
 
@@ -244,6 +248,13 @@ class Settle(Frame):
         (and must be asked again once their actions are done)."""
         todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
         if not todo:
+            if machine.delayed:  # what a delay put off may be due: it happens first, then settle again
+                settle = cls()
+                machine.push(settle)
+                if not machine.begin_delayed():
+                    machine.pop()
+                    cls.admit(machine)
+                return
             cls.admit(machine)
             return
         machine.push(cls())
@@ -254,7 +265,8 @@ class Settle(Frame):
         if self.phase == "rules":
             todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
             if not todo:
-                self.phase = "admit"
+                if not (machine.delayed and machine.begin_delayed()):
+                    self.phase = "admit"  # else what a delay put off happens first, then the rules again
                 return
             if machine.check_loop("rules"):
                 return
@@ -867,6 +879,43 @@ class ResolveChain(Frame):
             ),
             link=len(machine.chain_links) + 1,
         )
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class ApplyConsequence(Frame):
+    """A ``consequence`` ability a moment set off: it applies now, as part
+    of the effect during which its event happened (an ``applied`` step,
+    then its actions)."""
+
+    effect: PendingEffect
+    run: EffectRun
+
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        effect = self.effect
+        machine.trace.add("applied", effect.trace_head() + ("event", effect.events[0].name))
+        machine.resolve(effect, self.run, record=False)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class DelayedStart(Frame):
+    """What a ``delay`` put off begins, as part of the effect that put it
+    off (a ``delayed`` step, with the game's reason, then the actions)."""
+
+    actions: tuple[Action, ...]
+    run: EffectRun
+    reason: str
+
+    def step(self, machine: Machine) -> None:
+        machine.pop()
+        run = self.run
+        scope = run.scope
+        machine.trace.add(
+            "delayed",
+            ("effect", scope.key, "player", scope.controller, "id", run.instance, "cause", run.instance)
+            + ("reason", self.reason),
+        )
+        machine.push(RunActions(self.actions, run))
 
 
 # ---------------------------------------------------------------------------

@@ -107,8 +107,12 @@ class Machine(Activating, Performing, Fusing):
         self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
         # positions with interrupts take every step through the frames, and so do
         # chain games in which a player may respond or new triggers go on top
+        # and so do positions where something happens after an event or a chain (consequences, delays)
         self._fusable = (
-            self.fused and not self._interruptible and not (self.chain and (self.on_top or self.index.activated))
+            self.fused
+            and not self._interruptible
+            and not self.index.sequenced
+            and not (self.chain and (self.on_top or self.index.activated))
         )
         if self._guard is None:
             self._guard = LoopGuard(self.max_steps)
@@ -174,6 +178,7 @@ class Machine(Activating, Performing, Fusing):
             # pool): the copy's decision shows the frame's copy of them, which reads the copy's pool
             clone.decision = evolve(decision, options=memo[id(decision.options)])
         clone.windows = _copy.deepcopy(self.windows, memo)
+        clone.delayed = _copy.deepcopy(self.delayed, memo)
         # matched effects are not admitted yet: admission fills them in, in place
         clone.matched = [_copy.copy(match) for match in self.matched]
         clone.chain_links = list(self.chain_links)
@@ -323,6 +328,7 @@ class Machine(Activating, Performing, Fusing):
             self.last_events if self.chain else (),
             self.answered_moment == self.last_moment,
             tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
+            tuple((run.instance, actions) for actions, run in self.delayed),
         )
 
     def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:

@@ -144,6 +144,9 @@ class MachineBase:
     #: the pending effects whose trigger condition is re-checked while they wait
     conditional: Rechecks = field(factory=Rechecks)
     turns_ended: int = 0
+    #: what a ``delay`` put off, with the effect it is part of, in the order put off
+    #: (:meth:`~tcgtrig.runtime.performing.Performing.begin_delayed`)
+    delayed: list[tuple[tuple[Action, ...], EffectRun]] = field(factory=list)
     #: who was asked the last ordering decision, until the effect they chose is taken
     _orderer: str | None = None
     #: the effect just taken while others waited, and its ``activated`` step's keys: the rule that put

@@ -24,6 +24,7 @@ from ..model.values import (
     Activate,
     AtTrigger,
     Card,
+    Delay,
     Draw,
     Emit,
     Event,
@@ -41,6 +42,8 @@ from ..model.values import (
 from .actions import apply
 from .evaluate import Scope, make_scope, relative_player
 from .frames import (
+    ApplyConsequence,
+    DelayedStart,
     EffectRun,
     InlineActivation,
     InterruptWindow,
@@ -129,6 +132,34 @@ class Performing(MachineBase):
 
     def _begin_pass_turn(self, action: PassTurn, run: EffectRun) -> None:
         self.pass_turn(run, action.check)
+
+    def _begin_delay(self, action: Delay, run: EffectRun) -> None:
+        """``delay``: its actions wait, as part of this effect, until the game
+        says the resolution sequence is over (:meth:`begin_delayed`)."""
+        later = EffectRun(
+            scope=run.scope,
+            instance=run.instance,
+            trigger_cause=run.trigger_cause,
+            depth=run.depth,
+            by=run.by,
+            did=dict(run.did),
+        )
+        self.delayed.append((action.actions, later))
+        run.note(0, action.label)
+
+    def begin_delayed(self) -> bool:
+        """If the game says so (``tcgtrig_delayed_due``), what every ``delay``
+        put off begins, in the order put off, each with a ``delayed`` step;
+        whether it did."""
+        if not self.delayed or not self.ruleset.delayed_due(self.state, tuple(self.chain_links)):
+            return False
+        delayed, self.delayed = self.delayed, []
+        term = self.ruleset.info.term
+        over = f"the {term('chain')} has resolved" if self.chain else "the effect is over"
+        reason = self.cite("delay", f"put off until {over}")
+        for actions, run in reversed(delayed):  # pushed last-first: the first put off happens first
+            self.push(DelayedStart(actions, run, reason))
+        return True
 
     def _begin_mark(self, action: Mark, run: EffectRun) -> None:
         changed = self.state.set_mark(action.set_ or action.clear or "", action.set_ is not None)
@@ -352,6 +383,7 @@ class Performing(MachineBase):
                 return self.ruleset.look_back(self.state, card, ability, event, self_card)
 
         link, matched = self.resolving_link, self.matched
+        consequences: list[Match] = []
         for match in match_triggers(
             self.index, self.view, events, before, moment, run.trigger_cause, run.depth + 1, look_back
         ):
@@ -370,9 +402,31 @@ class Performing(MachineBase):
                     known = fixed.get(id(ability))
                     if known is None or known[0] is not ability or known[1]:
                         self._fix_values(m, before)
-                    matched.append(m)
+                    if ability.kind == "consequence":
+                        consequences.append(m)
+                    else:
+                        matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
+        if consequences:
+            self.apply_consequences(consequences, run)
+
+    def apply_consequences(self, found: list[Match], run: EffectRun) -> None:
+        """The ``consequence`` abilities a moment set off happen now, as part
+        of what ``run`` is doing, one after another in trigger order and
+        before its next action: not activated, on no chain, nothing to
+        answer.  Each is an effect instance of its own (an ``applied``
+        step); what it makes happen triggers as if ``run`` had done it."""
+        for match in reversed(found):  # pushed last-first: the first found happens first
+            effect = evolve(match, id=self.new_id(), moment=self.moment, timing=self.timing, cause=run.instance)
+            consequence = EffectRun(
+                scope=self.scope_of(effect),
+                instance=effect.id,
+                trigger_cause=run.trigger_cause,
+                depth=run.depth,
+                by=run.by,
+            )
+            self.push(ApplyConsequence(effect, consequence))
 
     def _fix_values(self, match: Match, before: dict[str, Card] | None = None) -> None:
         """Read the ability's ``fixed`` numbers and ``at_trigger`` conditions
@@ -500,4 +554,5 @@ _BEGIN: dict[type, Callable[[Performing, Any, EffectRun], None]] = {
     ResolvePending: Performing._begin_resolve_pending,
     PassTurn: Performing._begin_pass_turn,
     Mark: Performing._begin_mark,
+    Delay: Performing._begin_delay,
 }

@@ -24,6 +24,7 @@ from ..model.values import (
     Card,
     Count,
     CounterIs,
+    Delay,
     Event,
     Gain,
     Grant,
@@ -143,6 +144,10 @@ class AbilityIndex:
     listeners: dict[str, Listeners] = {}
     #: cards with an ability whose ``when.card`` is ``self``
     self_listeners: frozenset[str] = frozenset()
+    #: the words hold a ``consequence`` ability or a ``delay``: what happens
+    #: after an event, or once a chain is over, takes every step through the
+    #: frames (the fused path has no place for them)
+    sequenced: bool = False
     #: the conditions in the words that read a counter
     counter_reads: tuple[CounterIs, ...] = ()
     #: counters the words only ever raise, or only ever lower
@@ -198,7 +203,7 @@ class AbilityIndex:
                     activated.append((key, card.id, ability))
                 elif ability.kind == "continuous":
                     continuous.append((card.id, ability))
-                elif ability.when is not None and ability.kind == "triggered":
+                elif ability.when is not None and ability.kind in ("triggered", "consequence"):
                     triggers.setdefault(ability.when.event, []).append((card.id, ability, key))
                     if ability.when.card == "self":
                         self_listeners.add(card.id)
@@ -207,7 +212,8 @@ class AbilityIndex:
                         interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
         granted: dict[str, list[tuple[str, Ability]]] = {}
         granted_interrupts: dict[str, list[tuple[str, Ability]]] = {}
-        grants, counter_words, fixed = _read_words(cards, start)
+        grants, counter_words, fixed, delays = _read_words(cards, start)
+        sequenced = delays or any(a.kind == "consequence" for card in cards for a in card.abilities)
         signs: dict[str, set[int]] = {}
         for item in counter_words:
             if isinstance(item, Gain):
@@ -225,6 +231,7 @@ class AbilityIndex:
             counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
             one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
             self_listeners=frozenset(self_listeners),
+            sequenced=sequenced,
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
             by_key=by_key,
@@ -394,15 +401,17 @@ _MAYBE_FIXED = frozenset({Count, StatOf, AtTrigger})
 
 def _read_words(
     cards: Sequence[Card], start: Sequence[Action]
-) -> tuple[list[tuple[str, Ability]], list[CounterIs | Gain], dict[int, tuple[Ability, _Fixed]]]:
+) -> tuple[list[tuple[str, Ability]], list[CounterIs | Gain], dict[int, tuple[Ability, _Fixed]], bool]:
     """One walk of every word of the cards (their abilities, and those they
     gained already) and of the start actions, gathering: every ``grant``
     there and every gained ability on a card, as (effect key, ability); the
-    counter words (``CounterIs`` and ``Gain``), in walk order; and each
-    printed ability's :func:`fixed_values`, by ``id``."""
+    counter words (``CounterIs`` and ``Gain``), in walk order; each
+    printed ability's :func:`fixed_values`, by ``id``; and whether any
+    word is a ``delay``."""
     found: dict[int, tuple[str, Ability]] = {}
     counters: list[CounterIs | Gain] = []
     fixed: dict[int, tuple[Ability, _Fixed]] = {}
+    delays = False
     for card in cards:
         for mod in card.mods:
             if mod.ability is not None and mod.key is not None:
@@ -421,9 +430,11 @@ def _read_words(
                 counters.append(item)
             elif kind in _MAYBE_FIXED and is_fixed_value(item):
                 values[item] = None
+            elif kind is Delay:
+                delays = True
         if isinstance(root, Ability):
             fixed[id(root)] = (root, tuple(values))
-    return list(found.values()), counters, fixed
+    return list(found.values()), counters, fixed, delays
 
 
 def _found(

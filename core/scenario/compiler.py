@@ -455,18 +455,20 @@ class Compiler:
     def ability(self, raw: dict[str, Any], card: dict[str, Any], path: Path_) -> Ability:
         kind = raw.get("kind", "triggered")
         when = raw.get("when")
-        if kind in ("triggered", "interrupt", "replacement") and when is None:
+        if kind in ("triggered", "interrupt", "replacement", "consequence") and when is None:
             raise self.error(path, f"{article(kind)} ability needs 'when': the event it waits for")
         if kind not in ABILITY_KINDS:  # pragma: no cover - the schema checks it
             raise self.error(path + ("kind",), f"unknown kind {kind!r}", ABILITY_KINDS)
         pattern = self.pattern(when, path + ("when",)) if when is not None else None
-        if "trigger_condition" in raw and kind not in ("triggered", "interrupt", "replacement"):
+        if "trigger_condition" in raw and kind not in ("triggered", "interrupt", "replacement", "consequence"):
             raise self.error(
                 path + ("trigger_condition",),
                 f"{article(kind)} ability does not trigger: a "
-                "trigger_condition belongs to a triggered, interrupt or replacement ability "
+                "trigger_condition belongs to a triggered, interrupt, replacement or consequence ability "
                 "(use 'condition')",
             )
+        if kind == "consequence":
+            self.plain_consequence(raw, path)
         targets = self.targets(raw, kind, path)
         outer_targets, self.target_names = self.target_names, frozenset(name for name, _ in targets)
         try:
@@ -522,6 +524,17 @@ class Compiler:
             text=raw.get("text"),
             targets=targets,
         )
+
+    def plain_consequence(self, raw: dict[str, Any], path: Path_) -> None:
+        """A consequence happens at once as part of its event: nothing about
+        it is chosen, paid, limited or checked as an activation."""
+        for key in ("optional", "once_per_turn", "per_turn", "cost", "condition", "speed"):
+            if raw.get(key) not in (None, False):
+                raise self.error(
+                    path + (key,),
+                    f"a consequence ability is not activated: it takes no {key!r} "
+                    "(it happens at once as part of its event; 'trigger_condition' says when it does)",
+                )
 
     def targets(self, raw: dict[str, Any], kind: str, path: Path_) -> tuple[tuple[str, Query], ...]:
         """An ability's ``target: QUERY`` or ``targets: {NAME: QUERY, …}``:
@@ -807,7 +820,7 @@ class Compiler:
                 at + ("id",),
                 f"{self.writer} already grants an ability with id {raw['id']!r}: give each its own id",
             )
-        if raw.get("kind") in ("continuous", "activated"):
+        if raw.get("kind") in ("continuous", "activated", "consequence"):
             raise self.error(
                 at + ("kind",),
                 "a gained ability here is triggered, an interrupt or a replacement",

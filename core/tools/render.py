@@ -435,6 +435,19 @@ class _Builder:
         if kind == "resolved":
             self.done.append(node)
 
+    def on_delayed(self, step: Step) -> None:
+        """What a ``delay`` put off begins: what it does comes under it."""
+        node = self.child(
+            self.root,
+            [
+                ("⏲ put off: ", "magenta"),
+                *self.effect_label(step),
+                (f" — {self.shown.sentence(step.get('reason'))}", "dim"),
+            ],
+        )
+        self.nodes[step.get("id")] = node
+        self.about[id(node)] = f"what {self.shown(step.get('effect'))} put off"
+
     def on_declared(self, step: Step) -> None:
         self.child(
             self.parent(step.get("cause")), [("☑ declared ", "green"), *self.effect_label(step)], "triggered during"

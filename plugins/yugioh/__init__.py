@@ -37,7 +37,12 @@ In every variant:
   (tag ``hard_once_per_turn``) is per player and card name; tag
   ``once_per_chain`` allows one activation per chain;
 - one replacement per destruction: a card destroyed by another card's
-  "destroy 1 other card instead" cannot redirect that destruction back.
+  "destroy 1 other card instead" cannot redirect that destruction back;
+- what a card does "after this Chain resolves" (Last Turn's Special
+  Summon, ``delay``) waits for the whole Chain: the core's default
+  ``tcgtrig_delayed_due``; an effect that does not start a Chain (Call of
+  the Haunted's "when this card leaves the field, destroy that monster")
+  is a ``consequence`` ability, applied at once.
 """
 
 from tcgtrig import GameInfo
@@ -61,6 +66,8 @@ GAME_INFO = GameInfo(
     citations={
         "trigger_multiplicity": "Trigger Effects activate once each time their condition is met (one act)",
         "chain": "TCG Rulebook v10",  # a Chain resolves from its last Chain Link to its first
+        # "After Ceasefire resolves, the turn player Special Summons a monster for Last Turn"
+        "delay": "GOAT FAQ, Last Turn",
     },
     stats=("atk", "def", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "field": "field", "graveyard": "discard", "banished": "exile"},

@@ -499,6 +499,34 @@ def test_hook_tcgtrig_chain_responder():
     ).keys("activated") == ["s.go"]
 
 
+HELD = """
+    cards:
+      - id: a
+        owner: A
+        zone: battle
+        abilities:
+          - {id: release, when: {event: gained, counter: hold}, do: [{lose: {counter: hold}}]}
+    start: [{delay: [{gain: {counter: late}}]}, {gain: {counter: hold}}]
+    """
+
+
+def test_hook_tcgtrig_delayed_due():
+    class WhileHeld:
+        @hookimpl
+        def tcgtrig_delayed_due(self, state, chain):
+            return state.counter(state.turn_player, "hold") <= 0
+
+    def order(result: tcgtrig.Resolution) -> list[str]:
+        return [s.kind for s in result.trace if s.kind in ("delayed", "resolved")]
+
+    # the default: what the start actions put off happens as soon as they are over
+    assert order(run(HELD, game())) == ["delayed", "resolved"]
+    # the game holds it back until the counter is down again
+    held = run(HELD, game(WhileHeld()))
+    assert order(held) == ["resolved", "delayed"]
+    assert held.state.counter("A", "late") == 1
+
+
 def test_hook_tcgtrig_can_respond():
     class OnlyCounters:
         @hookimpl
