@@ -335,9 +335,14 @@ class Activating(MachineBase):
             for _, _, cards in chosen
             for card_id, _ in cards
         ]
-        last = self.last_moment
+        # Choosing a target is part of the activation, not an event that closes a timing: a waiting
+        # trigger does not miss its timing for it, and what could be answered before (a Summon) still can,
+        # beside the targeting itself.
+        last, answerable = self.last_moment, self.last_events
         self.happened(events, {}, run)
-        self.last_moment = last  # part of the activation: a waiting trigger does not miss its timing for it
+        self.last_moment = last
+        if events and self.last_events is not answerable:
+            self.last_events = (*answerable, *self.last_events)
 
     def negate(self, action: Negate, run: EffectRun) -> None:
         """Negate the newest link of each card the action finds (see
