@@ -87,8 +87,8 @@ Where each game's rules live
   ``GameInfo.citations["chain"]``);
 - variants (``GameInfo.variants``, :func:`tcgtrig_variant`): ``ocg`` offers
   optional hand and Deck triggers in the response window
-  (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger
-  first;
+  (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger first
+  within a SEGOC group;
 - response windows and spell speeds (1 never responds, 2 responds to 1–2,
   3 to anything): the default :func:`tcgtrig_chain_responder` and
   :func:`tcgtrig_can_respond`;

@@ -11,8 +11,10 @@ Follows the current TCG rulebook (v10) by default, with two variants:
   after the SEGOC chain is built, and may go on top of a Spell Speed 1 or 2
   link, not on top of a Spell Speed 3 one (Konami OCG FAQ);
 - ``goat``: the older TCG rule still used by the GOAT and Edison formats —
-  a trigger that happened earlier goes on the chain first (Sangan Tributed
-  for Caius: Sangan is Chain Link 1), SEGOC among simultaneous ones.
+  within a SEGOC group (two mandatory, or two optional, effects of one
+  player) a trigger that happened earlier goes on the chain first (Sangan
+  Tributed for Caius: Sangan is Chain Link 1); SEGOC's groups still come
+  first.
 
 In every variant:
 
@@ -53,7 +55,7 @@ GAME_INFO = GameInfo(
     variants={
         "tcg": "the current TCG rulebook: hand triggers join SEGOC",
         "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",
-        "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
+        "goat": "GOAT/Edison: within a SEGOC group, the earliest trigger goes on the chain first",
     },
     rule_counters=(),  # no rule here reads a counter
     # a Trigger Effect activates once each time its condition is met: one act, once (Yugipedia, Trigger Effect)

@@ -31,11 +31,13 @@ def rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
 
 
 def rank_trigger_first(state: GameState, effect: PendingEffect) -> tuple[int, ...] | None:
-    """GOAT/Edison: the trigger that happened earlier goes on the chain
-    first; SEGOC among those that happened at the same moment."""
+    """GOAT/Edison: SEGOC first; within one SEGOC group (two mandatory, or
+    two optional, effects of the same player) the trigger that happened
+    earlier goes on the chain first, instead of its player ordering them
+    (the Edison compendium, "SEGOC and Early Trigger")."""
     if effect.window == "interrupt":
         return None
-    return (effect.moment, segoc_group(state, effect))
+    return (segoc_group(state, effect), effect.moment)
 
 
 #: each SEGOC group in words, as :func:`order_rule` cites it
@@ -64,13 +66,16 @@ def order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> s
     return f"SEGOC: {first.controller} orders their own effects within a group as they choose ({SEGOC})"
 
 
-def goat_order_rule(first: PendingEffect, then: PendingEffect) -> str | None:
-    """GOAT/Edison: an earlier trigger goes on the Chain first; SEGOC (the
-    game's own rule) among simultaneous ones."""
+def goat_order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> str | None:
+    """GOAT/Edison: within one SEGOC group an earlier trigger goes on the
+    Chain first; between groups, and among simultaneous ones, SEGOC (the
+    game's own rule)."""
     if first.window == "interrupt" or first.moment == then.moment:
         return None
+    if segoc_group(state, first) != segoc_group(state, then):
+        return None
     return (
-        "GOAT/Edison: the earliest trigger goes on the Chain first, SEGOC only among simultaneous ones "
+        "GOAT/Edison: the earliest trigger goes on the Chain first within a SEGOC group "
         "(the TCG rule before Rulebook v10)"
     )
 
