@@ -264,14 +264,17 @@ def battle_result(state: GameState, card: str, against: str | None, stat: Any) -
 # -- the game's words ----------------------------------------------------------
 
 
+#: the flag of a face-down card (a Set card)
+FACE_DOWN = "face_down"
+
+
 def _set(arg: Any) -> dict[str, Any]:
+    """A monster is Set: face-down in Defense Position (Rulebook v10, "Set")
+    — it arrives with both flags, part of the Set itself (no event of their
+    own).  A flip clears ``face_down`` and leaves the position.  (A Spell or
+    Trap is Set with ``move: {…, as: set, flags: [face_down]}``.)"""
     card, modifiers = card_argument(arg)
-    return {
-        "together": [
-            {"move": {"card": card, "to": "field", "as": "set", **modifiers}},
-            {"flag": {"card": card, "set": "face_down"}},
-        ]
-    }
+    return {"move": {"card": card, "to": "field", "as": "set", "flags": [FACE_DOWN, DEFENSE], **modifiers}}
 
 
 def _number(arg: Any) -> int:

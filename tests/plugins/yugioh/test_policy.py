@@ -213,12 +213,8 @@ def test_a_spell_sent_away_by_rule_is_not_the_last_thing_to_happen():
         (
             "set",
             "x",
-            {
-                "together": [
-                    {"move": {"card": "x", "to": "field", "as": "set"}},
-                    {"flag": {"card": "x", "set": "face_down"}},
-                ]
-            },
+            # issue 37 item 9: face-down Defense Position, as part of the Set
+            {"move": {"card": "x", "to": "field", "as": "set", "flags": ["face_down", "defense_position"]}},
         ),
         ("lp", -500, {"lose": {"counter": "lp", "amount": 500}}),
         ("damage", 500, {"lose": {"player": "opponent", "counter": "lp", "amount": 500}}),
