@@ -98,6 +98,8 @@ Where each game's rules live
 - missing the timing (an optional "when" trigger whose event was not the
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
+- a Spell or Trap activated from the hand sits on the field while it is
+  a chain link: :func:`tcgtrig_activation_zone`;
 - once per turn (soft per card copy, hard per name):
   :func:`tcgtrig_once_per_turn_key`; once per chain, no second
   activation of a card already on the chain, and one replacement per
@@ -536,6 +538,32 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
     In a chain game it is asked about every ability of the responding
     player at every response window: say what the answer reads
     (:func:`reads`) so the core can keep it between windows.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_activation_zone(state: GameState, effect: PendingEffect) -> str | None:
+    """Say where an activated ability's card is put as it is activated.
+
+    Called for every ``activated`` ability as it is activated, after its
+    ``activated`` step and before its cost.  The card moves there ``by:
+    rule`` (the event ``moved``; what the rules do by themselves is not the
+    last thing to happen), as part of the activation: the effect stays the
+    card's ("this card" is the card where it was put), and in a chain game
+    the card sits there while it is a chain link.  What becomes of it after
+    it resolved is for its actions to say.
+
+    Stops at first non-None result.  Default: ``None`` (the card stays
+    where it is).
+
+    :param state: the game state.
+    :param effect: the effect being activated.
+    :return: a zone name, or ``None``.
+
+    Use in game plugins: Yu-Gi-Oh! places a Spell or Trap Card activated
+    from the hand on the field (its Spell & Trap Zone), where it can be
+    targeted while it is a Chain Link; a game whose spells are put on a
+    stack as they are cast.
     """
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from ..language import NOT_AT_ONCE
+from ..language.base import Moment
 from ..model.info import ActivationContext
 from ..model.pending import PendingEffect
 from ..model.trace import Step
@@ -252,6 +253,7 @@ class Activating(MachineBase):
                 self.chains += 1
             link = len(self.chain_links) + 1
             self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", link) + rule)
+            effect, scope = self.put_in_place(effect, scope)
             self.add_link(effect)
             if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
                 run = EffectRun(
@@ -265,9 +267,10 @@ class Activating(MachineBase):
                 if ability.cost:
                     self.push(RunActions(ability.cost, self.cost_run(run)))
             return
+        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
+        effect, scope = self.put_in_place(effect, scope)
         if scope is None:
             scope = self.scope_of(effect)
-        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
         if target is not None:  # the interrupt window (only it has a target): against the action it interrupts
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
             run = EffectRun(
@@ -297,6 +300,32 @@ class Activating(MachineBase):
                 self.push(RunActions(ability.cost, self.cost_run(run)))
             return
         self.resolve(effect, run, record=ability.kind != "replacement")
+
+    def put_in_place(self, effect: PendingEffect, scope: Scope | None) -> tuple[PendingEffect, Scope | None]:
+        """An activated ability's card is put where the game says as it is
+        activated (``tcgtrig_activation_zone``), ``by: rule``, as part of
+        the activation: the effect, the same, now belongs to the card where
+        it was put (and its scope is worked out again)."""
+        if effect.ability.kind != "activated" or not self.ruleset.places_activated:
+            return effect, scope
+        state = self.state
+        card = state.cards.get(effect.card)
+        zone = self.ruleset.activation_zone(state, effect) if card is not None else None
+        if card is None or zone is None or zone == card.zone or card.incarnation != effect.incarnation:
+            return effect, scope
+        events: list[Event] = []
+        before: dict[str, Any] = {}
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        Moment(machine, events, before).move(card, zone, None, "rule", None, "moved", None)
+        now = state.cards[card.id].incarnation
+        placed = evolve(
+            effect,
+            incarnation=now,
+            self_incarnation=now if effect.self_card == card.id else effect.self_incarnation,
+        )
+        run = EffectRun(scope=self.scope_of(placed), instance=placed.id, trigger_cause=placed.id, depth=placed.depth)
+        self.happened(events, before, run)
+        return placed, None
 
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
         lapsed = self.lapsed_on_resolution(effect, run) if effect.ability.trigger_condition is not None else None

@@ -33,6 +33,8 @@ In every variant:
   before the summon, or at Chain Link 2 or higher with earlier links
   resolving after it (a resolving link counts even if it does nothing);
   mandatory and "if" triggers never miss;
+- a Spell or Trap Card activated from the hand is placed on the field as
+  it is activated, and sits there while it is a Chain Link;
 - once per event: a draw of two cards is one draw;
 - "Once per turn" (soft) is per card copy and usable again after the card
   leaves and comes back; "you can only use this effect of X once per turn"

@@ -80,6 +80,11 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
 
 
 @hookimpl
+def tcgtrig_activation_zone(state: GameState, effect: PendingEffect) -> str | None:
+    return policy.activation_zone(state, effect)
+
+
+@hookimpl
 @reads("chain.top_speed")
 def tcgtrig_can_respond(chain: Any, effect: PendingEffect) -> bool:
     return policy.can_respond(chain, effect)

@@ -205,6 +205,23 @@ def replaced(effect: PendingEffect, context: ActivationContext) -> str | None:
     return None
 
 
+#: the card types placed on the field as they are activated from the hand
+SPELL_TRAP = ("spell", "trap")
+
+
+def activation_zone(state: GameState, effect: PendingEffect) -> str | None:
+    """A Spell or Trap Card activated from the hand is placed face-up on the
+    field (its Spell & Trap Zone) as it is activated, and stays there while
+    it is a Chain Link: it can be targeted and destroyed there (Rulebook v10,
+    "Spell Cards": activating one from the hand places it on the field).  A
+    Normal Spell or Trap then goes to the GY once it has resolved: its
+    actions say so (``send_to_graveyard: {card: self, by: rule}``)."""
+    card = state.cards[effect.card]
+    if card.zone != "hand" or "monster" in card.types or not any(kind in card.types for kind in SPELL_TRAP):
+        return None
+    return "field"
+
+
 def can_respond(chain: Any, effect: PendingEffect) -> bool:
     """Spell speeds: 1 never responds; 2 responds to 1 or 2; 3 to anything,
     and only 3 to 3.  Triggers are speed 1."""

@@ -514,6 +514,32 @@ def test_hook_tcgtrig_can_respond():
     assert respond["options"] == ("c.counter", "pass")
 
 
+def test_hook_tcgtrig_activation_zone():
+    class OnTheTable:
+        @hookimpl
+        def tcgtrig_activation_zone(self, state, effect):
+            return "table" if state.cards[effect.card].zone == "hand" else None
+
+    text = """
+        cards:
+          - id: s
+            owner: A
+            zone: hand
+            abilities: [{id: go, kind: activated, do: [{gain: {counter: n}}, {move: {card: self, to: pile}}]}]
+          - {id: q, owner: B, zone: field, abilities: [{id: quick, kind: activated, speed: 2, do: []}]}
+        start: [{activate: s.go}]
+        """
+    chain = tcgtrig.load_ruleset("plain", plugins=(Chain(),), autoload=False)
+    assert run(text, chain).state.cards["s"].zone == "pile"  # "this card" is the card in the hand
+    for ruleset in (chain, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnTheTable()), autoload=False)):
+        result = run(text, ruleset, choices=["q.quick"])
+        assert result.state.counters["A"]["n"] == 1
+        assert result.state.cards["s"].zone == "pile"  # "this card": where it was put, then where it went
+    placed = run(text, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnTheTable()), autoload=False))
+    moves = [(s["from"], s["to"], s["by"]) for s in placed.trace if s.kind == "event" and s["card"] == "s"]
+    assert moves == [("hand", "table", "rule"), ("table", "pile", "effect")]
+
+
 OPTIONAL_PAIR = """
     cards:
       - id: a
