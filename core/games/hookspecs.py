@@ -99,7 +99,8 @@ Where each game's rules live
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
 - a Spell or Trap activated from the hand sits on the field while it is
-  a chain link: :func:`tcgtrig_activation_zone`;
+  a chain link, and a resolved Normal Spell or Trap goes to the GY:
+  :func:`tcgtrig_activation_zone`;
 - once per turn (soft per card copy, hard per name):
   :func:`tcgtrig_once_per_turn_key`; once per chain, no second
   activation of a card already on the chain, and one replacement per
@@ -542,28 +543,35 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
 
 
 @hookspec(firstresult=True)
-def tcgtrig_activation_zone(state: GameState, effect: PendingEffect) -> str | None:
-    """Say where an activated ability's card is put as it is activated.
+def tcgtrig_activation_zone(state: GameState, effect: PendingEffect, point: str) -> str | None:
+    """Say where an activated ability's card is put as it is activated, or
+    once its effect has resolved.
 
-    Called for every ``activated`` ability as it is activated, after its
-    ``activated`` step and before its cost.  The card moves there ``by:
-    rule`` (the event ``moved``; what the rules do by themselves is not the
-    last thing to happen), as part of the activation: the effect stays the
+    Called for every ``activated`` ability at two points: ``"activation"``,
+    after its ``activated`` step and before its cost; and ``"resolved"``,
+    once its actions are done (in a chain game, as its chain link resolves;
+    not for a link that was negated).  The card moves there ``by: rule``
+    (the event ``moved``; what the rules do by themselves is not the last
+    thing to happen).  Put there as it is activated, the effect stays the
     card's ("this card" is the card where it was put), and in a chain game
-    the card sits there while it is a chain link.  What becomes of it after
-    it resolved is for its actions to say.
+    the card sits there while it is a chain link.  Once resolved, only the
+    card the effect was activated with moves: not one its actions already
+    moved (a Spell that sends itself to the graveyard, or was destroyed
+    while it waited).
 
     Stops at first non-None result.  Default: ``None`` (the card stays
     where it is).
 
     :param state: the game state.
-    :param effect: the effect being activated.
+    :param effect: the effect being activated, or resolved.
+    :param point: ``"activation"`` or ``"resolved"``.
     :return: a zone name, or ``None``.
 
     Use in game plugins: Yu-Gi-Oh! places a Spell or Trap Card activated
     from the hand on the field (its Spell & Trap Zone), where it can be
-    targeted while it is a Chain Link; a game whose spells are put on a
-    stack as they are cast.
+    targeted while it is a Chain Link, and sends a Normal Spell or Trap to
+    the GY once it has resolved; a game whose spells are put on a stack as
+    they are cast, and in the discard pile once resolved.
     """
 
 

@@ -619,12 +619,12 @@ class Ruleset:
             raise self._bad("tcgtrig_rules_processing", actions, "a list of core actions (Move, Flag, …)")
         return tuple(actions or ())
 
-    def activation_zone(self, state: GameState, effect: PendingEffect) -> str | None:
-        """Where an activated ability's card is put as it is activated
-        (``tcgtrig_activation_zone``); ``None``: it stays."""
+    def activation_zone(self, state: GameState, effect: PendingEffect, point: str) -> str | None:
+        """Where an activated ability's card is put as it is activated, or
+        once it has resolved (``tcgtrig_activation_zone``); ``None``: it stays."""
         if self._activation_zone is None:
             return None
-        zone = self._activation_zone(state, effect)
+        zone = self._activation_zone(state, effect, point)
         if zone is not None and not _is_text(zone, empty=False):
             raise self._bad("tcgtrig_activation_zone", zone, "a zone name or None")
         return zone

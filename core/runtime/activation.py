@@ -24,8 +24,10 @@ from ..model.values import (
     Action,
     Event,
     Gain,
+    Move,
     Negate,
     Query,
+    Ref,
     Together,
 )
 from .actions import card_fields, plan
@@ -43,6 +45,9 @@ from .responders import ResponderTable, Responses, leaves_of, put, tree_of
 
 if TYPE_CHECKING:
     from .machine import Machine
+
+#: "this card": the card an effect was activated with, as long as it has not moved since
+SELF = Ref("self")
 
 
 class Activating(MachineBase):
@@ -310,7 +315,7 @@ class Activating(MachineBase):
             return effect, scope
         state = self.state
         card = state.cards.get(effect.card)
-        zone = self.ruleset.activation_zone(state, effect) if card is not None else None
+        zone = self.ruleset.activation_zone(state, effect, "activation") if card is not None else None
         if card is None or zone is None or zone == card.zone or card.incarnation != effect.incarnation:
             return effect, scope
         events: list[Event] = []
@@ -327,6 +332,15 @@ class Activating(MachineBase):
         self.happened(events, before, run)
         return placed, None
 
+    def put_away(self, effect: PendingEffect, run: EffectRun) -> None:
+        """Once an activated effect's actions are done, its card goes where
+        the game says (``tcgtrig_activation_zone`` at ``resolved``), ``by:
+        rule``: the card it was activated with, if its actions left it
+        there ("this card")."""
+        zone = self.ruleset.activation_zone(self.state, effect, "resolved")
+        if zone is not None:
+            self.push(RunActions((Move(card=SELF, to=zone, by="rule"),), run))
+
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
         lapsed = self.lapsed_on_resolution(effect, run) if effect.ability.trigger_condition is not None else None
         if record:
@@ -342,6 +356,8 @@ class Activating(MachineBase):
             self.last_instance = effect.id
             self.last_depth = effect.depth
         do = () if lapsed is not None else effect.ability.do
+        if effect.ability.kind == "activated" and self.ruleset.places_activated:
+            self.put_away(effect, run)  # once its actions are done
         if len(do) == 1:  # no list to keep a place in
             self.begin_action(do[0], run)
         elif do:

@@ -34,7 +34,8 @@ In every variant:
   resolving after it (a resolving link counts even if it does nothing);
   mandatory and "if" triggers never miss;
 - a Spell or Trap Card activated from the hand is placed on the field as
-  it is activated, and sits there while it is a Chain Link;
+  it is activated, and sits there while it is a Chain Link; once resolved
+  it goes to the GY, unless it is a Continuous, Field or Equip card;
 - once per event: a draw of two cards is one draw;
 - "Once per turn" (soft) is per card copy and usable again after the card
   leaves and comes back; "you can only use this effect of X once per turn"

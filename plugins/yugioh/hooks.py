@@ -80,8 +80,8 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
 
 
 @hookimpl
-def tcgtrig_activation_zone(state: GameState, effect: PendingEffect) -> str | None:
-    return policy.activation_zone(state, effect)
+def tcgtrig_activation_zone(state: GameState, effect: PendingEffect, point: str) -> str | None:
+    return policy.activation_zone(state, effect, point)
 
 
 @hookimpl

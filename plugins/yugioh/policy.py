@@ -207,19 +207,26 @@ def replaced(effect: PendingEffect, context: ActivationContext) -> str | None:
 
 #: the card types placed on the field as they are activated from the hand
 SPELL_TRAP = ("spell", "trap")
+#: the Spells and Traps that stay on the field once they resolved
+STAYS = ("continuous", "field", "equip")
 
 
-def activation_zone(state: GameState, effect: PendingEffect) -> str | None:
+def activation_zone(state: GameState, effect: PendingEffect, point: str) -> str | None:
     """A Spell or Trap Card activated from the hand is placed face-up on the
     field (its Spell & Trap Zone) as it is activated, and stays there while
-    it is a Chain Link: it can be targeted and destroyed there (Rulebook v10,
-    "Spell Cards": activating one from the hand places it on the field).  A
-    Normal Spell or Trap then goes to the GY once it has resolved: its
-    actions say so (``send_to_graveyard: {card: self, by: rule}``)."""
+    it is a Chain Link: it can be targeted and destroyed there.  Once it
+    resolved, a Spell or Trap on the field goes to the GY unless it is a
+    Continuous, Field or Equip card (types ``continuous``, ``field``,
+    ``equip``), which stays (Rulebook v10, "Spell Cards" and "Trap
+    Cards")."""
     card = state.cards[effect.card]
-    if card.zone != "hand" or "monster" in card.types or not any(kind in card.types for kind in SPELL_TRAP):
+    if "monster" in card.types or not any(kind in card.types for kind in SPELL_TRAP):
         return None
-    return "field"
+    if point == "activation":
+        return "field" if card.zone == "hand" else None
+    if card.zone != "field" or any(kind in card.types for kind in STAYS):
+        return None
+    return "graveyard"
 
 
 def can_respond(chain: Any, effect: PendingEffect) -> bool:

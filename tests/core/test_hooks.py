@@ -517,27 +517,37 @@ def test_hook_tcgtrig_can_respond():
 def test_hook_tcgtrig_activation_zone():
     class OnTheTable:
         @hookimpl
-        def tcgtrig_activation_zone(self, state, effect):
-            return "table" if state.cards[effect.card].zone == "hand" else None
+        def tcgtrig_activation_zone(self, state, effect, point):
+            zone = state.cards[effect.card].zone
+            if point == "activation":
+                return "table" if zone == "hand" else None
+            return "pile" if zone == "table" else None
 
     text = """
         cards:
-          - id: s
+          - {id: s, owner: A, zone: hand, abilities: [{id: go, kind: activated, do: [{gain: {counter: n}}]}]}
+          - id: t
             owner: A
             zone: hand
-            abilities: [{id: go, kind: activated, do: [{gain: {counter: n}}, {move: {card: self, to: pile}}]}]
+            abilities: [{id: go, kind: activated, do: [{move: {card: self, to: deck}}]}]
           - {id: q, owner: B, zone: field, abilities: [{id: quick, kind: activated, speed: 2, do: []}]}
-        start: [{activate: s.go}]
+        start: [{activate: s.go}, {activate: t.go}]
         """
     chain = tcgtrig.load_ruleset("plain", plugins=(Chain(),), autoload=False)
-    assert run(text, chain).state.cards["s"].zone == "pile"  # "this card" is the card in the hand
-    for ruleset in (chain, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnTheTable()), autoload=False)):
-        result = run(text, ruleset, choices=["q.quick"])
-        assert result.state.counters["A"]["n"] == 1
-        assert result.state.cards["s"].zone == "pile"  # "this card": where it was put, then where it went
-    placed = run(text, tcgtrig.load_ruleset("plain", plugins=(Chain(), OnTheTable()), autoload=False))
-    moves = [(s["from"], s["to"], s["by"]) for s in placed.trace if s.kind == "event" and s["card"] == "s"]
-    assert moves == [("hand", "table", "rule"), ("table", "pile", "effect")]
+    table = tcgtrig.load_ruleset("plain", plugins=(Chain(), OnTheTable()), autoload=False)
+    plain = run(text, chain, choices=["q.quick"])
+    assert (plain.state.cards["s"].zone, plain.state.cards["t"].zone) == ("hand", "deck")
+    placed = run(text, table, choices=["q.quick"])
+    assert placed.state.counters["A"]["n"] == 1
+    # put on the table as it is activated; once resolved, in the pile, unless its actions moved it
+    assert (placed.state.cards["s"].zone, placed.state.cards["t"].zone) == ("pile", "deck")
+    moves = [(s["card"], s["from"], s["to"], s["by"]) for s in placed.trace if s.kind == "event" and s.get("to")]
+    assert moves == [  # one chain: s, then t; t resolves first
+        ("s", "hand", "table", "rule"),
+        ("t", "hand", "table", "rule"),
+        ("t", "table", "deck", "effect"),
+        ("s", "table", "pile", "rule"),
+    ]
 
 
 OPTIONAL_PAIR = """
