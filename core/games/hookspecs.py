@@ -87,8 +87,8 @@ Where each game's rules live
   ``GameInfo.citations["chain"]``);
 - variants (``GameInfo.variants``, :func:`tcgtrig_variant`): ``ocg`` offers
   optional hand and Deck triggers in the response window
-  (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger
-  first;
+  (:func:`tcgtrig_offered_in_window`), ``goat`` ranks the earliest trigger first
+  within a SEGOC group;
 - response windows and spell speeds (1 never responds, 2 responds to 1–2,
   3 to anything): the default :func:`tcgtrig_chain_responder` and
   :func:`tcgtrig_can_respond`;
@@ -98,6 +98,9 @@ Where each game's rules live
 - missing the timing (an optional "when" trigger whose event was not the
   last thing to happen): :func:`tcgtrig_check_pending` at the ``window``
   point returns ``Drop("missed")``;
+- a Spell or Trap activated from the hand sits on the field while it is
+  a chain link, and a resolved Normal Spell or Trap goes to the GY:
+  :func:`tcgtrig_activation_zone`;
 - once per turn (soft per card copy, hard per name):
   :func:`tcgtrig_once_per_turn_key`; once per chain, no second
   activation of a card already on the chain, and one replacement per
@@ -541,6 +544,39 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
     In a chain game it is asked about every ability of the responding
     player at every response window: say what the answer reads
     (:func:`reads`) so the core can keep it between windows.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_activation_zone(state: GameState, effect: PendingEffect, point: str) -> str | None:
+    """Say where an activated ability's card is put as it is activated, or
+    once its effect has resolved.
+
+    Called for every ``activated`` ability at two points: ``"activation"``,
+    after its ``activated`` step and before its cost; and ``"resolved"``,
+    once its actions are done (in a chain game, as its chain link resolves;
+    not for a link that was negated).  The card moves there ``by: rule``
+    (the event ``moved``; what the rules do by themselves is not the last
+    thing to happen).  Put there as it is activated, the effect stays the
+    card's ("this card" is the card where it was put), and in a chain game
+    the card sits there while it is a chain link.  Once resolved, only the
+    card the effect was activated with moves: not one its actions already
+    moved (a Spell that sends itself to the graveyard, or was destroyed
+    while it waited).
+
+    Stops at first non-None result.  Default: ``None`` (the card stays
+    where it is).
+
+    :param state: the game state.
+    :param effect: the effect being activated, or resolved.
+    :param point: ``"activation"`` or ``"resolved"``.
+    :return: a zone name, or ``None``.
+
+    Use in game plugins: Yu-Gi-Oh! places a Spell or Trap Card activated
+    from the hand on the field (its Spell & Trap Zone), where it can be
+    targeted while it is a Chain Link, and sends a Normal Spell or Trap to
+    the GY once it has resolved; a game whose spells are put on a stack as
+    they are cast, and in the discard pile once resolved.
     """
 
 

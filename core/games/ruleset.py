@@ -296,6 +296,9 @@ class Ruleset:
         self.links_counters = self._linked is not None
         #: whether a plugin may forbid activations (``tcgtrig_activation_blocked``)
         self.may_block = self._blocked is not None
+        #: whether a plugin puts an activated ability's card somewhere as it activates (``tcgtrig_activation_zone``)
+        self._activation_zone = self._bind("tcgtrig_activation_zone")
+        self.places_activated = self._activation_zone is not None
 
     def _window_reads(self) -> frozenset[str] | None:
         """What the answers about a chain response read besides the state
@@ -615,6 +618,16 @@ class Ruleset:
         ):
             raise self._bad("tcgtrig_rules_processing", actions, "a list of core actions (Move, Flag, …)")
         return tuple(actions or ())
+
+    def activation_zone(self, state: GameState, effect: PendingEffect, point: str) -> str | None:
+        """Where an activated ability's card is put as it is activated, or
+        once it has resolved (``tcgtrig_activation_zone``); ``None``: it stays."""
+        if self._activation_zone is None:
+            return None
+        zone = self._activation_zone(state, effect, point)
+        if zone is not None and not _is_text(zone, empty=False):
+            raise self._bad("tcgtrig_activation_zone", zone, "a zone name or None")
+        return zone
 
     def under_cards_zone(self, state: GameState, card: Any, to: str) -> str:
         zone = self._under(state, card, to) if self._under is not None else None

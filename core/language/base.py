@@ -70,8 +70,10 @@ class Moment:
         name: str,
         base: str | None,
         against: str | None = None,
+        flags: tuple[str, ...] | None = None,
     ) -> None:
-        """Move a card, and the pile under it (where the game puts it)."""
+        """Move a card, and the pile under it (where the game puts it); it
+        arrives with ``flags`` (none by default)."""
         state, events = self.state, self.events
         self.before.setdefault(card.id, card)
         if card.zone == SOURCES:
@@ -91,7 +93,7 @@ class Moment:
             card,
             zone=to,
             under=under if to == SOURCES else None,
-            flags=frozenset(),
+            flags=frozenset(flags) if flags and to != NOWHERE else frozenset(),
             mods=(),
             incarnation=card.incarnation + 1,
         )
@@ -134,17 +136,28 @@ class Moment:
                 )
             )
 
-    def move_alone(self, card: Card, to: str, by: str | None, actor: str | None, name: str, base: str | None) -> None:
+    def move_alone(
+        self,
+        card: Card,
+        to: str,
+        by: str | None,
+        actor: str | None,
+        name: str,
+        base: str | None,
+        flags: tuple[str, ...] | None = None,
+    ) -> None:
         """Move only the top card; the card directly under it takes its place."""
         state = self.state
         children = state.under(card.id)
         if not children:
-            self.move(card, to, None, by, actor, name, base)
+            self.move(card, to, None, by, actor, name, base, None, flags)
             return
         heir, others = children[0], children[1:]
         self.before.setdefault(card.id, card)
         self.before.setdefault(heir.id, heir)
-        state.replace(evolve(card, zone=to, under=None, flags=frozenset(), mods=(), incarnation=card.incarnation + 1))
+        state.replace(
+            evolve(card, zone=to, under=None, flags=frozenset(flags or ()), mods=(), incarnation=card.incarnation + 1)
+        )
         state.replace(
             evolve(
                 heir,
@@ -241,6 +254,7 @@ class Reader(Protocol):
     def selector(self, raw: Any, at: tuple[Any, ...]) -> Selector: ...
     def one_card(self, raw: Any, at: tuple[Any, ...]) -> Selector: ...
     def flag_value(self, raw: Any, at: tuple[Any, ...]) -> bool: ...
+    def words(self, raw: Any, at: tuple[Any, ...]) -> tuple[str, ...]: ...
     def gained_ability(self, raw: Any, at: tuple[Any, ...]) -> Ability: ...
     def actions(self, raw: Any, path: tuple[Any, ...], depth: int = 0) -> tuple[Action, ...]: ...
     def condition(self, raw: Any, at: tuple[Any, ...]) -> Condition: ...

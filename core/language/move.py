@@ -24,7 +24,7 @@ from .base import (
 def read(
     reader: Reader, word: str, args: dict[str, Any], at: tuple[Any, ...], *, label: Any, by: Any, as_: Any
 ) -> Move:
-    reader.only(args, at, ("card", "to", "from", "as", "under", "alone", "by", "label"))
+    reader.only(args, at, ("card", "to", "from", "as", "under", "alone", "flags", "by", "label"))
     reader.need(args, at, "card", "to")
     to = reader.text(args["to"], at + ("to",))
     from_ = reader.text(args["from"], at + ("from",)) if "from" in args else None
@@ -40,6 +40,7 @@ def read(
         alone=reader.flag_value(args.get("alone", False), at + ("alone",)),
         by=by,
         label=label,
+        flags=reader.words(args["flags"], at + ("flags",)) if "flags" in args else (),
     )
 
 
@@ -51,6 +52,7 @@ def write(action: Move, writer: Writer) -> dict[str, Any]:
             **some(
                 under=writer.card(action.under) if action.under is not None else None,
                 alone=action.alone,
+                flags=list(action.flags),
                 by=action.by,
             ),
             **({"from": action.from_} if action.from_ else {}),
@@ -67,6 +69,7 @@ def plan(planning: Planning, action: Move) -> list[Op]:
     parent = under[0] if under else None
     if action.to == SOURCES and parent is None:
         return ops  # nothing to stack it under: the move does not happen
+    arriving = (("flags", action.flags),) if action.flags else ()
     for card_id in chosen.get("card", []):
         card = state.cards[card_id]
         if card.zone == action.to and (action.to != SOURCES or card.under == parent):
@@ -86,7 +89,7 @@ def plan(planning: Planning, action: Move) -> list[Op]:
                 event=event,
                 subject=card_id,
                 incarnation=card.incarnation,
-                data=(("under", parent), ("alone", action.alone)),
+                data=(("under", parent), ("alone", action.alone), *arriving),
                 apply=apply,
             )
         )
@@ -100,9 +103,10 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     if card.zone != event.from_:
         return
     if op.get("alone"):
-        moment.move_alone(card, event.to, event.by, event.actor, event.name, event.base)
+        moment.move_alone(card, event.to, event.by, event.actor, event.name, event.base, op.get("flags"))
     else:
-        moment.move(card, event.to, op.get("under"), event.by, event.actor, event.name, event.base, event.against)
+        under, flags = op.get("under"), op.get("flags")
+        moment.move(card, event.to, under, event.by, event.actor, event.name, event.base, event.against, flags)
 
 
 KIND = ActionKind(words=("move",), model=Move, card_fields=("card", "under"), read=read, write=write, plan=plan)

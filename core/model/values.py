@@ -465,7 +465,9 @@ class Move:
     elsewhere); with ``alone`` only the card moves and the card directly
     under it takes its place.  ``under`` names the new parent when ``to`` is
     ``sources``.  With ``from_`` only cards in that zone move ("discard" is
-    a move from the hand).
+    a move from the hand).  ``flags`` are the flags each card has once
+    there, set as it arrives, with no event of their own (a card put
+    face-down, or tapped).
     """
 
     card: Selector
@@ -476,6 +478,7 @@ class Move:
     alone: bool = False
     by: str | None = None
     label: str | None = None
+    flags: tuple[str, ...] = ()
 
 
 @frozen(kw_only=True)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from ..language import NOT_AT_ONCE
+from ..language.base import Moment
 from ..model.info import ActivationContext
 from ..model.pending import PendingEffect
 from ..model.trace import Step
@@ -23,8 +24,10 @@ from ..model.values import (
     Action,
     Event,
     Gain,
+    Move,
     Negate,
     Query,
+    Ref,
     Together,
 )
 from .actions import card_fields, plan
@@ -42,6 +45,9 @@ from .responders import ResponderTable, Responses, leaves_of, put, tree_of
 
 if TYPE_CHECKING:
     from .machine import Machine
+
+#: "this card": the card an effect was activated with, as long as it has not moved since
+SELF = Ref("self")
 
 
 class Activating(MachineBase):
@@ -252,6 +258,7 @@ class Activating(MachineBase):
                 self.chains += 1
             link = len(self.chain_links) + 1
             self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", link) + rule)
+            effect, scope = self.put_in_place(effect, scope)
             self.add_link(effect)
             if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
                 run = EffectRun(
@@ -265,9 +272,10 @@ class Activating(MachineBase):
                 if ability.cost:
                     self.push(RunActions(ability.cost, self.cost_run(run)))
             return
+        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
+        effect, scope = self.put_in_place(effect, scope)
         if scope is None:
             scope = self.scope_of(effect)
-        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
         if target is not None:  # the interrupt window (only it has a target): against the action it interrupts
             matched = tuple(i for i, op in enumerate(target.ops) if op.event in effect.events)
             run = EffectRun(
@@ -298,6 +306,41 @@ class Activating(MachineBase):
             return
         self.resolve(effect, run, record=ability.kind != "replacement")
 
+    def put_in_place(self, effect: PendingEffect, scope: Scope | None) -> tuple[PendingEffect, Scope | None]:
+        """An activated ability's card is put where the game says as it is
+        activated (``tcgtrig_activation_zone``), ``by: rule``, as part of
+        the activation: the effect, the same, now belongs to the card where
+        it was put (and its scope is worked out again)."""
+        if effect.ability.kind != "activated" or not self.ruleset.places_activated:
+            return effect, scope
+        state = self.state
+        card = state.cards.get(effect.card)
+        zone = self.ruleset.activation_zone(state, effect, "activation") if card is not None else None
+        if card is None or zone is None or zone == card.zone or card.incarnation != effect.incarnation:
+            return effect, scope
+        events: list[Event] = []
+        before: dict[str, Any] = {}
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        Moment(machine, events, before).move(card, zone, None, "rule", None, "moved", None)
+        now = state.cards[card.id].incarnation
+        placed = evolve(
+            effect,
+            incarnation=now,
+            self_incarnation=now if effect.self_card == card.id else effect.self_incarnation,
+        )
+        run = EffectRun(scope=self.scope_of(placed), instance=placed.id, trigger_cause=placed.id, depth=placed.depth)
+        self.happened(events, before, run)
+        return placed, None
+
+    def put_away(self, effect: PendingEffect, run: EffectRun) -> None:
+        """Once an activated effect's actions are done, its card goes where
+        the game says (``tcgtrig_activation_zone`` at ``resolved``), ``by:
+        rule``: the card it was activated with, if its actions left it
+        there ("this card")."""
+        zone = self.ruleset.activation_zone(self.state, effect, "resolved")
+        if zone is not None:
+            self.push(RunActions((Move(card=SELF, to=zone, by="rule"),), run))
+
     def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
         lapsed = self.lapsed_on_resolution(effect, run) if effect.ability.trigger_condition is not None else None
         if record:
@@ -313,6 +356,8 @@ class Activating(MachineBase):
             self.last_instance = effect.id
             self.last_depth = effect.depth
         do = () if lapsed is not None else effect.ability.do
+        if effect.ability.kind == "activated" and self.ruleset.places_activated:
+            self.put_away(effect, run)  # once its actions are done
         if len(do) == 1:  # no list to keep a place in
             self.begin_action(do[0], run)
         elif do:
@@ -335,9 +380,14 @@ class Activating(MachineBase):
             for _, _, cards in chosen
             for card_id, _ in cards
         ]
-        last = self.last_moment
+        # Choosing a target is part of the activation, not an event that closes a timing: a waiting
+        # trigger does not miss its timing for it, and what could be answered before (a Summon) still can,
+        # beside the targeting itself.
+        last, answerable = self.last_moment, self.last_events
         self.happened(events, {}, run)
-        self.last_moment = last  # part of the activation: a waiting trigger does not miss its timing for it
+        self.last_moment = last
+        if events and self.last_events is not answerable:
+            self.last_events = (*answerable, *self.last_events)
 
     def negate(self, action: Negate, run: EffectRun) -> None:
         """Negate the newest link of each card the action finds (see

@@ -11,8 +11,10 @@ Follows the current TCG rulebook (v10) by default, with two variants:
   after the SEGOC chain is built, and may go on top of a Spell Speed 1 or 2
   link, not on top of a Spell Speed 3 one (Konami OCG FAQ);
 - ``goat``: the older TCG rule still used by the GOAT and Edison formats —
-  a trigger that happened earlier goes on the chain first (Sangan Tributed
-  for Caius: Sangan is Chain Link 1), SEGOC among simultaneous ones.
+  within a SEGOC group (two mandatory, or two optional, effects of one
+  player) a trigger that happened earlier goes on the chain first (Sangan
+  Tributed for Caius: Sangan is Chain Link 1); SEGOC's groups still come
+  first.
 
 In every variant:
 
@@ -31,6 +33,9 @@ In every variant:
   before the summon, or at Chain Link 2 or higher with earlier links
   resolving after it (a resolving link counts even if it does nothing);
   mandatory and "if" triggers never miss;
+- a Spell or Trap Card activated from the hand is placed on the field as
+  it is activated, and sits there while it is a Chain Link; once resolved
+  it goes to the GY, unless it is a Continuous, Field or Equip card;
 - once per event: a draw of two cards is one draw;
 - "Once per turn" (soft) is per card copy and usable again after the card
   leaves and comes back; "you can only use this effect of X once per turn"
@@ -58,7 +63,7 @@ GAME_INFO = GameInfo(
     variants={
         "tcg": "the current TCG rulebook: hand triggers join SEGOC",
         "ocg": "OCG: optional hand and Deck triggers come after SEGOC, in the response window",
-        "goat": "GOAT/Edison: the earliest trigger goes on the chain first",
+        "goat": "GOAT/Edison: within a SEGOC group, the earliest trigger goes on the chain first",
     },
     rule_counters=(),  # no rule here reads a counter
     # a Trigger Effect activates once each time its condition is met: one act, once (Yugipedia, Trigger Effect)

@@ -80,6 +80,11 @@ def tcgtrig_activation_blocked(state: GameState, effect: PendingEffect, context:
 
 
 @hookimpl
+def tcgtrig_activation_zone(state: GameState, effect: PendingEffect, point: str) -> str | None:
+    return policy.activation_zone(state, effect, point)
+
+
+@hookimpl
 @reads("chain.top_speed")
 def tcgtrig_can_respond(chain: Any, effect: PendingEffect) -> bool:
     return policy.can_respond(chain, effect)
@@ -108,15 +113,15 @@ class OCG:
 
 
 class Goat:
-    """``yugioh/goat``: the earliest trigger goes on the chain first."""
+    """``yugioh/goat``: within a SEGOC group, the earliest trigger goes on the chain first."""
 
     @hookimpl
     def tcgtrig_pending_rank(self, state: GameState, effect: PendingEffect) -> tuple | None:
         return policy.rank_trigger_first(state, effect)
 
     @hookimpl
-    def tcgtrig_order_rule(self, first: PendingEffect, then: PendingEffect) -> str | None:
-        return policy.goat_order_rule(first, then)
+    def tcgtrig_order_rule(self, state: GameState, first: PendingEffect, then: PendingEffect) -> str | None:
+        return policy.goat_order_rule(state, first, then)
 
 
 VARIANTS: dict[str, object] = {"ocg": OCG(), "goat": Goat()}

@@ -31,11 +31,13 @@ def rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
 
 
 def rank_trigger_first(state: GameState, effect: PendingEffect) -> tuple[int, ...] | None:
-    """GOAT/Edison: the trigger that happened earlier goes on the chain
-    first; SEGOC among those that happened at the same moment."""
+    """GOAT/Edison: SEGOC first; within one SEGOC group (two mandatory, or
+    two optional, effects of the same player) the trigger that happened
+    earlier goes on the chain first, instead of its player ordering them
+    (the Edison compendium, "SEGOC and Early Trigger")."""
     if effect.window == "interrupt":
         return None
-    return (effect.moment, segoc_group(state, effect))
+    return (segoc_group(state, effect), effect.moment)
 
 
 #: each SEGOC group in words, as :func:`order_rule` cites it
@@ -64,13 +66,16 @@ def order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> s
     return f"SEGOC: {first.controller} orders their own effects within a group as they choose ({SEGOC})"
 
 
-def goat_order_rule(first: PendingEffect, then: PendingEffect) -> str | None:
-    """GOAT/Edison: an earlier trigger goes on the Chain first; SEGOC (the
-    game's own rule) among simultaneous ones."""
+def goat_order_rule(state: GameState, first: PendingEffect, then: PendingEffect) -> str | None:
+    """GOAT/Edison: within one SEGOC group an earlier trigger goes on the
+    Chain first; between groups, and among simultaneous ones, SEGOC (the
+    game's own rule)."""
     if first.window == "interrupt" or first.moment == then.moment:
         return None
+    if segoc_group(state, first) != segoc_group(state, then):
+        return None
     return (
-        "GOAT/Edison: the earliest trigger goes on the Chain first, SEGOC only among simultaneous ones "
+        "GOAT/Edison: the earliest trigger goes on the Chain first within a SEGOC group "
         "(the TCG rule before Rulebook v10)"
     )
 
@@ -200,6 +205,30 @@ def replaced(effect: PendingEffect, context: ActivationContext) -> str | None:
     return None
 
 
+#: the card types placed on the field as they are activated from the hand
+SPELL_TRAP = ("spell", "trap")
+#: the Spells and Traps that stay on the field once they resolved
+STAYS = ("continuous", "field", "equip")
+
+
+def activation_zone(state: GameState, effect: PendingEffect, point: str) -> str | None:
+    """A Spell or Trap Card activated from the hand is placed face-up on the
+    field (its Spell & Trap Zone) as it is activated, and stays there while
+    it is a Chain Link: it can be targeted and destroyed there.  Once it
+    resolved, a Spell or Trap on the field goes to the GY unless it is a
+    Continuous, Field or Equip card (types ``continuous``, ``field``,
+    ``equip``), which stays (Rulebook v10, "Spell Cards" and "Trap
+    Cards")."""
+    card = state.cards[effect.card]
+    if "monster" in card.types or not any(kind in card.types for kind in SPELL_TRAP):
+        return None
+    if point == "activation":
+        return "field" if card.zone == "hand" else None
+    if card.zone != "field" or any(kind in card.types for kind in STAYS):
+        return None
+    return "graveyard"
+
+
 def can_respond(chain: Any, effect: PendingEffect) -> bool:
     """Spell speeds: 1 never responds; 2 responds to 1 or 2; 3 to anything,
     and only 3 to 3.  Triggers are speed 1."""
@@ -259,14 +288,17 @@ def battle_result(state: GameState, card: str, against: str | None, stat: Any) -
 # -- the game's words ----------------------------------------------------------
 
 
+#: the flag of a face-down card (a Set card)
+FACE_DOWN = "face_down"
+
+
 def _set(arg: Any) -> dict[str, Any]:
+    """A monster is Set: face-down in Defense Position (Rulebook v10, "Set")
+    — it arrives with both flags, part of the Set itself (no event of their
+    own).  A flip clears ``face_down`` and leaves the position.  (A Spell or
+    Trap is Set with ``move: {…, as: set, flags: [face_down]}``.)"""
     card, modifiers = card_argument(arg)
-    return {
-        "together": [
-            {"move": {"card": card, "to": "field", "as": "set", **modifiers}},
-            {"flag": {"card": card, "set": "face_down"}},
-        ]
-    }
+    return {"move": {"card": card, "to": "field", "as": "set", "flags": [FACE_DOWN, DEFENSE], **modifiers}}
 
 
 def _number(arg: Any) -> int:

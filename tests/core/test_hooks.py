@@ -542,6 +542,42 @@ def test_hook_tcgtrig_can_respond():
     assert respond["options"] == ("c.counter", "pass")
 
 
+def test_hook_tcgtrig_activation_zone():
+    class OnTheTable:
+        @hookimpl
+        def tcgtrig_activation_zone(self, state, effect, point):
+            zone = state.cards[effect.card].zone
+            if point == "activation":
+                return "table" if zone == "hand" else None
+            return "pile" if zone == "table" else None
+
+    text = """
+        cards:
+          - {id: s, owner: A, zone: hand, abilities: [{id: go, kind: activated, do: [{gain: {counter: n}}]}]}
+          - id: t
+            owner: A
+            zone: hand
+            abilities: [{id: go, kind: activated, do: [{move: {card: self, to: deck}}]}]
+          - {id: q, owner: B, zone: field, abilities: [{id: quick, kind: activated, speed: 2, do: []}]}
+        start: [{activate: s.go}, {activate: t.go}]
+        """
+    chain = tcgtrig.load_ruleset("plain", plugins=(Chain(),), autoload=False)
+    table = tcgtrig.load_ruleset("plain", plugins=(Chain(), OnTheTable()), autoload=False)
+    plain = run(text, chain, choices=["q.quick"])
+    assert (plain.state.cards["s"].zone, plain.state.cards["t"].zone) == ("hand", "deck")
+    placed = run(text, table, choices=["q.quick"])
+    assert placed.state.counters["A"]["n"] == 1
+    # put on the table as it is activated; once resolved, in the pile, unless its actions moved it
+    assert (placed.state.cards["s"].zone, placed.state.cards["t"].zone) == ("pile", "deck")
+    moves = [(s["card"], s["from"], s["to"], s["by"]) for s in placed.trace if s.kind == "event" and s.get("to")]
+    assert moves == [  # one chain: s, then t; t resolves first
+        ("s", "hand", "table", "rule"),
+        ("t", "hand", "table", "rule"),
+        ("t", "table", "deck", "effect"),
+        ("s", "table", "pile", "rule"),
+    ]
+
+
 OPTIONAL_PAIR = """
     cards:
       - id: a

@@ -38,11 +38,15 @@ def test_segoc_groups(state):
     assert [policy.details(state, e)["group"] for e in ranked] == list(policy.GROUPS)
 
 
-def test_goat_puts_the_earliest_trigger_first(state):
+def test_goat_puts_the_earliest_trigger_first_within_a_segoc_group(state):
+    early, late = pending(ability(), moment=1), pending(ability(), moment=2)
+    assert policy.rank_trigger_first(state, early) < policy.rank_trigger_first(state, late)
+    assert policy.goat_order_rule(state, early, late) is not None
+    # issue 37 item 7: across groups SEGOC still decides, in GOAT as now
     early_optional = pending(ability(optional=True), moment=1)
-    late_mandatory = pending(ability(), moment=2)
-    assert policy.rank_trigger_first(state, early_optional) < policy.rank_trigger_first(state, late_mandatory)
-    assert policy.rank(state, early_optional) > policy.rank(state, late_mandatory)
+    assert policy.rank_trigger_first(state, early_optional) > policy.rank_trigger_first(state, late)
+    assert policy.rank(state, early_optional) > policy.rank(state, late)
+    assert policy.goat_order_rule(state, late, early_optional) is None
 
 
 @pytest.mark.parametrize(
@@ -209,12 +213,8 @@ def test_a_spell_sent_away_by_rule_is_not_the_last_thing_to_happen():
         (
             "set",
             "x",
-            {
-                "together": [
-                    {"move": {"card": "x", "to": "field", "as": "set"}},
-                    {"flag": {"card": "x", "set": "face_down"}},
-                ]
-            },
+            # issue 37 item 9: face-down Defense Position, as part of the Set
+            {"move": {"card": "x", "to": "field", "as": "set", "flags": ["face_down", "defense_position"]}},
         ),
         ("lp", -500, {"lose": {"counter": "lp", "amount": 500}}),
         ("damage", 500, {"lose": {"player": "opponent", "counter": "lp", "amount": 500}}),
