@@ -169,6 +169,7 @@ def _info_problem(info: GameInfo) -> str | None:
         "recheck_trigger_condition",
         "condition_on_resolution",
         "would_effects",
+        "tokens_arrive",
     ):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
@@ -182,7 +183,12 @@ def _info_problem(info: GameInfo) -> str | None:
             f"terms 'depth': {depth!r}: expected a word (the detail key of an effect's depth) the trace does "
             "not use itself"
         )
-    for field in ("events", "zones", *(("rule_counters",) if info.rule_counters is not None else ())):
+    for field in (
+        "events",
+        "zones",
+        "tokens_never_added_to",
+        *(("rule_counters",) if info.rule_counters is not None else ()),
+    ):
         for word in getattr(info, field):
             if not _is_line(word, empty=False):
                 return f"{field}: {word!r}: expected a word"

@@ -202,6 +202,13 @@ class GameInfo:
         ``False`` (the default): it never gets there, and its event says
         ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
         so Fatal Abacus does not see it).
+    :param tokens_never_added_to: zones a token leaving the field never
+        counts as reaching, even where ``tokens_arrive`` is ``True``: its
+        event says ``to: nowhere`` for them, so "when a card is added to
+        your hand" does not see it (Digimon CR 15-1-10, Q&A Q1266: a token
+        "returned to the hand" is removed from the game and never added to
+        the hand; 15-1-9 keeps "placed in the trash" for the other zones).
+        The game's own zone names.
     :param would_effects: the game has "when … would" effects
         (``kind: interrupt``) that wait for an action about to happen and
         resolve before it; ``False``: such an ability never triggers there
@@ -255,6 +262,7 @@ class GameInfo:
     counter_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     type_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
+    tokens_never_added_to: tuple[str, ...] = field(default=(), converter=_strs)
     trigger_multiplicity: str = ""
     battle_stat: str = ""
     max_players: int = 2
