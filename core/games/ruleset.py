@@ -459,10 +459,12 @@ class Ruleset:
             raise self._bad("tcgtrig_describe_counters", parts, "a list of texts")
         return parts
 
-    def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
+    def look_back(
+        self, state: GameState, card: Any, ability: Any, event: Any, self_card: str, arrived: bool = False
+    ) -> bool:
         if self._look_back is None:
             return True
-        verdict = self._verdict("tcgtrig_look_back", self._look_back(state, card, ability, event, self_card))
+        verdict = self._verdict("tcgtrig_look_back", self._look_back(state, card, ability, event, self_card, arrived))
         return True if verdict is None else verdict
 
     def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:

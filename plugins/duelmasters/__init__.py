@@ -28,7 +28,10 @@ rules, the rules win:
   processes theirs, then the non-turn player declares; a declared ability
   must be used when it resolves (Q45607);
 - a card that left a zone looks back in time only at events about itself
-  (603.5c, Son Kun Q39429, Eine's Mic Q43783);
+  (603.5c, Son Kun Q39429, Eine's Mic Q43783); one that arrived in a zone
+  at that moment sees from there only events about itself (Q&A 2020-10-23:
+  a creature destroyed together with another Dragon was not in the
+  graveyard when that Dragon was destroyed);
 - an ability triggers once for each event that meets it, even for events of
   one moment ("whenever a creature is destroyed");
 - drawing n cards is drawing 1 card n times;

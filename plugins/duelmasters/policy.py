@@ -103,7 +103,12 @@ def declared(effect: PendingEffect) -> bool:
 
 
 def look_back(card: Card, event: Event) -> bool:
-    """603.5c: a card that left looks back in time only at its own event."""
+    """A card that moved sees, of the events of that moment, only its own:
+    one that left looks back in time only at its own event (603.5c), and
+    one that arrived sees from its new zone only its own — it was not there
+    when the others happened (official Q&A, 2020-10-23: a creature
+    destroyed at the same time as another Dragon does not return itself
+    from the graveyard "when another Dragon is destroyed")."""
     return event.card == card.id
 
 
