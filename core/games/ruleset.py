@@ -170,6 +170,7 @@ def _info_problem(info: GameInfo) -> str | None:
         "condition_on_resolution",
         "would_effects",
         "tokens_arrive",
+        "rules_between_actions",
     ):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
@@ -299,6 +300,8 @@ class Ruleset:
         self.ranks_pending = self._rank is not None or self._details is not None
         self.orders_pending = self._who is not None
         self.processes_rules = self._rules is not None
+        #: whether rules processing also runs between the actions of a resolution (GameInfo)
+        self.rules_between_actions = self.processes_rules and self.info.rules_between_actions
         self.links_counters = self._linked is not None
         #: whether a plugin may forbid activations (``tcgtrig_activation_blocked``)
         self.may_block = self._blocked is not None

@@ -209,6 +209,15 @@ class GameInfo:
         "returned to the hand" is removed from the game and never added to
         the hand; 15-1-9 keeps "placed in the trash" for the other zones).
         The game's own zone names.
+    :param rules_between_actions: rules processing (``tcgtrig_rules_processing``)
+        also runs between the actions of one resolution — after each action
+        that another follows — not only once a resolution is over; what it
+        triggers still waits for the resolution to end.  Duel Masters: state-based
+        processing (a creature with power 0 or less is destroyed) takes
+        precedence over resolving a spell or ability, so a creature brought
+        to 0 power is destroyed before a later part of the same resolution
+        could raise it again (Q&A 46075).  By default (Digimon 17-1-2-2,
+        Magic 704.3) only between resolutions.
     :param would_effects: the game has "when … would" effects
         (``kind: interrupt``) that wait for an action about to happen and
         resolve before it; ``False``: such an ability never triggers there
@@ -263,6 +272,7 @@ class GameInfo:
     type_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
     tokens_never_added_to: tuple[str, ...] = field(default=(), converter=_strs)
+    rules_between_actions: bool = False
     trigger_multiplicity: str = ""
     battle_stat: str = ""
     max_players: int = 2

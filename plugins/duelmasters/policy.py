@@ -131,9 +131,10 @@ def is_creature(card: Card) -> bool:
 
 
 def state_check(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
-    """Between resolutions, after static abilities applied: every creature
-    in the battle zone with power 0 or less is destroyed, all at once
-    (rule 2).  Only changed cards need a look unless a static ability could
+    """After static abilities applied — between resolutions, and between
+    the actions of one resolution (``GameInfo.rules_between_actions``, Q&A
+    46075) — every creature in the battle zone with power 0 or less is
+    destroyed, all at once (rule 2).  Only changed cards need a look unless a static ability could
     have changed anyone's power."""
     if view.continuous:
         candidates = list(state.in_zone("battle"))
