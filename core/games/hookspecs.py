@@ -265,12 +265,17 @@ def tcgtrig_action_aliases() -> dict[str, Callable[[Any], Any]]:
 
 
 @hookspec(firstresult=True)
-def tcgtrig_look_back(state: GameState, card: Card, ability: Ability, event: Event, self_card: str) -> bool | None:
-    """Say whether a card that just moved still sees an event as it was.
+def tcgtrig_look_back(
+    state: GameState, card: Card, ability: Ability, event: Event, self_card: str, arrived: bool
+) -> bool | None:
+    """Say whether a card that just moved sees an event of that moment.
 
     Called when a card moved at the same moment as ``event`` and one of its
     abilities matches the event only as the card was just before the move
-    (it no longer works where the card is now).
+    (it no longer works where the card is now: ``arrived`` is ``False``), or
+    only as the card is now, in the zone it arrived in at that moment (it
+    did not work where it was, so it was not watching from there when the
+    event happened: ``arrived`` is ``True``).
 
     Stops at first non-None result.  Default: ``True`` — a moving card's
     abilities are checked both as it was just before the move and as it is
@@ -281,11 +286,15 @@ def tcgtrig_look_back(state: GameState, card: Card, ability: Ability, event: Eve
     :param card: the card as it was just before the move.
     :param ability: the ability that would trigger.
     :param event: the event of this moment it would trigger on.
-    :param self_card: what ``self`` meant just before the move.
+    :param self_card: what ``self`` meant just before the move (``arrived``
+        False) or means now (``arrived`` True).
+    :param arrived: whether the ability works only where the card arrived.
     :return: ``False`` to ignore the event.
 
     Use in game plugins: Duel Masters (603.5c: a leaving card looks back
-    only at events about itself).
+    only at events about itself; a card that arrived at that moment sees
+    from there only events about itself: it was not there when the others
+    happened, the Ghoul Generate ruling).
     """
 
 

@@ -169,6 +169,8 @@ def _info_problem(info: GameInfo) -> str | None:
         "recheck_trigger_condition",
         "condition_on_resolution",
         "would_effects",
+        "tokens_arrive",
+        "rules_between_actions",
     ):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
@@ -182,7 +184,12 @@ def _info_problem(info: GameInfo) -> str | None:
             f"terms 'depth': {depth!r}: expected a word (the detail key of an effect's depth) the trace does "
             "not use itself"
         )
-    for field in ("events", "zones", *(("rule_counters",) if info.rule_counters is not None else ())):
+    for field in (
+        "events",
+        "zones",
+        "tokens_never_added_to",
+        *(("rule_counters",) if info.rule_counters is not None else ()),
+    ):
         for word in getattr(info, field):
             if not _is_line(word, empty=False):
                 return f"{field}: {word!r}: expected a word"
@@ -293,6 +300,8 @@ class Ruleset:
         self.ranks_pending = self._rank is not None or self._details is not None
         self.orders_pending = self._who is not None
         self.processes_rules = self._rules is not None
+        #: whether rules processing also runs between the actions of a resolution (GameInfo)
+        self.rules_between_actions = self.processes_rules and self.info.rules_between_actions
         self.links_counters = self._linked is not None
         #: whether a plugin may forbid activations (``tcgtrig_activation_blocked``)
         self.may_block = self._blocked is not None
@@ -456,10 +465,12 @@ class Ruleset:
             raise self._bad("tcgtrig_describe_counters", parts, "a list of texts")
         return parts
 
-    def look_back(self, state: GameState, card: Any, ability: Any, event: Any, self_card: str) -> bool:
+    def look_back(
+        self, state: GameState, card: Any, ability: Any, event: Any, self_card: str, arrived: bool = False
+    ) -> bool:
         if self._look_back is None:
             return True
-        verdict = self._verdict("tcgtrig_look_back", self._look_back(state, card, ability, event, self_card))
+        verdict = self._verdict("tcgtrig_look_back", self._look_back(state, card, ability, event, self_card, arrived))
         return True if verdict is None else verdict
 
     def trigger_each_event(self, state: GameState, ability: Any, events: Sequence[Any]) -> bool:

@@ -87,7 +87,8 @@ class Moment:
         arrived = to
         if TOKEN in card.types and card.zone in ruleset.field_zones and to not in ruleset.field_zones:
             # a token leaving the field ceases to exist, having got there or not as the game says
-            arrived = to if ruleset.info.tokens_arrive else NOWHERE
+            info = ruleset.info
+            arrived = to if info.tokens_arrive and to not in info.tokens_never_added_to else NOWHERE
             to = NOWHERE
         moved = evolve(
             card,

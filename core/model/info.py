@@ -202,6 +202,22 @@ class GameInfo:
         ``False`` (the default): it never gets there, and its event says
         ``to: nowhere`` (Yu-Gi-Oh!: a destroyed Token is not sent to the GY,
         so Fatal Abacus does not see it).
+    :param tokens_never_added_to: zones a token leaving the field never
+        counts as reaching, even where ``tokens_arrive`` is ``True``: its
+        event says ``to: nowhere`` for them, so "when a card is added to
+        your hand" does not see it (Digimon CR 15-1-10, Q&A Q1266: a token
+        "returned to the hand" is removed from the game and never added to
+        the hand; 15-1-9 keeps "placed in the trash" for the other zones).
+        The game's own zone names.
+    :param rules_between_actions: rules processing (``tcgtrig_rules_processing``)
+        also runs between the actions of one resolution — after each action
+        that another follows — not only once a resolution is over; what it
+        triggers still waits for the resolution to end.  Duel Masters: state-based
+        processing (a creature with power 0 or less is destroyed) takes
+        precedence over resolving a spell or ability, so a creature brought
+        to 0 power is destroyed before a later part of the same resolution
+        could raise it again (Q&A 46075).  By default (Digimon 17-1-2-2,
+        Magic 704.3) only between resolutions.
     :param would_effects: the game has "when … would" effects
         (``kind: interrupt``) that wait for an action about to happen and
         resolve before it; ``False``: such an ability never triggers there
@@ -255,6 +271,8 @@ class GameInfo:
     counter_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     type_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
+    tokens_never_added_to: tuple[str, ...] = field(default=(), converter=_strs)
+    rules_between_actions: bool = False
     trigger_multiplicity: str = ""
     battle_stat: str = ""
     max_players: int = 2

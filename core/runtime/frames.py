@@ -283,6 +283,33 @@ class Settle(Frame):
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
+class RulesNow(Frame):
+    """Rules processing until quiet in the middle of a resolution
+    (``GameInfo.rules_between_actions``): as :class:`Settle` does, but what
+    it triggers waits for the next settle — nothing resolves in the middle
+    of an effect."""
+
+    @classmethod
+    def begin(cls, machine: Machine) -> bool:
+        """Act now if the rules have anything to do (the frame goes on the
+        stack to ask them again once it is done); whether they had."""
+        todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
+        if not todo:
+            return False
+        machine.push(cls())
+        if machine.outcome is None and not machine.check_loop("rules"):
+            machine.run_rules(todo)
+        return True
+
+    def step(self, machine: Machine) -> None:
+        todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
+        if not todo:
+            machine.pop()
+        elif not machine.check_loop("rules"):
+            machine.run_rules(todo)
+
+
+@define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Declare(Frame):
     """Usage declarations: before a player's pending effects are processed,
     the player declares, one by one in trigger order, whether each of theirs
@@ -417,16 +444,25 @@ class ResolveEffect(Frame):
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class RunActions(Frame):
-    """Carry out a list of actions one after another ("then")."""
+    """Carry out a list of actions one after another ("then").  In a game
+    whose rules act between the actions of a resolution
+    (``GameInfo.rules_between_actions``), they act before each action but
+    the first (:class:`RulesNow`)."""
 
     actions: tuple[Action, ...]
     run: EffectRun
     index: int = 0
+    ruled: bool = False  # the rules have acted before the action at ``index``
 
     def step(self, machine: Machine) -> None:
         if self.index >= len(self.actions):
             machine.pop()
             return
+        if self.index and machine.ruleset.rules_between_actions and not self.ruled:
+            self.ruled = True
+            if RulesNow.begin(machine):
+                return  # back here once the rules are quiet
+        self.ruled = False
         action = self.actions[self.index]
         self.index += 1
         if self.index == len(self.actions):

@@ -37,13 +37,17 @@ if TYPE_CHECKING:
 __all__ = ["Fusing", "fusable"]
 
 
-def fusable(ability: Ability, draw_one_at_a_time: bool) -> bool:
+def fusable(ability: Ability, draw_one_at_a_time: bool, rules_between_actions: bool = False) -> bool:
     """Whether an ability's effect can run on the fused path once picked:
     a triggered ability with no cost and no targets, whose actions are all
     primitive ones that pick no cards (each is carried out at once: nothing
-    can make it wait).  Whether its player is asked to use it (an optional
-    one not declared yet) is looked at as it is picked."""
+    can make it wait) — only one of them where the game's rules act between
+    the actions of a resolution (``RunActions``).  Whether its player is
+    asked to use it (an optional one not declared yet) is looked at as it is
+    picked."""
     if ability.kind != "triggered" or ability.cost or ability.targets or not ability.do:
+        return False
+    if rules_between_actions and len(ability.do) > 1:
         return False
     for action in ability.do:
         kind = BY_MODEL.get(type(action))
@@ -130,7 +134,9 @@ class Fusing(MachineBase):
         """:func:`fusable`, found once per ability (``AbilityIndex.fast``)."""
         verdict = self.index.fast.get(id(ability))
         if verdict is None or verdict[0] is not ability:
-            verdict = self.index.fast[id(ability)] = (ability, fusable(ability, self.ruleset.info.draw_one_at_a_time))
+            ruleset = self.ruleset
+            fused = fusable(ability, ruleset.info.draw_one_at_a_time, ruleset.rules_between_actions)
+            verdict = self.index.fast[id(ability)] = (ability, fused)
         return verdict[1]
 
     def _fused_pick(self, loop: MainLoop, rest: tuple[Any, ...] | None) -> PendingEffect | None:

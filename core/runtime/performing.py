@@ -379,8 +379,8 @@ class Performing(MachineBase):
         look_back = None
         if self.ruleset.has_look_back:
 
-            def look_back(card: Card, ability: Ability, event: Event, self_card: str) -> bool:
-                return self.ruleset.look_back(self.state, card, ability, event, self_card)
+            def look_back(card: Card, ability: Ability, event: Event, self_card: str, arrived: bool) -> bool:
+                return self.ruleset.look_back(self.state, card, ability, event, self_card, arrived)
 
         link, matched = self.resolving_link, self.matched
         consequences: list[Match] = []

@@ -256,13 +256,15 @@ def match_triggers(
     moment: int,
     cause: int,
     depth: int,
-    look_back: Callable[[Card, Ability, Event, str], bool] | None = None,
+    look_back: Callable[[Card, Ability, Event, str, bool], bool] | None = None,
 ) -> list[Match]:
     """The triggered abilities one moment's events set off, in event order.
 
     A card that moved at this moment is checked as it is now and as it was
-    just before; ``look_back(card_before, ability, event, self_card)`` may
-    refuse the second check (default: allowed).
+    just before; ``look_back(card_before, ability, event, self_card,
+    arrived)`` may refuse the second check (``arrived`` False), or the first
+    where the ability works only where the card arrived (``arrived`` True:
+    it was not there when the event happened) — default: allowed.
 
     Why one function: it runs once per moment over every event and every
     ability listening for it.  The tables and methods it takes out of the
@@ -294,13 +296,17 @@ def match_triggers(
                     self_card = card_id if now.under is None or now.zone != SOURCES else view.self_of(now, ability)
                     controller = cards[self_card].owner
                     hit = view.matches(ability.when, event, controller, self_card, card_id, before)  # type: ignore[arg-type]  # has a when
+                    if hit and look_back is not None and card_id in before:
+                        was = before[card_id]
+                        if was.zone not in ability.active_in:  # it arrived at this moment where the ability works
+                            hit = look_back(was, ability, event, self_card, True)
                 if not hit and card_id in before:
                     was = before[card_id]
                     if was.zone in ability.active_in:
                         self_card = view.self_of(was, ability, before)
                         controller = view.owner_in(self_card, before)
                         if view.matches(ability.when, event, controller, self_card, card_id, before) and (  # type: ignore[arg-type]  # has a when
-                            look_back is None or look_back(was, ability, event, self_card)
+                            look_back is None or look_back(was, ability, event, self_card, False)
                         ):
                             hit = looked_back = True
                 if hit:

@@ -300,6 +300,9 @@ class _Builder:
 
     def on_event(self, step: Step) -> None:
         in_rules = self.rules is not None and self.rules[0] == step.get("cause")
+        if in_rules and step.get("by") != "rule":
+            # the rest of an effect the rules acted in the middle of (GameInfo.rules_between_actions)
+            in_rules, self.rules = False, None
         parent = self.rules[1] if in_rules else self.parent(step.get("cause"))  # type: ignore[index]
         self.child(parent, [(describe_event(step, self.names, self.shown), "cyan")])
 

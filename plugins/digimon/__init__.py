@@ -66,6 +66,7 @@ GAME_INFO = GameInfo(
     stats=("dp", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "trash": "discard", "security": "life"},
     tokens_arrive=True,  # CR 4-21-5: removed from the game, "considered to be placed in that area"
+    tokens_never_added_to=("hand",),  # CR 15-1-10, Q&A Q1266: but never "added to the hand"
     battle_stat="dp",  # CR 14-1
     event_roles={
         "deleted": "destroyed",

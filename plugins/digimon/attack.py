@@ -128,7 +128,8 @@ def block_timing(arg: Any) -> list[dict[str, Any]]:
     """Block timing (11-4, 12): if the attack goes on and the attacker is in
     the battle area, the non-turn player may block with one unsuspended
     Digimon that has <Blocker>: it is suspended and becomes the attack
-    target (event ``blocked``)."""
+    target (event ``blocked``).  Nobody blocking, the attack target stays
+    what it was (12-1-1: a block is what switches it)."""
     _no_argument(arg, "block_timing")
     blocker = {
         "zone": "battle",
@@ -139,22 +140,20 @@ def block_timing(arg: Any) -> list[dict[str, Any]]:
         "upto": True,
         "chooser": "opponent",
     }
-    block = [
-        {"flag": {"card": blocker, "set": "blocking", "as": "blocked", "by": "rule"}},
+    blocking = {"zone": "battle", "flag": "blocking"}
+    switch = [
         {
             "together": [
-                {
-                    "flag": {
-                        "card": {"zone": "battle", "flag": "blocking"},
-                        "set": "suspended",
-                        "as": "suspended",
-                        "by": "rule",
-                    }
-                },
+                {"flag": {"card": blocking, "set": "suspended", "as": "suspended", "by": "rule"}},
                 {"flag": {"card": {"zone": "battle", "flag": "attack_target"}, "clear": "attack_target", "by": "rule"}},
             ]
         },
-        {"flag": {"card": {"zone": "battle", "flag": "blocking"}, "set": "attack_target", "by": "rule"}},
+        {"flag": {"card": blocking, "set": "attack_target", "by": "rule"}},
+    ]
+    # only a block switches the attack target (12-1-1): with no blocker, the target stays
+    block = [
+        {"flag": {"card": blocker, "set": "blocking", "as": "blocked", "by": "rule"}},
+        {"if": {"count": blocking, "gte": 1}, "then": switch},
     ]
     return [{"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": block}, {"resolve_pending": {}}]
 

@@ -175,6 +175,24 @@ TIMINGS = {
 }
 #: the flag that forbids every effect of the Digimon that carries it
 CANT_ACTIVATE = "cant_activate"
+#: tags of a triggered ability printed without a timing icon (CR 15-16-1: a timing is an icon in
+#: brackets): a keyword effect (16-1; <Raid> triggers as its Digimon attacks, 16-23-2) or a
+#: "When this Digimon attacks" text — not [When Attacking] effects (Q&A Q1970)
+UNTIMED = frozenset({"keyword", "untimed"})
+
+
+def timings(effect: PendingEffect) -> set[str]:
+    """The effect's timings, for "its [X] effects don't activate": the tags
+    it carries, and the timing its trigger event gives it — unless it is
+    printed without that icon (a tag of :data:`UNTIMED`): <Raid> triggers
+    on ``attacking`` like a [When Attacking] effect, yet is not one (Q&A
+    Q1970, CR 15-16-1)."""
+    ability = effect.ability
+    tags = set(ability.tags)
+    when = ability.when
+    if when is not None and UNTIMED.isdisjoint(tags):
+        tags.add(TIMINGS.get(when.event, ""))
+    return tags
 
 
 def forbidden(state: GameState, effect: PendingEffect) -> str | None:
@@ -183,16 +201,14 @@ def forbidden(state: GameState, effect: PendingEffect) -> str | None:
     ``cant_activate`` on the Digimon (the card ``self`` means) forbids all
     its effects; ``no_TIMING`` those of one timing — ``on_play``,
     ``when_digivolving``, ``when_attacking``, ``on_deletion``,
-    ``end_of_attack`` (read from the trigger event) or a tag the ability
-    carries."""
+    ``end_of_attack`` (read from the trigger event, :func:`timings`) or a
+    tag the ability carries."""
     card = state.cards.get(effect.self_card)
     if card is None or not card.flags:
         return None
     if CANT_ACTIVATE in card.flags:
         return "a persistent effect says its effects can't activate (CR 15-8-2)"
-    when = effect.ability.when
-    timings = {TIMINGS.get(when.event, "")} if when is not None else set()
-    for timing in sorted(timings | set(effect.ability.tags)):
+    for timing in sorted(timings(effect)):
         if timing and f"no_{timing}" in card.flags:
             return (
                 f"a persistent effect says its [{timing.replace('_', ' ').title()}] effects don't activate (CR 15-8-2)"

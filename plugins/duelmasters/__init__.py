@@ -11,8 +11,10 @@ rules, the rules win:
   the older reading: the ability waits, then does nothing to a creature
   that is gone);
 - nothing resolves in the middle of a spell or another ability (rule 1);
-- static abilities apply at all times, and between resolutions the state
-  check destroys every creature with power 0 or less (rule 2);
+- static abilities apply at all times, and the state check destroys every
+  creature with power 0 or less (rule 2) — between resolutions, and between
+  the actions of one resolution too: it takes precedence over resolving
+  (Q&A 46075; dmwiki 状況起因処理);
 - the active player's waiting abilities go first, in the order they choose,
   then the non-active player's (rules 3–4); an active-player ability that
   triggers while a non-active player's ability resolves goes ahead of the
@@ -28,7 +30,10 @@ rules, the rules win:
   processes theirs, then the non-turn player declares; a declared ability
   must be used when it resolves (Q45607);
 - a card that left a zone looks back in time only at events about itself
-  (603.5c, Son Kun Q39429, Eine's Mic Q43783);
+  (603.5c, Son Kun Q39429, Eine's Mic Q43783); one that arrived in a zone
+  at that moment sees from there only events about itself (Q&A 2020-10-23:
+  a creature destroyed together with another Dragon was not in the
+  graveyard when that Dragon was destroyed);
 - an ability triggers once for each event that meets it, even for events of
   one moment ("whenever a creature is destroyed");
 - drawing n cards is drawing 1 card n times;
@@ -60,6 +65,9 @@ GAME_INFO = GameInfo(
     # one effect's several events each trigger (603.2b, as the community wiki's トリガー能力 page quotes it)
     trigger_multiplicity="per_event",
     citations={"trigger_multiplicity": "総合ゲームルール 603.2b"},
+    # state-based processing takes precedence over resolving: power 0 or less is destroyed at once,
+    # between the actions of one resolution too (dmwiki 状況起因処理; Q&A 46075)
+    rules_between_actions=True,
     events=("destroyed",),  # state-based: power 0 or less (rule 2)
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter

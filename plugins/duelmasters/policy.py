@@ -103,7 +103,12 @@ def declared(effect: PendingEffect) -> bool:
 
 
 def look_back(card: Card, event: Event) -> bool:
-    """603.5c: a card that left looks back in time only at its own event."""
+    """A card that moved sees, of the events of that moment, only its own:
+    one that left looks back in time only at its own event (603.5c), and
+    one that arrived sees from its new zone only its own — it was not there
+    when the others happened (official Q&A, 2020-10-23: a creature
+    destroyed at the same time as another Dragon does not return itself
+    from the graveyard "when another Dragon is destroyed")."""
     return event.card == card.id
 
 
@@ -126,9 +131,10 @@ def is_creature(card: Card) -> bool:
 
 
 def state_check(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
-    """Between resolutions, after static abilities applied: every creature
-    in the battle zone with power 0 or less is destroyed, all at once
-    (rule 2).  Only changed cards need a look unless a static ability could
+    """After static abilities applied — between resolutions, and between
+    the actions of one resolution (``GameInfo.rules_between_actions``, Q&A
+    46075) — every creature in the battle zone with power 0 or less is
+    destroyed, all at once (rule 2).  Only changed cards need a look unless a static ability could
     have changed anyone's power."""
     if view.continuous:
         candidates = list(state.in_zone("battle"))

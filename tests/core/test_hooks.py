@@ -88,6 +88,33 @@ def test_hook_tcgtrig_look_back():
     assert narrowed.state.counter("A", "n") == 1  # any_exit saw only x itself leave
 
 
+ARRIVING = """
+    cards:
+      - id: x
+        owner: A
+        zone: field
+        abilities:
+          - {id: seen, active_in: gone, when: {event: moved, card: y}, do: [{gain: {counter: n}}]}
+      - {id: y, owner: B, zone: field}
+    start:
+      - move: {card: [x, y], to: gone}
+    """
+
+
+def test_hook_tcgtrig_look_back_asks_about_a_card_that_arrived():
+    asked = []
+
+    class NotFromWhereItArrived:
+        @hookimpl
+        def tcgtrig_look_back(self, card, event, arrived):
+            asked.append((card.id, card.zone, event.card, arrived))
+            return event.card == card.id
+
+    assert run(ARRIVING, game()).keys("resolved") == ["x.seen"]  # the default: it sees y leave from 'gone'
+    assert run(ARRIVING, game(NotFromWhereItArrived())).keys("resolved") == []
+    assert asked == [("x", "field", "y", True)]  # the card as it was, and that it arrived
+
+
 def test_hook_tcgtrig_trigger_each_event():
     class EachEvent:
         @hookimpl
@@ -235,6 +262,34 @@ def test_hook_tcgtrig_rules_processing():
     assert (result.state.cards["x"].zone, result.state.cards["w"].zone) == ("gone", "field")
     assert result.keys("resolved") == ["w.saw"]
     assert any(s.kind == "rules" and s["cards"] == ("x",) for s in result.trace)
+
+
+def test_rules_processing_between_the_actions_of_a_resolution():
+    """``GameInfo.rules_between_actions``: the rules act before each action
+    but the first (Duel Masters, Q&A 46075), not only once all are done."""
+
+    class ZeroLifeLeaves:
+        @hookimpl
+        def tcgtrig_rules_processing(self, state, view):
+            hp = {c.id: view.stat(c.id, "hp") for c in state.in_zone("field")}
+            doomed = [card for card, value in hp.items() if value is not None and value <= 0]
+            return [Move(card=CardIds(tuple(doomed)), to="gone", by="rule")] if doomed else None
+
+    class Between:
+        @hookimpl
+        def tcgtrig_game_info(self):
+            return GameInfo(name="between", title="Between", version="0", rules_between_actions=True)
+
+    text = """
+        cards:
+          - {id: x, owner: B, zone: field, stats: {hp: 1000}}
+        start:
+          - {change: {card: x, stat: hp, by: -1000}}
+          - {change: {card: x, stat: hp, by: 1000}}
+        """
+    assert run(text, game(ZeroLifeLeaves())).state.cards["x"].zone == "field"  # 1000 again when the rules look
+    between = tcgtrig.load_ruleset("between", plugins=(Between(), ZeroLifeLeaves()), autoload=False)
+    assert run(text, between).state.cards["x"].zone == "gone"  # gone before the +1000
 
 
 def test_hook_tcgtrig_under_cards_zone():
