@@ -910,7 +910,7 @@ def _column_lines(comparison: Any, shown: Shown) -> list[str]:
                 order = " → ".join(shown(k) for k in result.keys("resolved")) or "(nothing resolved)"
                 said.append(f"    {number}. {order}{' (the default answers)' if number == 1 else ''}")
         if column.because:
-            said.append(f"  the file says why: {shown.sentence(column.because)}")
+            said.append(f"  the file says why: {shown.sentence(' '.join(column.because.split()))}")
         if said:
             lines += [f"{shown(column.game)}:", *said]
     return ["How each game read the file:", *lines] if lines else []

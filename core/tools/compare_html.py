@@ -76,7 +76,7 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .decisions { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 .effect .did { color: #444; }
 .notes { margin: 0 0 8px; padding-left: 18px; font-size: 13px; color: #6a4a00; }
-.because { font-size: 13px; color: #333; margin: 0 0 8px; }
+.because { white-space: pre-line; font-size: 13px; color: #333; margin: 0 0 8px; }
 .outcomes { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 .vocabulary li { color: #555; }
 .effect .why { color: #666; font-style: italic; }
@@ -94,6 +94,12 @@ class _Page:
 
     def sentence(self, value: Any) -> str:
         return html.escape(self.shown.sentence(value))
+
+    def paragraphs(self, value: Any) -> str:
+        """A file's own text (``source``, ``notes``, ``because``), its line
+        breaks kept as line breaks (the page shows them: ``white-space:
+        pre-line``), not written as ``\\n`` (issue 37 item 15)."""
+        return html.escape(self.shown.sentence(str(value).strip(), lines=True))
 
 
 def _negated_by(step: Any, text: Any) -> str:
@@ -162,7 +168,7 @@ def _column(cell: Column, text: _Page) -> str:
     notes = "".join(f"<li>{text.sentence(note)}</li>" for note in cell.notes)
     notes = f'<ul class="notes">{notes}</ul>' if notes else ""
     because = (
-        f'<p class="because"><b>Why, as the file says:</b> {text.sentence(cell.because)}</p>' if cell.because else ""
+        f'<p class="because"><b>Why, as the file says:</b> {text.paragraphs(cell.because)}</p>' if cell.because else ""
     )
     if result is None:
         return (
@@ -352,7 +358,7 @@ def _position(scenario: Any, text: _Page) -> str:
 
     data = scenario.data
     about = "".join(
-        f'<p class="about"><b>{label}</b> {text.sentence(data[key])}</p>'
+        f'<p class="about"><b>{label}</b> {text.paragraphs(data[key])}</p>'
         for key, label in (("source", "Source:"), ("notes", "Notes:"), ("description", "About:"))
         if isinstance(data.get(key), str)
     )

@@ -1,0 +1,106 @@
+"""What the command line shows a new user, and what an attacker's input
+does to it (issue 37, items 15 to 18, 24 and 26)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from tcgtrig.tools.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+#: a file whose source and notes are YAML folded text: paragraphs, each ending in a line break
+PARAGRAPHS = """\
+format: 1
+title: paragraphs
+game: digimon
+source: >
+  Digimon CR 15-4-3-5: the turn player activates theirs first.
+
+  A second paragraph of the source.
+notes: >
+  First paragraph of the notes.
+
+  Second paragraph of the notes.
+players: [A, B]
+turn_player: A
+cards:
+  - id: scout
+    owner: A
+    zone: battle
+    abilities: [{id: go, when: alarm, do: [{gain: {counter: n, amount: 1}}]}]
+start: [{emit: {event: alarm}}]
+expect:
+  digimon:
+    resolved: [scout.go]
+    because: >
+      the only effect;
+      it resolves.
+"""
+
+
+def _page(tmp_path: Path, text: str, *args: str) -> str:
+    file = tmp_path / "position.yaml"
+    file.write_text(text, encoding="utf-8")
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(main, ["compare", str(file), "--html", str(out), *args])
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+def test_the_page_keeps_the_files_line_breaks_instead_of_writing_backslash_n(tmp_path):
+    """Issue 37 item 15 (new user): the HTML page showed a literal ``\\n`` in
+    Source and Notes (YAML's folded text ends each paragraph with a line
+    break, which was escaped as a control character)."""
+    page = _page(tmp_path, PARAGRAPHS, "--games", "digimon")
+    about = re.findall(r'<p class="about">(.*?)</p>', page, re.S)
+    assert about == [
+        "<b>Source:</b> Digimon CR 15-4-3-5: the turn player activates theirs first.\nA second paragraph of the source.",
+        "<b>Notes:</b> First paragraph of the notes.\nSecond paragraph of the notes.",
+    ]
+    assert "the only effect; it resolves." in page
+    assert "\\n" not in page
+
+
+def test_no_page_of_the_gallery_shows_a_backslash_n():
+    """Issue 37 item 15 (new user): every page in docs/gallery/ showed
+    ``\\n`` in its Source and Notes (the pages are generated: python
+    docs/make_comparison.py)."""
+    pages = sorted((ROOT / "docs" / "gallery").glob("*.html"))
+    assert len(pages) >= 11
+    assert [page.name for page in pages if "\\n" in page.read_text(encoding="utf-8")] == []
+
+
+@pytest.mark.slow  # a browser start
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium here (.ci/run installs it)")
+def test_the_browser_shows_the_notes_paragraphs_on_their_own_lines(tmp_path):
+    """Issue 37 item 15 (new user), as the browser draws it: the text of the
+    Notes (``innerText``, which follows the page's CSS) holds the line break
+    and no ``\\n``.  The page has no script; a copy gets one that writes
+    what the browser shows into the page, read back with --dump-dom."""
+    page = _page(tmp_path, PARAGRAPHS, "--games", "digimon")
+    probe = (
+        "<script>document.body.insertAdjacentHTML('beforeend', '<pre id=shown></pre>');"
+        "document.getElementById('shown').textContent = JSON.stringify("
+        "[...document.querySelectorAll('.about, .because')].map(e => e.innerText));</script></body>"
+    )
+    copy = tmp_path / "probed.html"
+    copy.write_text(page.replace("</body>", probe), encoding="utf-8")
+    dumped = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", copy.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    shown = re.search(r'<pre id="shown">(.*?)</pre>', dumped.stdout, re.S)
+    assert shown is not None, dumped.stderr[-2000:]
+    texts = json.loads(shown.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    assert "Notes: First paragraph of the notes.\nSecond paragraph of the notes." in texts
+    assert not any("\\n" in text for text in texts)
