@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import tcgtrig
 from click.testing import CliRunner
 from tcgtrig.tools.cli import main
 
@@ -104,3 +105,21 @@ def test_the_browser_shows_the_notes_paragraphs_on_their_own_lines(tmp_path):
     texts = json.loads(shown.group(1).replace("&quot;", '"').replace("&amp;", "&"))
     assert "Notes: First paragraph of the notes.\nSecond paragraph of the notes." in texts
     assert not any("\\n" in text for text in texts)
+
+
+def test_games_and_words_piped_are_not_padded_nor_wrapped():
+    """Issue 37 item 16 (new user): ``tcgtrig games > FILE`` and ``words``
+    padded every row to about 1,000 columns (rich pads a table's rows to
+    its width off a terminal), and ``words`` wrapped its longest rows."""
+    runner = CliRunner()
+    listed = runner.invoke(main, ["games"])
+    assert listed.exit_code == 0
+    rows = listed.output.splitlines()
+    assert [row for row in rows if row.endswith(" ")] == []
+    assert rows[1].split()[0] == "digimon" and len(rows[1]) < 200
+    words = runner.invoke(main, ["words"])
+    assert words.exit_code == 0
+    lines = words.output.splitlines()
+    assert [line for line in lines if line.endswith(" ")] == []
+    every = sum(len(tcgtrig.load_ruleset(name).aliases) for name in tcgtrig.available_games())
+    assert len(lines) == 1 + every  # the header, then one line per word: none wrapped

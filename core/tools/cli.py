@@ -16,10 +16,11 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
@@ -57,11 +58,20 @@ READER_GONE = 141
 PIPED_COMPARE_WIDTH = 100
 
 
+#: Columns a table is laid out in off a terminal (``games``, ``words``): wide
+#: enough that no row wraps, so that each stays one line to search.
+PIPED_TABLE_WIDTH = 100_000
+
+
 def _console(err: bool = False, piped_width: int = 1000) -> Console:
     """A rich console on standard output (or error).  It writes to the
     stream itself, not through :class:`~tcgtrig.base.safe_text.SafeStream` (its
     styles are escape sequences): what is printed through it is made safe
-    where it is written (:func:`_markup`, :mod:`tcgtrig.tools.render`)."""
+    where it is written (:func:`_markup`, :mod:`tcgtrig.tools.render`).
+
+    Off a terminal, lines are written without the spaces rich pads a
+    table's rows with to its width (issue 37 item 16: ``tcgtrig games >
+    FILE`` wrote every row 1,000 columns wide)."""
     from rich.console import Console
 
     stream = sys.stderr if err else sys.stdout
@@ -75,7 +85,25 @@ def _console(err: bool = False, piped_width: int = 1000) -> Console:
             self.quiet = True
             _reader_gone()
 
-    return _Console(file=stream, highlight=False, emoji=False, width=width)
+    file = stream if width is None else cast("TextIO", _Unpadded(stream))
+    return _Console(file=file, highlight=False, emoji=False, width=width)
+
+
+class _Unpadded:
+    """A text stream that drops the spaces at the end of each line (rich
+    writes whole lines); everything else is the wrapped stream's."""
+
+    _PADDING = re.compile(r" +(?=\n)")
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(self._PADDING.sub("", text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _safe_streams() -> None:
@@ -334,7 +362,7 @@ def games(as_json: bool) -> None:
                 )
         if g.printed:  # a plugin's printing is kept off the output: shown here, one line
             table.add_row("", f"[dim]printed while loading: {escape(one_line(_shortened(g.printed)))}[/]", "", "")
-    _console().print(table)
+    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
 
 
 @main.command()
@@ -365,7 +393,7 @@ def words(game: str | None, as_json: bool) -> None:
         for word, sample, meaning in rows:
             shown = f"{word}: {sample}  →  {meaning}" if meaning else "(takes a richer argument: see the game's docs)"
             table.add_row(_markup(name), _markup(word), _markup(shown))
-    _console().print(table)
+    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
 
 
 def _shortened(text: str, limit: int = 200) -> str:
