@@ -123,3 +123,14 @@ def test_games_and_words_piped_are_not_padded_nor_wrapped():
     assert [line for line in lines if line.endswith(" ")] == []
     every = sum(len(tcgtrig.load_ruleset(name).aliases) for name in tcgtrig.available_games())
     assert len(lines) == 1 + every  # the header, then one line per word: none wrapped
+
+
+def test_explore_says_each_difference_in_words_not_as_python_reprs():
+    """Issue 37 item 17 (new user): explore's outcomes printed
+    ``counter A: {'memory': 0} (outcome 1: {'memory': -1})`` and
+    ``flag omnimon: ['suspended'] (outcome 1: [])``."""
+    shown = CliRunner().invoke(main, ["explore", "tests/scenarios/digimon/triggered-04.yaml"])
+    assert shown.exit_code == 0, shown.output
+    assert "   counter A memory: 0 (outcome 1: -1)\n   counter B memory: 0 (outcome 1: 1)\n" in shown.output
+    assert "   flags omnimon: suspended (outcome 1: none)\n" in shown.output
+    assert not re.search(r"[{}\[\]']", shown.output.split("\n2. ", 1)[1].replace("choices: [", "").replace("]\n", ""))

@@ -1238,13 +1238,36 @@ def _script(choices: list[str]) -> str:
 
 
 def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
-    """How an end state differs from the first outcome's."""
+    """How an end state differs from the first outcome's, a line each in
+    words (a counter, a card's zone, flags or stat; the game's marks), never
+    a Python repr: ``counter A memory: 0 (outcome 1: 1)``."""
+    shown = Shown()
     lines = []
-    for part in ("counters", "zones", "flags", "stats"):
-        for key, value in other[part].items():
-            if first[part].get(key) != value:
-                lines.append(f"{part[:-1]} {key}: {value} (outcome 1: {first[part].get(key)})")
+    for part, label in (("counters", "counter"), ("zones", "zone"), ("flags", "flags"), ("stats", "stat")):
+        was, now = first.get(part) or {}, other.get(part) or {}
+        for key in {**was, **now}:  # a player or a card
+            if part in ("counters", "stats"):  # → name → value
+                before, after = was.get(key) or {}, now.get(key) or {}
+                changed = [(f"{shown(key)} {shown(n)}", before.get(n), after.get(n)) for n in {**before, **after}]
+            else:  # → its zone, or its flags
+                changed = [(shown(key), was.get(key), now.get(key))]
+            lines += [
+                f"{label} {what}: {_end_value(new, shown)} (outcome 1: {_end_value(old, shown)})"
+                for what, old, new in changed
+                if old != new
+            ]
+    if (first.get("marks") or []) != (other.get("marks") or []):
+        lines.append(
+            f"marks: {_end_value(other.get('marks'), shown)} (outcome 1: {_end_value(first.get('marks'), shown)})"
+        )
     return lines
+
+
+def _end_value(value: Any, shown: Shown) -> str:
+    """One value of an end state in words: a list as its items, nothing as ``none``."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown(item) for item in value) or "none"
+    return "none" if value is None else shown(value)
 
 
 def _read_answer(prompt: str) -> str:
