@@ -134,3 +134,29 @@ def test_explore_says_each_difference_in_words_not_as_python_reprs():
     assert "   counter A memory: 0 (outcome 1: -1)\n   counter B memory: 0 (outcome 1: 1)\n" in shown.output
     assert "   flags omnimon: suspended (outcome 1: none)\n" in shown.output
     assert not re.search(r"[{}\[\]']", shown.output.split("\n2. ", 1)[1].replace("choices: [", "").replace("]\n", ""))
+
+
+def _many_options(tmp_path: Path, count: int) -> Path:
+    cards = "\n".join(f"  - {{id: c{i:02d}, owner: A, zone: hand}}" for i in range(count))
+    file = tmp_path / "many.yaml"
+    file.write_text(
+        "format: 1\ntitle: many options\ngame: digimon\nplayers: [A, B]\nturn_player: A\n"
+        f"cards:\n{cards}\nstart: [{{move: {{card: {{zone: hand, owner: A, pick: 1}}, to: trash}}}}]\n",
+        encoding="utf-8",
+    )
+    return file
+
+
+def test_compare_html_of_a_decision_with_more_than_fifty_options(tmp_path):
+    """Issue 37 item 24 (attacker): a decision of more than 50 options (the
+    trace then keeps only their number) ended ``compare --html`` in
+    ``TypeError: 'int' object is not iterable``."""
+    file = _many_options(tmp_path, 60)
+    out = tmp_path / "page.html"
+    made = CliRunner().invoke(main, ["compare", str(file), "--html", str(out)])
+    assert made.exit_code == 0, made.output
+    page = out.read_text(encoding="utf-8")
+    assert "A chose <b>c00</b> (target for start; options: 60, counted but not listed by the trace)" in page
+    fewer = tmp_path / "fewer.html"
+    assert CliRunner().invoke(main, ["compare", str(_many_options(tmp_path, 30)), "--html", str(fewer)]).exit_code == 0
+    assert "options: c00, c01, c02" in fewer.read_text(encoding="utf-8")

@@ -409,8 +409,7 @@ def _decisions(result: Resolution, text: _Page) -> str:
         return ""
     items = []
     for step in every[:MAX_PAGE_EFFECTS]:
-        options = [str(o) for o in step.get("options") or ()]
-        shown = ", ".join(options[:20]) + (f", … {len(options) - 20:,} more" if len(options) > 20 else "")
+        shown = _options(step.get("options"))
         about = f" for {text(step.get('effect'))}" if step.get("effect") else ""
         items.append(
             f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
@@ -421,3 +420,13 @@ def _decisions(result: Resolution, text: _Page) -> str:
             f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every one)</li>"
         )
     return f'<div class="note">Decisions</div><ul class="decisions">{"".join(items)}</ul>'
+
+
+def _options(options: Any) -> str:
+    """A decision's options as the trace keeps them: their labels, the
+    first 20 shown; or, for a decision of many options, only how many
+    there were (the trace's ``options`` is then a number)."""
+    if isinstance(options, int):
+        return f"{options:,}, counted but not listed by the trace"
+    labels = [str(o) for o in options or ()]
+    return ", ".join(labels[:20]) + (f", … {len(labels) - 20:,} more" if len(labels) > 20 else "")
