@@ -160,3 +160,41 @@ def test_compare_html_of_a_decision_with_more_than_fifty_options(tmp_path):
     fewer = tmp_path / "fewer.html"
     assert CliRunner().invoke(main, ["compare", str(_many_options(tmp_path, 30)), "--html", str(fewer)]).exit_code == 0
     assert "options: c00, c01, c02" in fewer.read_text(encoding="utf-8")
+
+
+#: a file for Yu-Gi-Oh! whose start is a Duel Masters word Yu-Gi-Oh! has no meaning for
+MANA = """\
+format: 1
+title: into the mana zone
+game: yugioh
+players: [A, B]
+turn_player: A
+cards:
+  - {id: a, owner: A, zone: battle, abilities: [{id: x, when: {event: put_into_mana, card: self}, do: [{gain: {counter: n, amount: 1}}]}]}
+start: [{put_into_mana: a}]
+"""
+
+
+def test_game_option_checks_the_file_under_that_game_not_its_own(tmp_path):
+    """Issue 37 item 26 (attacker): with ``--game duelmasters``, a Duel
+    Masters word in a file whose ``game:`` is Yu-Gi-Oh! was refused, because
+    the file was first compiled for its own game at load time."""
+    file = tmp_path / "mana.yaml"
+    file.write_text(MANA, encoding="utf-8")
+    runner = CliRunner()
+    own = runner.invoke(main, ["run", str(file)])
+    assert own.exit_code == 2 and "the start has no meaning in Yu-Gi-Oh!" in own.output
+    ran = runner.invoke(main, ["run", str(file), "--game", "duelmasters", "--json"])
+    assert ran.exit_code == 0, ran.output
+    assert '"resolved"' in ran.output and "a.x" in ran.output
+    explored = runner.invoke(main, ["explore", str(file), "--game", "duelmasters"])
+    assert explored.exit_code == 0, explored.output
+    saved = runner.invoke(
+        main, ["run", str(file), "--game", "duelmasters", "--stop-after", "0", "--save", str(tmp_path / "s.json")]
+    )
+    assert saved.exit_code == 0, saved.output
+    played = runner.invoke(main, ["play", str(file), "--game", "duelmasters"], input="")
+    assert "no meaning" not in played.output
+    result = tcgtrig.resolve(file, "duelmasters")
+    assert result.keys("resolved") == ["a.x"] and result.state.cards["a"].zone == "mana"
+    assert result.state.counter("A", "n") == 1

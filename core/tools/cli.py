@@ -493,14 +493,17 @@ def _refuse_overwriting_input(output: str | None, file: str, option: str) -> Non
         )
 
 
-def _load(file: str) -> Any:
-    """A scenario file, or standard input for ``-``."""
+def _load(file: str, game: str | None = None) -> Any:
+    """A scenario file, or standard input for ``-``.  With ``game`` (``--game``)
+    the file is checked when it is compiled for that game, not for its own
+    ``game:``: a file may be resolved under a game whose words it uses but
+    its own game lacks (issue 37 item 26)."""
     from ..scenario.reading import load_scenario, scenario_from_text
     from ..scenario.source import read_limited
 
     if file == "-":
-        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
-    return load_scenario(file)
+        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>", check_game=game is None)
+    return load_scenario(file, check_game=game is None)
 
 
 def _resolve(
@@ -509,7 +512,7 @@ def _resolve(
     from ..choices import RandomChooser, ScriptedChooser
     from ..resolution import pick_game, resolve
 
-    scenario = _load(file)
+    scenario = _load(file, game)
     kwargs: dict[str, Any] = {}
     if max_steps is not None:
         kwargs["max_steps"] = max_steps
@@ -776,7 +779,7 @@ def _run_and_save(
     from ..engine import DEFAULT_MAX_STEPS, Engine
     from ..saving import run_until, save_position
 
-    scenario = _load(file)
+    scenario = _load(file, game)
     engine = Engine.for_scenario(scenario, game, max_steps=max_steps or DEFAULT_MAX_STEPS)
     if seed is not None:  # as run does: after any --choice, the random player; the file's choices are ignored
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
@@ -1156,7 +1159,7 @@ def explore(
     from ..scenario.reading import load_scenario
     from .explore import explore as explore_positions
 
-    scenario = load_scenario(file)
+    scenario = load_scenario(file, check_game=game is None)  # --game: checked for that game (issue 37 item 26)
     with _Progress("exploring") as progress:
         found = explore_positions(
             scenario,
@@ -1311,7 +1314,7 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     from ..scenario.reading import load_scenario
     from .render import print_tree
 
-    scenario = load_scenario(file)
+    scenario = load_scenario(file, check_game=game is None)  # --game: checked for that game (issue 37 item 26)
     ruleset = load_ruleset(pick_game(scenario, game))
     chooser = InteractiveChooser(
         _read_answer_now,
