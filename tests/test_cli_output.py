@@ -198,3 +198,48 @@ def test_game_option_checks_the_file_under_that_game_not_its_own(tmp_path):
     result = tcgtrig.resolve(file, "duelmasters")
     assert result.keys("resolved") == ["a.x"] and result.state.cards["a"].zone == "mana"
     assert result.state.counter("A", "n") == 1
+
+
+class _KnockOut:
+    """A game of one word, ``ko``: the card goes to the trash as the event ``ko``."""
+
+    @tcgtrig.hookimpl
+    def tcgtrig_game_info(self) -> tcgtrig.GameInfo:
+        return tcgtrig.GameInfo(name="knockout", title="Knock-out", version="0", zones=("field", "trash"))
+
+    @tcgtrig.hookimpl
+    def tcgtrig_action_aliases(self) -> dict:
+        from tcgtrig.games.words import move_word
+
+        return {"ko": move_word("trash", "ko")}
+
+
+KOED = """\
+format: 1
+title: a misspelt event and word
+players: [A, B]
+turn_player: A
+cards:
+  - {id: a, owner: A, zone: field, abilities: [{id: x, when: {event: koed, card: self}, do: [{gain: {counter: n, amount: 1}}]}]}
+start: [{ko: a}]
+"""
+
+
+def test_a_typo_hint_offers_the_games_own_word_first():
+    """Issue 37 item 18 (new user): ``koed`` in a game whose word is ``ko``
+    suggested ``moved`` (a core event exactly as close, and first by name):
+    the game's own words are offered first, for a misspelt event and a
+    misspelt action word alike."""
+    from tcgtrig.tools.lint import lint
+
+    ruleset = tcgtrig.load_ruleset("knockout", plugins=(_KnockOut(),), autoload=False)
+    scenario = tcgtrig.scenario_from_text(KOED, "koed.yaml", check_game=False)
+    assert [f.message for f in lint(scenario, ruleset)] == [
+        "nothing emits the event 'koed': no action of this file, no word or rule of knockout (did you mean 'ko'?)"
+    ]
+    misspelt = tcgtrig.scenario_from_text(KOED.replace("{ko: a}", "{koed: a}"), "koed.yaml", check_game=False)
+    with pytest.raises(tcgtrig.ScenarioError, match=r"unknown action 'koed' for game 'knockout': did you mean 'ko'\?"):
+        misspelt.compile(ruleset)
+    # a core name clearly closer is still offered
+    typo = tcgtrig.scenario_from_text(KOED.replace("event: koed", "event: movd"), "koed.yaml", check_game=False)
+    assert "(did you mean 'moved'?)" in lint(typo, ruleset)[0].message
