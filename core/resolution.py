@@ -207,8 +207,8 @@ def resolve(
     :param fused: let the common case run on the fused path (see
         :class:`~tcgtrig.engine.Engine`); ``False``: the general way alone.
     """
-    if not isinstance(scenario, Scenario):
-        scenario = load_scenario(scenario)
+    if not isinstance(scenario, Scenario):  # checked when compiled for ``game``, not for the file's own
+        scenario = load_scenario(scenario, check_game=game is None)
     if isinstance(game, Ruleset):
         ruleset = game
     else:

@@ -70,23 +70,25 @@ class Shown:
     def __init__(self) -> None:
         self.shortened = False
 
-    def __call__(self, value: Any, limit: int = NAME_LIMIT) -> str:
+    def __call__(self, value: Any, limit: int = NAME_LIMIT, lines: bool = False) -> str:
         text = value if type(value) is str else str(value)
         if len(text) > limit:
             self.shortened = True
             text = text[: limit - 1] + "…"
-        return escape_controls(text)
+        return escape_controls(text, lines)
 
-    def sentence(self, value: Any) -> str:
+    def sentence(self, value: Any, lines: bool = False) -> str:
         """A sentence (a reason, a title) safe to print: every name in it
         (a run of characters without a space) longer than
         :data:`NAME_LIMIT` shortened, the sentence itself kept whole up to
-        :data:`SENTENCE_LIMIT` characters, then escaped."""
+        :data:`SENTENCE_LIMIT` characters, then escaped.  With ``lines``
+        (a file's ``source`` or ``notes``: paragraphs), a line break stays
+        a line break."""
         text = value if type(value) is str else str(value)
         if len(text) > NAME_LIMIT and _LONG_WORD.search(text) is not None:
             self.shortened = True
             text = _LONG_WORD.sub(lambda word: word.group()[: NAME_LIMIT - 1] + "…", text)
-        return self(text, SENTENCE_LIMIT)
+        return self(text, SENTENCE_LIMIT, lines)
 
 
 class SafeStream:

@@ -10,10 +10,11 @@ names the legal keys alike in its errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["MODIFIERS", "card_argument", "move_word", "flag_word"]
+__all__ = ["MODIFIERS", "card_argument", "move_word", "flag_word", "closest"]
 
 #: What may stand beside ``card`` in a word's mapping, as in core actions.
 MODIFIERS = ("by", "label")
@@ -53,3 +54,31 @@ def flag_word(verb: str, flag: str, as_: str) -> Word:
         return {"flag": {"card": card, verb: flag, "as": as_, **modifiers}}
 
     return expand
+
+
+#: How close a name must be to be offered as a hint (``difflib``'s ratio).
+CLOSE = 0.6
+#: How much closer another name must be to be offered before one of the game's own.
+OWN_FIRST = 0.1
+
+
+def closest(name: str, known: Iterable[str], own: Iterable[str] = ()) -> str | None:
+    """The known name closest to a misspelt ``name``, for a hint ("did you
+    mean …?"), or ``None``.  The game's own names (``own``: its words, its
+    events, the file's) are offered first: one of them is preferred unless
+    another name is closer by more than :data:`OWN_FIRST` (issue 37 item
+    18: ``koed`` in a game whose word emits ``ko`` suggested the core's
+    ``moved``, as close and first by name)."""
+    ours = set(own)
+    best: tuple[float, str] | None = None
+    for candidate in sorted(known):
+        matcher = difflib.SequenceMatcher(None, name, candidate)
+        if matcher.real_quick_ratio() < CLOSE or matcher.quick_ratio() < CLOSE:
+            continue
+        ratio = matcher.ratio()
+        if ratio < CLOSE:
+            continue
+        score = ratio + (OWN_FIRST if candidate in ours else 0.0)
+        if best is None or score > best[0]:
+            best = (score, candidate)
+    return best[1] if best is not None else None

@@ -19,6 +19,7 @@ from attrs import field, frozen
 from ..base.errors import PluginError, ScenarioError, TcgTrigError
 from ..games.guard import NOT_THE_PLUGINS
 from ..games.manager import Ruleset
+from ..games.words import closest
 from ..language import BY_WORD, CONTROL_BY_WORD, CORE_ACTIONS
 from ..model.state import GameState
 from ..model.values import (
@@ -676,7 +677,9 @@ class Compiler:
                 if self.written_for_another_game():
                     return self.left_out(word, path)
                 raise self.unknown_action(path, f"unknown action {word!r} for game {self.game!r}: {elsewhere}")
-            raise self.unknown_action(path, f"unknown action {word!r} for game {self.game!r}")
+            close = closest(word, self.legal_actions(), self.aliases) if isinstance(word, str) else None
+            hint = f": did you mean {close!r}?" if close else ""  # the game's own words first (issue 37 item 18)
+            raise self.unknown_action(path, f"unknown action {word!r} for game {self.game!r}{hint}")
         return [self.primitive(word, arg, path + (word,), label=label, by=by, as_=as_)]
 
     def unknown_action(self, path: Path_, message: str) -> UnknownAction:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
@@ -57,11 +58,20 @@ READER_GONE = 141
 PIPED_COMPARE_WIDTH = 100
 
 
+#: Columns a table is laid out in off a terminal (``games``, ``words``): wide
+#: enough that no row wraps, so that each stays one line to search.
+PIPED_TABLE_WIDTH = 100_000
+
+
 def _console(err: bool = False, piped_width: int = 1000) -> Console:
     """A rich console on standard output (or error).  It writes to the
     stream itself, not through :class:`~tcgtrig.base.safe_text.SafeStream` (its
     styles are escape sequences): what is printed through it is made safe
-    where it is written (:func:`_markup`, :mod:`tcgtrig.tools.render`)."""
+    where it is written (:func:`_markup`, :mod:`tcgtrig.tools.render`).
+
+    Off a terminal, lines are written without the spaces rich pads a
+    table's rows with to its width (issue 37 item 16: ``tcgtrig games >
+    FILE`` wrote every row 1,000 columns wide)."""
     from rich.console import Console
 
     stream = sys.stderr if err else sys.stdout
@@ -75,7 +85,25 @@ def _console(err: bool = False, piped_width: int = 1000) -> Console:
             self.quiet = True
             _reader_gone()
 
-    return _Console(file=stream, highlight=False, emoji=False, width=width)
+    file = stream if width is None else cast("TextIO", _Unpadded(stream))
+    return _Console(file=file, highlight=False, emoji=False, width=width)
+
+
+class _Unpadded:
+    """A text stream that drops the spaces at the end of each line (rich
+    writes whole lines); everything else is the wrapped stream's."""
+
+    _PADDING = re.compile(r" +(?=\n)")
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(self._PADDING.sub("", text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 def _safe_streams() -> None:
@@ -334,7 +362,7 @@ def games(as_json: bool) -> None:
                 )
         if g.printed:  # a plugin's printing is kept off the output: shown here, one line
             table.add_row("", f"[dim]printed while loading: {escape(one_line(_shortened(g.printed)))}[/]", "", "")
-    _console().print(table)
+    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
 
 
 @main.command()
@@ -365,7 +393,7 @@ def words(game: str | None, as_json: bool) -> None:
         for word, sample, meaning in rows:
             shown = f"{word}: {sample}  →  {meaning}" if meaning else "(takes a richer argument: see the game's docs)"
             table.add_row(_markup(name), _markup(word), _markup(shown))
-    _console().print(table)
+    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
 
 
 def _shortened(text: str, limit: int = 200) -> str:
@@ -465,14 +493,17 @@ def _refuse_overwriting_input(output: str | None, file: str, option: str) -> Non
         )
 
 
-def _load(file: str) -> Any:
-    """A scenario file, or standard input for ``-``."""
+def _load(file: str, game: str | None = None) -> Any:
+    """A scenario file, or standard input for ``-``.  With ``game`` (``--game``)
+    the file is checked when it is compiled for that game, not for its own
+    ``game:``: a file may be resolved under a game whose words it uses but
+    its own game lacks (issue 37 item 26)."""
     from ..scenario.reading import load_scenario, scenario_from_text
     from ..scenario.source import read_limited
 
     if file == "-":
-        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>")
-    return load_scenario(file)
+        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>", check_game=game is None)
+    return load_scenario(file, check_game=game is None)
 
 
 def _resolve(
@@ -481,7 +512,7 @@ def _resolve(
     from ..choices import RandomChooser, ScriptedChooser
     from ..resolution import pick_game, resolve
 
-    scenario = _load(file)
+    scenario = _load(file, game)
     kwargs: dict[str, Any] = {}
     if max_steps is not None:
         kwargs["max_steps"] = max_steps
@@ -748,7 +779,7 @@ def _run_and_save(
     from ..engine import DEFAULT_MAX_STEPS, Engine
     from ..saving import run_until, save_position
 
-    scenario = _load(file)
+    scenario = _load(file, game)
     engine = Engine.for_scenario(scenario, game, max_steps=max_steps or DEFAULT_MAX_STEPS)
     if seed is not None:  # as run does: after any --choice, the random player; the file's choices are ignored
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
@@ -910,7 +941,7 @@ def _column_lines(comparison: Any, shown: Shown) -> list[str]:
                 order = " → ".join(shown(k) for k in result.keys("resolved")) or "(nothing resolved)"
                 said.append(f"    {number}. {order}{' (the default answers)' if number == 1 else ''}")
         if column.because:
-            said.append(f"  the file says why: {shown.sentence(column.because)}")
+            said.append(f"  the file says why: {shown.sentence(' '.join(column.because.split()))}")
         if said:
             lines += [f"{shown(column.game)}:", *said]
     return ["How each game read the file:", *lines] if lines else []
@@ -1128,7 +1159,7 @@ def explore(
     from ..scenario.reading import load_scenario
     from .explore import explore as explore_positions
 
-    scenario = load_scenario(file)
+    scenario = load_scenario(file, check_game=game is None)  # --game: checked for that game (issue 37 item 26)
     with _Progress("exploring") as progress:
         found = explore_positions(
             scenario,
@@ -1210,13 +1241,36 @@ def _script(choices: list[str]) -> str:
 
 
 def _end_differences(first: dict[str, Any], other: dict[str, Any]) -> list[str]:
-    """How an end state differs from the first outcome's."""
+    """How an end state differs from the first outcome's, a line each in
+    words (a counter, a card's zone, flags or stat; the game's marks), never
+    a Python repr: ``counter A memory: 0 (outcome 1: 1)``."""
+    shown = Shown()
     lines = []
-    for part in ("counters", "zones", "flags", "stats"):
-        for key, value in other[part].items():
-            if first[part].get(key) != value:
-                lines.append(f"{part[:-1]} {key}: {value} (outcome 1: {first[part].get(key)})")
+    for part, label in (("counters", "counter"), ("zones", "zone"), ("flags", "flags"), ("stats", "stat")):
+        was, now = first.get(part) or {}, other.get(part) or {}
+        for key in {**was, **now}:  # a player or a card
+            if part in ("counters", "stats"):  # → name → value
+                before, after = was.get(key) or {}, now.get(key) or {}
+                changed = [(f"{shown(key)} {shown(n)}", before.get(n), after.get(n)) for n in {**before, **after}]
+            else:  # → its zone, or its flags
+                changed = [(shown(key), was.get(key), now.get(key))]
+            lines += [
+                f"{label} {what}: {_end_value(new, shown)} (outcome 1: {_end_value(old, shown)})"
+                for what, old, new in changed
+                if old != new
+            ]
+    if (first.get("marks") or []) != (other.get("marks") or []):
+        lines.append(
+            f"marks: {_end_value(other.get('marks'), shown)} (outcome 1: {_end_value(first.get('marks'), shown)})"
+        )
     return lines
+
+
+def _end_value(value: Any, shown: Shown) -> str:
+    """One value of an end state in words: a list as its items, nothing as ``none``."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown(item) for item in value) or "none"
+    return "none" if value is None else shown(value)
 
 
 def _read_answer(prompt: str) -> str:
@@ -1260,7 +1314,7 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     from ..scenario.reading import load_scenario
     from .render import print_tree
 
-    scenario = load_scenario(file)
+    scenario = load_scenario(file, check_game=game is None)  # --game: checked for that game (issue 37 item 26)
     ruleset = load_ruleset(pick_game(scenario, game))
     chooser = InteractiveChooser(
         _read_answer_now,

@@ -76,7 +76,7 @@ h1 { font-size: 22px; margin: 0 0 16px; }
 .decisions { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 .effect .did { color: #444; }
 .notes { margin: 0 0 8px; padding-left: 18px; font-size: 13px; color: #6a4a00; }
-.because { font-size: 13px; color: #333; margin: 0 0 8px; }
+.because { white-space: pre-line; font-size: 13px; color: #333; margin: 0 0 8px; }
 .outcomes { margin: 8px 0 0; padding-left: 18px; font-size: 13px; }
 .vocabulary li { color: #555; }
 .effect .why { color: #666; font-style: italic; }
@@ -94,6 +94,12 @@ class _Page:
 
     def sentence(self, value: Any) -> str:
         return html.escape(self.shown.sentence(value))
+
+    def paragraphs(self, value: Any) -> str:
+        """A file's own text (``source``, ``notes``, ``because``), its line
+        breaks kept as line breaks (the page shows them: ``white-space:
+        pre-line``), not written as ``\\n`` (issue 37 item 15)."""
+        return html.escape(self.shown.sentence(str(value).strip(), lines=True))
 
 
 def _negated_by(step: Any, text: Any) -> str:
@@ -162,7 +168,7 @@ def _column(cell: Column, text: _Page) -> str:
     notes = "".join(f"<li>{text.sentence(note)}</li>" for note in cell.notes)
     notes = f'<ul class="notes">{notes}</ul>' if notes else ""
     because = (
-        f'<p class="because"><b>Why, as the file says:</b> {text.sentence(cell.because)}</p>' if cell.because else ""
+        f'<p class="because"><b>Why, as the file says:</b> {text.paragraphs(cell.because)}</p>' if cell.because else ""
     )
     if result is None:
         return (
@@ -352,7 +358,7 @@ def _position(scenario: Any, text: _Page) -> str:
 
     data = scenario.data
     about = "".join(
-        f'<p class="about"><b>{label}</b> {text.sentence(data[key])}</p>'
+        f'<p class="about"><b>{label}</b> {text.paragraphs(data[key])}</p>'
         for key, label in (("source", "Source:"), ("notes", "Notes:"), ("description", "About:"))
         if isinstance(data.get(key), str)
     )
@@ -403,8 +409,7 @@ def _decisions(result: Resolution, text: _Page) -> str:
         return ""
     items = []
     for step in every[:MAX_PAGE_EFFECTS]:
-        options = [str(o) for o in step.get("options") or ()]
-        shown = ", ".join(options[:20]) + (f", … {len(options) - 20:,} more" if len(options) > 20 else "")
+        shown = _options(step.get("options"))
         about = f" for {text(step.get('effect'))}" if step.get("effect") else ""
         items.append(
             f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
@@ -415,3 +420,13 @@ def _decisions(result: Resolution, text: _Page) -> str:
             f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every one)</li>"
         )
     return f'<div class="note">Decisions</div><ul class="decisions">{"".join(items)}</ul>'
+
+
+def _options(options: Any) -> str:
+    """A decision's options as the trace keeps them: their labels, the
+    first 20 shown; or, for a decision of many options, only how many
+    there were (the trace's ``options`` is then a number)."""
+    if isinstance(options, int):
+        return f"{options:,}, counted but not listed by the trace"
+    labels = [str(o) for o in options or ()]
+    return ", ".join(labels[:20]) + (f", … {len(labels) - 20:,} more" if len(labels) > 20 else "")

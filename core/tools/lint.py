@@ -16,7 +16,6 @@ closest known name ("did you mean 'played'?").
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import Any
@@ -25,6 +24,7 @@ from attrs import frozen
 
 from ..games.guard import NOT_THE_PLUGINS
 from ..games.manager import Ruleset
+from ..games.words import closest
 from ..model.values import SOURCES, Ability, Card, Emit, Move, Pattern, walk
 from ..scenario.reading import Compiled, Scenario
 from ..scenario.source import format_path
@@ -154,9 +154,11 @@ def _file_events_and_zones(compiled: Compiled) -> tuple[set[str], set[str]]:
     return events, zones
 
 
-def _suggest(name: str, known: Iterable[str]) -> str:
-    close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+def _suggest(name: str, known: Iterable[str], own: Iterable[str] = ()) -> str:
+    """The closest known name as a hint, the game's and the file's own
+    names (``own``) first (:func:`~tcgtrig.games.words.closest`)."""
+    close = closest(name, known, own)
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None) -> list[Finding]:
@@ -164,6 +166,7 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
     compiled = compiled if compiled is not None else scenario.compile(ruleset)
     file_events, file_zones = _file_events_and_zones(compiled)
     events = game_events(ruleset) | file_events
+    own_events = (events - set(CORE_EVENTS)) | file_events  # the game's words and rules, and the file's own
     movable = game_zones(ruleset) | file_zones | {SOURCES}
     found: dict[str, list[tuple[Any, ...]]] = {}  # message → the paths it applies to, in file order
 
@@ -184,7 +187,7 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
                 warn(
                     key,
                     f"nothing emits the event {pattern.event!r}: no action of this file, no word or rule "
-                    f"of {ruleset.name}{_suggest(pattern.event, events)}",
+                    f"of {ruleset.name}{_suggest(pattern.event, events, own_events)}",
                 )
             if isinstance(pattern, Pattern):
                 for word, zone in (("from", pattern.from_), ("to", pattern.to)):
