@@ -53,6 +53,9 @@ IN_ATTACK = "attack_in_progress"
 DURING_AN_ATTACK = {"mark": IN_ATTACK}
 #: the trace's reason for an attack declaration the rules refuse
 NO_NEW_ATTACK = "CR 11-2-4: a new attack declaration can't be made during an attack"
+#: the game's mark while the attack target is a Digimon (11-2-7), set at the declaration or by a block
+ON_A_DIGIMON = "attack_on_a_digimon"
+TARGET_REMOVED = "CR 11-2-6: the attack target Digimon was removed during the attack: the attack fails"
 #: the flags an attack leaves on cards
 ATTACK_FLAGS = ("attacking", "attack_target", "blocking", "attack_ended")
 
@@ -73,7 +76,7 @@ def attack(arg: Any) -> list[dict[str, Any]]:
     attack the declaration can't be made (11-2-4): only the rule event
     ``attack_not_declared``, citing it."""
     card, target = _attack_argument(arg)
-    return _declare(card, [{"mark": {"set": IN_ATTACK}}, _declaration(card, target)])
+    return _declare(card, [{"mark": {"set": IN_ATTACK}}, *_declaration(card, target)])
 
 
 def _declare(card: Any, declaration: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -91,7 +94,10 @@ def _declare(card: Any, declaration: list[dict[str, Any]]) -> list[dict[str, Any
     ]
 
 
-def _declaration(card: Any, target: Any) -> dict[str, Any]:
+def _declaration(card: Any, target: Any) -> list[dict[str, Any]]:
+    """Suspend the Digimon, mark it attacking (and its target: the attack
+    is then on a Digimon, the game's mark :data:`ON_A_DIGIMON`), and the
+    event ``attacking``, together."""
     actions: list[dict[str, Any]] = [
         {"flag": {"card": card, "set": "suspended", "as": "suspended"}},
         {"flag": {"card": card, "set": "attacking", "as": "attack_declared", "by": "rule"}},
@@ -99,7 +105,8 @@ def _declaration(card: Any, target: Any) -> dict[str, Any]:
     if target is not None:
         actions.append({"flag": {"card": target, "set": "attack_target", "as": "attack_targeted", "by": "rule"}})
     actions.append({"emit": {"event": "attacking", "card": card}})
-    return {"together": actions}
+    on_a_digimon = [{"mark": {"set": ON_A_DIGIMON}}] if target is not None else []
+    return [*on_a_digimon, {"together": actions}]
 
 
 def _refused(card: Any) -> list[dict[str, Any]]:
@@ -127,15 +134,17 @@ def counter_timing(arg: Any) -> list[dict[str, Any]]:
 def block_timing(arg: Any) -> list[dict[str, Any]]:
     """Block timing (11-4, 12): if the attack goes on and the attacker is in
     the battle area, the non-turn player may block with one unsuspended
-    Digimon that has <Blocker>: it is suspended and becomes the attack
-    target (event ``blocked``).  Nobody blocking, the attack target stays
-    what it was (12-1-1: a block is what switches it)."""
+    Digimon that has <Blocker> and is not the attack target (12-1-5): it
+    is suspended and becomes the attack target (event ``blocked``).  Nobody
+    blocking, the attack target stays what it was (12-1-1: a block is what
+    switches it)."""
     _no_argument(arg, "block_timing")
     blocker = {
         "zone": "battle",
         "owner": "opponent",
         "has": "blocker",
         "no_flag": "suspended",
+        "exclude": {"zone": "battle", "flag": "attack_target"},
         "pick": 1,
         "upto": True,
         "chooser": "opponent",
@@ -149,6 +158,7 @@ def block_timing(arg: Any) -> list[dict[str, Any]]:
             ]
         },
         {"flag": {"card": blocking, "set": "attack_target", "by": "rule"}},
+        {"mark": {"set": ON_A_DIGIMON}},
     ]
     # only a block switches the attack target (12-1-1): with no blocker, the target stays
     block = [
@@ -193,7 +203,8 @@ def end_of_attack(arg: Any) -> list[dict[str, Any]]:
 def _attack_over() -> list[dict[str, Any]]:
     """Clear what an attack left: its flags on cards, and its marks."""
     clear = [{"flag": {"card": {"flag": name}, "clear": name, "by": "rule"}} for name in ATTACK_FLAGS]
-    return [{"together": clear}, {"mark": {"clear": ENDED}}, {"mark": {"clear": IN_ATTACK}}]
+    marks = [{"mark": {"clear": name}} for name in (ENDED, ON_A_DIGIMON, IN_ATTACK)]
+    return [{"together": clear}, *marks]
 
 
 def full_attack(arg: Any) -> list[dict[str, Any]]:
@@ -212,7 +223,7 @@ def full_attack(arg: Any) -> list[dict[str, Any]]:
     else:
         success, declared = [], arg
     card, target = _attack_argument(declared)
-    timings: list[dict[str, Any]] = [{"mark": {"set": IN_ATTACK}}, _declaration(card, target), {"resolve_pending": {}}]
+    timings: list[dict[str, Any]] = [{"mark": {"set": IN_ATTACK}}, *_declaration(card, target), {"resolve_pending": {}}]
     timings += counter_timing({}) + block_timing({})
     if success:
         timings.append({"if": {"all": [ON, ATTACKER_IN_BATTLE]}, "then": success})
@@ -269,7 +280,10 @@ def security_check(arg: Any) -> list[dict[str, Any]]:
 def confirm_attack(arg: Any) -> list[dict[str, Any]]:
     """Confirming the attack (11-5), for ``full_attack``'s ``success``: an
     attack on a Digimon (the one with ``attack_target``) is a battle with
-    it (11-5-1-3) and what it triggers resolves; an attack on the player is
+    it (11-5-1-3) and what it triggers resolves; an attack on a Digimon
+    that was removed during the attack fails (11-2-6: the rule event
+    ``attack_failed``), it does not turn into a security check; an attack
+    on the player is
     a security check (11-5-1-1); on a player with no security card left,
     the attacking player wins the game (11-5-1-2: ``win``).  That a
     Digimon may be unable to check security (and then does not win) is not
@@ -283,9 +297,17 @@ def confirm_attack(arg: Any) -> list[dict[str, Any]]:
             "then": [{"battle": {"card": card, "against": target}}, {"resolve_pending": {}}],
             "else": [
                 {
-                    "if": {"count": {"zone": "security", "owner": "opponent"}, "gte": 1},
-                    "then": security_check(arg),
-                    "else": [wins],
+                    "if": {"mark": ON_A_DIGIMON},
+                    "then": [
+                        {"emit": {"event": "attack_failed", "card": card, "by": "rule", "reason": TARGET_REMOVED}}
+                    ],
+                    "else": [
+                        {
+                            "if": {"count": {"zone": "security", "owner": "opponent"}, "gte": 1},
+                            "then": security_check(arg),
+                            "else": [wins],
+                        }
+                    ],
                 }
             ],
         }
