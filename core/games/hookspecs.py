@@ -561,10 +561,11 @@ def tcgtrig_activation_zone(state: GameState, effect: PendingEffect, point: str)
     """Say where an activated ability's card is put as it is activated, or
     once its effect has resolved.
 
-    Called for every ``activated`` ability at two points: ``"activation"``,
-    after its ``activated`` step and before its cost; and ``"resolved"``,
-    once its actions are done (in a chain game, as its chain link resolves;
-    not for a link that was negated).  The card moves there ``by: rule``
+    Called for every ``activated`` ability at these points:
+    ``"activation"``, after its ``activated`` step and before its cost;
+    ``"resolved"``, once its actions are done (in a chain game, as its
+    chain link resolves); and ``"negated"``, in a chain game, when a link
+    whose activation was negated is reached as the chain resolves.  The card moves there ``by: rule``
     (the event ``moved``; what the rules do by themselves is not the last
     thing to happen).  Put there as it is activated, the effect stays the
     card's ("this card" is the card where it was put), and in a chain game
@@ -578,13 +579,14 @@ def tcgtrig_activation_zone(state: GameState, effect: PendingEffect, point: str)
 
     :param state: the game state.
     :param effect: the effect being activated, or resolved.
-    :param point: ``"activation"`` or ``"resolved"``.
+    :param point: ``"activation"``, ``"resolved"`` or ``"negated"``.
     :return: a zone name, or ``None``.
 
     Use in game plugins: Yu-Gi-Oh! places a Spell or Trap Card activated
     from the hand on the field (its Spell & Trap Zone), where it can be
     targeted while it is a Chain Link, and sends a Normal Spell or Trap to
-    the GY once it has resolved; a game whose spells are put on a stack as
+    the GY once it has resolved, and any Spell or Trap whose activation was
+    negated; a game whose spells are put on a stack as
     they are cast, and in the discard pile once resolved.
     """
 

@@ -332,12 +332,12 @@ class Activating(MachineBase):
         self.happened(events, before, run)
         return placed, None
 
-    def put_away(self, effect: PendingEffect, run: EffectRun) -> None:
-        """Once an activated effect's actions are done, its card goes where
-        the game says (``tcgtrig_activation_zone`` at ``resolved``), ``by:
-        rule``: the card it was activated with, if its actions left it
-        there ("this card")."""
-        zone = self.ruleset.activation_zone(self.state, effect, "resolved")
+    def put_away(self, effect: PendingEffect, run: EffectRun, point: str = "resolved") -> None:
+        """Once an activated effect's actions are done (or its negated chain
+        link is reached: ``point`` ``negated``), its card goes where the game
+        says (``tcgtrig_activation_zone``), ``by: rule``: the card it was
+        activated with, if its actions left it there ("this card")."""
+        zone = self.ruleset.activation_zone(self.state, effect, point)
         if zone is not None:
             self.push(RunActions((Move(card=SELF, to=zone, by="rule"),), run))
 

@@ -903,18 +903,12 @@ class ResolveChain(Frame):
         machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
         machine.last_moment = machine.moment
         machine.last_events = ()
-        if effect.negated:
-            return  # negated: nothing it says happens
-        machine.resolve(
-            effect,
-            EffectRun(
-                scope=machine.scope_of(effect),
-                instance=effect.id,
-                trigger_cause=effect.id,
-                depth=effect.depth,
-            ),
-            link=len(machine.chain_links) + 1,
-        )
+        run = EffectRun(scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+        if effect.negated:  # nothing it says happens; its card still goes where the game puts a negated one
+            if effect.ability.kind == "activated" and machine.ruleset.places_activated:
+                machine.put_away(effect, run, "negated")
+            return
+        machine.resolve(effect, run, link=len(machine.chain_links) + 1)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks

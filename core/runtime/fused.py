@@ -226,10 +226,14 @@ class Fusing(MachineBase):
             self.moment += 1  # a link resolving is something that happens, even if it changes nothing
             self.last_moment = self.moment
             self.last_events = ()
-            if effect.negated:
-                continue
             # scope, instance, trigger_cause, depth
             run = EffectRun(machine.scope_of(effect), effect.id, effect.id, effect.depth)
+            if effect.negated:
+                if effect.ability.kind == "activated" and self.ruleset.places_activated:
+                    machine.push(ResolveChain(resolved_one=True))  # as ResolveChain: its card goes where the game says
+                    machine.put_away(effect, run, "negated")
+                    return False
+                continue
             if not self._fusable_now(effect.ability):
                 machine.push(ResolveChain(resolved_one=True))  # the rest of the chain, once this link is done
                 machine.resolve(effect, run, link=len(links) + 1)

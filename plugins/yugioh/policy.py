@@ -218,13 +218,15 @@ def activation_zone(state: GameState, effect: PendingEffect, point: str) -> str 
     resolved, a Spell or Trap on the field goes to the GY unless it is a
     Continuous, Field or Equip card (types ``continuous``, ``field``,
     ``equip``), which stays (Rulebook v10, "Spell Cards" and "Trap
-    Cards")."""
+    Cards").  A Spell or Trap whose activation was negated goes to the GY
+    when its Chain Link is reached, Continuous ones too: it never resolved
+    (Rulebook v10, "Chain": a negated card is sent to the GY)."""
     card = state.cards[effect.card]
     if "monster" in card.types or not any(kind in card.types for kind in SPELL_TRAP):
         return None
     if point == "activation":
         return "field" if card.zone == "hand" else None
-    if card.zone != "field" or any(kind in card.types for kind in STAYS):
+    if card.zone != "field" or (point == "resolved" and any(kind in card.types for kind in STAYS)):
         return None
     return "graveyard"
 
