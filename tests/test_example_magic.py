@@ -82,3 +82,19 @@ def test_combat_damage_is_marked_and_an_unblocked_attacker_damages_the_player():
     assert dealt == [("damaged", "wall", 3, "battle"), ("lost", None, 3, "battle")]
     assert (result.stat("wall", "damage"), result.stat("giant", "damage")) == (3, None)
     assert result.state.cards["wall"].zone == "battlefield" and result.state.counter("B", "life") == 17
+
+
+def test_the_affected_player_chooses_which_replacement_applies_first():
+    # CR 616.1: the controller of the affected object chooses, whoever controls the replacements;
+    # 616.1e: the other is checked again, and the death it would replace no longer happens
+    path = ROOT / "examples/games/magic/scenarios/cr-616-1-affected-player-orders-replacements.yaml"
+    scenario = tcgtrig.load_scenario(path)
+    exiled = tcgtrig.resolve(scenario, "magic")
+    (asked,) = [s for s in exiled.trace if s.kind == "choice"]
+    assert (asked["decision"], asked["player"], asked["options"]) == ("order", "A", ("wolf.home", "rest.exile"))
+    assert exiled.keys("failed") == ["wolf.home"] and exiled.state.cards["wolf"].zone == "exile"
+    home = tcgtrig.resolve(scenario, "magic", choices=["wolf.home"])
+    assert home.keys("failed") == ["rest.exile"] and home.state.cards["wolf"].zone == "hand"
+    with pytest.raises(tcgtrig.ChoiceError, match=r"which replacement effect .*legal: wolf.home, rest.exile"):
+        tcgtrig.resolve(scenario, "magic", choices=["nope"])
+

@@ -29,7 +29,9 @@ decides:
   no "when … would" triggered abilities (a "would" is only a replacement,
   614.1; triggered abilities see what happened, 603.2):
   ``GameInfo.would_effects`` is off, and an interrupt written in another
-  game's words never triggers.
+  game's words never triggers.  Several replacements on one event: the
+  affected player chooses which applies first (CR 616.1:
+  :func:`tcgtrig_who_orders`), the others checked again (616.1e).
 - **Its words** for the chain: "the stack" and its objects (#1, #2, …)
   (``GameInfo.terms``), last in, first out cited as CR 405.5.
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
@@ -43,8 +45,8 @@ decides:
   makes the defending player lose that much life.
 
 Not modelled: mana and costs, the combat steps other than combat damage,
-first strike and trample, replacement effects' controller choice (CR
-616), layers.
+first strike and trample, layers, self-replacement effects first
+(616.1a-d).
 """
 
 from __future__ import annotations
@@ -118,8 +120,32 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 @hookimpl
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     """APNAP (CR 101.4): the active player's triggers go on the stack
-    first, then each other player's in turn order."""
+    first, then each other player's in turn order.  Replacement effects
+    that would apply to one event are not ordered by their controllers:
+    they share the affected player's rank, and that player chooses (CR
+    616.1, :func:`tcgtrig_who_orders`); replacements affecting different
+    players' objects go APNAP by the affected player (101.4)."""
+    if effect.ability.kind == "replacement":
+        return (state.seat(_affected(effect)),)
     return (state.seat(effect.controller),)
+
+
+def _affected(effect: PendingEffect) -> str:
+    """The player an event a replacement would modify concerns: the player
+    it happens to, or the controller of the object it happens to (CR 616.1)."""
+    return next((event.player for event in effect.events if event.player), effect.controller)
+
+
+@hookimpl
+def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> str | None:
+    """CR 616.1: when several replacement effects would apply to one event,
+    the affected player (or the controller of the affected object) chooses
+    which applies first, whoever controls them; the others wait to be
+    checked again against the modified event (616.1e: the core drops one
+    whose event no longer happens)."""
+    if effects[0].ability.kind == "replacement":
+        return _affected(effects[0])
+    return None
 
 
 @hookimpl
@@ -153,7 +179,18 @@ def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat
 @hookimpl
 def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
     """Why ``first`` goes on the stack before ``then``: APNAP, or its
-    player's own order among theirs."""
+    player's own order among theirs, or the affected player's choice of
+    replacement effects."""
+    if first.ability.kind == "replacement" and then.ability.kind == "replacement" and first.rank == then.rank:
+        return (
+            f"{_affected(first)}, the affected player, chooses which replacement effect applies first; "
+            "the others are checked again against the modified event (CR 616.1, 616.1e)"
+        )
+    if first.ability.kind == "replacement" and then.ability.kind == "replacement":
+        return (
+            "APNAP: the active player chooses the order of the replacement effects affecting them first, "
+            "then each other player in turn order (CR 616.1, 101.4)"
+        )
     if first.rank != then.rank:
         return (
             "APNAP: the active player's triggered abilities go on the stack first, then each other "
