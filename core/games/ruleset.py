@@ -168,6 +168,7 @@ def _info_problem(info: GameInfo) -> str | None:
         "spent_abilities_trigger",
         "recheck_trigger_condition",
         "condition_on_resolution",
+        "trigger_condition_looks_back",
         "would_effects",
         "tokens_arrive",
         "rules_between_actions",

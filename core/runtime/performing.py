@@ -396,7 +396,7 @@ class Performing(MachineBase):
             for m in found:
                 # self._trigger_condition_holds(m) and self._fix_values(m), without the calls for none
                 ability = m.ability
-                if ability.trigger_condition is None or self._trigger_condition_holds(m):
+                if ability.trigger_condition is None or self._trigger_condition_holds(m, before):
                     if link:
                         m._link_to(link)
                     known = fixed.get(id(ability))
@@ -444,13 +444,18 @@ class Performing(MachineBase):
             )
         )
 
-    def _trigger_condition_holds(self, match: Match) -> bool:
+    def _trigger_condition_holds(self, match: Match, before: dict[str, Card] | None = None) -> bool:
         """An ability with a ``trigger_condition`` triggers only if it holds
-        as the event happens."""
+        as the event happens — in games that say so
+        (``GameInfo.trigger_condition_looks_back``), for one that triggered
+        as its card left (it looked back), as things were just before it
+        left: the object as it last existed (Magic CR 603.10a)."""
         condition = match.ability.trigger_condition
         if condition is None:
             return True
-        return self.view.holds(condition, self._match_scope(match))
+        looks_back = match.looked_back and self.ruleset.info.trigger_condition_looks_back
+        view = self.view.as_before(before) if looks_back and before else self.view
+        return view.holds(condition, self._match_scope(match))
 
     @staticmethod
     def _match_scope(match: Match) -> Scope:

@@ -430,16 +430,18 @@ class Compiler:
                     state.set_counter(other, name, linked)
 
     def lasting(self, raw: Any, at: Path_) -> Mod:
-        """A change already in effect at the start: ``{stat, by, until}`` or
-        ``{flag, until}``, with ``player``: who made it (default: the turn
-        player)."""
+        """A change already in effect at the start: ``{stat, by, until}`` (no
+        ``until``: while the card stays where it is) or ``{flag, until}``,
+        with ``player``: who made it (default: the turn player)."""
         if not isinstance(raw, dict):
             raise self.error(
                 at, f"expected {{stat: NAME, by: N, until: …}} or {{flag: NAME, until: …}}, got {describe(raw)}"
             )
         self.only(raw, at, ("stat", "by", "flag", "until", "player"))
-        self.need(raw, at, "until")
-        until = self.text(raw["until"], at + ("until",), choices=DURATIONS)
+        if "flag" in raw:
+            self.need(raw, at, "until")
+        # a stat change without ``until`` stays until the card moves (a counter: Magic CR 122.2)
+        until = self.text(raw["until"], at + ("until",), choices=DURATIONS) if "until" in raw else None
         player = raw.get("player", self.scenario.turn_player)
         if player not in self.players:
             raise self.error(at + ("player",), f"unknown player {player!r}", list(self.players))

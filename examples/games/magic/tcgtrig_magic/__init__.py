@@ -23,6 +23,9 @@ decides:
 - **State-based actions** (CR 704.5f, 704.5g) before a player receives
   priority: a creature with toughness 0 or less, or with damage at least
   its toughness, is put into its owner's graveyard (it "dies").
+- **Looking back** (CR 603.10a): a leaves-the-battlefield ability's
+  intervening "if" reads the object as it last existed (undying:
+  ``GameInfo.trigger_condition_looks_back``).
 - **Replacement effects** (CR 614.5): one opportunity to affect an event
   and the events that replace it — no second activation in the event's
   series of interrupts (:func:`tcgtrig_activation_blocked`).  Magic has
@@ -75,8 +78,15 @@ GAME_INFO = GameInfo(
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
     trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
     # CR 603.2c: once per object; CR 405.5: the top (last-added) object resolves first
-    citations={"trigger_multiplicity": "CR 603.2c", "chain": "CR 405.5", "condition_on_resolution": "CR 603.4"},
+    citations={
+        "trigger_multiplicity": "CR 603.2c",
+        "chain": "CR 405.5",
+        "condition_on_resolution": "CR 603.4",
+        "trigger_condition_looks_back": "CR 603.10a",
+    },
     condition_on_resolution=True,  # an intervening "if" is checked again as the ability resolves (603.4)
+    # a leaves-the-battlefield ability looks back in time: its "if" reads the object as it last existed (603.10a)
+    trigger_condition_looks_back=True,
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
