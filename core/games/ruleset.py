@@ -623,6 +623,7 @@ class Ruleset:
         if self._rules is None:
             return ()
         actions = self._rules(state, view, changed)
+        state.forget_empty_draws()  # read by the rules just processed (GameState.empty_draws)
         if not actions and isinstance(actions, (list, tuple)):
             return ()
         if actions is not None and (

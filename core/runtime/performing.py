@@ -408,8 +408,25 @@ class Performing(MachineBase):
                         matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
+        if self.losers:
+            self._game_lost(events)
         if consequences:
             self.apply_consequences(consequences, run)
+
+    def _game_lost(self, events: list[Event]) -> None:
+        """Players lost the game at this moment (``lose_game``): the one
+        player left wins; no player left, it is a draw (Magic CR 104.4a)."""
+        losers, self.losers = self.losers, ()
+        left = [player for player in self.state.players if player not in losers]
+        reasons = [event.reason for event in events if event.player in losers and event.reason]
+        said = f"{' and '.join(losers)} {'loses' if len(losers) == 1 else 'lose'} the game"
+        reason = f"{said}: {'; '.join(reasons)}" if reasons else said
+        if len(left) == 1:
+            self._close(GameEnd(f"{left[0]} wins", reason))
+        elif not left:
+            self._close(GameEnd("draw", reason))
+        else:
+            self._close(GameEnd(f"{' and '.join(losers)} {'loses' if len(losers) == 1 else 'lose'}", reason))
 
     def apply_consequences(self, found: list[Match], run: EffectRun) -> None:
         """The ``consequence`` abilities a moment set off happen now, as part

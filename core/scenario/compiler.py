@@ -805,6 +805,8 @@ class Compiler:
         args = dict(arg) if isinstance(arg, dict) else None
         if word == "draw" and args is None:
             args = {} if arg is None else {"count": arg}
+        elif word == "lose_game" and args is None and isinstance(arg, str):
+            args = {"player": arg}
         if args is None:
             raise self.error(at, f"expected the arguments of {word!r} as a mapping, got {describe(arg)}")
         # modifiers may stand inside the arguments too ("by" inside change is its amount)

@@ -20,9 +20,12 @@ decides:
 - **Each occurrence** in one event triggers an ability once: "whenever a
   creature dies" triggers three times for three creatures destroyed at
   once (CR 603.2c: ``GameInfo.trigger_multiplicity = "per_event"``).
-- **State-based actions** (CR 704.5f, 704.5g) before a player receives
-  priority: a creature with toughness 0 or less, or with damage at least
-  its toughness, is put into its owner's graveyard (it "dies").
+- **State-based actions** (CR 704.5a/b, 704.5f, 704.5g) before a player
+  receives priority: a player with 0 or less life, or who drew from an
+  empty library (``GameState.empty_draws``), loses the game (the
+  core's ``LoseGame``, an event a replacement may replace: Lich's Mirror);
+  a creature with toughness 0 or less, or with damage at least its
+  toughness, is put into its owner's graveyard (it "dies").
 - **Looking back** (CR 603.10a): a leaves-the-battlefield ability's
   intervening "if" reads the object as it last existed (undying:
   ``GameInfo.trigger_condition_looks_back``).
@@ -49,7 +52,7 @@ decides:
 
 Not modelled: mana and costs, the combat steps other than combat damage,
 first strike and trample, layers, self-replacement effects first
-(616.1a-d).
+(616.1a-d), a multiplayer game going on after a player lost (800.4a).
 """
 
 from __future__ import annotations
@@ -57,7 +60,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import (
+    ActivationContext,
+    BattleResult,
+    CardIds,
+    GameInfo,
+    GameState,
+    LoseGame,
+    Move,
+    PendingEffect,
+    hookimpl,
+)
 from tcgtrig.games.words import card_argument, move_word
 
 #: the counter a player's life is (combat damage to a player lowers it)
@@ -211,7 +224,24 @@ def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
 
 @hookimpl
 def tcgtrig_rules_processing(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
-    """State-based actions (CR 704.5f/g): creatures that must die do, at once."""
+    """State-based actions (CR 704.5a/b, 704.5f/g), all at once (704.3): a
+    player with 0 or less life, or who drew from an empty library since
+    they were last checked, loses the game — an event a replacement
+    effect may replace (Lich's Mirror, 614) — and creatures that must die
+    do.  A player's life counts only where the file gives it (a position
+    without ``life`` is not one of 0 life)."""
+    losing: list[Any] = []
+    for player in state.players:
+        if LIFE in state.counters.get(player, {}) and state.counter(player, LIFE) <= 0:
+            losing.append(LoseGame(player=player, reason="0 or less life (CR 704.5a)", by="rule"))
+        elif player in state.empty_draws:
+            losing.append(LoseGame(player=player, reason="drew from an empty library (CR 704.5b)", by="rule"))
+    return losing + _dying(state, view, changed)
+
+
+def _dying(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
+    """CR 704.5f/g: the creatures with toughness 0 or less, or with damage
+    at least their toughness, put into their owners' graveyards at once."""
     candidates = state.in_zone("battlefield") if view.continuous else [state.cards[c] for c in changed]
     dying = []
     for card in candidates:
