@@ -82,3 +82,48 @@ def test_combat_damage_is_marked_and_an_unblocked_attacker_damages_the_player():
     assert dealt == [("damaged", "wall", 3, "battle"), ("lost", None, 3, "battle")]
     assert (result.stat("wall", "damage"), result.stat("giant", "damage")) == (3, None)
     assert result.state.cards["wall"].zone == "battlefield" and result.state.counter("B", "life") == 17
+
+
+def test_the_affected_player_chooses_which_replacement_applies_first():
+    # CR 616.1: the controller of the affected object chooses, whoever controls the replacements;
+    # 616.1e: the other is checked again, and the death it would replace no longer happens
+    path = ROOT / "examples/games/magic/scenarios/cr-616-1-affected-player-orders-replacements.yaml"
+    scenario = tcgtrig.load_scenario(path)
+    exiled = tcgtrig.resolve(scenario, "magic")
+    (asked,) = [s for s in exiled.trace if s.kind == "choice"]
+    assert (asked["decision"], asked["player"], asked["options"]) == ("order", "A", ("wolf.home", "rest.exile"))
+    assert exiled.keys("failed") == ["wolf.home"] and exiled.state.cards["wolf"].zone == "exile"
+    home = tcgtrig.resolve(scenario, "magic", choices=["wolf.home"])
+    assert home.keys("failed") == ["rest.exile"] and home.state.cards["wolf"].zone == "hand"
+    with pytest.raises(tcgtrig.ChoiceError, match=r"which replacement effect .*legal: wolf.home, rest.exile"):
+        tcgtrig.resolve(scenario, "magic", choices=["nope"])
+
+
+BOTH_LOSE_1 = "[{lose: {counter: life}}, {lose: {player: opponent, counter: life}}]"
+
+
+def _lose_life(players: str, life: str, start: str) -> tcgtrig.Resolution:
+    from tcgtrig.scenario.reading import scenario_from_text
+
+    text = (
+        f"format: 1\ntitle: loss\ngame: magic\nplayers: {players}\nturn_player: A\ncounters: {life}\n"
+        f"cards: [{{id: x, owner: A, zone: battlefield}}]\nstart: {start}\n"
+    )
+    return tcgtrig.resolve(scenario_from_text(text, "loss.yaml"), "magic")
+
+
+def test_losing_the_game_ends_it_and_players_losing_at_once_draw():
+    # CR 704.5a: 0 or less life loses, by the state-based actions, all at once (704.3); 104.4a: a draw
+    both = _lose_life("[A, B]", "{A: {life: 1}, B: {life: 1}}", BOTH_LOSE_1)
+    assert (both.outcome, both.state.counter("A", "life")) == ("draw", 0)
+    one = _lose_life("[A, B]", "{A: {life: 1}, B: {life: 5}}", BOTH_LOSE_1)
+    assert one.outcome == "B wins"
+    assert [(s["event"], s["player"], s["by"]) for s in one.trace if s.kind == "event"][-1] == (
+        "lost_game",
+        "A",
+        "rule",
+    )
+    # an effect's loss, and a player without a life counter never loses for it
+    effect = _lose_life("[A, B, C]", "{A: {life: 20}}", "[{lose_game: {player: B, reason: an effect}}]")
+    assert effect.outcome == "B loses"
+    assert _lose_life("[A, B]", "{}", "[{lose: {player: opponent, counter: n}}]").outcome == "complete"

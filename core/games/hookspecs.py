@@ -631,7 +631,9 @@ def tcgtrig_rules_processing(state: GameState, view: Evaluator, changed: Sequenc
 
     Stops at first non-None result.  Default: nothing.
 
-    :param state: the game state.
+    :param state: the game state; ``state.empty_draws`` names the players
+        who had to draw from an empty deck since the previous call (the
+        core empties it after each call).
     :param view: reads effective stats (``view.stat(card_id, "dp")``) and
         selectors; ``view.continuous`` lists the continuous abilities.
     :param changed: the cards whose state changed since the previous call
@@ -640,11 +642,13 @@ def tcgtrig_rules_processing(state: GameState, view: Evaluator, changed: Sequenc
         state may look at these alone — unless continuous abilities exist,
         which can change any card's stats: then look at every card.  This
         keeps rules processing from costing O(cards) per activation.
-    :return: core actions (e.g. ``Move`` with ``by="rule"``), or ``None``/
-        an empty list when there is nothing to do.
+    :return: core actions (e.g. ``Move`` with ``by="rule"``; ``LoseGame``
+        for a player who loses, which a replacement may replace), or
+        ``None``/an empty list when there is nothing to do.
 
     Use in game plugins: Digimon rules processing, Duel Masters state
-    checks and destroying static abilities.
+    checks and destroying static abilities, Magic's state-based actions
+    (a player at 0 or less life, or who drew from an empty library, loses).
     """
 
 

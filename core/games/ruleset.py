@@ -168,6 +168,7 @@ def _info_problem(info: GameInfo) -> str | None:
         "spent_abilities_trigger",
         "recheck_trigger_condition",
         "condition_on_resolution",
+        "trigger_condition_looks_back",
         "would_effects",
         "tokens_arrive",
         "rules_between_actions",
@@ -622,6 +623,7 @@ class Ruleset:
         if self._rules is None:
             return ()
         actions = self._rules(state, view, changed)
+        state.forget_empty_draws()  # read by the rules just processed (GameState.empty_draws)
         if not actions and isinstance(actions, (list, tuple)):
             return ()
         if actions is not None and (

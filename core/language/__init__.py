@@ -2,7 +2,7 @@
 
 Every action word of the core is here.  A primitive action (``move``,
 ``stack``, ``draw``, ``gain``/``lose``,
-``flag``, ``change``, ``emit``, ``grant``, ``battle``) has one module here
+``flag``, ``change``, ``emit``, ``grant``, ``battle``, ``lose_game``) has one module here
 holding all of it: how its scenario words are read (``read``) and written
 back (``write``), which of its fields name cards chosen before it happens,
 how it is planned into ops with their would-be events (``plan``) and how
@@ -24,7 +24,7 @@ sits above the games and below both the runtime and the scenario files.
 
 from __future__ import annotations
 
-from . import battle, change, draw, emit, flag, gain, grant, move, stack
+from . import battle, change, draw, emit, flag, gain, grant, lose_game, move, stack
 from .base import ActionKind, Moment, Op, Planning, Reader, Writer, make_planning
 from .control import CONTROLS, NOT_AT_ONCE, ControlKind
 
@@ -72,6 +72,7 @@ CORE_ACTIONS = (
     "battle",
     "win",
     "delay",
+    "lose_game",
 )
 
 #: every primitive action, in the order the schema lists them
@@ -85,6 +86,7 @@ PRIMITIVES: tuple[ActionKind, ...] = (
     emit.KIND,
     grant.KIND,
     battle.KIND,
+    lose_game.KIND,
 )
 
 #: a primitive action's home, by its model class

@@ -57,10 +57,13 @@ def plan(planning: Planning, action: Draw) -> list[Op]:
 
 
 def apply(moment: Moment, op: Op, card: Card | None) -> None:
-    """The top cards of the player's deck, as many as there are, to their hand."""
+    """The top cards of the player's deck, as many as there are, to their
+    hand; a player whose deck had too few is noted (``GameState.empty_draws``)."""
     state, ruleset, event = moment.state, moment.machine.ruleset, op.event
     player = event.player or ""
     deck = [c for c in state.in_zone(ruleset.deck_zone) if c.owner == player][: event.amount]
+    if len(deck) < (event.amount or 0):
+        state.drew_from_empty(player)  # for the game's rules (Magic CR 704.5b)
     for drawn in deck:
         moment.before.setdefault(drawn.id, drawn)
         state.replace(

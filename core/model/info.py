@@ -152,6 +152,12 @@ class GameInfo:
         condition (7.4.4.2).  By default it is checked only as the trigger
         event happens (and while it waits where the game says so:
         ``recheck_trigger_condition``).
+    :param trigger_condition_looks_back: an ability that triggers as its
+        card leaves (its match looked back: the card no longer is where the
+        ability works) reads its ``trigger_condition`` as things were just
+        before it left — the object as it last existed (Magic CR 603.10a:
+        undying's "if it had no +1/+1 counters on it").  By default it is
+        read as things are after the event.
     :param citations: the game's rule for each reason the core gives, cited
         after it in traces: ``per_turn`` (uses spent), ``condition`` (not
         met on activation), ``cost`` (cannot be paid), ``trigger_condition``
@@ -257,6 +263,7 @@ class GameInfo:
     spent_abilities_trigger: bool = True
     recheck_trigger_condition: bool = False
     condition_on_resolution: bool = False
+    trigger_condition_looks_back: bool = False
     citations: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     variants: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     events: tuple[str, ...] = field(default=(), converter=_strs)

@@ -53,6 +53,10 @@ class GameState:
         turn (``[Once Per Turn]``, ``[Twice Per Turn]``).
     :param marks: the marks the game carries, on no card (the ``mark``
         action: rules bookkeeping that outlives cards moving).
+    :param empty_draws: the players who had to draw from an empty deck
+        (a draw that found fewer cards than it asked for) since the game's
+        rules were last processed: ``tcgtrig_rules_processing`` reads it
+        (Magic CR 704.5b), and the core empties it once they were.
     :param history: what happened this turn, in order — kept only when
         ``keep_history`` is set (some words read it: ``happened``), since a
         long cascade would otherwise hold every event it made.
@@ -65,6 +69,7 @@ class GameState:
     used: dict[str, int] = field(factory=dict)
     turn: int = 1
     marks: frozenset[str] = frozenset()
+    empty_draws: tuple[str, ...] = ()
     history: list[Event] = field(factory=list)
     keep_history: bool = False
     _order: dict[str, int] = field(factory=dict, repr=False)
@@ -303,6 +308,25 @@ class GameState:
         self._changed_other()
         return True
 
+    def drew_from_empty(self, player: str) -> None:
+        """``player`` had to draw from an empty deck (see ``empty_draws``)."""
+        if player in self.empty_draws:
+            return
+        self.empty_draws += (player,)
+        self._hash = (self._hash + hash(("empty_draw", player))) & _MASK
+        self._changes += 1
+        self._changed_other()
+
+    def forget_empty_draws(self) -> None:
+        """The rules were processed: no one has drawn from an empty deck since."""
+        if not self.empty_draws:
+            return
+        for player in self.empty_draws:
+            self._hash = (self._hash - hash(("empty_draw", player))) & _MASK
+        self.empty_draws = ()
+        self._changes += 1
+        self._changed_other()
+
     def record(self, events: Iterable[Event]) -> None:
         """Events that just happened, for the turn's history (when kept)."""
         for event in events:
@@ -341,6 +365,7 @@ class GameState:
             used=dict(self.used),
             turn=self.turn,
             marks=self.marks,
+            empty_draws=self.empty_draws,
             history=list(self.history),
             keep_history=self.keep_history,
             order=self._order,  # never changes after build: shared

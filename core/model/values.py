@@ -42,6 +42,7 @@ __all__ = [
     "Negate",
     "Battle",
     "Win",
+    "LoseGame",
     "Selector",
     "Count",
     "StatOf",
@@ -517,6 +518,21 @@ class Gain:
 
 
 @frozen(kw_only=True)
+class LoseGame:
+    """``lose_game``: a player loses the game — a rule's (Magic CR 704.5a:
+    0 or less life) or an effect's.  An action like any other: its event
+    (``lost_game``) may be replaced or prevented before it happens (Lich's
+    Mirror, CR 614); once it happens the resolution ends, the other player
+    winning (all players losing at once: a draw)."""
+
+    player: str = "self"
+    reason: str | None = None
+    as_: str | None = None
+    by: str | None = None
+    label: str | None = None
+
+
+@frozen(kw_only=True)
 class Flag:
     card: Selector
     set_: str | None = None
@@ -724,6 +740,7 @@ Action = Union[
     Battle,
     Win,
     Delay,
+    LoseGame,
 ]
 #: The core actions, for ``isinstance`` checks of what a plugin returns.
 ACTION_TYPES: tuple[type, ...] = get_args(Action)
@@ -992,6 +1009,7 @@ _share_on_copy(
     Negate,
     Battle,
     Win,
+    LoseGame,
 )
 
 

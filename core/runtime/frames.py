@@ -755,6 +755,8 @@ class InterruptWindow(Frame):
                 machine.push(Perform(parts, runs[0], runs=runs, merge_into=self.target))
             return
         if self.phase == "pick":
+            if self.target.prevented and not self.together:
+                self.drop_replaced(machine)
             bucket = self.pool.next_bucket()
             if self.chosen and (not bucket or next(iter(bucket.values())).kind != "replacement"):
                 self.apply_chosen(machine)
@@ -765,14 +767,28 @@ class InterruptWindow(Frame):
             if len(bucket) == 1:  # nothing to order: no decision to build
                 self.take(machine, next(iter(bucket.values())))
                 return
-            self.labels = ask_order(
-                machine, self.pool, bucket, machine.ruleset.who_orders(machine.state, bucket), "interrupting effect"
+            # "which replacement effect activates next": the order is the chooser's (Magic CR 616.1)
+            what = (
+                "replacement effect" if all(e.kind == "replacement" for e in bucket.values()) else "interrupting effect"
             )
+            self.labels = ask_order(machine, self.pool, bucket, machine.ruleset.who_orders(machine.state, bucket), what)
             self.phase = "picked"
             return
         effect = self.labels.resolve(machine.take_answer())
         self.labels = None
         self.take(machine, effect)
+
+    def drop_replaced(self, machine: Machine) -> None:
+        """Check the waiting replacements again after one applied (Magic CR
+        616.1e: only those that would now apply are left to choose from): a
+        replacement every event of whose was prevented since — an earlier
+        one replaced it — no longer applies, and fails."""
+        target = self.target
+        prevented = [target.ops[i].event for i in target.prevented]
+        for effect in [e for e in self.pool if e.kind == "replacement"]:
+            if all(event in prevented for event in effect.events):
+                self.pool.remove(effect.id)
+                machine.record("failed", effect, reason="the event it would replace no longer happens: it was replaced")
 
     def take(self, machine: Machine, effect: PendingEffect) -> None:
         """``effect`` was picked: it leaves the window's pool and is activated."""

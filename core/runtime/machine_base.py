@@ -102,6 +102,8 @@ class MachineBase:
     series: set[str] | None = None
     decision: Decision | None = None
     outcome: GameEnd | None = None
+    #: the players a ``lose_game`` of the moment being carried out made lose (read and emptied as it is recorded)
+    losers: tuple[str, ...] = ()
     moment: int = 0
     last_moment: int = 0
     timing: int = 0

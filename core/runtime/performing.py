@@ -396,7 +396,7 @@ class Performing(MachineBase):
             for m in found:
                 # self._trigger_condition_holds(m) and self._fix_values(m), without the calls for none
                 ability = m.ability
-                if ability.trigger_condition is None or self._trigger_condition_holds(m):
+                if ability.trigger_condition is None or self._trigger_condition_holds(m, before):
                     if link:
                         m._link_to(link)
                     known = fixed.get(id(ability))
@@ -408,8 +408,25 @@ class Performing(MachineBase):
                         matched.append(m)
         for card_id in before:
             self._check_moved(card_id)
+        if self.losers:
+            self._game_lost(events)
         if consequences:
             self.apply_consequences(consequences, run)
+
+    def _game_lost(self, events: list[Event]) -> None:
+        """Players lost the game at this moment (``lose_game``): the one
+        player left wins; no player left, it is a draw (Magic CR 104.4a)."""
+        losers, self.losers = self.losers, ()
+        left = [player for player in self.state.players if player not in losers]
+        reasons = [event.reason for event in events if event.player in losers and event.reason]
+        said = f"{' and '.join(losers)} {'loses' if len(losers) == 1 else 'lose'} the game"
+        reason = f"{said}: {'; '.join(reasons)}" if reasons else said
+        if len(left) == 1:
+            self._close(GameEnd(f"{left[0]} wins", reason))
+        elif not left:
+            self._close(GameEnd("draw", reason))
+        else:
+            self._close(GameEnd(f"{' and '.join(losers)} {'loses' if len(losers) == 1 else 'lose'}", reason))
 
     def apply_consequences(self, found: list[Match], run: EffectRun) -> None:
         """The ``consequence`` abilities a moment set off happen now, as part
@@ -444,13 +461,18 @@ class Performing(MachineBase):
             )
         )
 
-    def _trigger_condition_holds(self, match: Match) -> bool:
+    def _trigger_condition_holds(self, match: Match, before: dict[str, Card] | None = None) -> bool:
         """An ability with a ``trigger_condition`` triggers only if it holds
-        as the event happens."""
+        as the event happens — in games that say so
+        (``GameInfo.trigger_condition_looks_back``), for one that triggered
+        as its card left (it looked back), as things were just before it
+        left: the object as it last existed (Magic CR 603.10a)."""
         condition = match.ability.trigger_condition
         if condition is None:
             return True
-        return self.view.holds(condition, self._match_scope(match))
+        looks_back = match.looked_back and self.ruleset.info.trigger_condition_looks_back
+        view = self.view.as_before(before) if looks_back and before else self.view
+        return view.holds(condition, self._match_scope(match))
 
     @staticmethod
     def _match_scope(match: Match) -> Scope:

@@ -430,16 +430,18 @@ class Compiler:
                     state.set_counter(other, name, linked)
 
     def lasting(self, raw: Any, at: Path_) -> Mod:
-        """A change already in effect at the start: ``{stat, by, until}`` or
-        ``{flag, until}``, with ``player``: who made it (default: the turn
-        player)."""
+        """A change already in effect at the start: ``{stat, by, until}`` (no
+        ``until``: while the card stays where it is) or ``{flag, until}``,
+        with ``player``: who made it (default: the turn player)."""
         if not isinstance(raw, dict):
             raise self.error(
                 at, f"expected {{stat: NAME, by: N, until: …}} or {{flag: NAME, until: …}}, got {describe(raw)}"
             )
         self.only(raw, at, ("stat", "by", "flag", "until", "player"))
-        self.need(raw, at, "until")
-        until = self.text(raw["until"], at + ("until",), choices=DURATIONS)
+        if "flag" in raw:
+            self.need(raw, at, "until")
+        # a stat change without ``until`` stays until the card moves (a counter: Magic CR 122.2)
+        until = self.text(raw["until"], at + ("until",), choices=DURATIONS) if "until" in raw else None
         player = raw.get("player", self.scenario.turn_player)
         if player not in self.players:
             raise self.error(at + ("player",), f"unknown player {player!r}", list(self.players))
@@ -803,6 +805,8 @@ class Compiler:
         args = dict(arg) if isinstance(arg, dict) else None
         if word == "draw" and args is None:
             args = {} if arg is None else {"count": arg}
+        elif word == "lose_game" and args is None and isinstance(arg, str):
+            args = {"player": arg}
         if args is None:
             raise self.error(at, f"expected the arguments of {word!r} as a mapping, got {describe(arg)}")
         # modifiers may stand inside the arguments too ("by" inside change is its amount)

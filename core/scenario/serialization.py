@@ -72,6 +72,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "counters": {p: dict(sorted(v.items())) for p, v in state.counters.items()},
         "used": sorted(k for k, n in state.used.items() for _ in range(n)),
         **({"marks": sorted(state.marks)} if state.marks else {}),
+        **({"empty_draws": list(state.empty_draws)} if state.empty_draws else {}),
         **({"history": [_event_to_dict(e) for e in state.history]} if state.keep_history else {}),
         "cards": [converter.unstructure(card) for card in state.cards.values()],
     }
@@ -166,6 +167,8 @@ def state_from_dict(data: dict[str, Any], ruleset: Ruleset) -> GameState:
         state.mark_used(key)
     for name in data.get("marks") or ():
         state.set_mark(name, True)
+    for player in data.get("empty_draws") or ():
+        state.drew_from_empty(player)
     if "history" in data:
         state.keep_history = True
         state.forget_history()

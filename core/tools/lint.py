@@ -51,6 +51,7 @@ CORE_EVENTS = (
     "negated",
     "won_battle",
     "lost_battle",
+    "lost_game",
 )
 
 #: Different mistakes reported for one file at most.

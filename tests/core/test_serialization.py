@@ -598,3 +598,15 @@ def test_every_ability_of_every_scenario_file_writes_back_to_an_equal_ability(pa
     )
     for card in state.cards.values():
         assert restored.cards[card.id].abilities == card.abilities, card.id
+
+
+def test_a_draw_from_an_empty_deck_is_kept_until_the_rules_read_it():
+    # the players who drew from an empty deck since the rules were last processed (Magic CR 704.5b)
+    state = GameState.build(["A", "B"], "A", [])
+    state.drew_from_empty("B")
+    before = state.fingerprint()
+    saved, restored = round_trip(state)
+    assert saved["empty_draws"] == ["B"] and restored.empty_draws == ("B",)
+    assert restored.fingerprint() == before and state.copy().empty_draws == ("B",)
+    state.forget_empty_draws()
+    assert state.empty_draws == () and "empty_draws" not in state_to_dict(state)

@@ -20,16 +20,24 @@ decides:
 - **Each occurrence** in one event triggers an ability once: "whenever a
   creature dies" triggers three times for three creatures destroyed at
   once (CR 603.2c: ``GameInfo.trigger_multiplicity = "per_event"``).
-- **State-based actions** (CR 704.5f, 704.5g) before a player receives
-  priority: a creature with toughness 0 or less, or with damage at least
-  its toughness, is put into its owner's graveyard (it "dies").
+- **State-based actions** (CR 704.5a/b, 704.5f, 704.5g) before a player
+  receives priority: a player with 0 or less life, or who drew from an
+  empty library (``GameState.empty_draws``), loses the game (the
+  core's ``LoseGame``, an event a replacement may replace: Lich's Mirror);
+  a creature with toughness 0 or less, or with damage at least its
+  toughness, is put into its owner's graveyard (it "dies").
+- **Looking back** (CR 603.10a): a leaves-the-battlefield ability's
+  intervening "if" reads the object as it last existed (undying:
+  ``GameInfo.trigger_condition_looks_back``).
 - **Replacement effects** (CR 614.5): one opportunity to affect an event
   and the events that replace it — no second activation in the event's
   series of interrupts (:func:`tcgtrig_activation_blocked`).  Magic has
   no "when … would" triggered abilities (a "would" is only a replacement,
   614.1; triggered abilities see what happened, 603.2):
   ``GameInfo.would_effects`` is off, and an interrupt written in another
-  game's words never triggers.
+  game's words never triggers.  Several replacements on one event: the
+  affected player chooses which applies first (CR 616.1:
+  :func:`tcgtrig_who_orders`), the others checked again (616.1e).
 - **Its words** for the chain: "the stack" and its objects (#1, #2, …)
   (``GameInfo.terms``), last in, first out cited as CR 405.5.
 - **Words**: ``destroy``, ``sacrifice``, ``exile``, ``discard``,
@@ -43,8 +51,8 @@ decides:
   makes the defending player lose that much life.
 
 Not modelled: mana and costs, the combat steps other than combat damage,
-first strike and trample, replacement effects' controller choice (CR
-616), layers.
+first strike and trample, layers, self-replacement effects first
+(616.1a-d), a multiplayer game going on after a player lost (800.4a).
 """
 
 from __future__ import annotations
@@ -52,7 +60,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
+from tcgtrig import (
+    ActivationContext,
+    BattleResult,
+    CardIds,
+    GameInfo,
+    GameState,
+    LoseGame,
+    Move,
+    PendingEffect,
+    hookimpl,
+)
 from tcgtrig.games.words import card_argument, move_word
 
 #: the counter a player's life is (combat damage to a player lowers it)
@@ -73,8 +91,15 @@ GAME_INFO = GameInfo(
     zone_roles={"library": "deck", "hand": "hand", "battlefield": "field", "graveyard": "discard", "exile": "exile"},
     trigger_multiplicity="per_event",  # once for each occurrence in one event (CR 603.2c)
     # CR 603.2c: once per object; CR 405.5: the top (last-added) object resolves first
-    citations={"trigger_multiplicity": "CR 603.2c", "chain": "CR 405.5", "condition_on_resolution": "CR 603.4"},
+    citations={
+        "trigger_multiplicity": "CR 603.2c",
+        "chain": "CR 405.5",
+        "condition_on_resolution": "CR 603.4",
+        "trigger_condition_looks_back": "CR 603.10a",
+    },
     condition_on_resolution=True,  # an intervening "if" is checked again as the ability resolves (603.4)
+    # a leaves-the-battlefield ability looks back in time: its "if" reads the object as it last existed (603.10a)
+    trigger_condition_looks_back=True,
     tokens_arrive=True,  # a token dies (goes to the graveyard), then ceases to exist (CR 111.7, 704.5d)
     event_roles={"dies": "destroyed", "discarded": "discarded", "exiled": "exiled"},
     flag_roles={"tapped": "tapped"},
@@ -118,8 +143,32 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 @hookimpl
 def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
     """APNAP (CR 101.4): the active player's triggers go on the stack
-    first, then each other player's in turn order."""
+    first, then each other player's in turn order.  Replacement effects
+    that would apply to one event are not ordered by their controllers:
+    they share the affected player's rank, and that player chooses (CR
+    616.1, :func:`tcgtrig_who_orders`); replacements affecting different
+    players' objects go APNAP by the affected player (101.4)."""
+    if effect.ability.kind == "replacement":
+        return (state.seat(_affected(effect)),)
     return (state.seat(effect.controller),)
+
+
+def _affected(effect: PendingEffect) -> str:
+    """The player an event a replacement would modify concerns: the player
+    it happens to, or the controller of the object it happens to (CR 616.1)."""
+    return next((event.player for event in effect.events if event.player), effect.controller)
+
+
+@hookimpl
+def tcgtrig_who_orders(state: GameState, effects: Sequence[PendingEffect]) -> str | None:
+    """CR 616.1: when several replacement effects would apply to one event,
+    the affected player (or the controller of the affected object) chooses
+    which applies first, whoever controls them; the others wait to be
+    checked again against the modified event (616.1e: the core drops one
+    whose event no longer happens)."""
+    if effects[0].ability.kind == "replacement":
+        return _affected(effects[0])
+    return None
 
 
 @hookimpl
@@ -153,7 +202,18 @@ def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat
 @hookimpl
 def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
     """Why ``first`` goes on the stack before ``then``: APNAP, or its
-    player's own order among theirs."""
+    player's own order among theirs, or the affected player's choice of
+    replacement effects."""
+    if first.ability.kind == "replacement" and then.ability.kind == "replacement" and first.rank == then.rank:
+        return (
+            f"{_affected(first)}, the affected player, chooses which replacement effect applies first; "
+            "the others are checked again against the modified event (CR 616.1, 616.1e)"
+        )
+    if first.ability.kind == "replacement" and then.ability.kind == "replacement":
+        return (
+            "APNAP: the active player chooses the order of the replacement effects affecting them first, "
+            "then each other player in turn order (CR 616.1, 101.4)"
+        )
     if first.rank != then.rank:
         return (
             "APNAP: the active player's triggered abilities go on the stack first, then each other "
@@ -164,7 +224,24 @@ def tcgtrig_order_rule(first: PendingEffect, then: PendingEffect) -> str:
 
 @hookimpl
 def tcgtrig_rules_processing(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
-    """State-based actions (CR 704.5f/g): creatures that must die do, at once."""
+    """State-based actions (CR 704.5a/b, 704.5f/g), all at once (704.3): a
+    player with 0 or less life, or who drew from an empty library since
+    they were last checked, loses the game — an event a replacement
+    effect may replace (Lich's Mirror, 614) — and creatures that must die
+    do.  A player's life counts only where the file gives it (a position
+    without ``life`` is not one of 0 life)."""
+    losing: list[Any] = []
+    for player in state.players:
+        if LIFE in state.counters.get(player, {}) and state.counter(player, LIFE) <= 0:
+            losing.append(LoseGame(player=player, reason="0 or less life (CR 704.5a)", by="rule"))
+        elif player in state.empty_draws:
+            losing.append(LoseGame(player=player, reason="drew from an empty library (CR 704.5b)", by="rule"))
+    return losing + _dying(state, view, changed)
+
+
+def _dying(state: GameState, view: Any, changed: Sequence[str]) -> list[Any]:
+    """CR 704.5f/g: the creatures with toughness 0 or less, or with damage
+    at least their toughness, put into their owners' graveyards at once."""
     candidates = state.in_zone("battlefield") if view.continuous else [state.cards[c] for c in changed]
     dying = []
     for card in candidates:
