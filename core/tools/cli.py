@@ -1009,9 +1009,67 @@ def _print_where_games_part(console: Console, comparison: Any, cut: bool, shown:
 
 
 def _write_atomically(path: str, text: str, what: str) -> None:
-    """Write ``text`` to ``path`` all at once: to a temporary file beside it,
-    then renamed over it (a symbolic link: over the file it leads to).  If
-    anything fails, ``path`` is as it was and the temporary file is removed."""
+    """Write ``text`` to ``path``.  A file (or a new one) is written all at
+    once: to a temporary file beside it, then renamed over it (a symbolic
+    link: over the file it leads to).  If anything fails, ``path`` is as it
+    was and the temporary file is removed.
+
+    A FIFO or a character device (``/dev/null``, ``/dev/stdout``, a
+    terminal) is written directly: renaming over it would put a file in its
+    place (run as root, ``--save /dev/null`` replaced ``/dev/null``, issue 37
+    item 25).  Anything else that is not a file (a directory, a socket, a
+    block device) is refused, and nothing is ever renamed over it."""
+    kind = _not_a_file(path, what)
+    if kind in ("a FIFO", "a character device"):
+        _write_directly(path, text, what)
+        return
+    if kind is not None:
+        raise TcgTrigError(f"{path}: cannot write {what}: {kind}, not a file (name a file)")
+    _write_by_renaming(path, text, what)
+
+
+def _not_a_file(path: str, what: str) -> str | None:
+    """What ``path`` leads to when that is not a file (``None``: a file, or nothing yet)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a directory" if path.endswith(("/", os.sep)) else None
+    except OSError as exc:
+        raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+    kinds = (
+        (stat.S_ISREG, None),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
+def _write_directly(path: str, text: str, what: str) -> None:
+    """Write ``text`` into a FIFO or a device, a slice at a time (a reader
+    may be slow; the text is not copied whole)."""
+    import re
+
+    if (half := re.search("[\ud800-\udfff]", text)) is not None:  # never write part of it
+        raise TcgTrigError(f"{path}: cannot write {what}: half a character ({half.group()!r})")
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            for start in range(0, len(text), _SLICE):
+                out.write(text[start : start + _SLICE])
+    except OSError as exc:
+        raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+
+
+#: Characters written at a time into a FIFO or a device.
+_SLICE = 1 << 20
+
+
+def _write_by_renaming(path: str, text: str, what: str) -> None:
+    """:func:`_write_atomically` for a file: a temporary file renamed over it."""
     import tempfile
 
     target = os.path.realpath(path)
@@ -1031,6 +1089,8 @@ def _write_atomically(path: str, text: str, what: str) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask  # as open() would have made it
         os.chmod(temporary, mode)
+        if (kind := _not_a_file(target, what)) is not None:  # it became one meanwhile: never rename over it
+            raise TcgTrigError(f"{path}: cannot write {what}: {kind}, not a file (name a file)")
         os.replace(temporary, target)
     except BaseException as exc:
         try:
