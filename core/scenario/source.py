@@ -30,17 +30,44 @@ from ..base.errors import ScenarioError
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["Source", "load_source", "parse_source", "read_limited", "format_path", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = [
+    "Source",
+    "load_source",
+    "parse_source",
+    "read_limited",
+    "format_path",
+    "parse_max_bytes",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+]
 
 Path_ = tuple[Any, ...]
+
+
+def parse_max_bytes(text: str) -> int | None:
+    """``TCGTRIG_MAX_BYTES``'s value: a whole number of bytes, 1 or more
+    (``_`` may group its digits); ``None`` when it is empty (not set).
+
+    :raises ValueError: anything else (the command line refuses it, issue 37
+        item 34; the library keeps the default limit).
+    """
+    value = text.strip()
+    digits = value.replace("_", "")
+    if not value:
+        return None
+    if not (digits.isascii() and digits.isdigit()) or int(digits) <= 0 or "__" in value or value[0] == "_":
+        raise ValueError(f"{text!r} is not a number of bytes: expected a whole number, 1 or more (50000000)")
+    return int(digits)
 
 
 #: Bytes a scenario file may have; ``--max-bytes`` (or the environment
 #: variable ``TCGTRIG_MAX_BYTES``) raises it.  A 100,000-card file is about
 #: 15 MB of JSON.
 def _limit_from_environment(default: int = 100 * 1024 * 1024) -> int:
-    value = os.environ.get("TCGTRIG_MAX_BYTES", "").strip().replace("_", "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
+    try:
+        return parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", "")) or default
+    except ValueError:
+        return default
 
 
 DEFAULT_MAX_BYTES = _limit_from_environment()
