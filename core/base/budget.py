@@ -145,9 +145,11 @@ def for_output() -> None:
 
 def set_max_memory(size: int | None) -> None:
     """Set the bound for this process (``None``: no bound of tcgtrig's own;
-    an address-space limit still counts)."""
-    global _max_memory
+    an address-space limit still counts).  Nothing of it is kept for the
+    output until :func:`keep_for_output` says so again."""
+    global _max_memory, _reserve
     _max_memory = size
+    _reserve = 0
 
 
 def count_from_here() -> None:

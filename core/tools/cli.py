@@ -194,6 +194,8 @@ class _Tool(click.Group):
             if error.errno != errno.EPIPE:
                 raise
             _reader_gone()
+        finally:
+            _for_output()  # nothing stays kept for an output once the command is done (a test runs many)
 
 
 def _reader_gone() -> None:
@@ -626,8 +628,8 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     """Verify each file's expect block for every game it names.
 
     A directory is searched for scenario files (``*.yaml``, ``*.yml``,
-    ``*.json``) at any depth; ``-`` is standard input.  Expectations for games that are not installed
-    are skipped (and said so).  A name nothing emits or uses (a typo) is a
+    ``*.json``) at any depth; ``-`` is standard input.  Expectations for
+    games that are not installed are skipped (and said so).  A name nothing emits or uses (a typo) is a
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
