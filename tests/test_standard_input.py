@@ -103,6 +103,9 @@ def test_a_bad_byte_limit_in_the_environment_is_refused(monkeypatch, setting):
 
 
 def test_a_good_byte_limit_in_the_environment_is_used(monkeypatch):
+    from tcgtrig.scenario import source
+
+    monkeypatch.setattr(source, "MAX_BYTES", source.MAX_BYTES)  # the command sets it for the process: put it back
     monkeypatch.setenv("TCGTRIG_MAX_BYTES", "1_000")
     result = CliRunner().invoke(main, ["run", str(T1)])
     assert result.exit_code == 2 and "larger than the limit of 1,000 bytes" in result.stderr
