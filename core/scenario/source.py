@@ -1,7 +1,9 @@
 """Reading YAML and JSON safely, remembering where every key was written.
 
 Scenario files are read with PyYAML's *safe* loader (no tags that build
-objects; libyaml's C parser where it is installed) and JSON files with
+objects; libyaml's C parser where it is installed), its plain scalars
+resolved as YAML 1.2 does and merge keys applied (:func:`_loader`,
+:meth:`_Builder.pairs`), and JSON files with
 :mod:`json`; either way the result is plain data plus a map from key paths
 to line numbers, so every later error can say
 ``file:line: cards[2].abilities[0].when: …``.  Line numbers are worked out
