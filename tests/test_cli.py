@@ -628,7 +628,8 @@ def test_text_output_keeps_colon_words_literally(runner, tmp_path, monkeypatch):
 
 def test_boolean_choice_in_the_file(runner, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(tmp_path, "b.yaml", T1_TEXT.replace("choices: [gabumon.trash,", "choices: [yes, gabumon.trash,"))
+    # YAML reads true as a boolean (yes too before issue 37 item 33: YAML 1.2 reads it as text)
+    write(tmp_path, "b.yaml", T1_TEXT.replace("choices: [gabumon.trash,", "choices: [true, gabumon.trash,"))
     assert_one_line_error(
         invoke(runner, "run", "b.yaml"),
         r"error: b\.yaml:\d+: choices\[0\]: True is a boolean: .*write 'use' or 'decline'",

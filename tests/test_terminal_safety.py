@@ -25,8 +25,12 @@ from tcgtrig.base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown, escape_con
 from tcgtrig.tools.cli import main
 from tcgtrig.tools.render import MAX_ORDER_SHOWN, print_tree, render_text
 
-#: What a terminal would act on: escape sequences, BEL, CR, DEL, C1, bidi controls.
-RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+#: What a terminal would act on: escape sequences, BEL, CR, DEL, C1, bidi controls;
+#: and what shows nothing (issue 37 item 35: zero-width characters, the tag characters).
+RAW = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+    "\u200b-\u200d\u2060\ufeff\U000e0000-\U000e007f]"
+)
 #: The styles rich writes on a terminal (SGR sequences) are the only escapes allowed there.
 STYLES = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -58,6 +62,13 @@ start:
 def test_escape_controls_shows_what_a_terminal_acts_on():
     assert escape_controls("a\x1b]0;x\x07b\u202ec\x85\r\n") == "a\\x1b]0;x\\x07b\\u202ec\\x85\\r\\n"
     assert escape_controls("W・ブレイカー é") == "W・ブレイカー é"
+
+
+def test_escape_controls_shows_what_shows_nothing():
+    # issue 37 item 35 (the attack): zero-width and tag characters were printed raw
+    assert escape_controls("Gob\u200blin\u2060\ufeff") == "Gob\\u200blin\\u2060\\ufeff"
+    assert escape_controls("a\U000e0041\U000e007fb\u3164") == "a\\U000e0041\\U000e007fb\\u3164"
+    assert escape_controls("❤\ufe0f 👍🏽 é") == "❤\ufe0f 👍🏽 é"  # a variation selector draws a visible character
     shown = Shown()
     assert shown("x" * NAME_LIMIT) == "x" * NAME_LIMIT and not shown.shortened
     assert shown("x" * (NAME_LIMIT + 1)) == "x" * (NAME_LIMIT - 1) + "…" and shown.shortened

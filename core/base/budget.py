@@ -21,6 +21,12 @@ would charge each worker for the parent again.  Where exactly a memory cut
 falls therefore depends on the machine (its page size, its allocator, what
 the parent held when the workers started); that it falls, with a verdict,
 does not.
+
+The bound holds to the last byte a command writes (issue 37 item 34): a
+command that still has its output to make (the tree, the page) keeps part
+of the bound for it (:func:`keep_for_output`), so the work stops that much
+earlier; the output is then made within the whole bound, and cut with a
+note where it would go past it (:func:`for_output`).
 """
 
 from __future__ import annotations
@@ -40,6 +46,10 @@ __all__ = [
     "usage",
     "exceeded",
     "count_from_here",
+    "keep_for_output",
+    "for_output",
+    "OUTPUT_SHARE",
+    "OUTPUT_RESERVE_MAX",
 ]
 
 #: The default bound on the memory a command uses.
@@ -107,22 +117,51 @@ def _from_environment() -> int | None:
 _max_memory: int | None = _from_environment()
 #: the resident size not counted against the bound (see :func:`count_from_here`)
 _baseline = 0
+#: The share of the room a command has left (the bound less what it uses at
+#: its start) kept for writing its output while it works, and the most kept.
+OUTPUT_SHARE = 0.25
+OUTPUT_RESERVE_MAX = 64 * 1024**2
+#: bytes of the bound the work may not use: kept for the output (see :func:`keep_for_output`)
+_reserve = 0
+
+
+def keep_for_output() -> None:
+    """Keep part of the bound for the output this process writes once the
+    work is done (:data:`OUTPUT_SHARE` of the room left now, at most
+    :data:`OUTPUT_RESERVE_MAX`): until :func:`for_output`, :func:`exceeded`
+    says the bound is reached that much earlier."""
+    global _reserve
+    _reserve = 0
+    if _max_memory is not None:
+        room = max(_max_memory - (usage()[0] - _baseline), 0)
+        _reserve = min(int(room * OUTPUT_SHARE), OUTPUT_RESERVE_MAX)
+
+
+def for_output() -> None:
+    """The work is done: the output may use the whole bound."""
+    global _reserve
+    _reserve = 0
 
 
 def set_max_memory(size: int | None) -> None:
     """Set the bound for this process (``None``: no bound of tcgtrig's own;
-    an address-space limit still counts)."""
-    global _max_memory
+    an address-space limit still counts).  Nothing of it is kept for the
+    output until :func:`keep_for_output` says so again."""
+    global _max_memory, _reserve
     _max_memory = size
+    _reserve = 0
 
 
 def count_from_here() -> None:
     """From now on, count only the resident memory this process gains
     against the bound: what it holds now (pages a forked worker shares with
     its parent) is the parent's, already counted there.  An address-space
-    limit is per process and still counts whole."""
-    global _baseline
+    limit is per process and still counts whole.  What its parent keeps
+    for its output is not the worker's to keep: the share it is given is
+    its own, whole."""
+    global _baseline, _reserve
     _baseline = usage()[0]
+    _reserve = 0
 
 
 def max_memory() -> int | None:
@@ -141,9 +180,11 @@ def _address_space_limit() -> int | None:
 
 def limit() -> tuple[int | None, int | None]:
     """``(resident, address space)``: the two bounds checked, in bytes
-    (``None``: not bounded)."""
+    (``None``: not bounded); the resident one less what is kept for the
+    output while the work goes on (:func:`keep_for_output`)."""
     space = _address_space_limit()
-    return _max_memory, (int(space * ADDRESS_SPACE_SHARE) if space is not None else None)
+    resident = _max_memory - _reserve if _max_memory is not None else None
+    return resident, (int(space * ADDRESS_SPACE_SHARE) if space is not None else None)
 
 
 def usage() -> tuple[int, int | None]:
@@ -166,15 +207,17 @@ def exceeded() -> str | None:
         return None
     resident, space = usage()
     if resident_limit is not None and resident - _baseline >= resident_limit:
+        bound = describe_size(resident_limit + _reserve)
+        if _reserve:
+            bound += f", less {describe_size(_reserve)} kept for writing the output"
         if _baseline:
             return (
                 f"memory limit reached: a worker process grew by {describe_size(resident - _baseline)}, "
-                f"its share of the bound is {describe_size(resident_limit)} "
-                "(--max-memory or TCGTRIG_MAX_MEMORY raises it)"
+                f"its share of the bound is {bound} (--max-memory or TCGTRIG_MAX_MEMORY raises it)"
             )
         return (
             f"memory limit reached: {describe_size(resident)} in use, the bound is "
-            f"{describe_size(resident_limit)} (--max-memory or TCGTRIG_MAX_MEMORY raises it)"
+            f"{bound} (--max-memory or TCGTRIG_MAX_MEMORY raises it)"
         )
     if space_limit is not None and space is not None and space >= space_limit:
         return (

@@ -18,8 +18,9 @@ the trace itself.
 
 JSON text is also printed to terminals, so besides the control characters
 JSON always escapes (C0: ``\\u001b``), DEL, the C1 controls, the line and
-paragraph separators and the bidi controls (U+202E) are written as
-``\\uXXXX`` escapes (:func:`escape_unsafe`): the data is the same, the
+paragraph separators, the bidi controls (U+202E) and the characters that
+show nothing (U+200B, the tag characters U+E0000…: a pair of surrogate
+escapes) are written as ``\\uXXXX`` escapes (:func:`escape_unsafe`): the data is the same, the
 text does nothing to a terminal.  Other characters, any script, are
 written as they are.
 """
@@ -88,7 +89,11 @@ def dumps(value: Any, indent: int = 2) -> str:
 
 
 def _escape(match: re.Match[str]) -> str:
-    return f"\\u{ord(match.group()):04x}"
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # beyond the first plane (a tag character): JSON writes the pair of surrogates
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def escape_unsafe(text: str) -> str:

@@ -3,8 +3,9 @@
 A name, a title or a note can hold characters a terminal acts on instead
 of showing: YAML ``"\\e]0;title\\a"`` or JSON ``"\\u001b[2J"`` (escape
 sequences: a window title, a screen clear, an OSC 8 link), a carriage
-return that overwrites the line, or a bidi control (U+202E) that shows
-text reversed.  Every string a command prints goes through
+return that overwrites the line, a bidi control (U+202E) that shows
+text reversed, or a character that shows nothing (a zero-width space
+U+200B, a tag character U+E0041) that makes one name pass for another.  Every string a command prints goes through
 :func:`escape_controls`: those characters are shown escaped, ``\\x1b``,
 ``\\u202e``, as Python writes them.  The JSON output keeps the data and
 writes them as ``\\uXXXX`` escapes (:mod:`tcgtrig.base.jsontext`).
@@ -29,9 +30,21 @@ __all__ = [
     "SHORTENED_NOTE",
 ]
 
-#: C0 and C1 control characters, DEL, line and paragraph separators, and the
-#: bidi controls (embeddings, overrides, isolates, marks).
-_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+#: C0 and C1 control characters, DEL, line and paragraph separators, the
+#: bidi controls (embeddings, overrides, isolates, marks), and the characters
+#: that show nothing (issue 37 item 35): Unicode's default-ignorable ones —
+#: zero-width space, joiners and non-joiners, word joiner, invisible
+#: operators, soft hyphen, zero-width no-break space, Hangul fillers, the tag
+#: characters U+E0000-U+E0FFF, … — but for the variation selectors, which
+#: choose how a visible character is drawn (an emoji's colour form).
+#: ``"Goblin\u200b"`` looks like ``"Goblin"`` and a tag run can hide a text:
+#: shown raw, a name could pass for another one.
+_INVISIBLE = (
+    "\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200d\u2060-\u2065\u206a-\u206f\u3164"
+    "\ufeff\uffa0\ufff0-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e00ff"
+    "\U000e01f0-\U000e0fff"
+)
+_OTHERS = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069" + _INVISIBLE
 UNSAFE = "\x00-\x1f" + _OTHERS
 #: What JSON text may hold raw but a terminal acts on (JSON escapes C0 itself).
 UNSAFE_IN_JSON = _OTHERS
@@ -50,12 +63,19 @@ _LONG_WORD = re.compile(rf"\S{{{NAME_LIMIT + 1},}}")
 
 
 def _escaped(match: re.Match[str]) -> str:
-    return repr(match.group())[1:-1]
+    """As Python writes the character (``\\x1b``, ``\\u200b``); a filler that
+    Python deems printable (U+3164) as its ``\\u`` escape too."""
+    char = match.group()
+    shown = repr(char)[1:-1]
+    if shown != char:
+        return shown
+    return f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}"
 
 
 def escape_controls(text: str, lines: bool = False) -> str:
-    """``text`` with every control and bidi character shown escaped
-    (``\\x1b``, ``\\n``, ``\\u202e``); other text, any script, unchanged.
+    """``text`` with every control, bidi and invisible character shown
+    escaped (``\\x1b``, ``\\n``, ``\\u202e``, ``\\u200b``); other text, any
+    script, unchanged.
     With ``lines``, a line break stays a line break."""
     unsafe = _UNSAFE_BUT_LINES if lines else _UNSAFE
     if unsafe.search(text) is None:

@@ -336,7 +336,8 @@ class Compiler:
         for index, label in enumerate(raw):
             if isinstance(label, bool):
                 raise self.error(
-                    path + (index,), f"{label!r} is a boolean: YAML reads yes/no as booleans; write 'use' or 'decline'"
+                    path + (index,),
+                    f"{label!r} is a boolean: YAML reads true and false as booleans; write 'use' or 'decline'",
                 )
             labels.append(str(label))
         return tuple(labels)

@@ -1,7 +1,9 @@
 """Reading YAML and JSON safely, remembering where every key was written.
 
 Scenario files are read with PyYAML's *safe* loader (no tags that build
-objects; libyaml's C parser where it is installed) and JSON files with
+objects; libyaml's C parser where it is installed), its plain scalars
+resolved as YAML 1.2 does and merge keys applied (:func:`_loader`,
+:meth:`_Builder.pairs`), and JSON files with
 :mod:`json`; either way the result is plain data plus a map from key paths
 to line numbers, so every later error can say
 ``file:line: cards[2].abilities[0].when: …``.  Line numbers are worked out
@@ -15,6 +17,7 @@ may not multiply a file beyond :data:`MAX_ALIAS_VALUES` extra values.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -29,17 +32,44 @@ from ..base.errors import ScenarioError
 if TYPE_CHECKING:
     import yaml
 
-__all__ = ["Source", "load_source", "parse_source", "read_limited", "format_path", "MAX_BYTES", "MAX_DEPTH"]
+__all__ = [
+    "Source",
+    "load_source",
+    "parse_source",
+    "read_limited",
+    "format_path",
+    "parse_max_bytes",
+    "MAX_BYTES",
+    "MAX_DEPTH",
+]
 
 Path_ = tuple[Any, ...]
+
+
+def parse_max_bytes(text: str) -> int | None:
+    """``TCGTRIG_MAX_BYTES``'s value: a whole number of bytes, 1 or more
+    (``_`` may group its digits); ``None`` when it is empty (not set).
+
+    :raises ValueError: anything else (the command line refuses it, issue 37
+        item 34; the library keeps the default limit).
+    """
+    value = text.strip()
+    digits = value.replace("_", "")
+    if not value:
+        return None
+    if not (digits.isascii() and digits.isdigit()) or int(digits) <= 0 or "__" in value or value[0] == "_":
+        raise ValueError(f"{text!r} is not a number of bytes: expected a whole number, 1 or more (50000000)")
+    return int(digits)
 
 
 #: Bytes a scenario file may have; ``--max-bytes`` (or the environment
 #: variable ``TCGTRIG_MAX_BYTES``) raises it.  A 100,000-card file is about
 #: 15 MB of JSON.
 def _limit_from_environment(default: int = 100 * 1024 * 1024) -> int:
-    value = os.environ.get("TCGTRIG_MAX_BYTES", "").strip().replace("_", "")
-    return int(value) if value.isdigit() and int(value) > 0 else default
+    try:
+        return parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", "")) or default
+    except ValueError:
+        return default
 
 
 DEFAULT_MAX_BYTES = _limit_from_environment()
@@ -52,6 +82,7 @@ MAX_ALIAS_VALUES = 100_000
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _PLAIN_TAGS = ("tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
+_MERGE_TAG = "tag:yaml.org,2002:merge"
 
 
 def format_path(path: Sequence[Any]) -> str:
@@ -199,11 +230,61 @@ def _careful_yaml(text: str, file: str) -> Source:
     return Source(data, file, builder.lines)
 
 
+#: How YAML 1.2's core schema reads a plain scalar (YAML 1.2.2, 10.3.2), and
+#: the merge key ``<<`` besides: (tag, pattern, first characters).
+_CORE_SCHEMA = (
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:bool", r"^(?:true|True|TRUE|false|False|FALSE)$", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$", list("-+0123456789")),
+    (
+        "tag:yaml.org,2002:float",
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
+        list("-+.0123456789"),
+    ),
+    ("tag:yaml.org,2002:merge", r"^<<$", ["<"]),
+)
+_INT = re.compile(r"[-+]?(?:[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)")
+
+
+@functools.cache
 def _loader() -> Any:
-    """libyaml's safe loader where it is installed, PyYAML's own otherwise."""
+    """libyaml's safe loader where it is installed, PyYAML's own otherwise,
+    reading plain scalars as YAML 1.2 does (issue 37 item 33): PyYAML
+    implements YAML 1.1, which reads ``010`` as 8, ``1:30`` as 90, ``yes``
+    and ``off`` as booleans and ``2001-12-14`` as a date.  In YAML 1.2
+    (its core schema) ``010`` is 10 and the others are the text written."""
     import yaml
 
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader: Any = type("Yaml12Loader", (base,), {"yaml_implicit_resolvers": {}})
+    for tag, pattern, first in _CORE_SCHEMA:
+        loader.add_implicit_resolver(tag, re.compile(pattern), first)
+    return loader
+
+
+@functools.cache
+def _constructor_class() -> Any:
+    """PyYAML's safe constructor with YAML 1.2's integers: ``010`` is ten
+    (YAML 1.1: eight), ``0o17`` octal, ``0x1F`` hexadecimal; no ``0b``,
+    ``1_000`` or ``1:30`` (read as text unless tagged ``!!int``, which
+    refuses them)."""
+    import yaml
+
+    def construct_int(self: Any, node: Any) -> int:
+        text = str(self.construct_scalar(node))
+        if _INT.fullmatch(text) is None:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"{text!r} is not a YAML 1.2 integer (12, -3, 0o17, 0x1F)", node.start_mark
+            )
+        digits = text.lstrip("+-")
+        sign = -1 if text.startswith("-") else 1
+        if digits.startswith(("0o", "0x")):
+            return sign * int(digits[2:], 8 if digits[1] == "o" else 16)
+        return sign * int(digits)
+
+    constructor: Any = type("Yaml12Constructor", (yaml.constructor.SafeConstructor,), {})
+    constructor.add_constructor("tag:yaml.org,2002:int", construct_int)
+    return constructor
 
 
 def _measure(root: yaml.Node, file: str) -> None:
@@ -268,7 +349,8 @@ class _Builder:
         self.yaml = yaml
         self.file = file
         self.lines: dict[Path_, int] = {}
-        self.constructor = yaml.constructor.SafeConstructor()
+        self.constructor = _constructor_class()()
+        self.merged: dict[int, dict[str, tuple[yaml.Node, yaml.Node]]] = {}  # id of a mapping node → its entries
 
     def build(self, node: yaml.Node, path: Path_) -> Any:
         yaml = self.yaml
@@ -281,23 +363,68 @@ class _Builder:
                 path=format_path(path) or None,
             )
         if isinstance(node, yaml.MappingNode):
-            self.constructor.flatten_mapping(node)
             result: dict[str, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.key(key_node, path)
-                if key in result:
-                    raise ScenarioError(
-                        f"duplicate key {key!r}",
-                        file=self.file,
-                        line=key_node.start_mark.line + 1,
-                        path=format_path(path) or None,
-                    )
+            for key, (key_node, value_node) in self.pairs(node, path).items():
                 self.lines[path + (key,)] = key_node.start_mark.line + 1
                 result[key] = self.build(value_node, path + (key,))
             return result
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, path + (i,)) for i, item in enumerate(node.value)]
         return self.constructor.construct_object(node, deep=True)
+
+    def pairs(self, node: yaml.MappingNode, path: Path_) -> dict[str, tuple[yaml.Node, yaml.Node]]:
+        """The entries of a mapping: the ones a merge key (``<<: *base``,
+        ``<<: [*a, *b]``) brings in, where the mapping does not write the key
+        itself (the first mapping named wins), then its own (issue 37 item
+        30).  A key written twice is refused, ``<<`` too.  Kept per node: a
+        mapping merged again (an anchor named further down) is not walked
+        again, so a chain of merges is read in the file's order, without
+        recursion down the chain."""
+        found = self.merged.get(id(node))
+        if found is not None:
+            return found
+        merged: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        own: dict[str, tuple[yaml.Node, yaml.Node]] = {}
+        merge_seen = False
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                if merge_seen:
+                    raise self.duplicate("<<", key_node, path)
+                merge_seen = True
+                for source in self.merge_sources(key_node, value_node, path):
+                    for key, pair in self.pairs(source, path).items():
+                        merged.setdefault(key, pair)
+                continue
+            key = self.key(key_node, path)
+            if key in own:
+                raise self.duplicate(key, key_node, path)
+            own[key] = (key_node, value_node)
+        pairs = {key: pair for key, pair in merged.items() if key not in own} | own if merged else own
+        self.merged[id(node)] = pairs
+        return pairs
+
+    def merge_sources(self, key: yaml.Node, node: yaml.Node, path: Path_) -> list[yaml.MappingNode]:
+        """The mappings a merge key names: one, or a list of them."""
+        yaml = self.yaml
+        named = node.value if isinstance(node, yaml.SequenceNode) else [node]
+        sources = [source for source in named if isinstance(source, yaml.MappingNode)]
+        if len(sources) != len(named) or not sources:
+            raise ScenarioError(
+                "a merge key (<<) takes a mapping or a list of mappings (<<: *base, <<: [*a, *b])",
+                file=self.file,
+                line=key.start_mark.line + 1,
+                path=format_path(path) or None,
+            )
+        return sources
+
+    def duplicate(self, key: str, node: yaml.Node, path: Path_) -> ScenarioError:
+        return ScenarioError(
+            f"duplicate key {key!r}"
+            + (" (a mapping has one merge key: <<: [*a, *b] merges several)" if key == "<<" else ""),
+            file=self.file,
+            line=node.start_mark.line + 1,
+            path=format_path(path) or None,
+        )
 
     def key(self, node: yaml.Node, path: Path_) -> str:
         yaml = self.yaml
@@ -306,7 +433,7 @@ class _Builder:
             shown = "a mapping or a list" if isinstance(key, yaml.Node) else repr(key)
             raise ScenarioError(
                 f"a key must be a word, got {shown}"
-                + (" (YAML reads yes/no/on/off as booleans: quote it)" if isinstance(key, bool) else ""),
+                + (" (true and false are booleans: quote it)" if isinstance(key, bool) else ""),
                 file=self.file,
                 line=node.start_mark.line + 1,
                 path=format_path(path) or None,
@@ -329,7 +456,6 @@ def _quick_yaml(text: str) -> list[Any]:
     waiting for a value) lives in local variables, which a loop split into
     helpers would pass back and forth on every event."""
     import yaml
-    from yaml.constructor import SafeConstructor
     from yaml.events import (
         DocumentEndEvent,
         DocumentStartEvent,
@@ -347,7 +473,7 @@ def _quick_yaml(text: str) -> list[Any]:
     implicit = loader.yaml_implicit_resolvers
     if None in implicit:  # pragma: no cover - a resolver for any first character
         raise _Unusual
-    constructor = SafeConstructor()
+    constructor = _constructor_class()()
     plains: dict[str, Any] = {}  # plain scalars that may not be strings, by their text
 
     def plain(text: str) -> Any:

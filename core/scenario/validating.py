@@ -289,7 +289,7 @@ def describe(value: Any) -> str:
     if value is None:
         return "nothing (null)"
     if isinstance(value, bool):
-        return f"{value!r} (a boolean: YAML reads yes/no/on/off as booleans; quote it)"
+        return f"{value!r} (a boolean: YAML reads true and false as booleans; quote it)"
     if isinstance(value, dict):
         return "a mapping"
     if isinstance(value, list):

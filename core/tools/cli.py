@@ -222,6 +222,8 @@ class _Tool(click.Group):
             if error.errno != errno.EPIPE:
                 raise
             _reader_gone()
+        finally:
+            _for_output()  # nothing stays kept for an output once the command is done (a test runs many)
 
 
 def _reader_gone() -> None:
@@ -426,6 +428,11 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    if value is None:  # the default, or TCGTRIG_MAX_BYTES: a bad setting is said, not silently ignored
+        try:
+            value = source.parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", ""))
+        except ValueError as exc:
+            raise click.UsageError(f"TCGTRIG_MAX_BYTES: {exc}") from None
     source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
 
 
@@ -443,12 +450,13 @@ def _set_memory_limit(ctx: click.Context, param: click.Parameter, value: str | N
                 budget.parse_size(setting)
         except ValueError as exc:
             raise click.UsageError(f"TCGTRIG_MAX_MEMORY: {exc}") from None
-        return
-    try:
-        budget.set_max_memory(budget.parse_size(value))
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-    ctx.meta[MEMORY_GIVEN] = True
+    else:
+        try:
+            budget.set_max_memory(budget.parse_size(value))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
+        ctx.meta[MEMORY_GIVEN] = True
+    budget.keep_for_output()  # the bound holds while the output is written too (issue 37 item 34)
 
 
 def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -493,17 +501,39 @@ def _refuse_overwriting_input(output: str | None, file: str, option: str) -> Non
         )
 
 
-def _load(file: str, game: str | None = None) -> Any:
-    """A scenario file, or standard input for ``-``.  With ``game`` (``--game``)
-    the file is checked when it is compiled for that game, not for its own
-    ``game:``: a file may be resolved under a game whose words it uses but
-    its own game lacks (issue 37 item 26)."""
+#: The name standard input goes by in messages, when a command reads ``-``.
+STDIN_NAME = "<stdin>"
+
+
+def _load(file: str, game: str | None = None, *, check_game: bool = True) -> Any:
+    """A scenario file, or standard input for ``-`` (every command that
+    reads a scenario takes it: issue 37 item 34).  With ``game``
+    (``--game``) the file is checked when it is compiled for that game, not
+    for its own ``game:``: a file may be resolved under a game whose words
+    it uses but its own game lacks (issue 37 item 26); ``check_game=False``:
+    not checked for any game here (the caller compiles it per game)."""
+    check_game = check_game and game is None
     from ..scenario.reading import load_scenario, scenario_from_text
-    from ..scenario.source import read_limited
 
     if file == "-":
-        return scenario_from_text(read_limited(sys.stdin.buffer, "<stdin>"), "<stdin>", check_game=game is None)
-    return load_scenario(file, check_game=game is None)
+        return scenario_from_text(_read_stdin(), STDIN_NAME, check_game=check_game)
+    return load_scenario(file, check_game=check_game)
+
+
+def _read_stdin() -> str:
+    """Standard input as scenario text, within the input limit; read once
+    (``check - -``: the second ``-`` would find it empty)."""
+    from ..scenario.source import read_limited
+
+    meta = click.get_current_context().meta
+    if meta.get(STDIN_READ):
+        raise TcgTrigError(f"{STDIN_NAME}: standard input is read once: name '-' only once")
+    meta[STDIN_READ] = True
+    return read_limited(sys.stdin.buffer, STDIN_NAME)
+
+
+#: ``ctx.meta`` key: the command read standard input as its file.
+STDIN_READ = "tcgtrig.stdin_read"
 
 
 def _resolve(
@@ -539,7 +569,7 @@ def _strict_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
 @click.option(
@@ -597,12 +627,21 @@ def run(
 
 def _show_resolution(result: Resolution, as_json: bool) -> None:
     """The JSON trace, or the tree (rich is imported only for the tree)."""
+    _for_output()
     if as_json:
         _dump(result.to_dict(lazy=True))
         return
     from .render import print_tree
 
     print_tree(result, _console())
+
+
+def _for_output() -> None:
+    """The work is done: the output may use what was kept for it (see
+    :func:`tcgtrig.base.budget.keep_for_output`)."""
+    from ..base import budget
+
+    budget.for_output()
 
 
 def _exit_for(result: Resolution) -> None:
@@ -613,7 +652,7 @@ def _exit_for(result: Resolution) -> None:
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--game", "-g", help="Check only this game's expectations.", shell_complete=_complete_games)
 @_strict_option
 @_input_limit
@@ -622,13 +661,14 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     """Verify each file's expect block for every game it names.
 
     A directory is searched for scenario files (``*.yaml``, ``*.yml``,
-    ``*.json``) at any depth.  Expectations for games that are not installed
-    are skipped (and said so).  A name nothing emits or uses (a typo) is a
+    ``*.json``) at any depth; ``-`` is standard input.  Expectations for
+    games that are not installed are skipped (and said so).  A name nothing emits or uses (a typo) is a
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
     from ..games.manager import available_games, load_ruleset
 
+    _for_output()  # each file's verdict is written as it is found: nothing is kept for the end
     files = _scenario_files(files)
     tally = _Tally(_console(), strict, set(available_games()))
     chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
@@ -677,13 +717,12 @@ class _Tally:
 def _check_file(file: str, chosen: Ruleset | None, game: str | None, tally: _Tally) -> None:
     """``check`` one file: each game's expectations in it (only ``chosen``'s
     with ``--game``), or why there is nothing to check."""
-    from ..scenario.reading import load_scenario
-
     try:
-        scenario = load_scenario(file, check_game=False)  # checked per game below
+        scenario = _load(file, check_game=False)  # checked per game below
     except TcgTrigError as exc:
         tally.error("", exc)
         return
+    file = STDIN_NAME if file == "-" else file  # as messages name it
     expected = scenario.data.get("expect") or {}
     key = chosen.key_in(expected) if chosen is not None else None
     if chosen is not None and key is None:
@@ -796,7 +835,7 @@ def _run_and_save(
 
 
 @main.command()
-@click.argument("saved", type=click.Path(dir_okay=False))
+@click.argument("saved", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON trace.")
 @_input_limit
 @_bad_input
@@ -805,15 +844,18 @@ def resume(saved: str, as_json: bool) -> None:
     resolution an uninterrupted run with the same options gives (the game,
     --choice, --random, --max-steps are the save's; the memory bound is the
     tighter of the saved one and the one in force, unless --max-memory is
-    given here)."""
+    given here).  SAVED may be ``-``: standard input."""
     from ..saving import finish_position, read_position
     from ..scenario.source import parse_source, read_limited
 
-    try:
-        with open(saved, "rb") as stream:
-            text = read_limited(stream, saved)
-    except OSError as exc:
-        raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
+    if saved == "-":
+        saved, text = STDIN_NAME, _read_stdin()
+    else:
+        try:
+            with open(saved, "rb") as stream:
+                text = read_limited(stream, saved)
+        except OSError as exc:
+            raise TcgTrigError(f"{saved}: cannot read: {exc.strerror}") from None
     position = read_position(parse_source(text, saved, kind="json").data, saved)
     if not click.get_current_context().meta.get(MEMORY_GIVEN):
         _tighten_memory_bound(position.max_memory)
@@ -830,6 +872,7 @@ def _tighten_memory_bound(saved: int | None) -> None:
     current = budget.max_memory()
     if saved is not None and (current is None or saved < current):
         budget.set_max_memory(saved)
+        budget.keep_for_output()
 
 
 def _scenario_files(paths: tuple[str, ...]) -> tuple[str, ...]:
@@ -855,7 +898,7 @@ def _show(value: Any) -> str:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--games",
     "games",
@@ -884,15 +927,16 @@ def _show(value: Any) -> str:
 def compare(file: str, games: str | None, as_json: bool, html_out: str | None, everything: bool) -> None:
     """Resolve one position under every installed ruleset, side by side,
     then say where the games part ways by their rules (names that differ
-    only as words are listed as the games' vocabulary)."""
-    from ..scenario.reading import load_scenario
+    only as words are listed as the games' vocabulary).  FILE may be ``-``:
+    standard input."""
     from .compare import compare as compare_all
     from .compare import comparison_json
 
     _refuse_overwriting_input(html_out, file, "--html")
-    scenario = load_scenario(file, check_game=False)  # compiled per game below
+    scenario = _load(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     comparison = compare_all(scenario, names)
+    _for_output()
     if html_out is not None:
         from .compare_html import comparison_html
 
@@ -1040,9 +1084,67 @@ def _print_where_games_part(console: Console, comparison: Any, cut: bool, shown:
 
 
 def _write_atomically(path: str, text: str, what: str) -> None:
-    """Write ``text`` to ``path`` all at once: to a temporary file beside it,
-    then renamed over it (a symbolic link: over the file it leads to).  If
-    anything fails, ``path`` is as it was and the temporary file is removed."""
+    """Write ``text`` to ``path``.  A file (or a new one) is written all at
+    once: to a temporary file beside it, then renamed over it (a symbolic
+    link: over the file it leads to).  If anything fails, ``path`` is as it
+    was and the temporary file is removed.
+
+    A FIFO or a character device (``/dev/null``, ``/dev/stdout``, a
+    terminal) is written directly: renaming over it would put a file in its
+    place (run as root, ``--save /dev/null`` replaced ``/dev/null``, issue 37
+    item 25).  Anything else that is not a file (a directory, a socket, a
+    block device) is refused, and nothing is ever renamed over it."""
+    kind = _not_a_file(path, what)
+    if kind in ("a FIFO", "a character device"):
+        _write_directly(path, text, what)
+        return
+    if kind is not None:
+        raise TcgTrigError(f"{path}: cannot write {what}: {kind}, not a file (name a file)")
+    _write_by_renaming(path, text, what)
+
+
+def _not_a_file(path: str, what: str) -> str | None:
+    """What ``path`` leads to when that is not a file (``None``: a file, or nothing yet)."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "a directory" if path.endswith(("/", os.sep)) else None
+    except OSError as exc:
+        raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+    kinds = (
+        (stat.S_ISREG, None),
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+    )
+    return next((name for test, name in kinds if test(mode)), "a special file")
+
+
+def _write_directly(path: str, text: str, what: str) -> None:
+    """Write ``text`` into a FIFO or a device, a slice at a time (a reader
+    may be slow; the text is not copied whole)."""
+    import re
+
+    if (half := re.search("[\ud800-\udfff]", text)) is not None:  # never write part of it
+        raise TcgTrigError(f"{path}: cannot write {what}: half a character ({half.group()!r})")
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            for start in range(0, len(text), _SLICE):
+                out.write(text[start : start + _SLICE])
+    except OSError as exc:
+        raise TcgTrigError(f"{path}: cannot write {what}: {exc.strerror}") from None
+
+
+#: Characters written at a time into a FIFO or a device.
+_SLICE = 1 << 20
+
+
+def _write_by_renaming(path: str, text: str, what: str) -> None:
+    """:func:`_write_atomically` for a file: a temporary file renamed over it."""
     import tempfile
 
     target = os.path.realpath(path)
@@ -1062,6 +1164,8 @@ def _write_atomically(path: str, text: str, what: str) -> None:
             os.umask(umask)
             mode = 0o666 & ~umask  # as open() would have made it
         os.chmod(temporary, mode)
+        if (kind := _not_a_file(target, what)) is not None:  # it became one meanwhile: never rename over it
+            raise TcgTrigError(f"{path}: cannot write {what}: {kind}, not a file (name a file)")
         os.replace(temporary, target)
     except BaseException as exc:
         try:
@@ -1102,7 +1206,7 @@ def _max_depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @_max_states_option(DEFAULT_MAX_STATES, "of the whole search")
 @click.option(
@@ -1149,17 +1253,17 @@ def explore(
     as_json: bool,
 ) -> None:
     """Try every legal decision; list each distinct outcome with a choices
-    script that reaches it and how many decision paths lead there.
+    script that reaches it and how many decision paths lead there.  FILE
+    may be ``-``: standard input.
 
     Exit status 3 when a budget (--max-states, --max-outcomes, --max-depth,
     the memory bound) stopped the search: the outcomes listed are those
     found so far, and standard error says what was cut.
     """
     from ..resolution import pick_game
-    from ..scenario.reading import load_scenario
     from .explore import explore as explore_positions
 
-    scenario = load_scenario(file, check_game=game is None)  # --game: checked for that game (issue 37 item 26)
+    scenario = _load(file, game)  # --game: checked for that game (issue 37 item 26)
     with _Progress("exploring") as progress:
         found = explore_positions(
             scenario,
@@ -1171,6 +1275,7 @@ def explore(
             progress=progress,
             reduce=not every_order,
         )
+    _for_output()
     if not found.complete:
         click.echo(
             f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
@@ -1276,17 +1381,42 @@ def _end_value(value: Any, shown: Shown) -> str:
 def _read_answer(prompt: str) -> str:
     """One line from the person; the end of input stops the session."""
     click.echo(f"{prompt}: ", nl=False)
-    stream = sys.stdin
-    line = stream.readline()
-    if not stream.isatty():
+    stream = _answers()
+    line = stream.readline() if stream is not None else ""
+    if stream is None or not stream.isatty():
         click.echo()  # a terminal shows the typed answer and its newline; a pipe does not
+    if stream is None:
+        raise TcgTrigError(
+            "play stopped: no answer: the scenario was read from standard input and there is no "
+            "terminal to answer at (name the file, and answer on standard input)"
+        )
     if not line:
         raise TcgTrigError("play stopped: no answer (end of input)")
     return line.strip()
 
 
+#: The terminal ``play -`` reads its answers from.
+TERMINAL = "/dev/tty"
+
+
+def _answers() -> Any:
+    """Where ``play`` reads its answers: standard input, or the terminal
+    (``/dev/tty``) when standard input was the scenario (``play -``);
+    ``None``: it was, and there is no terminal."""
+    context = click.get_current_context(silent=True)
+    if context is None or not context.meta.get(STDIN_READ):
+        return sys.stdin
+    if "tcgtrig.terminal" not in context.meta:
+        try:
+            terminal: Any = context.with_resource(open(TERMINAL, encoding="utf-8", errors="replace"))
+        except OSError:
+            terminal = None
+        context.meta["tcgtrig.terminal"] = terminal
+    return context.meta["tcgtrig.terminal"]
+
+
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", "-g", help="The ruleset (default: the file's game).", shell_complete=_complete_games)
 @click.option(
     "--skip-irrelevant", is_flag=True, help="Do not ask when exploring shows that no answer can change the outcome."
@@ -1306,15 +1436,16 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     --max-depth answers a question and shows its progress on standard
     error; past the budget, the question is asked.  Exit status: as
     ``run`` (3 when the resolution ended early: an endless loop, a limit).
+    FILE may be ``-``: the scenario is read from standard input, the
+    answers from the terminal.
     """
     from ..choices import InteractiveChooser, UndoAnswer
     from ..engine import Engine
     from ..games.manager import load_ruleset
     from ..resolution import pick_game
-    from ..scenario.reading import load_scenario
     from .render import print_tree
 
-    scenario = load_scenario(file, check_game=game is None)  # --game: checked for that game (issue 37 item 26)
+    scenario = _load(file, game)  # --game: checked for that game (issue 37 item 26)
     ruleset = load_ruleset(pick_game(scenario, game))
     chooser = InteractiveChooser(
         _read_answer_now,
@@ -1341,6 +1472,7 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
             shown = len(engine.trace)
     engine.title = scenario.title
     result = engine.result()
+    _for_output()
     print_tree(result, _console())
     click.echo("\nTo replay this session, put in the file:")
     click.echo(f"choices: [{', '.join(chooser.answers)}]")

@@ -25,6 +25,7 @@ from attrs import define, field
 from rich.console import Console
 from rich.text import Text
 
+from ..base import budget
 from ..base.safe_text import SHORTENED_NOTE, Shown
 from ..model.trace import Step
 from ..resolution import Resolution
@@ -54,6 +55,8 @@ MAX_DEPTH = 24
 MAX_WAITING_SHOWN = 6
 #: Steps the tree draws at most: a runaway resolution prints a bounded tree.
 MAX_TREE_STEPS = 20_000
+#: Steps drawn, and lines written, between two readings of the memory in use.
+MEMORY_EVERY = 1_000
 #: Effects the "Resolution order" line names at most (the first and the last).
 MAX_ORDER_SHOWN = 40
 #: Step keys the tree writes in its own way; the rest are the game's details.
@@ -581,21 +584,16 @@ def build_tree(result: Resolution, places: list[Node] | None = None) -> Node:
     names = {card.id: card.name for card in result.state.cards.values()}
     builder = _Builder(result, names, places)
     trace = result.trace
+    drawn, why = 0, None
     for step in itertools.islice(trace, MAX_TREE_STEPS):
+        if not drawn % MEMORY_EVERY and drawn and (why := budget.exceeded()) is not None:
+            break  # the bound holds while the tree is drawn too (issue 37 item 34)
         builder.add(step)
-    if len(trace) > MAX_TREE_STEPS:
-        left = len(trace) - MAX_TREE_STEPS
-        builder.root.children.append(
-            Node(
-                [
-                    (
-                        f"… {left:,} more steps are not drawn (the tree stops at "
-                        f"{MAX_TREE_STEPS:,}; --json gives every step)",
-                        "dim",
-                    )
-                ]
-            )
-        )
+        drawn += 1
+    if len(trace) > drawn:
+        stops = f"stops here: {why}" if why is not None else f"stops at {MAX_TREE_STEPS:,}"
+        left = f"… {len(trace) - drawn:,} more steps are not drawn"
+        builder.root.children.append(Node([(f"{left} (the tree {stops}; --json gives every step)", "dim")]))
         if trace[-1].kind == "ended":
             builder.add(trace[-1])
     for node in builder.done:  # an effect that resolved with nothing under it changed nothing: say so
@@ -687,6 +685,20 @@ def _plain(result: Resolution, root: Node) -> str:
     return "\n".join(out) + "\n"
 
 
+def _write_plain(result: Resolution, root: Node, file: Any) -> None:
+    """:func:`_plain`'s text written :data:`MEMORY_EVERY` lines at a time,
+    never whole in memory.  Where the memory bound is reached, the rest of
+    the tree is left out with a line saying so; the end state (a few
+    lines) is written all the same."""
+    lines = (guide + node.plain() for guide, node in tree_lines(root))
+    while batch := list(itertools.islice(lines, MEMORY_EVERY)):
+        file.write("\n".join(batch) + "\n")
+        if (why := budget.exceeded()) is not None:
+            file.write(f"… the rest of the tree is not written: {why}\n")
+            break
+    file.write("\n".join(end_state_lines(result)) + "\n")
+
+
 #: Above this many lines a terminal gets plain text too (styling is slow).
 STYLED_LINES = 20_000
 
@@ -695,21 +707,23 @@ def print_tree(result: Resolution, console: Console) -> None:
     """Print the tree and the end state: styled on a terminal, plain elsewhere.
 
     Every name in it is shown escaped (:mod:`tcgtrig.base.safe_text`) and very
-    long ones shortened, so nothing in a scenario file acts on the terminal."""
+    long ones shortened, so nothing in a scenario file acts on the terminal.
+    The tree is drawn, and written, within the memory bound: where it is
+    reached, it is cut with a line saying so (:mod:`tcgtrig.base.budget`)."""
     root = build_tree(result)
     if not console.is_terminal:
-        console.file.write(_plain(result, root))
+        _write_plain(result, root, console.file)
         return
     lines = list(tree_lines(root))
     if len(lines) > STYLED_LINES:
-        console.file.write("\n".join(guide + node.plain() for guide, node in lines) + "\n")
-    else:
-        text = Text()
-        for guide, node in lines:
-            text.append(guide, style="dim")
-            for segment, style in node.label:
-                text.append(segment, style=style)
-            text.append("\n")
-        console.print(text, end="", soft_wrap=True)
+        _write_plain(result, root, console.file)
+        return
+    text = Text()
+    for guide, node in lines:
+        text.append(guide, style="dim")
+        for segment, style in node.label:
+            text.append(segment, style=style)
+        text.append("\n")
+    console.print(text, end="", soft_wrap=True)
     for line in end_state_lines(result):
         console.print(line, markup=False, highlight=False, soft_wrap=True)

@@ -305,9 +305,9 @@ def test_choices_mapping_under_digimon(digimon):
 
 
 def test_boolean_choice_is_reported_as_a_scenario_error(plain):
-    # YAML 1.1 reads `yes` as true
+    # YAML reads `true` as a boolean (`yes` too in YAML 1.1: since issue 37 item 33, YAML 1.2, it is text)
     with pytest.raises(tcgtrig.ScenarioError) as info:
-        run(OPTIONAL + "choices: [yes]\n", plain)
+        run(OPTIONAL + "choices: [true]\n", plain)
     assert info.value.path == "choices[0]"
     assert "write 'use' or 'decline'" in str(info.value)
 

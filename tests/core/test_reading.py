@@ -41,6 +41,10 @@ QUICK = {
     "null document": "null\n",
     "markers": "%YAML 1.1\n---\na: 1\n...\n",
     "deep": "[" * (MAX_DEPTH - 1) + "1" + "]" * (MAX_DEPTH - 1),
+    # YAML 1.2 (issue 37 item 33): text, where YAML 1.1 made a date, a value key and a boolean key
+    "timestamp": "a: 2001-12-14\n",
+    "value key": "a: =\n",
+    "yes key": "yes: a\n",
 }
 #: Text the quick reader hands to the careful reader.
 CAREFUL = {
@@ -51,11 +55,9 @@ CAREFUL = {
     "non-specific tag": "a: ! 12\n",
     "anchor and alias": "a: &x 1\nb: *x\n",
     "merge key": "base: &b {x: 1}\nc:\n  <<: *b\n  y: 2\n",
-    "timestamp": "a: 2001-12-14\n",
-    "value key": "a: =\n",
     "duplicate key": "a: 1\na: 2\n",
     "duplicate number key": "1: a\n'1': b\n",
-    "boolean key": "yes: a\n",
+    "boolean key": "true: a\n",
     "float key": "2.5: a\n",
     "null key": ": 1\n",
     "list key": "? [a]\n: 1\n",
