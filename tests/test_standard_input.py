@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -173,3 +174,15 @@ def test_the_memory_bound_holds_to_the_last_byte_written(tmp_path, args):
     # the work stops at the bound (less what it keeps for the output); the output is written within it:
     # past it by no more than what is made between two readings of the memory in use (the tree took 24 MiB more)
     assert peak < bound + 2, f"peak {peak:.1f} MiB against a bound of {bound} MiB: {written[-300:]} {stderr[-600:]}"
+
+
+def test_a_library_user_is_warned_of_a_bad_max_bytes_setting() -> None:
+    """Issue 37 item 34: the library does not stop at import on a bad
+    ``TCGTRIG_MAX_BYTES`` (the command line refuses it), but says so and
+    keeps the default limit."""
+    code = "import tcgtrig.scenario.source as s; print(s.MAX_BYTES == 100 * 1024 * 1024)"
+    env = {**os.environ, "TCGTRIG_MAX_BYTES": "lots"}  # read at import: a fresh process
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "True"
+    assert "TCGTRIG_MAX_BYTES: 'lots' is not a number of bytes" in done.stderr
+    assert "the default limit of 104,857,600 bytes applies" in done.stderr

@@ -21,6 +21,7 @@ import functools
 import json
 import os
 import re
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -51,7 +52,7 @@ def parse_max_bytes(text: str) -> int | None:
     (``_`` may group its digits); ``None`` when it is empty (not set).
 
     :raises ValueError: anything else (the command line refuses it, issue 37
-        item 34; the library keeps the default limit).
+        item 34; the library warns and keeps the default limit).
     """
     value = text.strip()
     digits = value.replace("_", "")
@@ -68,7 +69,8 @@ def parse_max_bytes(text: str) -> int | None:
 def _limit_from_environment(default: int = 100 * 1024 * 1024) -> int:
     try:
         return parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", "")) or default
-    except ValueError:
+    except ValueError as exc:  # the command line refuses it; a library user is told, not stopped at import
+        warnings.warn(f"TCGTRIG_MAX_BYTES: {exc}; the default limit of {default:,} bytes applies", stacklevel=2)
         return default
 
 
