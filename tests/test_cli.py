@@ -476,7 +476,7 @@ start:
     data = json.loads(invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--json", "--all").stdout)
     assert {"what": "marks", "games": {"digimon": ["linked"], "yugioh": []}} in data["differences"]
     text = invoke(runner, "compare", "m.yaml", "--games", "digimon,yugioh", "--all").stdout
-    assert "marks: digimon: ['linked'] | yugioh: []" in text
+    assert "marks: digimon: linked | yugioh: none" in text
 
 
 def test_piped_compare_wraps_to_100_columns(tmp_path):

@@ -212,4 +212,4 @@ def test_where_the_games_part_ways_names_the_rule_on_each_side():
     assert "    why, magic: tribe.score: put on the stack after another: APNAP" in text
     chains = next(d for d in data["differences"] if d["what"] == "chains")
     assert chains["terms"] == {"magic": "stack", "yugioh": "Chain"}
-    assert "what each chain game built: magic: stack [[" in text
+    assert "what each chain game built: magic: stack (" in text

@@ -161,7 +161,9 @@ def peak_of(*args: str, where: Path) -> tuple[float, str, str]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the peak resident size, as Linux reports it")
-@pytest.mark.parametrize("args", [("run",), ("run", "--json"), ("play",)], ids=" ".join)
+@pytest.mark.parametrize(
+    "args", [("run",), ("run", "--json"), ("play",), ("compare",), ("compare", "--json")], ids=" ".join
+)
 def test_the_memory_bound_holds_to_the_last_byte_written(tmp_path, args):
     scenario = tmp_path / "loop.yaml"
     scenario.write_text(LOOP, encoding="utf-8")
@@ -186,3 +188,20 @@ def test_a_library_user_is_warned_of_a_bad_max_bytes_setting() -> None:
     assert done.stdout.strip() == "True"
     assert "TCGTRIG_MAX_BYTES: 'lots' is not a number of bytes" in done.stderr
     assert "the default limit of 104,857,600 bytes applies" in done.stderr
+
+
+def test_the_page_stops_drawing_where_the_bound_is_reached(monkeypatch):
+    """Issue 37 item 34, ``compare --html``: the page reads the memory in
+    use as it draws each column and every few hundred effects; once the
+    bound is reached, the rest is a note saying so, not drawn."""
+    from tcgtrig.tools import compare_html
+
+    scenario = tcgtrig.scenario_from_text(LOOP)
+    results = {game: tcgtrig.resolve(scenario, game, max_steps=5_000) for game in ("digimon", "duelmasters")}
+    readings = iter(range(100))  # within the bound for the first 2 readings, then past it
+    monkeypatch.setattr(budget, "exceeded", lambda: "memory limit reached: (test)" if next(readings) >= 2 else None)
+    page = compare_html.comparison_html("loop", results)
+    # digimon's column is drawn (reading 1), its effects read the memory after 250 (2) and 500 (3: cut)
+    assert page.count('class="effect"') == 2 * compare_html.MEMORY_EVERY
+    assert "the rest is not drawn: memory limit reached: (test)" in page
+    assert 'data-game="duelmasters"><h2>duelmasters</h2><p class="note">not drawn: memory limit reached' in page

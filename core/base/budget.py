@@ -125,16 +125,19 @@ OUTPUT_RESERVE_MAX = 64 * 1024**2
 _reserve = 0
 
 
-def keep_for_output() -> None:
+def keep_for_output(share: float = OUTPUT_SHARE) -> None:
     """Keep part of the bound for the output this process writes once the
-    work is done (:data:`OUTPUT_SHARE` of the room left now, at most
+    work is done (``share`` of the room left now, at most
     :data:`OUTPUT_RESERVE_MAX`): until :func:`for_output`, :func:`exceeded`
-    says the bound is reached that much earlier."""
+    says the bound is reached that much earlier.  A command whose work is
+    several resolutions side by side (``compare``) keeps a larger share:
+    each resolution may pass the bound by what it makes before it first
+    reads the memory."""
     global _reserve
     _reserve = 0
     if _max_memory is not None:
         room = max(_max_memory - (usage()[0] - _baseline), 0)
-        _reserve = min(int(room * OUTPUT_SHARE), OUTPUT_RESERVE_MAX)
+        _reserve = min(int(room * share), OUTPUT_RESERVE_MAX)
 
 
 def for_output() -> None:

@@ -929,10 +929,12 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None, e
     then say where the games part ways by their rules (names that differ
     only as words are listed as the games' vocabulary).  FILE may be ``-``:
     standard input."""
+    from ..base import budget
     from .compare import compare as compare_all
     from .compare import comparison_json
 
     _refuse_overwriting_input(html_out, file, "--html")
+    budget.keep_for_output(COMPARE_OUTPUT_SHARE)  # several resolutions, then a table and a page
     scenario = _load(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     comparison = compare_all(scenario, names)
@@ -942,12 +944,17 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None, e
 
         page = comparison_html(scenario.title, comparison, scenario, everything=everything)
         _write_atomically(html_out, page, "the page")
+        del page  # written: its memory is the table's
     if as_json:
         _dump(comparison_json(comparison, lazy=True, everything=everything))
         return
     _print_comparison(scenario.title, comparison, everything)
 
 
+#: The share of the memory bound's room ``compare`` keeps for its output
+#: (:func:`tcgtrig.base.budget.keep_for_output`; a command with one
+#: resolution keeps a quarter).
+COMPARE_OUTPUT_SHARE = 0.5
 #: Rows of the ``compare`` table at most (the JSON lists every effect).
 MAX_COMPARE_ROWS = 1_000
 
@@ -976,6 +983,9 @@ def _column_lines(comparison: Any, shown: Shown) -> list[str]:
     lines: list[str] = []
     for column in comparison.columns:
         said = [f"  {shown.sentence(note)}" for note in column.notes]
+        result = column.result
+        if result is not None and result.outcome != "complete":  # stopped, or the game ended: say why
+            said.append(f"  outcome: {shown(result.outcome)} — {shown.sentence(result.reason)}")
         if column.outcomes:
             said.append(
                 f"  the answers change the result: {len(column.outcomes)} distinct outcomes "

@@ -573,11 +573,28 @@ def describe_vocabulary(entry: dict[str, Any], shown: Callable[[Any], str] = str
     return f"{shown(entry['role'])} ({entry['kind']}): " + " | ".join(shown(n) for n in names)
 
 
+#: Items of a list a difference line writes at most (``compare --json`` has them all).
+LISTED = 12
+
+
 def _value(value: Any, shown: Callable[[Any], str]) -> str:
-    """A game's value as Python writes it (``['a.b']``), each name ``shown``."""
+    """A game's value in words: a list as its items, comma-separated (the
+    first :data:`LISTED`, then how many more; ``none`` if empty), a list
+    inside it in brackets, each name ``shown``."""
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(f"'{shown(v)}'" if isinstance(v, str) else _value(v, shown) for v in value) + "]"
-    return shown(value) if isinstance(value, str) else repr(value)
+        if not value:
+            return "none"
+        items = [_item(v, shown) for v in value[:LISTED]]
+        if len(value) > LISTED:
+            items.append(f"… and {len(value) - LISTED:,} more")
+        return ", ".join(items)
+    return shown(value) if isinstance(value, str) else str(value)
+
+
+def _item(value: Any, shown: Callable[[Any], str]) -> str:
+    if isinstance(value, (list, tuple)):
+        return "(" + (_value(value, shown) if value else "") + ")"
+    return shown(value) if isinstance(value, str) else str(value)
 
 
 def no_differences(results: Comparison | dict[str, Resolution | str], *, everything: bool = False) -> str | None:

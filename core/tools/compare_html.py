@@ -26,6 +26,7 @@ import html
 import itertools
 from typing import Any
 
+from ..base import budget
 from ..base.safe_text import NAME_LIMIT, SHORTENED_NOTE, Shown
 from ..resolution import Resolution
 from .compare import (
@@ -129,7 +130,7 @@ def comparison_html(
         cells = tuple(
             Column(game=n, error=r) if isinstance(r, str) else Column(game=n, result=r) for n, r in results.items()
         )
-    columns = "".join(_column(cell, text) for cell in cells)
+    columns = "".join(_drawn(cell, text) for cell in cells)
     found = differences(results, everything=everything)
     parts = "".join(
         f"<li>{html.escape(describe_difference(d, text.shown))}"
@@ -160,6 +161,20 @@ def comparison_html(
         f'<div class="games" style="--n: {max(len(cells), 1)}">{columns}</div>\n'
         f'<section class="differences"><h2>Where the games part ways</h2><ul>{parts}</ul></section>\n'
         f"{note}</body></html>\n"
+    )
+
+
+def _drawn(cell: Column, text: _Page) -> str:
+    """A game's column, unless the memory bound (``--max-memory``) is
+    reached: then a note says it is not drawn, and the page stays within
+    the bound to its last byte (issue 37 item 34)."""
+    why = budget.exceeded()
+    if why is None:
+        return _column(cell, text)
+    name = text(cell.game)
+    return (
+        f'<section class="game" data-game="{name}"><h2>{name}</h2>'
+        f'<p class="note">not drawn: {text.sentence(why)} (compare --json gives every step)</p></section>'
     )
 
 
@@ -228,20 +243,21 @@ def _column(cell: Column, text: _Page) -> str:
 def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
     """The resolved effects as nested boxes, in resolution order (the first
     :data:`MAX_PAGE_EFFECTS` of them)."""
-    every = [step for step in result.trace if step.kind == "resolved"]
-    if not every:
+    # the trace streamed, never listed whole: a runaway loop's trace has millions of steps
+    every = (step for step in result.trace if step.kind == "resolved")
+    resolved = list(itertools.islice(every, MAX_PAGE_EFFECTS))
+    if not resolved:
         return "<p>(nothing resolved)</p>"
-    resolved = every[:MAX_PAGE_EFFECTS]
-    deeds = _deeds(result, {step.get("id") for step in resolved}, names)
-    more = (
-        (
-            f'<p class="note">… and {len(every) - len(resolved):,} more effects resolved (compare --json lists '
-            "every one)</p>"
-        )
-        if len(every) > len(resolved)
-        else ""
-    )
-    why = {step.get("id"): step.get("rule") for step in result.trace if step.kind == "activated" and step.get("rule")}
+    rest = sum(1 for _ in every)
+    cut: str | None = None  # why the rest is not drawn (the memory bound), once it is reached
+    ids = {step.get("id") for step in resolved}
+    deeds = _deeds(result, ids, names)
+    more = f'<p class="note">… and {rest:,} more effects resolved (compare --json lists every one)</p>' if rest else ""
+    why = {
+        step.get("id"): step.get("rule")
+        for step in result.trace
+        if step.kind == "activated" and step.get("rule") and step.get("id") in ids
+    }
     if any(step.get("chain") for step in resolved):
         words = result.engine.ruleset.info.term  # the game's words: Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1
         out, current = [], None
@@ -257,17 +273,28 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
                         f"{text.sentence(order)}</div>"
                     )
                 current = chain
+            if cut := _cut_here(number):
+                break
             link = f"{words('chain_link_short')}{step.get('chain_link')}" if step.get("chain_link") else ""
             out.append(_effect(number, step, names, link, text, deeds, why))
         if current is not None:
             out.append("</div>")
-        return "".join(out) + more
+        return "".join(out) + _cut_note(cut, text, more)
     term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
     if term == "depth" or not any(step.get(term) is not None for step in resolved):
-        inner = "".join(_effect(n, step, names, _tag(step), text, deeds, why) for n, step in enumerate(resolved, 1))
-        return f'<div class="box"><div class="label">in the order they resolved</div>{inner}</div>{more}'
+        boxes = []
+        for number, step in enumerate(resolved, 1):
+            if cut := _cut_here(number):
+                break
+            boxes.append(_effect(number, step, names, _tag(step), text, deeds, why))
+        inner = "".join(boxes)
+        return f'<div class="box"><div class="label">in the order they resolved</div>{inner}</div>' + _cut_note(
+            cut, text, more
+        )
     out, depth = [], 0
     for number, step in enumerate(resolved, 1):
+        if cut := _cut_here(number):
+            break
         want = max(int(step.get(term) or 1), 1)
         while depth < want:
             depth += 1
@@ -277,7 +304,25 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
             depth -= 1
         out.append(_effect(number, step, names, _tag(step), text, deeds, why))
     out.append("</div>" * depth)
-    return "".join(out) + more
+    return "".join(out) + _cut_note(cut, text, more)
+
+
+#: Effects drawn between two readings of the memory in use.
+MEMORY_EVERY = 250
+
+
+def _cut_here(number: int) -> str | None:
+    """Why the effects from the ``number``-th on are not drawn: the memory
+    bound is reached (read every :data:`MEMORY_EVERY` effects)."""
+    return budget.exceeded() if number > 1 and number % MEMORY_EVERY == 1 else None
+
+
+def _cut_note(cut: str | None, text: _Page, more: str) -> str:
+    """What follows the drawn effects: that the rest is cut for memory, or
+    how many more there are."""
+    if cut is None:
+        return more
+    return f'<p class="note">… the rest is not drawn: {text.sentence(cut)} (compare --json lists every one)</p>'
 
 
 def _depth_label(result: Resolution, depth: int) -> str:
@@ -404,21 +449,20 @@ def _ability_text(ability: Any, flow: Any) -> str:
 def _decisions(result: Resolution, text: _Page) -> str:
     """Every decision taken: who chose what, out of which options (the
     first :data:`MAX_PAGE_EFFECTS`, then how many more)."""
-    every = [step for step in result.trace if step.kind == "choice"]
-    if not every:
-        return ""
+    every = (step for step in result.trace if step.kind == "choice")  # streamed, as in _structure
     items = []
-    for step in every[:MAX_PAGE_EFFECTS]:
+    for step in itertools.islice(every, MAX_PAGE_EFFECTS):
         shown = _options(step.get("options"))
         about = f" for {text(step.get('effect'))}" if step.get("effect") else ""
         items.append(
             f"<li>{text(step.get('player'))} chose <b>{text(step.get('label'))}</b> "
             f"({text(step.get('decision'))}{about}; options: {text.sentence(shown)})</li>"
         )
-    if len(every) > MAX_PAGE_EFFECTS:
-        items.append(
-            f"<li>… and {len(every) - MAX_PAGE_EFFECTS:,} more decisions (compare --json lists every one)</li>"
-        )
+    if not items:
+        return ""
+    rest = sum(1 for _ in every)
+    if rest:
+        items.append(f"<li>… and {rest:,} more decisions (compare --json lists every one)</li>")
     return f'<div class="note">Decisions</div><ul class="decisions">{"".join(items)}</ul>'
 
 
