@@ -138,12 +138,12 @@ class _Router:
         self._stream = stream
         self._which = which
 
-    def write(self, text: str) -> int:
+    def write(self, text: str) -> Any:
         route = _routes.get(threading.get_ident())
         if route is None:
-            return int(self._stream.write(text))
+            return self._stream.write(text)
         target = route[self._which]
-        return len(text) if target is None else int(target.write(text))
+        return len(text) if target is None else target.write(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

@@ -122,7 +122,7 @@ _failed: dict[tuple[str, str, str], PluginError] = {}
 _loading: dict[tuple[str, str, str], threading.Thread] = {}
 #: One lock per entry point, held while it is imported: a second thread
 #: loading the same game at once waits for the first (issue 37 item 27)
-_import_locks: dict[tuple[str, str, str], threading.Lock] = {}
+_import_locks: dict[tuple[str, str, str], threading.RLock] = {}
 _bookkeeping = threading.Lock()
 
 
@@ -145,7 +145,7 @@ def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
 
 def _import(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> object:
     with _bookkeeping:
-        lock = _import_locks.setdefault(key, threading.Lock())
+        lock = _import_locks.setdefault(key, threading.RLock())
     with lock:  # another thread importing it now: wait for it (this call's deadline bounds the wait)
         if key in _failed:
             raise PluginError(ep.name, _failed[key].detail)
