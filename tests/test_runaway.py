@@ -245,3 +245,16 @@ def test_a_condition_on_the_turns_history_looks_at_each_event_once(game, monkeyp
     assert pings >= 500
     # two conditions read the history at each ping; rescanning it made this about pings² (2 million)
     assert looked[0] < 8 * pings
+
+
+def test_a_flag_renewed_at_every_step_carries_one_renewal():
+    """The same cause as the stat loop: each renewal of a flag set for a
+    while was one more mod on the card, re-hashed at every later change."""
+    text = HISTORY_LOOP.replace(
+        "do: [{emit: {event: ping}}]",
+        "do: [{flag: {card: self, set: dazed, until: end_of_turn}}, {emit: {event: ping}}]",
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "flag.yaml"), "digimon", max_steps=2_000)
+    assert "step limit reached" in result.reason and len(result.keys("resolved")) >= 500
+    card = result.state.cards["a"]
+    assert "dazed" in card.flags and [(m.flag, m.until) for m in card.mods] == [("dazed", "end_of_turn")]
