@@ -1145,18 +1145,19 @@ def explore(
     from ..scenario.reading import load_scenario
     from .explore import explore as explore_positions
 
-    scenario = load_scenario(file)
-    with _Progress("exploring") as progress:
-        found = explore_positions(
-            scenario,
-            pick_game(scenario, game),
-            max_states=max_states,
-            max_outcomes=max_outcomes,
-            max_depth=max_depth,
-            jobs=jobs,
-            progress=progress,
-            reduce=not every_order,
-        )
+    with _plugins_print_aside(as_json):  # (workers are forked where they can be: they keep this thread's route)
+        scenario = load_scenario(file)
+        with _Progress("exploring") as progress:
+            found = explore_positions(
+                scenario,
+                pick_game(scenario, game),
+                max_states=max_states,
+                max_outcomes=max_outcomes,
+                max_depth=max_depth,
+                jobs=jobs,
+                progress=progress,
+                reduce=not every_order,
+            )
     if not found.complete:
         click.echo(
             f"warning: stopped early: {_why_stopped(found)}; {found.states:,} positions asked, "
