@@ -1,7 +1,8 @@
 """What a step of a runaway loop costs as it runs on (issue 37 item 23):
 the two attacks of ``tests/test_runaway.py`` — an effect raising its own
-card's stat whenever that stat changes, and one re-triggering from what
-happened this turn — run to the step limit at 1,000, 5,000 and 40,000
+card's stat whenever that stat changes, one re-triggering from what
+happened this turn, and a card bouncing whenever it moves while a word
+reads the turn's history — run to the step limit at 1,000, 5,000 and 40,000
 steps (``--steps`` sets others), under Digimon.  A constant cost per step
 shows as the same µs per step at every size.
 
@@ -20,9 +21,9 @@ from pathlib import Path
 import tcgtrig
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_runaway import HISTORY_LOOP, STAT_LOOP  # noqa: E402
+from test_runaway import BOUNCE_LOOP, HISTORY_LOOP, STAT_LOOP  # noqa: E402
 
-LOOPS = {"stat": STAT_LOOP, "history": HISTORY_LOOP}
+LOOPS = {"stat": STAT_LOOP, "history": HISTORY_LOOP, "bounce": BOUNCE_LOOP}
 
 
 def measure(text: str, steps: int, game: str) -> tuple[float, str]:

@@ -258,3 +258,43 @@ def test_a_flag_renewed_at_every_step_carries_one_renewal():
     assert "step limit reached" in result.reason and len(result.keys("resolved")) >= 500
     card = result.state.cards["a"]
     assert "dazed" in card.flags and [(m.flag, m.until) for m in card.mods] == [("dazed", "end_of_turn")]
+
+
+#: a card bouncing whenever it moves, while a word reads the turn's history: a pattern asking about the
+#: moved card (``card: {name: x}``) reads it as it was before it moved, from a view of that moment
+BOUNCE_LOOP = """\
+format: 1
+title: a card that bounces whenever it moves (issue 37 item 23)
+players: [A, B]
+turn_player: A
+cards:
+  - id: x
+    owner: A
+    zone: battle
+    abilities:
+      - {id: back, active_in: [hand], when: {event: moved, card: {name: x}, to: hand}, do: [{move: {card: self, to: battle}}]}
+      - id: away
+        when: {event: moved, card: {name: x}, to: battle}
+        condition: {happened: {event: moved}, gte: 1}
+        do: [{move: {card: self, to: hand}}]
+start: [{move: {card: x, to: hand}}]
+"""
+
+
+def test_the_view_of_the_moment_before_a_card_moved_does_not_copy_the_turns_history(monkeypatch):
+    from tcgtrig.model.state import GameState
+
+    copied = [0]
+    copy = GameState.copy
+
+    def counting(self, **kwargs):
+        if not kwargs.get("share_history"):
+            copied[0] += len(self.history)
+        return copy(self, **kwargs)
+
+    monkeypatch.setattr(GameState, "copy", counting)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(BOUNCE_LOOP, "bounce.yaml"), "digimon", max_steps=2_000)
+    assert "step limit reached" in result.reason
+    moves = len(result.keys("resolved"))
+    assert moves >= 1_000 and result.state.cards["x"].zone in ("battle", "hand")
+    assert copied[0] < 8 * moves  # a copy of the whole history at every move made this about moves² (2 million)

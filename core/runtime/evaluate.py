@@ -229,7 +229,7 @@ class Evaluator:
         moved (made once per moment)."""
         if self._past is not None and self._past[0] is before:
             return self._past[1]
-        past = self.state.copy()
+        past = self.state.copy(share_history=True)  # read only: the turn's history need not be copied
         for card in before.values():
             past.replace(card)
         view = Evaluator(past, self.continuous)
