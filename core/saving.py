@@ -14,16 +14,18 @@ the one an uninterrupted run with the same options gives.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from typing import Any, TypeGuard
 
 from attrs import frozen
 
+from . import __version__
 from .base import budget
 from .base.errors import TcgTrigError
 from .choices import DefaultChooser, RandomChooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
-from .games.manager import load_ruleset
+from .games.manager import Ruleset, load_ruleset
 from .resolution import Resolution
 from .scenario.reading import Scenario, scenario_from_data
 from .scenario.serialization import state_to_dict
@@ -37,6 +39,8 @@ __all__ = [
     "read_position",
     "finish_position",
     "resume_position",
+    "replay_command",
+    "rules_of",
 ]
 
 #: The format :func:`save_position` writes: 2 added ``options`` and ``scripted_answers``.
@@ -45,6 +49,10 @@ SAVE_FORMAT = 2
 SAVE_FORMATS_READ = (2, 1)
 #: The keys of ``options``.
 OPTIONS = ("max_memory", "max_steps", "random")
+#: The keys of ``rules``: the version of the game's rules (``GameInfo.version``) and of tcgtrig.
+RULES = ("tcgtrig", "version")
+#: Scripted answers a suggested ``tcgtrig run`` command spells out; past that, the save lists them.
+MAX_CHOICES_SHOWN = 12
 
 
 @frozen(kw_only=True)
@@ -69,6 +77,8 @@ class SavedPosition:
     stopped_after_steps: int
     state: Any
     pending: Any
+    #: the rules it was made with (:func:`rules_of`); ``None``: not said (saved before saves said it)
+    rules: dict[str, str] | None = None
 
 
 def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> None:
@@ -129,6 +139,7 @@ def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) 
     return {
         "save_format": SAVE_FORMAT,
         "game": engine.ruleset.name,
+        "rules": rules_of(engine.ruleset),
         "file": scenario.file,
         "scenario": scenario.data,
         "options": {"max_steps": engine.machine.max_steps, "random": seed, "max_memory": budget.max_memory()},
@@ -204,6 +215,7 @@ def read_position(data: Any, source: str = "<saved position>") -> SavedPosition:
         stopped_after_steps=steps,
         state=data.get("state"),
         pending=data.get("pending"),
+        rules=_rules(data, source),
     )
 
 
@@ -213,19 +225,71 @@ def finish_position(saved: SavedPosition) -> Resolution:
     chooser = ScriptedChooser(
         list(saved.script), fallback=RandomChooser(saved.seed) if saved.seed is not None else None
     )
-    engine = Engine.for_scenario(saved.scenario, load_ruleset(saved.game), max_steps=saved.max_steps)
-    _step_until(engine, chooser, lambda: len(engine.trace) >= saved.stopped_after_steps)  # to where it was saved
+    ruleset = load_ruleset(saved.game)
+    other_rules = saved.rules is not None and saved.rules != rules_of(ruleset)
+    try:
+        engine = Engine.for_scenario(saved.scenario, ruleset, max_steps=saved.max_steps)
+        _step_until(engine, chooser, lambda: len(engine.trace) >= saved.stopped_after_steps)  # to where it was saved
+    except TcgTrigError as exc:
+        if other_rules:  # the rules it was saved with read it differently: say that, not what broke
+            raise TcgTrigError(_made_with_other_rules(saved, ruleset)) from exc
+        raise
     if (
         len(engine.trace) != saved.stopped_after_steps
         or tuple(_answers(engine)) != saved.answers
         or state_to_dict(engine.state) != saved.state
         or _pending(engine) != saved.pending
     ):
+        if other_rules:
+            raise TcgTrigError(_made_with_other_rules(saved, ruleset))
         raise TcgTrigError(
             f"{saved.source}: the saved state and pending effects are not where its scenario and "
             "answers lead (was the file edited?): save the position again"
         )
     return engine.run(chooser).result(chooser.remaining)
+
+
+def rules_of(ruleset: Ruleset) -> dict[str, str]:
+    """The version of the rules a resolution follows: the game's own
+    (``GameInfo.version``) and tcgtrig's, whose core decides as much."""
+    return {"tcgtrig": __version__, "version": ruleset.info.version}
+
+
+def _shown_rules(game: str, rules: dict[str, str]) -> str:
+    return f"{game} rules {rules['version'] or '(no version)'} (tcgtrig {rules['tcgtrig']})"
+
+
+def _made_with_other_rules(saved: SavedPosition, ruleset: Ruleset) -> str:
+    """Why a save made under other rules does not resume, and how to
+    replay its file instead (issue 37 item 32: it was refused as edited)."""
+    assert saved.rules is not None
+    return (
+        f"{saved.source}: this save was made with {_shown_rules(saved.game, saved.rules)}, this is "
+        f"{_shown_rules(saved.game, rules_of(ruleset))}: under these rules its answers no longer lead to the "
+        f"saved position; replay the file instead: {replay_command(saved)}"
+    )
+
+
+def replay_command(saved: SavedPosition) -> str:
+    """The ``tcgtrig run`` command that plays the saved file again with the
+    same script and options (the script spelled out up to
+    :data:`MAX_CHOICES_SHOWN` answers)."""
+    words = ["tcgtrig", "run", shlex.quote(saved.scenario.file), "--game", shlex.quote(saved.game)]
+    script = list(saved.script)
+    shown = script[:MAX_CHOICES_SHOWN]
+    for label in shown:
+        words += ["--choice", shlex.quote(label)]
+    if saved.seed is not None:
+        words += ["--random", str(saved.seed)]
+    if saved.max_steps != DEFAULT_MAX_STEPS:
+        words += ["--max-steps", str(saved.max_steps)]
+    command = " ".join(words)
+    if len(script) > len(shown):
+        command += (
+            f" (and --choice for each of the other {len(script) - len(shown):,} answers: the save's "
+            "'answers', then its 'remaining_choices')"
+        )
+    return command
 
 
 def resume_position(data: Any, source: str = "<saved position>") -> Resolution:
@@ -271,6 +335,22 @@ def _labels(data: dict[str, Any], key: str, source: str) -> list[str]:
                 f"{source}: key {key!r}: expected a list of labels (strings), got {_shown(label)} at [{index}]"
             )
     return value
+
+
+def _rules(data: dict[str, Any], source: str) -> dict[str, str] | None:
+    """The rules a save says it was made with, checked (``None``: it does not say)."""
+    rules = data.get("rules")
+    if rules is None:
+        return None
+    if (
+        not isinstance(rules, dict)
+        or sorted(rules) != sorted(RULES)
+        or not all(isinstance(value, str) and len(value) <= 200 for value in rules.values())
+    ):
+        raise TcgTrigError(
+            f"{source}: key 'rules': expected a mapping of {', '.join(RULES)} to version strings, got {_shown(rules)}"
+        )
+    return dict(rules)
 
 
 def _options(data: dict[str, Any], version: int, source: str) -> dict[str, Any]:

@@ -160,3 +160,141 @@ def test_the_memory_bound_stops_a_resolution_and_no_game_scores_it(game, monkeyp
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(LOOP.format(a="a", b="b"), "loop.yaml"), game)
     assert (result.outcome, result.reason) == ("stopped", why)
     assert result.trace[-1].kind == "ended" and len(result.keys("activated")) < 4_096
+
+
+# Issue 37 item 23 (the attack): a loop whose every step left more behind for the next to
+# look at — a step cost more the longer it ran (6.8 s at 5,000 steps, 246 s at 40,000).  The
+# step limit ends both; what each step looks at stays the same size however long it runs.
+
+#: an effect that raises its own card's stat whenever that stat changes
+STAT_LOOP = """\
+format: 1
+title: a stat raised whenever it changes (issue 37 item 23)
+players: [A, B]
+turn_player: A
+cards:
+  - id: a
+    owner: A
+    zone: battle
+    stats: {power: 1}
+    abilities: [{id: up, when: {event: stat_changed, card: self}, do: [{change: {card: self, stat: power, by: 1}}]}]
+start: [{change: {card: a, stat: power, by: 1}}]
+"""
+
+#: an effect that re-triggers from what happened this turn
+HISTORY_LOOP = """\
+format: 1
+title: a ping that pings again if a ping happened this turn (issue 37 item 23)
+players: [A, B]
+turn_player: A
+cards:
+  - id: a
+    owner: A
+    zone: battle
+    abilities: [{id: go, when: {event: ping}, condition: {happened: {event: ping}, gte: 1}, do: [{emit: {event: ping}}]}]
+  - id: b
+    owner: B
+    zone: battle
+    abilities:
+      - {id: count, when: {event: ping}, condition: {happened: {event: ping, card: {zone: battle}}, lt: 0}, do: []}
+start: [{emit: {event: ping}}]
+"""
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+def test_a_stat_raised_whenever_it_changes_carries_one_change_however_long_it_runs(game):
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(STAT_LOOP, "stat.yaml"), game, max_steps=2_000)
+    assert result.outcome == "draw" and result.reason.startswith("step limit reached: no end after 2000 steps")
+    card = result.state.cards["a"]
+    # the start's change and the effect's, each added up: not one more mod (to re-hash) per step
+    assert [(mod.effect, mod.stat) for mod in card.mods] == [("start", "power"), ("a.up", "power")]
+    raised = len(result.keys("resolved"))
+    assert raised >= 500
+    assert sum(mod.by for mod in card.mods) == raised + 1  # every change counted once
+    assert result.to_dict()["steps"][-1]["kind"] == "ended"
+
+
+def test_stat_changes_from_different_effects_or_durations_stay_apart():
+    text = STAT_LOOP.replace(
+        "start: [{change: {card: a, stat: power, by: 1}}]",
+        "start: [{change: {card: a, stat: power, by: 2, until: end_of_turn}}, {change: {card: a, stat: power, by: 3}},"
+        " {change: {card: a, stat: power, by: 4, until: end_of_turn}}]",
+    ).replace("do: [{change:", "do: [{win: {player: self}}, {change:")
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "apart.yaml"), "digimon")
+    assert [(m.effect, m.by, m.until) for m in result.state.cards["a"].mods] == [
+        ("start", 6, "end_of_turn"),
+        ("start", 3, None),
+    ]
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+def test_a_condition_on_the_turns_history_looks_at_each_event_once(game, monkeypatch):
+    from tcgtrig.runtime.evaluate import Evaluator
+
+    looked = [0]
+    matches = Evaluator.matches
+
+    def counting(self, *args, **kwargs):
+        looked[0] += 1
+        return matches(self, *args, **kwargs)
+
+    monkeypatch.setattr(Evaluator, "matches", counting)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(HISTORY_LOOP, "history.yaml"), game, max_steps=2_000)
+    assert result.outcome == "draw" and "step limit reached" in result.reason
+    pings = len(result.keys("resolved"))
+    assert pings >= 500
+    # two conditions read the history at each ping; rescanning it made this about pings² (2 million)
+    assert looked[0] < 8 * pings
+
+
+def test_a_flag_renewed_at_every_step_carries_one_renewal():
+    """The same cause as the stat loop: each renewal of a flag set for a
+    while was one more mod on the card, re-hashed at every later change."""
+    text = HISTORY_LOOP.replace(
+        "do: [{emit: {event: ping}}]",
+        "do: [{flag: {card: self, set: dazed, until: end_of_turn}}, {emit: {event: ping}}]",
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "flag.yaml"), "digimon", max_steps=2_000)
+    assert "step limit reached" in result.reason and len(result.keys("resolved")) >= 500
+    card = result.state.cards["a"]
+    assert "dazed" in card.flags and [(m.flag, m.until) for m in card.mods] == [("dazed", "end_of_turn")]
+
+
+#: a card bouncing whenever it moves, while a word reads the turn's history: a pattern asking about the
+#: moved card (``card: {name: x}``) reads it as it was before it moved, from a view of that moment
+BOUNCE_LOOP = """\
+format: 1
+title: a card that bounces whenever it moves (issue 37 item 23)
+players: [A, B]
+turn_player: A
+cards:
+  - id: x
+    owner: A
+    zone: battle
+    abilities:
+      - {id: back, active_in: [hand], when: {event: moved, card: {name: x}, to: hand}, do: [{move: {card: self, to: battle}}]}
+      - id: away
+        when: {event: moved, card: {name: x}, to: battle}
+        condition: {happened: {event: moved}, gte: 1}
+        do: [{move: {card: self, to: hand}}]
+start: [{move: {card: x, to: hand}}]
+"""
+
+
+def test_the_view_of_the_moment_before_a_card_moved_does_not_copy_the_turns_history(monkeypatch):
+    from tcgtrig.model.state import GameState
+
+    copied = [0]
+    copy = GameState.copy
+
+    def counting(self, **kwargs):
+        if not kwargs.get("share_history"):
+            copied[0] += len(self.history)
+        return copy(self, **kwargs)
+
+    monkeypatch.setattr(GameState, "copy", counting)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(BOUNCE_LOOP, "bounce.yaml"), "digimon", max_steps=2_000)
+    assert "step limit reached" in result.reason
+    moves = len(result.keys("resolved"))
+    assert moves >= 1_000 and result.state.cards["x"].zone in ("battle", "hand")
+    assert copied[0] < 8 * moves  # a copy of the whole history at every move made this about moves² (2 million)

@@ -367,3 +367,129 @@ def test_a_stop_in_a_cascade_the_fused_path_would_run_whole_falls_where_it_was_a
         saved = json.loads(json.dumps(save_position(scenario, engine, chooser)))
         if game != "core_only":  # a save names its game: the core-only one is not installed to resume under
             assert resume_position(saved, "<saved>").json_text() == whole.result().json_text(), stop
+
+
+# -- issue 37 item 32: a save made before the rules changed -------------------------
+
+SHIFTY_GAME = """
+from pathlib import Path
+
+from tcgtrig import GameInfo, hookimpl
+
+RULES = Path({rules!r})  # the version of the rules installed: the test changes it
+
+
+@hookimpl
+def tcgtrig_game_info():
+    return GameInfo(name="shifty", title="Shifty", version=RULES.read_text())
+
+
+@hookimpl
+def tcgtrig_pending_rank(effect):
+    # rules 1.0: all at once, the turn player picks; rules 2.0 (a new ruling): b's effects first
+    return (0,) if RULES.read_text() == "1.0" or effect.key.startswith("b.") else (1,)
+"""
+
+SHIFTY_FILE = """\
+format: 1
+title: two effects at once
+players: [A, B]
+turn_player: A
+cards:
+  - {id: a, owner: A, zone: battle, abilities: [{id: up, when: ping, do: [{gain: {counter: a}}]}]}
+  - {id: b, owner: A, zone: battle, abilities: [{id: up, when: ping, do: [{gain: {counter: b}}]}]}
+start: [{emit: {event: ping}}]
+"""
+
+
+@pytest.fixture
+def shifty(tmp_path, monkeypatch):
+    """The game ``shifty`` installed (a dist-info folder and a module on
+    ``sys.path``), its rules at version 1.0: returns the file holding it."""
+    import sys
+
+    root = tmp_path / "shifty"
+    info = root / "tcgtrig_shifty-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: tcgtrig-shifty\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[tcgtrig.games]\nshifty = shifty_game\n")
+    rules = tmp_path / "rules"
+    rules.write_text("1.0")
+    (root / "shifty_game.py").write_text(SHIFTY_GAME.format(rules=str(rules)))
+    monkeypatch.syspath_prepend(str(root))
+    yield rules
+    sys.modules.pop("shifty_game", None)
+
+
+def test_a_save_made_under_other_rules_says_so_and_offers_to_replay_the_file(shifty, tmp_path):
+    """Issue 37 item 32 (the attack): a save written before the rules
+    changed was refused as "was the file edited?".  A save names the rules'
+    version it was made with (the game's ``GameInfo.version`` and
+    tcgtrig's); made with others, it says so and gives the command that
+    replays the file under the rules installed now."""
+    runner = CliRunner()
+    path, saved = tmp_path / "two.yaml", tmp_path / "position.json"
+    path.write_text(SHIFTY_FILE, encoding="utf-8")
+    stopped = runner.invoke(
+        main, ["run", str(path), "-g", "shifty", "--choice", "b.up", "--stop-after", "1", "--save", str(saved)]
+    )
+    assert stopped.exit_code == 0, stopped.output
+    assert runner.invoke(main, ["resume", str(saved)]).exit_code == 0  # the same rules: it resumes
+    shifty.write_text("2.0")  # the rules change: b's effect goes first by rule, no one is asked
+    result = runner.invoke(main, ["resume", str(saved)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr == (
+        f"error: {saved}: this save was made with shifty rules 1.0 (tcgtrig {tcgtrig_version()}), this is shifty "
+        f"rules 2.0 (tcgtrig {tcgtrig_version()}): under these rules its answers no longer lead to the saved "
+        f"position; replay the file instead: tcgtrig run {path} --game shifty --choice b.up\n"
+    )
+    replayed = runner.invoke(main, ["run", str(path), "--game", "shifty", "--choice", "b.up"])
+    assert replayed.exit_code == 0, replayed.output
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    assert data["rules"] == {"tcgtrig": tcgtrig_version(), "version": "1.0"} and data["answers"] == ["b.up"]
+
+
+def test_an_edited_save_under_the_same_rules_is_still_refused_as_edited(shifty, tmp_path):
+    runner = CliRunner()
+    path, saved = tmp_path / "two.yaml", tmp_path / "position.json"
+    path.write_text(SHIFTY_FILE, encoding="utf-8")
+    runner.invoke(main, ["run", str(path), "-g", "shifty", "--stop-after", "1", "--save", str(saved)])
+    data = json.loads(saved.read_text(encoding="utf-8"))
+    data["state"]["counters"]["A"]["a"] = 7
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(main, ["resume", str(saved)])
+    assert result.exit_code == 2 and "not where its scenario and answers lead (was the file edited?)" in result.stderr
+    data["rules"] = {"tcgtrig": tcgtrig_version(), "version": 1}
+    saved.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(main, ["resume", str(saved)])
+    assert result.exit_code == 2 and "key 'rules': expected a mapping of tcgtrig, version to version strings" in (
+        result.stderr
+    )
+
+
+def test_a_long_script_is_shortened_in_the_replay_command():
+    import tcgtrig
+    from tcgtrig.saving import SavedPosition, replay_command
+
+    saved = SavedPosition(
+        source="s.json",
+        scenario=tcgtrig.scenario_from_text(SHIFTY_FILE, "my file.yaml", check_game=False),
+        game="shifty",
+        answers=(),
+        script=tuple(f"x{n}" for n in range(20)),
+        seed=5,
+        max_steps=100,
+        max_memory=None,
+        stopped_after_steps=0,
+        state=None,
+        pending=None,
+    )
+    command = replay_command(saved)
+    assert command.startswith("tcgtrig run 'my file.yaml' --game shifty --choice x0 --choice x1 ")
+    assert "--choice x11 --random 5 --max-steps 100 (and --choice for each of the other 8 answers" in command
+
+
+def tcgtrig_version() -> str:
+    import tcgtrig
+
+    return tcgtrig.__version__

@@ -12,26 +12,46 @@ A plugin's load-time code — its import, the hooks a ruleset asks once
   10): the code runs in a daemon thread the caller waits for, and one that
   does not finish by then is left behind and reported.  Python cannot stop
   a thread: an abandoned one may go on using the CPU until the program
-  ends; what it prints is dropped (``sys.stdout`` and ``sys.stderr`` are
-  then wrapped in a stream that drops the writes of the threads left
-  behind).  Its module is never imported again in that process (the
-  import would wait on it forever).
+  ends; what it prints is dropped.  Its module is never imported again
+  in that process (the import would wait on it forever), and a game whose
+  loading did not finish is not loaded again either (each try would wait
+  the whole time again).
+
+Printing is kept apart thread by thread, never by swapping the streams
+for everyone: while any guarded call runs, ``sys.stdout`` and
+``sys.stderr`` are routers (:class:`_Router`) that send each worker's
+writes to its own capture and every other thread's where they always go;
+they are taken away again when the last guarded call ends (unless a
+thread left behind must be kept quiet).  So several threads may load
+games at once.
 
 The cost is one thread per guarded call (about 0.1 ms).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from ..base.errors import PluginError, TcgTrigError
 
-__all__ = ["DEFAULT_TIMEOUT", "NOT_THE_PLUGINS", "TIMEOUT_VARIABLE", "guarded", "printed", "timeout"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "NOT_THE_PLUGINS",
+    "TIMEOUT_VARIABLE",
+    "Unfinished",
+    "guarded",
+    "is_left_behind",
+    "printed",
+    "prints_to_stderr",
+    "timeout",
+    "unrouted",
+]
 
 T = TypeVar("T")
 
@@ -92,38 +112,102 @@ class _Kept(io.TextIOBase):
         return "".join(self.parts)
 
 
+#: Where each thread's printing goes while it is routed (by thread ident):
+#: what it writes to ``sys.stdout`` and to ``sys.stderr``, each to a
+#: stream, or dropped (``None``).  The threads left behind are here too,
+#: every write dropped.  Every other thread prints as it would.
+_routes: dict[int, tuple[Any, Any]] = {}
 #: The threads left behind (by ident), still running
 _left_behind: set[int] = set()
-#: held while a worker finishes and while the caller decides it was left behind
-_leaving = threading.Lock()
+#: held while a worker finishes and while the caller decides it was left
+#: behind, and while the routers are put in place or taken away
+_leaving = threading.RLock()
+#: how many routed sections are under way (the routers stay while any is)
+_routing = 0
 
 
-class _Silenced:
-    """A stream that passes everything on to ``stream``, except what the
-    threads left behind write: a plugin that never returned must not
-    print into the output (``games --json``)."""
+class _Router:
+    """``sys.stdout`` or ``sys.stderr`` (``which``: 0 or 1) while some
+    thread's printing is routed: each thread's writes go where its route
+    says, and every other thread's to the stream this one stands for.  No
+    thread sees another's printing go astray (issue 37 item 27: swapping
+    the process-wide streams for a capture lost what other threads
+    printed, and two threads loading at once left the capture in place)."""
 
-    def __init__(self, stream: Any) -> None:
+    def __init__(self, stream: Any, which: int) -> None:
         self._stream = stream
+        self._which = which
 
-    def write(self, text: str) -> int:
-        if threading.get_ident() in _left_behind:
-            return len(text)
-        return self._stream.write(text)
+    def write(self, text: str) -> Any:
+        route = _routes.get(threading.get_ident())
+        if route is None:
+            return self._stream.write(text)
+        target = route[self._which]
+        return len(text) if target is None else target.write(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
-def _silenced(stream: Any) -> Any:
-    return stream if stream is None or isinstance(stream, _Silenced) else _Silenced(stream)
+def unrouted(stream: Any) -> Any:
+    """The stream a routed ``sys.stdout`` or ``sys.stderr`` stands for (``stream`` itself otherwise)."""
+    return stream._stream if isinstance(stream, _Router) else stream
+
+
+def _route(ident: int, out: Any, err: Any) -> None:
+    """From now on thread ``ident`` prints to ``out`` and ``err`` (see :data:`_routes`)."""
+    with _leaving:
+        _routes[ident] = (out, err)
+
+
+def _begin_routing() -> None:
+    """Put the routers in place (if they are not) for one more routed section."""
+    global _routing
+    with _leaving:
+        _routing += 1
+        if not isinstance(sys.stdout, _Router):
+            sys.stdout = _Router(sys.stdout, 0)
+        if not isinstance(sys.stderr, _Router):
+            sys.stderr = _Router(sys.stderr, 1)
+
+
+def _end_routing() -> None:
+    """One routed section less: when none is left, and no thread left
+    behind must be kept quiet, the streams are the program's own again."""
+    global _routing
+    with _leaving:
+        _routing -= 1
+        if _routing or _routes:
+            return
+        sys.stdout, sys.stderr = unrouted(sys.stdout), unrouted(sys.stderr)
+
+
+@contextlib.contextmanager
+def prints_to_stderr() -> Iterator[None]:
+    """While it lasts, what this thread prints to standard output goes to
+    standard error (what plugin code called now prints must not reach a
+    JSON output: ``run --json``); other threads print as they would."""
+    ident = threading.get_ident()
+    if ident in _routes:
+        yield  # inside a guarded call: its capture already keeps the output clean
+        return
+    _begin_routing()
+    try:
+        _route(ident, unrouted(sys.stderr), unrouted(sys.stderr))
+        yield
+    finally:
+        with _leaving:
+            _routes.pop(ident, None)
+            _end_routing()
 
 
 def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
     """Run plugin ``name``'s load-time code ``work`` (``what`` says what it
     does: "importing") in a worker thread with a deadline, its printing
     kept off the output.  Inside a guarded call, ``work`` just runs: the
-    outer call's deadline and capture cover it.
+    outer call's deadline and capture cover it.  Any number of threads may
+    call it at once: each worker's printing is kept apart, and other
+    threads print as they would (:class:`_Router`).
 
     :raises PluginError: ``work`` raised, or did not finish in time.
     """
@@ -131,9 +215,11 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
         return work()
     limit = timeout()
     outcome: dict[str, Any] = {}
+    kept = _Kept()
 
     def run() -> None:
         _worker.active = True
+        _route(threading.get_ident(), kept, kept)
         try:
             outcome["value"] = work()
         except BaseException as exc:  # noqa: BLE001 - whatever plugin code raises is its failure
@@ -141,12 +227,12 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
         finally:
             with _leaving:
                 outcome["done"] = True
-                _left_behind.discard(threading.get_ident())  # the ident may be given to another thread
+                ident = threading.get_ident()  # may be given to another thread now: forget it
+                _left_behind.discard(ident)
+                _routes.pop(ident, None)
 
-    kept = _Kept()
     thread = threading.Thread(target=run, name=f"tcgtrig: {what} {name}", daemon=True)
-    streams = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = kept  # set here, not in the worker: it may never leave
+    _begin_routing()  # here, not in the worker: it may never leave
     try:
         thread.start()
         thread.join(limit)
@@ -155,13 +241,13 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
             left = "done" not in outcome and thread.ident is not None
             if left:  # what it prints from now on is dropped
                 _left_behind.add(thread.ident)  # type: ignore[arg-type]
-        if left:
-            streams = _silenced(streams[0]), _silenced(streams[1])
-        sys.stdout, sys.stderr = streams
+                _routes[thread.ident] = (None, None)  # type: ignore[index]
+            _end_routing()
     if kept.size:
-        _printed[name] = (_printed.get(name, "") + kept.text())[:MAX_PRINTED]
+        with _leaving:
+            _printed[name] = (_printed.get(name, "") + kept.text())[:MAX_PRINTED]
     if left:
-        raise PluginError(
+        raise Unfinished(
             name,
             f"did not finish {what} in {limit:g} s (a plugin that never returns?); {TIMEOUT_VARIABLE} sets the limit",
         )
@@ -171,3 +257,12 @@ def guarded(name: str, work: Callable[[], T], *, what: str) -> T:
     if isinstance(error, (TcgTrigError, MemoryError)):
         raise error  # already names the plugin; out of memory is the budget's verdict, not the plugin's fault
     raise PluginError(name, f"{what} raised {type(error).__name__}: {error}") from error
+
+
+class Unfinished(PluginError):
+    """A guarded call's plugin code did not finish in time (it was left behind)."""
+
+
+def is_left_behind(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is a worker a guarded call stopped waiting for."""
+    return thread.ident in _left_behind

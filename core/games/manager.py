@@ -22,7 +22,7 @@ from attrs import frozen
 
 from ..base.errors import PluginError, TcgTrigError, UnknownGameError
 from . import hookspecs
-from .guard import guarded, printed
+from .guard import Unfinished, guarded, is_left_behind, printed
 from .ruleset import Ruleset
 
 if TYPE_CHECKING:
@@ -120,6 +120,10 @@ def available_games() -> list[str]:
 #: Entry points that failed to load in this process, and those being loaded: each plugin is imported once
 _failed: dict[tuple[str, str, str], PluginError] = {}
 _loading: dict[tuple[str, str, str], threading.Thread] = {}
+#: One lock per entry point, held while it is imported: a second thread
+#: loading the same game at once waits for the first (issue 37 item 27)
+_import_locks: dict[tuple[str, str, str], threading.RLock] = {}
+_bookkeeping = threading.Lock()
 
 
 def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
@@ -130,16 +134,25 @@ def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
     if key in _failed:
         raise PluginError(ep.name, _failed[key].detail)
     loader = _loading.get(key)
-    if loader is not None and loader is not threading.current_thread() and loader.is_alive():
+    if loader is not None and is_left_behind(loader):
         raise PluginError(ep.name, f"is still loading from {ep.value!r}: an earlier attempt did not finish")
     try:
         return guarded(ep.name, functools.partial(_import, ep, key), what=f"loading from {ep.value!r}")
     except PluginError as exc:
-        _failed[key] = exc
+        _failed.setdefault(key, exc)
         raise
 
 
 def _import(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> object:
+    with _bookkeeping:
+        lock = _import_locks.setdefault(key, threading.RLock())
+    with lock:  # another thread importing it now: wait for it (this call's deadline bounds the wait)
+        if key in _failed:
+            raise PluginError(ep.name, _failed[key].detail)
+        return _import_once(ep, key)
+
+
+def _import_once(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> object:
     _loading[key] = threading.current_thread()
     try:
         return ep.load()
@@ -220,10 +233,25 @@ def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = 
     base, variant = split_game(game)
     if not base or game.endswith("/"):
         raise UnknownGameError(game, available_games() if autoload else [])
+    plugins = tuple(plugins)
+    installed = autoload and not plugins  # an installed game as it is: one whose loading hung is not tried again
+    if installed and base in _hung:
+        raise PluginError(base, _hung[base])
     # the plugin's import and the hooks asked once run guarded: see tcgtrig.games.guard
-    return guarded(
-        base, functools.partial(_load_ruleset, game, base, variant, tuple(plugins), autoload), what="loading"
-    )
+    try:
+        return guarded(base, functools.partial(_load_ruleset, game, base, variant, plugins, autoload), what="loading")
+    except Unfinished as exc:
+        if installed:  # a hook never returned: another try would wait as long again (issue 37 item 31)
+            used = {claim.name: claim.used for claim in _entry_points()}.get(base)
+            where = f" from {used.value!r}" if used is not None else ""
+            said = exc.detail.removeprefix("did not finish loading")  # " in 2 s (…); TCGTRIG_PLUGIN_TIMEOUT …"
+            _hung.setdefault(base, f"is still loading{where}: an earlier attempt did not finish{said}")
+        raise
+
+
+#: Installed games whose loading (a hook asked once: game info, words,
+#: variants) did not finish in time, and what was said then
+_hung: dict[str, str] = {}
 
 
 def _load_ruleset(game: str, base: str, variant: str | None, plugins: tuple[object, ...], autoload: bool) -> Ruleset:

@@ -68,8 +68,29 @@ def plan(planning: Planning, action: Change) -> list[Op]:
 def apply(moment: Moment, op: Op, card: Card | None) -> None:
     """The card carries the change (a mod) from now on."""
     assert card is not None
-    moment.state.replace(evolve(card, mods=card.mods + (op.get("mod"),)))
+    moment.state.replace(evolve(card, mods=with_mod(card.mods, op.get("mod"))))
     moment.events.append(op.event)
+
+
+def with_mod(mods: tuple[Mod, ...], mod: Mod) -> tuple[Mod, ...]:
+    """``mods`` and a stat change ``mod``: added into the change the card
+    already carries of the same stat, from the same effect and player, for
+    as long (nothing tells two such changes apart: they end together, and
+    effects it is unaffected by are the same), else after them.  So a stat
+    changed again and again carries one mod, and a change costs the same
+    however many came before it (issue 37 item 23: an effect raising its
+    card's stat whenever it changes re-hashed every earlier change)."""
+    for index, old in enumerate(mods):
+        if (
+            old.stat == mod.stat
+            and old.until == mod.until
+            and old.effect == mod.effect
+            and old.player == mod.player
+            and old.flag is None
+            and old.ability is None
+        ):
+            return (*mods[:index], evolve(old, by=old.by + mod.by), *mods[index + 1 :])
+    return (*mods, mod)
 
 
 KIND = ActionKind(words=("change",), model=Change, card_fields=("card",), read=read, write=write, plan=plan)

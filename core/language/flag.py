@@ -101,7 +101,7 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
         renewed = op.get("renew")
         if renewed is None:  # set for good now
             mods = tuple(m for m in mods if m.flag != event.flag)
-        else:
+        elif renewed not in mods:  # the same again adds nothing (a loop renewing it carries one: issue 37 item 23)
             mods = mods + (renewed,)
         state.replace(evolve(card, mods=mods))
         return

@@ -355,8 +355,11 @@ class GameState:
         for watcher in self._watchers:
             watcher.other = True
 
-    def copy(self) -> GameState:
-        """An independent copy (cards are shared: they are immutable)."""
+    def copy(self, *, share_history: bool = False) -> GameState:
+        """An independent copy (cards are shared: they are immutable).
+        With ``share_history``, the turn's history is the same list, not a
+        copy: for a view that only reads (a long turn's history would make
+        every such copy cost more than the last)."""
         return GameState(
             players=self.players,
             turn_player=self.turn_player,
@@ -366,7 +369,7 @@ class GameState:
             turn=self.turn,
             marks=self.marks,
             empty_draws=self.empty_draws,
-            history=list(self.history),
+            history=self.history if share_history else list(self.history),
             keep_history=self.keep_history,
             order=self._order,  # never changes after build: shared
             zones={z: dict(ids) for z, ids in self._zones.items()},

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import evolve, field, frozen
 
 from ..language.base import relative_player
 from ..model.records import maker
@@ -113,6 +113,24 @@ class Scope:
 make_scope = maker(Scope)
 
 
+class _Tally:
+    """How many events of one turn's ``history`` fit a pattern for one
+    asker (:meth:`Evaluator.happened`), as far as the first ``seen`` of
+    them: ``total``, and by the event's card (``counts``).  ``plain`` is the
+    pattern without its ``card_is``, which is asked of each card as it is
+    when the count is read."""
+
+    __slots__ = ("pattern", "plain", "history", "seen", "total", "counts")
+
+    def __init__(self, pattern: Pattern, history: list[Event]) -> None:
+        self.pattern = pattern
+        self.plain = pattern if pattern.card_is is None else evolve(pattern, card_is=None)
+        self.history = history  # a new turn (or a copied state) has a new list: counted afresh
+        self.seen = 0
+        self.total = 0
+        self.counts: dict[str | None, int] = {}
+
+
 class Evaluator:
     """Answers questions about a state for effects and patterns.
 
@@ -125,6 +143,10 @@ class Evaluator:
         self.continuous = tuple(continuous)
         self._busy: set[tuple[str, str]] = set()
         self._past: tuple[dict[str, Card], Evaluator] | None = None
+        #: what :meth:`happened` counted so far, by who asked
+        self._tallies: dict[tuple[int, str, str, str], _Tally] = {}
+        #: how many events of the turn's history :meth:`happened` looked at
+        self.examined = 0
 
     # -- abilities ----------------------------------------------------------
 
@@ -207,7 +229,7 @@ class Evaluator:
         moved (made once per moment)."""
         if self._past is not None and self._past[0] is before:
             return self._past[1]
-        past = self.state.copy()
+        past = self.state.copy(share_history=True)  # read only: the turn's history need not be copied
         for card in before.values():
             past.replace(card)
         view = Evaluator(past, self.continuous)
@@ -393,10 +415,36 @@ class Evaluator:
 
     def happened(self, pattern: Pattern, scope: Scope) -> int:
         """How many events of this turn so far fit ``pattern``, read for the
-        effect ``scope`` speaks for."""
+        effect ``scope`` speaks for.
+
+        Each asker's count is kept (:class:`_Tally`) and brought up to date
+        by looking at the events recorded since it last asked, so an effect
+        that asks at every step of a long turn costs the same at each step
+        (issue 37 item 23: rescanning the turn made such a loop quadratic).
+        What a pattern asks of the event's card as it is now (``card_is``)
+        is asked once per card."""
         self_card = scope.self_card or scope.card or ""
         card = scope.card or ""
-        return sum(1 for event in self.state.history if self.matches(pattern, event, scope.controller, self_card, card))
+        history = self.state.history
+        key = (id(pattern), scope.controller, self_card, card)
+        tally = self._tallies.get(key)
+        if tally is None or tally.pattern is not pattern or tally.history is not history:
+            tally = self._tallies[key] = _Tally(pattern, history)
+        if tally.seen < len(history):
+            matches, plain, controller = self.matches, tally.plain, scope.controller
+            counts = tally.counts
+            for event in history[tally.seen :]:
+                if matches(plain, event, controller, self_card, card):
+                    counts[event.card] = counts.get(event.card, 0) + 1
+                    tally.total += 1
+            self.examined += len(history) - tally.seen
+            tally.seen = len(history)
+        query = pattern.card_is
+        if query is None:
+            return tally.total
+        asking = Scope(key="", controller=scope.controller, card=card, self_card=self_card)
+        fits = self.fits
+        return sum(n for card_id, n in tally.counts.items() if card_id is not None and fits(card_id, query, asking))
 
     # -- stats ----------------------------------------------------------------
 

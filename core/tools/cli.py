@@ -13,6 +13,7 @@ page or jsonschema (which only explains an invalid file).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import os
@@ -183,10 +184,23 @@ def _dump(data: Any) -> None:
     terminal acts on (:mod:`tcgtrig.base.jsontext`), so it skips
     :class:`SafeStream`'s check: a trace can be hundreds of MB."""
     from ..base import jsontext
+    from ..games.guard import unrouted
 
-    stream = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout
+    stream = unrouted(sys.stdout)  # the output itself, even while plugins' printing goes elsewhere
+    stream = stream.stream if isinstance(stream, SafeStream) else stream
     jsontext.dump(data, functools.partial(click.echo, nl=False, file=stream))
     click.echo("", file=stream)
+
+
+def _plugins_print_aside(as_json: bool) -> contextlib.AbstractContextManager[None]:
+    """With ``--json``, what plugin code prints while the command runs goes
+    to standard error: standard output is the JSON alone (issue 37 item
+    31: a hook that printed corrupted ``run --json``)."""
+    if not as_json:
+        return contextlib.nullcontext()
+    from ..games.guard import prints_to_stderr
+
+    return prints_to_stderr()
 
 
 def _show_one_line(error: click.UsageError, file: Any = None) -> None:
@@ -614,14 +628,15 @@ def run(
     if save_to is not None:
         _run_and_save(file, game, choices, seed, max_steps, stop_after or 0, save_to)
         return
-    scenario, result = _resolve(file, game, choices, seed, max_steps)
-    for note in result.compiled.notes:  # how another game's words were read here
-        click.echo(f"note: {note}", err=True)
-    for finding in _typos(scenario, result, strict):
-        click.echo(f"warning: {finding}", err=True)
-    if result.unused_choices:
-        click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
-    _show_resolution(result, as_json)
+    with _plugins_print_aside(as_json):
+        scenario, result = _resolve(file, game, choices, seed, max_steps)
+        for note in result.compiled.notes:  # how another game's words were read here
+            click.echo(f"note: {note}", err=True)
+        for finding in _typos(scenario, result, strict):
+            click.echo(f"warning: {finding}", err=True)
+        if result.unused_choices:
+            click.echo(f"warning: scripted choices left unused: {', '.join(result.unused_choices)}", err=True)
+        _show_resolution(result, as_json)
     _exit_for(result)
 
 
@@ -859,8 +874,9 @@ def resume(saved: str, as_json: bool) -> None:
     position = read_position(parse_source(text, saved, kind="json").data, saved)
     if not click.get_current_context().meta.get(MEMORY_GIVEN):
         _tighten_memory_bound(position.max_memory)
-    result = finish_position(position)
-    _show_resolution(result, as_json)
+    with _plugins_print_aside(as_json):
+        result = finish_position(position)
+        _show_resolution(result, as_json)
     _exit_for(result)
 
 
@@ -937,17 +953,18 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None, e
     budget.keep_for_output(COMPARE_OUTPUT_SHARE)  # several resolutions, then a table and a page
     scenario = _load(file, check_game=False)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
-    comparison = compare_all(scenario, names)
-    _for_output()
-    if html_out is not None:
-        from .compare_html import comparison_html
+    with _plugins_print_aside(as_json):
+        comparison = compare_all(scenario, names)
+        _for_output()
+        if html_out is not None:
+            from .compare_html import comparison_html
 
-        page = comparison_html(scenario.title, comparison, scenario, everything=everything)
-        _write_atomically(html_out, page, "the page")
-        del page  # written: its memory is the table's
-    if as_json:
-        _dump(comparison_json(comparison, lazy=True, everything=everything))
-        return
+            page = comparison_html(scenario.title, comparison, scenario, everything=everything)
+            _write_atomically(html_out, page, "the page")
+            del page  # written: its memory is the table's
+        if as_json:
+            _dump(comparison_json(comparison, lazy=True, everything=everything))
+            return
     _print_comparison(scenario.title, comparison, everything)
 
 
@@ -1273,18 +1290,19 @@ def explore(
     from ..resolution import pick_game
     from .explore import explore as explore_positions
 
-    scenario = _load(file, game)  # --game: checked for that game (issue 37 item 26)
-    with _Progress("exploring") as progress:
-        found = explore_positions(
-            scenario,
-            pick_game(scenario, game),
-            max_states=max_states,
-            max_outcomes=max_outcomes,
-            max_depth=max_depth,
-            jobs=jobs,
-            progress=progress,
-            reduce=not every_order,
-        )
+    with _plugins_print_aside(as_json):  # (workers are forked where they can be: they keep this thread's route)
+        scenario = _load(file, game)  # --game: checked for that game (issue 37 item 26)
+        with _Progress("exploring") as progress:
+            found = explore_positions(
+                scenario,
+                pick_game(scenario, game),
+                max_states=max_states,
+                max_outcomes=max_outcomes,
+                max_depth=max_depth,
+                jobs=jobs,
+                progress=progress,
+                reduce=not every_order,
+            )
     _for_output()
     if not found.complete:
         click.echo(

@@ -275,6 +275,129 @@ def test_what_a_plugin_left_behind_prints_is_dropped(installed, tmp_path, monkey
         stop.touch()
 
 
+# -- several threads, and printing while resolving (issue 37 items 27 and 31) ----------
+
+SLOW_PRINTER = """
+import sys
+import time
+
+print("importing {name}")
+time.sleep(0.3)  # the other threads start loading meanwhile
+from tcgtrig import GameInfo, hookimpl
+
+
+@hookimpl
+def tcgtrig_game_info():
+    print("info of {name}", file=sys.stderr)
+    return GameInfo(name="{name}", title="{title}", version="1")
+"""
+
+
+def test_threads_loading_games_for_the_first_time_at_once_lose_no_output(installed, capsys):
+    """Issue 37 item 27 (the attack): two threads loading the games for the
+    first time at once left ``sys.stdout`` and ``sys.stderr`` replaced by
+    the capture: everything printed afterwards was lost.  Real threads,
+    two of them on each of two games; the main thread prints meanwhile."""
+    import threading
+
+    for name in ("slow_a", "slow_b"):
+        installed(name, SLOW_PRINTER.format(name=name, title=name.upper()))
+    streams = sys.stdout, sys.stderr
+    start = threading.Barrier(5)
+    titles: dict[int, str] = {}
+    errors: list[BaseException] = []
+
+    def load(number: int, game: str) -> None:
+        start.wait()
+        try:
+            titles[number] = tcgtrig.load_ruleset(game).info.title
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=load, args=(n, g)) for n, g in enumerate(["slow_a", "slow_b"] * 2)]
+    for thread in threads:
+        thread.start()
+    start.wait()
+    print("the program's own output, while the games load")
+    for thread in threads:
+        thread.join(60)
+    assert (sys.stdout, sys.stderr) == streams  # the program's own streams again
+    assert errors == [] and titles == {0: "SLOW_A", 1: "SLOW_B", 2: "SLOW_A", 3: "SLOW_B"}
+    print("and afterwards")
+    out = capsys.readouterr()
+    assert "the program's own output, while the games load\nand afterwards\n" in out.out
+    assert "importing" not in out.out + out.err and "info of" not in out.out + out.err
+    kept = tcgtrig.games.guard.printed("slow_a")  # imported once, its info asked by each thread
+    assert kept.count("importing slow_a\n") == 1 and kept.count("info of slow_a\n") == 2
+
+
+PRINTING_HOOK = """
+from tcgtrig import GameInfo, hookimpl
+
+
+@hookimpl
+def tcgtrig_game_info():
+    return GameInfo(name="chatty", title="Chatty", version="1")
+
+
+@hookimpl
+def tcgtrig_pending_rank(effect):
+    print("ranking", effect.key)
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "explore"])
+def test_a_hook_that_prints_while_resolving_leaves_the_json_output_alone(installed, command):
+    """Issue 37 item 31 (the attack): a hook that prints corrupted ``run
+    --json`` of its game.  What it prints goes to standard error."""
+    installed("chatty", PRINTING_HOOK)
+    games = ["--games", "chatty"] if command == "compare" else ["-g", "chatty"]
+    done = CliRunner().invoke(main, [command, str(DIGIMON_FILE), "--json", *games])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)  # the JSON alone
+    if command != "explore":
+        assert (data if command == "run" else data["games"]["chatty"])["outcome"] == "complete"
+    assert "ranking gabumon.trash" in done.stderr and "ranking" not in done.stdout
+
+
+HANGING_INFO = """
+import os
+import time
+from tcgtrig import hookimpl
+
+
+@hookimpl
+def tcgtrig_game_info():
+    with open({count!r}, "a") as out:
+        out.write("x")
+    while not os.path.exists({stop!r}):  # the test lets it go at the end
+        time.sleep(0.02)
+"""
+
+
+def test_a_hanging_info_hook_is_waited_for_once(installed, tmp_path, monkeypatch):
+    """Issue 37 item 31 (the attack): a hanging ``tcgtrig_game_info`` took
+    twice its timeout in ``run`` — the file's game was loaded as the file
+    was checked, and loaded again to resolve it, each waiting the whole
+    time.  A game whose loading never finished is not tried again in the
+    process: its hook is entered once."""
+    stop, count = tmp_path / "stop", tmp_path / "count"
+    installed("stuck", HANGING_INFO.format(count=str(count), stop=str(stop)))
+    monkeypatch.setenv("TCGTRIG_PLUGIN_TIMEOUT", "0.5")
+    try:
+        with pytest.raises(PluginError, match=r"did not finish loading in 0.5 s \(a plugin that never returns\?\)"):
+            tcgtrig.load_ruleset("stuck")
+        done = CliRunner().invoke(main, ["run", str(DIGIMON_FILE), "-g", "stuck", "--json"])
+        assert count.read_text() == "x"  # entered once: not waited for again
+        assert done.exit_code == 2 and done.stdout == ""
+        assert done.stderr == (
+            "error: game plugin 'stuck': is still loading from 'stuck_0_game': an earlier attempt did not finish in "
+            "0.5 s (a plugin that never returns?); TCGTRIG_PLUGIN_TIMEOUT sets the limit\n"
+        )
+    finally:
+        stop.touch()
+
+
 def test_the_plugin_time_limit_must_be_a_number(monkeypatch):
     monkeypatch.setenv("TCGTRIG_PLUGIN_TIMEOUT", "soon")
     with pytest.raises(tcgtrig.TcgTrigError, match=r"TCGTRIG_PLUGIN_TIMEOUT='soon': expected a number of seconds"):
