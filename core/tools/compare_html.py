@@ -242,14 +242,14 @@ def _column(cell: Column, text: _Page) -> str:
 
 def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
     """The resolved effects as nested boxes, in resolution order (the first
-    :data:`MAX_PAGE_EFFECTS` of them)."""
+    :data:`MAX_PAGE_EFFECTS` of them, as many as the memory bound leaves
+    room for)."""
     # the trace streamed, never listed whole: a runaway loop's trace has millions of steps
     every = (step for step in result.trace if step.kind == "resolved")
     resolved = list(itertools.islice(every, MAX_PAGE_EFFECTS))
     if not resolved:
         return "<p>(nothing resolved)</p>"
     rest = sum(1 for _ in every)
-    cut: str | None = None  # why the rest is not drawn (the memory bound), once it is reached
     ids = {step.get("id") for step in resolved}
     deeds = _deeds(result, ids, names)
     more = f'<p class="note">… and {rest:,} more effects resolved (compare --json lists every one)</p>' if rest else ""
@@ -258,43 +258,59 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         for step in result.trace
         if step.kind == "activated" and step.get("rule") and step.get("id") in ids
     }
-    if any(step.get("chain") for step in resolved):
-        words = result.engine.ruleset.info.term  # the game's words: Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1
-        out, current = [], None
-        for number, step in enumerate(resolved, 1):
-            chain = step.get("chain")
-            if chain != current:
-                if current is not None:
-                    out.append("</div>")
-                if chain is not None:
-                    order = step.get("rule") or "resolves last in, first out"
-                    out.append(
-                        f'<div class="box"><div class="label">{text(words("chain"))} {text(chain)} — '
-                        f"{text.sentence(order)}</div>"
-                    )
-                current = chain
-            if cut := _cut_here(number):
-                break
-            link = f"{words('chain_link_short')}{step.get('chain_link')}" if step.get("chain_link") else ""
-            out.append(_effect(number, step, names, link, text, deeds, why))
-        if current is not None:
-            out.append("</div>")
-        return "".join(out) + _cut_note(cut, text, more)
-    term = result.engine.ruleset.info.term("depth")  # the game's name for how deep an effect was derived
-    if term == "depth" or not any(step.get(term) is not None for step in resolved):
-        boxes = []
-        for number, step in enumerate(resolved, 1):
-            if cut := _cut_here(number):
-                break
-            boxes.append(_effect(number, step, names, _tag(step), text, deeds, why))
+    words = result.engine.ruleset.info.term  # the game's words: Yu-Gi-Oh!'s Chain and CL1, Magic's stack and #1
+    chained = any(step.get("chain") for step in resolved)
+
+    def tag(step: Any) -> str:
+        if not chained:
+            return _tag(step)
+        return f"{words('chain_link_short')}{step.get('chain_link')}" if step.get("chain_link") else ""
+
+    boxes: list[str] = []
+    cut = None  # why the rest is not drawn (the memory bound), once it is reached
+    for number, step in enumerate(resolved, 1):
+        if cut := _cut_here(number):
+            break
+        boxes.append(_effect(number, step, names, tag(step), text, deeds, why))
+    drawn = resolved[: len(boxes)]
+    if chained:
+        return _in_chains(drawn, boxes, words, text) + _cut_note(cut, text, more)
+    term = words("depth")  # the game's name for how deep an effect was derived
+    if term == "depth" or not any(step.get(term) is not None for step in drawn):
         inner = "".join(boxes)
         return f'<div class="box"><div class="label">in the order they resolved</div>{inner}</div>' + _cut_note(
             cut, text, more
         )
+    return _in_depths(result, drawn, boxes, term) + _cut_note(cut, text, more)
+
+
+def _in_chains(resolved: list[Any], boxes: list[str], words: Any, text: _Page) -> str:
+    """Each effect's box inside its chain's box, with the chain's order."""
+    out: list[str] = []
+    current = None
+    for step, box in zip(resolved, boxes, strict=True):
+        chain = step.get("chain")
+        if chain != current:
+            if current is not None:
+                out.append("</div>")
+            if chain is not None:
+                order = step.get("rule") or "resolves last in, first out"
+                out.append(
+                    f'<div class="box"><div class="label">{text(words("chain"))} {text(chain)} — '
+                    f"{text.sentence(order)}</div>"
+                )
+            current = chain
+        out.append(box)
+    if current is not None:
+        out.append("</div>")
+    return "".join(out)
+
+
+def _in_depths(result: Resolution, resolved: list[Any], boxes: list[str], term: str) -> str:
+    """Each effect's box inside boxes as deep as it was derived (``term``:
+    the game's name for it, Digimon's priority layers)."""
     out, depth = [], 0
-    for number, step in enumerate(resolved, 1):
-        if cut := _cut_here(number):
-            break
+    for step, box in zip(resolved, boxes, strict=True):
         want = max(int(step.get(term) or 1), 1)
         while depth < want:
             depth += 1
@@ -302,9 +318,9 @@ def _structure(result: Resolution, names: dict[str, str], text: _Page) -> str:
         while depth > want:
             out.append("</div>")
             depth -= 1
-        out.append(_effect(number, step, names, _tag(step), text, deeds, why))
+        out.append(box)
     out.append("</div>" * depth)
-    return "".join(out) + _cut_note(cut, text, more)
+    return "".join(out)
 
 
 #: Effects drawn between two readings of the memory in use.
