@@ -40,9 +40,12 @@ def test_ctrl_c_is_one_line_and_exit_130_for_every_command(tmp_path, monkeypatch
 
 def _endless_chain(where: Path) -> Path:
     """Quick effects that may chain again and again: a search that does
-    not end, farmed out to workers (its branches never meet)."""
+    not end, farmed out to workers (its branches never meet).  The traps
+    are Continuous: a Normal Trap goes to the GY once resolved (issue 37
+    item 8), and the search would end."""
     path = where / "endless-chain.yaml"
-    path.write_text(CHAIN.read_text(encoding="utf-8").replace(" once_per_turn: true,", ""), encoding="utf-8")
+    text = CHAIN.read_text(encoding="utf-8").replace(" once_per_turn: true,", "")
+    path.write_text(text.replace("types: [trap]", "types: [trap, continuous]"), encoding="utf-8")
     return path
 
 
