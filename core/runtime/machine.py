@@ -53,7 +53,7 @@ from .frames import (
     shallow_copy,
 )
 from .fused import Fusing
-from .loops import Facts, Growth, LoopGuard
+from .loops import PILE_WORK_PER_STEP, Facts, Growth, LoopGuard
 from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
 from .performing import Performing
 from .rechecks import condition_reads
@@ -253,6 +253,7 @@ class Machine(Activating, Performing, Fusing):
     def end(self, reason: str, stoppable: bool | None = None) -> None:
         """End the resolution early (an endless loop, the step limit), as the
         game scores it; what is still pending is lost."""
+        self.guard_ended = True
         self._close(self.ruleset.endless_loop(self.state, reason, stoppable))
 
     def stop(self, reason: str) -> None:
@@ -290,8 +291,11 @@ class Machine(Activating, Performing, Fusing):
         the cards, counters, per-turn uses, turn and marks, what is pending (the
         pool, interrupt windows, the chain, offers, due declarations), where
         each frame is — its phase, how far its action list has got (two step
-        boundaries in a row are two places), whose effect it runs and what
-        that effect did — and, in chain games, what a response may answer
+        boundaries in a row are two places), whose effect it runs (what it
+        refers to: the events it names, ``event.card``, and the targets
+        chosen), what that effect did and what the frame holds (the picks
+        made so far, inside a ``together`` too: :meth:`Frame.detail`; issue
+        37, item 21) — and, in chain games, what a response may answer
         (the last events) and whether the window after the last thing that
         happened is still to come.  Equal positions play out alike (loop
         detection, ``explore``)."""
@@ -301,8 +305,8 @@ class Machine(Activating, Performing, Fusing):
                 type(f).__name__,
                 getattr(f, "phase", None),
                 getattr(f, "index", None),
-                f.run.scope.key if hasattr(f, "run") else None,
-                tuple(sorted(f.run.did.items())) if hasattr(f, "run") else (),
+                f.run.signature() if hasattr(f, "run") else None,
+                f.detail(),
             )
             for f in self.frames
         )
@@ -324,6 +328,45 @@ class Machine(Activating, Performing, Fusing):
             self.answered_moment == self.last_moment,
             tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
         )
+
+    def steps(self) -> tuple[int, int]:
+        """The steps taken so far (activations and rules passes) and the
+        step limit."""
+        guard = self._guard
+        return (guard.steps, guard.limit) if guard is not None else (0, self.max_steps)
+
+    def history(self) -> Any:
+        """What the loop guards keep of the way here that decides where they
+        will end the resolution: the steps taken, the positions saved and
+        how far Brent's cycle search has got, whether a player was asked
+        since, what the growth guards saved (counters, pending effects) —
+        with :meth:`position`, what decides where a resolution a guard ends
+        ends (``explore`` remembers such a position's outcomes only for the
+        same history; issue 37, item 29).  Left out: numbers that only name
+        what recurred in a verdict's reason (trace lengths)."""
+        guard, asked, steps = self._guard, self.asked, self._guard.steps if self._guard is not None else 0
+        loop = (
+            None
+            if guard is None
+            else (guard.steps, guard.power, guard.lam, guard.saved_quick, guard.saved_full, asked > guard.saved_asked)
+        )
+        growth = tuple(
+            (
+                g.power,
+                g.lam,
+                g.saved_quick,
+                g.saved_full,
+                g.saved_pool,
+                _frozen(g.saved_counters),
+                _frozen(g.saved_pending),
+                steps - g.saved_step,
+                asked > g.saved_asked,
+                g.quiet_until,
+                g.pile_work - g.ticks * PILE_WORK_PER_STEP,
+            )
+            for g in (self._growth, self._records)
+        )
+        return (loop, growth, self._most_pending, steps - self._last_record)
 
     def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
         """Every player's counters, in a fixed order."""
@@ -607,3 +650,18 @@ class _Look:
             one_way=index.one_way,
             budget=guard.limit - guard.steps,
         )
+
+
+def _frozen(value: Any) -> Any:
+    """A loop guard's field as a value to compare: its dicts (the counters'
+    values by player, how many of each pending effect waited), two levels
+    deep at most, as sorted items; anything else as it is."""
+    if isinstance(value, tuple) and any(isinstance(item, dict) for item in value):
+        return tuple(_items(item) if isinstance(item, dict) else item for item in value)
+    return _items(value) if isinstance(value, dict) else value
+
+
+def _items(mapping: dict[Any, Any]) -> tuple[Any, ...]:
+    return tuple(
+        sorted((key, tuple(sorted(item.items())) if isinstance(item, dict) else item) for key, item in mapping.items())
+    )

@@ -135,6 +135,10 @@ class MachineBase:
     _records: GrowthGuard = field(factory=GrowthGuard)
     _most_pending: int = 0
     _last_record: int = -1
+    #: whether a loop guard or the step limit ended the resolution: where it
+    #: ended then depends on how the position was reached (the guards'
+    #: history), not on the position alone (``explore``'s memo reads it)
+    guard_ended: bool = False
     #: the loop guards' look at the position, made once and pointed at each step
     #: in turn (:meth:`~tcgtrig.runtime.machine.Machine.check_loop`)
     _looking: Any = None
