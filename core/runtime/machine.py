@@ -35,7 +35,7 @@ from ..base.collector import held_back
 from ..base.errors import ChoiceError
 from ..model.decision import Decision
 from ..model.info import STOPPED, ChainKeys, Drop, GameEnd
-from ..model.pending import Fingerprint, PendingEffect, PendingPool
+from ..model.pending import Fingerprint, PendingEffect, PendingPool, event_signature
 from ..model.trace import Step
 from ..model.values import (
     Action,
@@ -295,7 +295,8 @@ class Machine(Activating, Performing, Fusing):
         refers to: the events it names, ``event.card``, and the targets
         chosen), what that effect did and what the frame holds (the picks
         made so far, inside a ``together`` too: :meth:`Frame.detail`; issue
-        37, item 21) — and, in chain games, what a response may answer
+        37, item 21), the effects triggered and not yet admitted — and, in
+        chain games, what a response may answer
         (the last events) and whether the window after the last thing that
         happened is still to come.  Equal positions play out alike (loop
         detection, ``explore``)."""
@@ -327,6 +328,11 @@ class Machine(Activating, Performing, Fusing):
             self.last_events if self.chain else (),
             self.answered_moment == self.last_moment,
             tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
+            # triggered, not admitted yet (issue 37, item 21); filled in in place as admitted: not cached
+            tuple(
+                (m.key, m.controller, m.card, m.self_card, tuple(event_signature(e) for e in m.events), m.fixed)
+                for m in self.matched
+            ),
         )
 
     def steps(self) -> tuple[int, int]:
