@@ -96,15 +96,22 @@ class ScriptedChooser:
 
     def fingerprint(self) -> object:
         """What the loop guards see of this chooser: nothing while the
-        script lasts, as ``explore`` sees nothing of whoever answers, so a
-        script ``explore`` lists replays to the outcome listed beside it —
-        an endless loop where the same position came back, a player having
-        been asked since (a loop they could stop), at the same step
-        (issue 37, item 29).  Then the fallback's."""
+        script lasts, as ``explore`` sees nothing of whoever answers (the
+        guards then save and compare the same positions on replay as while
+        exploring, so a script ``explore`` lists replays to the outcome
+        listed beside it, a loop at the same step: issue 37, item 29).
+        A loop the script may yet break is held back (:meth:`answering`).
+        Then the fallback's."""
         if self.cursor < len(self.labels):
             return None
         inner = getattr(self.fallback, "fingerprint", None)
         return inner() if inner else object()
+
+    def answering(self) -> bool:
+        """Whether scripted answers remain: a position that came back with
+        a player asked on the way is no loop yet (the script may stop it,
+        CR-style "the player declares how many times")."""
+        return self.cursor < len(self.labels)
 
 
 class RandomChooser:

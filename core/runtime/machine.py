@@ -417,7 +417,8 @@ class Machine(Activating, Performing, Fusing):
             look = self._looking = _Look(self, where, chooser)
         else:
             look.where, look.chooser, look.seen = where, chooser, None
-        verdict = guard.tick(quick, look.full, self.asked)
+        answering = self.chooser_answering
+        verdict = guard.tick(quick, look.full, self.asked, answering)
         if verdict is None and not guard.steps & MEMORY_EVERY:
             if not self._holding:  # a long run: hold the collector back for the rest of this advance
                 self._holding = True
@@ -437,7 +438,7 @@ class Machine(Activating, Performing, Fusing):
             pool.shape_fingerprint(),
             rest,
         )
-        growing = self._growth.tick(shape_quick, look, guard.limit - guard.steps)
+        growing = self._growth.tick(shape_quick, look, guard.limit - guard.steps, answering)
         waiting = pool_quick[1]  # how many are pending (len(pool), without the call)
         if growing is None and waiting > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
@@ -445,7 +446,7 @@ class Machine(Activating, Performing, Fusing):
             self._most_pending = waiting
             last, self._last_record = self._last_record, guard.steps
             if guard.steps - last > 1:
-                growing = self._records.tick(shape_quick, look, guard.limit - guard.steps)
+                growing = self._records.tick(shape_quick, look, guard.limit - guard.steps, answering)
         if growing is None:
             return False
         self.end(*self._growth_verdict(growing))

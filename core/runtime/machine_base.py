@@ -109,6 +109,9 @@ class MachineBase:
     last_instance: int = 0
     asked: int = 0
     chooser_fingerprint: Callable[[], Any] | None = None
+    #: whether the chooser still has answers given ahead (a script): the loop guards
+    #: then hold back the verdict on a loop a player could stop (their answers may)
+    chooser_answering: Callable[[], bool] | None = None
     index: AbilityIndex = field(default=None)
     view: Evaluator = field(default=None)
     _next_id: int = 1

@@ -248,6 +248,7 @@ class _Walker:
         self.memory: str | None = None  # the memory verdict, once the bound is reached
         self.stopped_by: str | None = None
         self.reason: str | None = None
+        root.machine.chooser_answering = None  # every answer is tried here: none is given ahead
         node = _Node(root)
         if decision is not None:  # the root's question is asked already
             node.key, node.decision, node.options = _position(root, decision), decision, decision.legal()

@@ -285,3 +285,31 @@ def test_play_outcomes_show_what_tells_alike_outcomes_apart(tmp_path):
     assert "zone b1 battle" in line and "zone b2 trash" in line, line
     other = next(line for line in result.stdout.splitlines() if "gainer.y → " in line)
     assert other.count("(zone ") == 2, other
+
+
+# -- item 29: a listed loop replays at the same step; a script may still stop a loop -------------------------
+
+STOPPABLE = """\
+    cards:
+      - id: x
+        owner: A
+        zone: battle
+        abilities:
+          - {id: up, optional: true, when: {event: suspended, card: self}, do: [{unsuspend: self}]}
+          - {id: down, when: {event: unsuspended, card: self}, do: [{gain: {counter: n}}, {suspend: self}]}
+    start: [{suspend: x}]
+"""
+
+
+def test_a_listed_loop_replays_at_the_same_step_and_a_script_may_still_stop_it():
+    # issue 37, item 29: run --choice with explore's script looped at another count (the scripted chooser's
+    # answers made every position new to the loop guards; explore's did not)
+    position = scenario(STOPPABLE)
+    found = explore(position, "digimon", jobs=1)
+    assert found.complete and "loop" in {o.outcome for o in found.outcomes}
+    for outcome in found.outcomes:
+        result = tcgtrig.resolve(position, "digimon", choices=outcome.choices)
+        assert end_key(result.engine) == outcome.key(), outcome.choices
+    # answers given ahead still stop a loop (CR 18-3: the player declares how many times)
+    stopped = tcgtrig.resolve(position, "digimon", choices=["use", "use", "use", "decline"])
+    assert stopped.outcome == "complete" and stopped.keys("resolved").count("x.up") == 3
