@@ -95,10 +95,23 @@ class ScriptedChooser:
         return label
 
     def fingerprint(self) -> object:
+        """What the loop guards see of this chooser: nothing while the
+        script lasts, as ``explore`` sees nothing of whoever answers (the
+        guards then save and compare the same positions on replay as while
+        exploring, so a script ``explore`` lists replays to the outcome
+        listed beside it, a loop at the same step: issue 37, item 29).
+        A loop the script may yet break is held back (:meth:`answering`).
+        Then the fallback's."""
         if self.cursor < len(self.labels):
-            return ("script", self.cursor)
+            return None
         inner = getattr(self.fallback, "fingerprint", None)
-        return ("fallback", inner() if inner else object())
+        return inner() if inner else object()
+
+    def answering(self) -> bool:
+        """Whether scripted answers remain: a position that came back with
+        a player asked on the way is no loop yet (the script may stop it,
+        CR-style "the player declares how many times")."""
+        return self.cursor < len(self.labels)
 
 
 class RandomChooser:
@@ -307,15 +320,46 @@ def _offset(progress: Callable[[int], None], before: int, reached: int) -> None:
 
 
 def _ends(found: Exploration, most: int = 3) -> str:
-    """The first outcomes an exploration found: how each ended and its counters."""
-    return (
-        "; ".join(
-            f"{o.outcome}, "
-            + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items())
-            for o in found.outcomes[:most]
-        )
-        or "none found"
-    )
+    """The first outcomes an exploration found: how each ended and its
+    counters — and, for outcomes that would print alike so (they differ
+    only in where a card went, its flags or stats), what tells them apart
+    (issue 37, item 28)."""
+    shown = found.outcomes[:most]
+    texts = [
+        f"{o.outcome}, "
+        + ", ".join(f"{p}: " + ", ".join(f"{k} {v}" for k, v in c.items()) for p, c in o.end["counters"].items())
+        for o in shown
+    ]
+    told = []
+    for outcome, text in zip(shown, texts, strict=True):
+        alike = [other.end for other, other_text in zip(shown, texts, strict=True) if other_text == text]
+        told.append(text if len(alike) < 2 else f"{text} ({_apart(outcome.end, alike)})")
+    return "; ".join(told) or "none found"
+
+
+def _apart(end: dict[str, Any], alike: Sequence[dict[str, Any]]) -> str:
+    """What of ``end`` differs among the end states ``alike``: each card's
+    zone, flags and stats, and the marks, where they are not all the same."""
+    said = []
+    for part in ("zones", "flags", "stats", "marks"):
+        if part == "marks":
+            if len({tuple(other.get(part, ())) for other in alike}) > 1:
+                said.append("marks " + (" ".join(end.get(part, ())) or "none"))
+            continue
+        for key in end[part].keys() | {key for other in alike for key in other[part]}:
+            values = {repr(other[part].get(key)) for other in alike}
+            if len(values) > 1:
+                said.append(f"{part[:-1]} {key} {_shown(end[part].get(key))}")
+    return ", ".join(sorted(said))
+
+
+def _shown(value: Any) -> str:
+    """A zone, a list of flags or a card's stats, in a few words."""
+    if isinstance(value, list):
+        return " ".join(value) or "none"
+    if isinstance(value, dict):
+        return " ".join(f"{name} {number}" for name, number in value.items()) or "none"
+    return "none" if value is None else str(value)
 
 
 def pending_lines(engine: Engine, most: int = 12) -> list[str]:

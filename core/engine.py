@@ -180,6 +180,7 @@ class Engine:
         """Resolve to the end, asking ``chooser`` for every decision."""
         machine = self.machine
         machine.chooser_fingerprint = getattr(chooser, "fingerprint", None)
+        machine.chooser_answering = getattr(chooser, "answering", None)
         while (decision := machine.advance()) is not None:
             machine.answer(chooser.choose(decision, self))
         return self

@@ -106,6 +106,7 @@ def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], b
     machine = engine.machine
     # as Engine.run does: the loop detector sees the chooser's state, so a stop changes nothing
     machine.chooser_fingerprint = chooser.fingerprint
+    machine.chooser_answering = getattr(chooser, "answering", None)
     fusable, machine._fusable = machine._fusable, False
     try:
         while not engine.finished:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 else:
     _events = tuple
 
-__all__ = ["PendingEffect", "PendingPool", "make_pending"]
+__all__ = ["PendingEffect", "PendingPool", "make_pending", "event_signature"]
 
 _MASK = (1 << 64) - 1
 
@@ -58,6 +58,13 @@ EventSignature = tuple[
     str | None,
     tuple[str, ...],
 ]
+
+
+def event_signature(e: Event) -> EventSignature:
+    """An event as a signature holds it (no ids: equal events behave alike)."""
+    return (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
+
+
 #: :meth:`PendingEffect.signature`: key, controller, self card,
 #: declaration, negated, the targets chosen (by name) and the events
 Signature = tuple[
@@ -157,10 +164,7 @@ class PendingEffect:
                 self.declaration,
                 self.negated,
                 tuple((name, chosen) for name, _, chosen in self.targets),
-                tuple(
-                    (e.name, e.card, e.player, e.from_, e.to, e.by, e.counter, e.amount, e.flag, e.stat, e.cards)
-                    for e in self.events
-                ),
+                tuple(event_signature(e) for e in self.events),
             )
             _set_signature(self, signature)
         return signature

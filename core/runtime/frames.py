@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from attrs import define, evolve, field, fields, setters
 
 from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels, make_decision
-from ..model.pending import PendingEffect, PendingPool
+from ..model.pending import PendingEffect, PendingPool, event_signature
 from ..model.values import Action, May, Query, Together
 from . import actions as _actions
 from .evaluate import Scope
@@ -127,6 +127,25 @@ class EffectRun(Live):
     start: bool = False
     collect: list[tuple[Action, EffectRun]] | None = None
 
+    def signature(self) -> tuple[Any, ...]:
+        """What makes this run what it is, apart from its instance ids:
+        its scope — whose effect, the events it refers to (``event.card``),
+        the targets chosen, what ``self`` is — and what its actions did
+        (for :meth:`~tcgtrig.runtime.machine.Machine.position`)."""
+        scope = self.scope
+        return (
+            scope.key,
+            scope.controller,
+            scope.card,
+            scope.self_card,
+            scope.self_incarnation,
+            tuple(event_signature(e) for e in scope.events),
+            tuple((name, chosen) for name, _, chosen in scope.targets),
+            scope.fixed,
+            self.by,
+            tuple(sorted(self.did.items())),
+        )
+
     def note(self, count: int, label: str | None) -> None:
         """An action of this effect affected ``count`` things: what ``did:
         previous`` (and ``did: LABEL``, if it has a label) reads."""
@@ -147,6 +166,14 @@ class Frame(Live):
 
     def step(self, machine: Machine) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def detail(self) -> tuple[Any, ...]:
+        """What this frame holds besides its phase and index that decides
+        what comes next — the cards picked so far, the targets chosen —
+        without instance ids (:meth:`~tcgtrig.runtime.machine.Machine.position`;
+        issue 37, item 21).  Frames whose future their phase and index
+        decide hold nothing more."""
+        return ()
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -320,6 +347,9 @@ class Declare(Frame):
     index: int = 0
     asking: bool = False
 
+    def detail(self) -> tuple[Any, ...]:
+        return (tuple(e.signature() for e in self.effects), self.asking)
+
     def step(self, machine: Machine) -> None:
         if self.asking:
             effect = self.effects[self.index]
@@ -365,6 +395,9 @@ class Activation(Frame):
     target: Perform | None = None
     parent: EffectRun | None = None
     collect: InterruptWindow | None = None
+
+    def detail(self) -> tuple[Any, ...]:
+        return (self.effect.signature(), self.window, self.parent.signature() if self.parent is not None else None)
 
     @classmethod
     def attempt(
@@ -436,6 +469,9 @@ class ResolveEffect(Frame):
     effect: PendingEffect
     run: EffectRun
     record: bool = True
+
+    def detail(self) -> tuple[Any, ...]:
+        return (self.effect.signature(), self.record)
 
     def step(self, machine: Machine) -> None:
         machine.pop()
@@ -561,6 +597,18 @@ class Perform(Frame):
     def run_of(self, number: int) -> EffectRun:
         return self.runs[number] if self.runs is not None else self.run
 
+    def detail(self) -> tuple[Any, ...]:
+        """The picks made so far (in a ``together``: each part's), the pick
+        under way, what was prevented, and the runs of parts from other
+        effects."""
+        return (
+            self.slot,
+            tuple(tuple(sorted((name, tuple(cards)) for name, cards in part.items())) for part in self.chosen),
+            _picking(self.picking),
+            tuple(sorted(self.prevented)),
+            tuple(run.signature() for run in self.runs) if self.runs is not None else (),
+        )
+
     def select(self, machine: Machine) -> bool:
         """Resolve selectors; ask for picks.  True while waiting for an answer."""
         while self.slot < len(self.slots):
@@ -584,6 +632,15 @@ class Perform(Frame):
             self.picking = None
             self.slot += 1
         return False
+
+
+def _picking(picking: list[Any] | None) -> tuple[Any, ...] | None:
+    """A pick under way (:func:`pick_step`) as a value: the candidates
+    left, the cards picked, how many are needed, whether fewer may do."""
+    if picking is None:
+        return None
+    candidates, picked, need, upto = picking
+    return (tuple(candidates), tuple(picked), need, upto)
 
 
 def picks(machine: Machine, selector: Any, scope: Scope, did: dict[str, int] | None = None) -> int | None:
@@ -664,6 +721,10 @@ class ChooseTargets(Frame):
         machine.pop()
         machine.targets_chosen(self.effect, self.run, tuple(self.chosen))
 
+    def detail(self) -> tuple[Any, ...]:
+        """The targets chosen so far and the pick under way."""
+        return (tuple((name, cards) for name, _, cards in self.chosen), _picking(self.picking))
+
     def keep(self, machine: Machine, name: str, query: Query, cards: list[str]) -> None:
         cards_now = machine.state.cards
         self.chosen.append((name, query, tuple((card_id, cards_now[card_id].incarnation) for card_id in cards)))
@@ -692,6 +753,15 @@ class InterruptWindow(Frame):
     deferred: list[tuple[Action, EffectRun]] = field(factory=list)
     #: the rule that put each chosen replacement first, for its ``applied`` step
     rules: dict[int, tuple[str, ...]] = field(factory=dict)
+
+    def detail(self) -> tuple[Any, ...]:
+        """The replacements chosen, the target's ops they claimed, and the
+        actions put off to the moment of what they replace."""
+        return (
+            tuple(e.signature() for e in self.chosen),
+            tuple(sorted(self.claimed)),
+            tuple((action, run.signature()) for action, run in self.deferred),
+        )
 
     def choose(self, machine: Machine, effect: PendingEffect) -> None:
         """A replacement its controller decided to apply: it takes the events
@@ -846,6 +916,9 @@ class ChainWindow(Frame):
     labels: Any = None
     open: bool = False
 
+    def detail(self) -> tuple[Any, ...]:
+        return (self.passes, self.open)
+
     def step(self, machine: Machine) -> None:
         if self.labels is not None:
             label = machine.take_answer()
@@ -905,6 +978,9 @@ class ResolveChain(Frame):
     window again before the next link."""
 
     resolved_one: bool = False
+
+    def detail(self) -> tuple[Any, ...]:
+        return (self.resolved_one,)
 
     def step(self, machine: Machine) -> None:
         if not machine.chain_links or (machine.on_top and self.resolved_one):

@@ -50,9 +50,16 @@ class LoopGuard:
     saved_full: Any = None
     saved_asked: int = 0
 
-    def tick(self, quick: Any, full: Callable[[], Any], asked: int) -> tuple[str, bool | None] | None:
+    def tick(
+        self, quick: Any, full: Callable[[], Any], asked: int, answering: Callable[[], bool] | None = None
+    ) -> tuple[str, bool | None] | None:
         """``None``, or why the resolution is endless and whether a player
-        could stop it (``None``: not known)."""
+        could stop it (``None``: not known).
+
+        ``answering``: whether the player still has answers given ahead (a
+        script): a position that came back with a player asked on the way
+        is then no loop yet — the answers to come may break it — and the
+        search goes on as if it had not come back."""
         self.steps += 1
         if self.steps > self.limit:
             return (
@@ -60,7 +67,11 @@ class LoopGuard:
                 "max_steps or --max-steps raises it)",
                 None,
             )
-        if quick == self.saved_quick and full() == self.saved_full:
+        if (
+            quick == self.saved_quick
+            and full() == self.saved_full
+            and not (asked > self.saved_asked and answering is not None and answering())
+        ):
             steps = self.lam + 1
             return (
                 f"endless loop: the same position came back after {steps} step{'s' if steps != 1 else ''}",
@@ -201,7 +212,7 @@ class GrowthGuard:
     ticks: int = 0
     pile_work: int = 0
 
-    def tick(self, quick: Any, look: Look, budget: int) -> Growth | None:
+    def tick(self, quick: Any, look: Look, budget: int, answering: Callable[[], bool] | None = None) -> Growth | None:
         """``None``, or the cycle found (see :class:`Growth`).
 
         ``quick`` is the position's quick look, leaving out the counters'
@@ -214,11 +225,13 @@ class GrowthGuard:
         while a cycle is known to go on unchanged.  The cheap tests come first:
         while a cycle goes on that some reader of its counters may yet
         stop, only the counters are looked at, and the whole position is
-        compared only when there is a verdict to give."""
+        compared only when there is a verdict to give.  ``answering``: as
+        :meth:`LoopGuard.tick` (a cycle a player could stop is none while
+        answers given ahead remain)."""
         self.ticks += 1
         if quick == self.saved_quick and (self.quiet_until is None or budget <= self.quiet_until):
             found = self._examine(look, look.facts())
-            if found is not None:
+            if found is not None and not (found.stoppable and answering is not None and answering()):
                 return found
         self.lam += 1
         if self.lam >= self.power:

@@ -35,7 +35,7 @@ from ..base.collector import held_back
 from ..base.errors import ChoiceError
 from ..model.decision import Decision
 from ..model.info import STOPPED, ChainKeys, Drop, GameEnd
-from ..model.pending import Fingerprint, PendingEffect, PendingPool
+from ..model.pending import Fingerprint, PendingEffect, PendingPool, event_signature
 from ..model.trace import Step
 from ..model.values import (
     Action,
@@ -53,7 +53,7 @@ from .frames import (
     shallow_copy,
 )
 from .fused import Fusing
-from .loops import Facts, Growth, LoopGuard
+from .loops import PILE_WORK_PER_STEP, Facts, Growth, LoopGuard
 from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
 from .performing import Performing
 from .rechecks import condition_reads
@@ -258,6 +258,7 @@ class Machine(Activating, Performing, Fusing):
     def end(self, reason: str, stoppable: bool | None = None) -> None:
         """End the resolution early (an endless loop, the step limit), as the
         game scores it; what is still pending is lost."""
+        self.guard_ended = True
         self._close(self.ruleset.endless_loop(self.state, reason, stoppable))
 
     def stop(self, reason: str) -> None:
@@ -295,8 +296,12 @@ class Machine(Activating, Performing, Fusing):
         the cards, counters, per-turn uses, turn and marks, what is pending (the
         pool, interrupt windows, the chain, offers, due declarations), where
         each frame is — its phase, how far its action list has got (two step
-        boundaries in a row are two places), whose effect it runs and what
-        that effect did — and, in chain games, what a response may answer
+        boundaries in a row are two places), whose effect it runs (what it
+        refers to: the events it names, ``event.card``, and the targets
+        chosen), what that effect did and what the frame holds (the picks
+        made so far, inside a ``together`` too: :meth:`Frame.detail`; issue
+        37, item 21), the effects triggered and not yet admitted — and, in
+        chain games, what a response may answer
         (the last events) and whether the window after the last thing that
         happened is still to come.  Equal positions play out alike (loop
         detection, ``explore``)."""
@@ -306,8 +311,8 @@ class Machine(Activating, Performing, Fusing):
                 type(f).__name__,
                 getattr(f, "phase", None),
                 getattr(f, "index", None),
-                f.run.scope.key if hasattr(f, "run") else None,
-                tuple(sorted(f.run.did.items())) if hasattr(f, "run") else (),
+                f.run.signature() if hasattr(f, "run") else None,
+                f.detail(),
             )
             for f in self.frames
         )
@@ -328,8 +333,52 @@ class Machine(Activating, Performing, Fusing):
             self.last_events if self.chain else (),
             self.answered_moment == self.last_moment,
             tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
-            tuple((run.instance, actions) for actions, run in self.delayed),
+            tuple((run.signature(), actions) for actions, run in self.delayed),  # what a delay put off, as whose
+            # triggered, not admitted yet (issue 37, item 21); filled in in place as admitted: not cached
+            tuple(
+                (m.key, m.controller, m.card, m.self_card, tuple(event_signature(e) for e in m.events), m.fixed)
+                for m in self.matched
+            ),
         )
+
+    def steps(self) -> tuple[int, int]:
+        """The steps taken so far (activations and rules passes) and the
+        step limit."""
+        guard = self._guard
+        return (guard.steps, guard.limit) if guard is not None else (0, self.max_steps)
+
+    def history(self) -> Any:
+        """What the loop guards keep of the way here that decides where they
+        will end the resolution: the steps taken, the positions saved and
+        how far Brent's cycle search has got, whether a player was asked
+        since, what the growth guards saved (counters, pending effects) —
+        with :meth:`position`, what decides where a resolution a guard ends
+        ends (``explore`` remembers such a position's outcomes only for the
+        same history; issue 37, item 29).  Left out: numbers that only name
+        what recurred in a verdict's reason (trace lengths)."""
+        guard, asked, steps = self._guard, self.asked, self._guard.steps if self._guard is not None else 0
+        loop = (
+            None
+            if guard is None
+            else (guard.steps, guard.power, guard.lam, guard.saved_quick, guard.saved_full, asked > guard.saved_asked)
+        )
+        growth = tuple(
+            (
+                g.power,
+                g.lam,
+                g.saved_quick,
+                g.saved_full,
+                g.saved_pool,
+                _frozen(g.saved_counters),
+                _frozen(g.saved_pending),
+                steps - g.saved_step,
+                asked > g.saved_asked,
+                g.quiet_until,
+                g.pile_work - g.ticks * PILE_WORK_PER_STEP,
+            )
+            for g in (self._growth, self._records)
+        )
+        return (loop, growth, self._most_pending, steps - self._last_record)
 
     def counters_now(self) -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
         """Every player's counters, in a fixed order."""
@@ -374,7 +423,8 @@ class Machine(Activating, Performing, Fusing):
             look = self._looking = _Look(self, where, chooser)
         else:
             look.where, look.chooser, look.seen = where, chooser, None
-        verdict = guard.tick(quick, look.full, self.asked)
+        answering = self.chooser_answering
+        verdict = guard.tick(quick, look.full, self.asked, answering)
         if verdict is None and not guard.steps & MEMORY_EVERY:
             if not self._holding:  # a long run: hold the collector back for the rest of this advance
                 self._holding = True
@@ -394,7 +444,7 @@ class Machine(Activating, Performing, Fusing):
             pool.shape_fingerprint(),
             rest,
         )
-        growing = self._growth.tick(shape_quick, look, guard.limit - guard.steps)
+        growing = self._growth.tick(shape_quick, look, guard.limit - guard.steps, answering)
         waiting = pool_quick[1]  # how many are pending (len(pool), without the call)
         if growing is None and waiting > self._most_pending:
             # more pending than ever before: a pile-up whose turns grow longer (a chain game's chains) shows
@@ -402,7 +452,7 @@ class Machine(Activating, Performing, Fusing):
             self._most_pending = waiting
             last, self._last_record = self._last_record, guard.steps
             if guard.steps - last > 1:
-                growing = self._records.tick(shape_quick, look, guard.limit - guard.steps)
+                growing = self._records.tick(shape_quick, look, guard.limit - guard.steps, answering)
         if growing is None:
             return False
         self.end(*self._growth_verdict(growing))
@@ -613,3 +663,18 @@ class _Look:
             one_way=index.one_way,
             budget=guard.limit - guard.steps,
         )
+
+
+def _frozen(value: Any) -> Any:
+    """A loop guard's field as a value to compare: its dicts (the counters'
+    values by player, how many of each pending effect waited), two levels
+    deep at most, as sorted items; anything else as it is."""
+    if isinstance(value, tuple) and any(isinstance(item, dict) for item in value):
+        return tuple(_items(item) if isinstance(item, dict) else item for item in value)
+    return _items(value) if isinstance(value, dict) else value
+
+
+def _items(mapping: dict[Any, Any]) -> tuple[Any, ...]:
+    return tuple(
+        sorted((key, tuple(sorted(item.items())) if isinstance(item, dict) else item) for key, item in mapping.items())
+    )

@@ -111,6 +111,9 @@ class MachineBase:
     last_instance: int = 0
     asked: int = 0
     chooser_fingerprint: Callable[[], Any] | None = None
+    #: whether the chooser still has answers given ahead (a script): the loop guards
+    #: then hold back the verdict on a loop a player could stop (their answers may)
+    chooser_answering: Callable[[], bool] | None = None
     index: AbilityIndex = field(default=None)
     view: Evaluator = field(default=None)
     _next_id: int = 1
@@ -137,6 +140,10 @@ class MachineBase:
     _records: GrowthGuard = field(factory=GrowthGuard)
     _most_pending: int = 0
     _last_record: int = -1
+    #: whether a loop guard or the step limit ended the resolution: where it
+    #: ended then depends on how the position was reached (the guards'
+    #: history), not on the position alone (``explore``'s memo reads it)
+    guard_ended: bool = False
     #: the loop guards' look at the position, made once and pointed at each step
     #: in turn (:meth:`~tcgtrig.runtime.machine.Machine.check_loop`)
     _looking: Any = None

@@ -196,6 +196,13 @@ class _Node:
     results: dict[str, list[Any]] = field(factory=dict)  # outcome id -> [paths, script, at least]
     by_option: list[frozenset[str]] = field(factory=list)
     reduced: bool = False  # one order of independent effects stands for all
+    steps: int = 0  # the steps the resolution had taken when the question was asked
+    #: the most steps any end below had taken
+    deepest: int = 0
+    #: whether an end below was a loop guard's or the step limit's verdict: where the resolution
+    #: ended then depends on the way here too (the guards' history), not on the position alone
+    verdict: bool = False
+    history: Any = None  # the loop guards' history when the question was asked
 
 
 class _Walker:
@@ -225,7 +232,11 @@ class _Walker:
         self.ends: dict[str, tuple[str, dict[str, Any]]] = {}
         self.known = known
         self.distinct = len(known)  # distinct outcomes, with those known before
-        self.memo: dict[Any, dict[str, list[Any]]] = {}
+        #: what a position explored leads to, when it holds whatever the way there: its outcomes and
+        #: the most steps its ends took after it (ended by no loop guard nor the step limit)
+        self.memo: dict[Any, tuple[dict[str, list[Any]], int]] = {}
+        #: the same for a position some of whose ends are a guard's verdict, by position and history
+        self.memo_history: dict[Any, dict[str, list[Any]]] = {}
         self.decisions: list[dict[str, Any]] = []
         self.limits = limits
         self.answered = answered
@@ -237,9 +248,12 @@ class _Walker:
         self.memory: str | None = None  # the memory verdict, once the bound is reached
         self.stopped_by: str | None = None
         self.reason: str | None = None
+        root.machine.chooser_answering = None  # every answer is tried here: none is given ahead
         node = _Node(root)
         if decision is not None:  # the root's question is asked already
             node.key, node.decision, node.options = _position(root, decision), decision, decision.legal()
+            node.steps = node.deepest = root.machine.steps()[0]
+            node.history = root.machine.history()
             self.states = 1
         self.stack = [node]
         self.final: dict[str, list[Any]] = {}  # the root's outcomes
@@ -251,7 +265,7 @@ class _Walker:
         until ``limit`` positions are reached (``False``: call again with a
         higher limit to go on)."""
         self.limit = limit
-        stack, memo = self.stack, self.memo
+        stack = self.stack
         while stack:
             node = stack[-1]
             if node.key is None and not self._look(node):
@@ -268,7 +282,10 @@ class _Walker:
                     continue
                 self._try(node)
                 continue
-            memo[node.key] = node.results
+            if node.reduced and node.verdict:
+                self._every_order(node)  # where a verdict cut the resolution may depend on the order
+                continue
+            self._remember(node)
             decision = node.decision
             assert decision is not None
             if node.reduced:  # whether the answer here matters was not asked
@@ -302,13 +319,16 @@ class _Walker:
                 stack.pop()
                 self._stop("outcomes")
                 return False
+            machine = node.engine.machine
+            node.verdict, node.deepest = machine.guard_ended, machine.steps()[0]
             _give(stack, {end: [1, [], False]}, self.final)
             return False
         node.key = _position(node.engine, decision)
-        known = self.memo.get(node.key)
-        if known is not None:
+        node.steps = node.deepest = node.engine.machine.steps()[0]
+        node.history = node.engine.machine.history()
+        if self._recall(node):
             self.shared += 1
-            _give(stack, known, self.final)
+            _give(stack, node.results, self.final)
             return False
         self.states += 1
         node.decision = decision
@@ -322,12 +342,56 @@ class _Walker:
                 self.reduced += 1
         return True
 
+    def _recall(self, node: _Node) -> bool:
+        """Whether the node's position was explored before in a way that
+        holds here; then its outcomes become the node's.
+
+        A position all of whose ends came by themselves leads to the same
+        ends whatever the way there, as long as the steps still allowed
+        cover the most its ends took (issue 37, item 22: a path that used
+        more steps may be cut by the limit where the first was not).  Had a
+        loop guard or the step limit ended any, where they end depends on
+        the guards' history too: such a position is recalled only for the
+        same history (issue 37, item 29)."""
+        machine = node.engine.machine
+        known = self.memo.get(node.key)
+        if known is not None:
+            results, took = known
+            if node.steps + took <= machine.steps()[1]:
+                node.results, node.deepest = results, node.steps + took
+                return True
+        if not self.memo_history:
+            return False
+        found = self.memo_history.get((node.key, machine.history()))
+        if found is None:
+            return False
+        node.results, node.verdict = found, True
+        return True
+
+    def _remember(self, node: _Node) -> None:
+        """Keep what a position explored to the end leads to (see :meth:`_recall`)."""
+        if node.verdict:
+            self.memo_history[(node.key, node.history)] = node.results
+        else:
+            self.memo[node.key] = (node.results, node.deepest - node.steps)
+
+    def _every_order(self, node: _Node) -> None:
+        """A reduced position below which a verdict ended the resolution:
+        its other orders too (issue 37, item 22: the step limit cuts
+        different orders at different places)."""
+        decision = node.decision
+        assert decision is not None
+        node.options += [label for label in decision.options if label != node.options[0]]
+        node.reduced = False
+        self.reduced -= 1
+
     def _try(self, node: _Node) -> None:
         """Reach the position the node's next option leads to (its last
         option takes the node's engine: it needs it no more)."""
         label = node.options[node.index]
         node.index += 1
-        child = node.engine.copy() if node.index < len(node.options) else node.engine
+        # a reduced node keeps its engine: a verdict below may yet call for its other orders
+        child = node.engine.copy() if node.index < len(node.options) or node.reduced else node.engine
         child.answer(label)
         self.reached += 1
         self.stack.append(_Node(child, label=label))
@@ -393,6 +457,8 @@ def _give(stack: list[_Node], results: dict[str, list[Any]], final: dict[str, li
         return
     parent = stack[-1]
     parent.by_option.append(frozenset(results))
+    parent.verdict = parent.verdict or child.verdict
+    parent.deepest = max(parent.deepest, child.deepest)
     for outcome, (paths, script, at_least) in results.items():
         entry = parent.results.setdefault(outcome, [0, [child.label, *script], False])
         entry[0] += paths
