@@ -406,3 +406,17 @@ def test_a_battle_reads_every_stat():
     )
     result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "battle.yaml"), "digimon", max_steps=300)
     assert "step limit reached: no end after 300 steps" in result.reason
+
+
+@pytest.mark.parametrize(("game", "stat", "zone"), [("digimon", "dp", "trash"), ("duelmasters", "power", "graveyard")])
+def test_a_stat_the_games_rules_read_is_not_settled_while_it_can_still_reach_their_number(game, stat, zone):
+    # falling from 40, the stat reaches "0 or less" one day: the rules then delete or destroy the card
+    # (Digimon CR 17-1, Duel Masters rule 2; GameInfo.rule_stats), which ends the loop
+    text = STAT_LOOP.replace("stats: {power: 1}", f"stats: {{{stat}: 40}}").replace(
+        "stat: power, by: 1}}]}", f"stat: {stat}, by: -1}}}}]}}"
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "down.yaml"), game)
+    assert result.outcome == "complete" and result.state.cards["a"].zone == zone
+    assert (
+        len(result.keys("resolved")) >= 40
+    )  # it ran down to 0 (Duel Masters: the effects already pending still resolve)

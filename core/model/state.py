@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from attrs import define, evolve, field, setters
+from attrs import define, field, setters
 
 from .values import Card, CardDynamic, Event
 
@@ -443,5 +443,8 @@ def without_amounts(dynamic: CardDynamic) -> CardDynamic:
     whom and for how long stay): the loop guards compare those amounts as
     numbers, like counters."""
     card_id, zone, under, stats, flags, mods = dynamic
-    kept = tuple(evolve(mod, by=0) if mod.stat else mod for mod in mods)
-    return (card_id, zone, under, stats, flags, kept)
+    kept = tuple(
+        (mod.stat, mod.until, mod.effect, mod.player, mod.flag, mod.ability, mod.key) if mod.stat else mod
+        for mod in mods
+    )
+    return (card_id, zone, under, stats, flags, kept)  # type: ignore[return-value]  # a stat change as a tuple
