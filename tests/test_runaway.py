@@ -163,8 +163,10 @@ def test_the_memory_bound_stops_a_resolution_and_no_game_scores_it(game, monkeyp
 
 
 # Issue 37 item 23 (the attack): a loop whose every step left more behind for the next to
-# look at — a step cost more the longer it ran (6.8 s at 5,000 steps, 246 s at 40,000).  The
-# step limit ends both; what each step looks at stays the same size however long it runs.
+# look at — a step cost more the longer it ran (6.8 s at 5,000 steps, 246 s at 40,000).  What
+# each step looks at stays the same size however long it runs (the tests below run each loop
+# with a reader the growth guard cannot judge: ``reading``); and the loops themselves are
+# endless loops, ended as such within a few steps (further below).
 
 #: an effect that raises its own card's stat whenever that stat changes
 STAT_LOOP = """\
@@ -201,9 +203,23 @@ start: [{emit: {event: ping}}]
 """
 
 
+def reading(loop: str) -> str:
+    """``loop`` with a condition on the number it grows that the growth
+    guard cannot judge (against a number that may change: here, the cards
+    in hand, none), so only the step limit ends it."""
+    return (
+        loop.replace(
+            "do: [{change: {card: self,",
+            "condition: {card: self, stat: power, gte: {count: {zone: hand}}}, do: [{change: {card: self,",
+        )
+        .replace("{happened: {event: ping}, gte: 1}", "{happened: {event: ping}, gte: {count: {zone: hand}}}")
+        .replace("{happened: {event: moved}, gte: 1}", "{happened: {event: moved}, gte: {count: {zone: hand}}}")
+    )
+
+
 @pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
 def test_a_stat_raised_whenever_it_changes_carries_one_change_however_long_it_runs(game):
-    result = tcgtrig.resolve(tcgtrig.scenario_from_text(STAT_LOOP, "stat.yaml"), game, max_steps=2_000)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(reading(STAT_LOOP), "stat.yaml"), game, max_steps=2_000)
     assert result.outcome == "draw" and result.reason.startswith("step limit reached: no end after 2000 steps")
     card = result.state.cards["a"]
     # the start's change and the effect's, each added up: not one more mod (to re-hash) per step
@@ -239,7 +255,7 @@ def test_a_condition_on_the_turns_history_looks_at_each_event_once(game, monkeyp
         return matches(self, *args, **kwargs)
 
     monkeypatch.setattr(Evaluator, "matches", counting)
-    result = tcgtrig.resolve(tcgtrig.scenario_from_text(HISTORY_LOOP, "history.yaml"), game, max_steps=2_000)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(reading(HISTORY_LOOP), "history.yaml"), game, max_steps=2_000)
     assert result.outcome == "draw" and "step limit reached" in result.reason
     pings = len(result.keys("resolved"))
     assert pings >= 500
@@ -250,7 +266,7 @@ def test_a_condition_on_the_turns_history_looks_at_each_event_once(game, monkeyp
 def test_a_flag_renewed_at_every_step_carries_one_renewal():
     """The same cause as the stat loop: each renewal of a flag set for a
     while was one more mod on the card, re-hashed at every later change."""
-    text = HISTORY_LOOP.replace(
+    text = reading(HISTORY_LOOP).replace(
         "do: [{emit: {event: ping}}]",
         "do: [{flag: {card: self, set: dazed, until: end_of_turn}}, {emit: {event: ping}}]",
     )
@@ -293,8 +309,114 @@ def test_the_view_of_the_moment_before_a_card_moved_does_not_copy_the_turns_hist
         return copy(self, **kwargs)
 
     monkeypatch.setattr(GameState, "copy", counting)
-    result = tcgtrig.resolve(tcgtrig.scenario_from_text(BOUNCE_LOOP, "bounce.yaml"), "digimon", max_steps=2_000)
+    result = tcgtrig.resolve(
+        tcgtrig.scenario_from_text(reading(BOUNCE_LOOP), "bounce.yaml"), "digimon", max_steps=2_000
+    )
     assert "step limit reached" in result.reason
     moves = len(result.keys("resolved"))
     assert moves >= 1_000 and result.state.cards["x"].zone in ("battle", "hand")
     assert copied[0] < 8 * moves  # a copy of the whole history at every move made this about moves² (2 million)
+
+
+# Issue 37 item 23, the part left open: "the loop guards end both within seconds, like every
+# other runaway".  Only numbers change from one turn of these loops to the next — a card's stat,
+# and the turn's history, which words read only as counts (``happened``) — and what reads them
+# is settled (``happened: ping, gte: 1`` once a ping happened; ``lt: 0`` never holds; no rule of
+# the three games reads power that way but "0 or less": Digimon CR 17-1, Duel Masters rule 2).
+# So they are endless loops, as one that only grows counters is, and end as such at once:
+# before, each ran to the 250,000-step limit (about 10 s each).
+ENDLESS = [
+    # loop, what changed, (activations before the verdict under digimon, duelmasters, yugioh)
+    (STAT_LOOP, "with only the power of a changing", (3, 3, 2)),
+    (HISTORY_LOOP, "only the turn's history changed besides", (1, 1, 2)),
+    (BOUNCE_LOOP, "with only the turn's history changing", (2, 2, 3)),
+]
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+@pytest.mark.parametrize(("loop", "changed", "activations"), ENDLESS, ids=["stat", "history", "bounce"])
+def test_a_loop_that_only_grows_a_stat_or_the_turns_history_ends_at_once_as_endless(game, loop, changed, activations):
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(loop, "loop.yaml"), game, max_steps=50)
+    assert result.outcome == "draw" and result.reason.startswith("endless loop: ")
+    assert (
+        "kept recurring" in result.reason and "nothing that reads" in result.reason and "can stop it" in result.reason
+    )
+    if game == "yugioh" and loop is HISTORY_LOOP:  # B's effect goes on the chain: no pile-up, only the history grows
+        changed = "with only the turn's history changing"
+    assert changed in result.reason
+    expected = dict(zip(["digimon", "duelmasters", "yugioh"], activations, strict=True))[game]
+    assert len(result.keys("activated")) == expected  # the second round shows the cycle
+    assert result.trace[-1].kind == "ended" and len(result.trace) <= 20
+
+
+def test_a_stat_loop_whose_condition_reads_the_stat_runs_until_the_condition_stops_it():
+    # power < 1000 is true now and false one day: the loop ends by itself, at 1000
+    text = STAT_LOOP.replace(
+        "do: [{change: {card: self,", "condition: {card: self, stat: power, lt: 1000}, do: [{change: {card: self,"
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "read.yaml"), "digimon")
+    assert result.outcome == "complete" and result.reason is None
+    assert result.stat("a", "power") == 1000 and len(result.keys("resolved")) == 998
+
+
+@pytest.mark.parametrize("game", ["digimon", "duelmasters", "yugioh"])
+def test_a_stat_loop_whose_query_reads_the_stat_runs_until_the_query_finds_nothing(game):
+    text = STAT_LOOP.replace(
+        "do: [{change: {card: self,", "do: [{change: {card: {zone: battle, stat: {power: {lt: 1000}}},"
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "query.yaml"), game)
+    assert result.outcome == "complete" and result.stat("a", "power") == 1000
+
+
+def test_a_stat_read_against_a_number_beyond_the_step_limit_gets_the_limits_verdict_at_once():
+    text = STAT_LOOP.replace(
+        "do: [{change: {card: self,", "condition: {card: self, stat: power, lt: 1000000}, do: [{change: {card: self,"
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "far.yaml"), "digimon", max_steps=2_000)
+    assert result.reason.startswith("step limit reached: a.up kept recurring with only the power of a changing")
+    assert "the limit of 2000 steps comes first" in result.reason and result.stat("a", "power") < 10
+
+
+def test_a_history_loop_whose_condition_reads_a_count_runs_until_the_count_stops_it():
+    text = HISTORY_LOOP.replace("{happened: {event: ping}, gte: 1}", "{happened: {event: ping}, lt: 500}")
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "count.yaml"), "digimon")
+    assert result.outcome == "complete" and len(result.keys("resolved")) == 499
+
+
+@pytest.mark.parametrize(
+    ("read", "end"),
+    [
+        ("{happened: {event: ping, actor: self}, gte: 1}", "step limit"),  # counts differ by who asks: not judged
+        ("{happened: {event: ping, actor: self}, gte: 0}", "endless loop"),  # always holds, whoever asks
+        ("{happened: {event: ping}, gte: 1}", "endless loop"),
+        ("{happened: {event: ping}, ne: 3}", "complete"),  # false once, at 3: the loop ends there
+    ],
+)
+def test_a_condition_on_the_turns_history_cuts_the_loop_only_when_it_is_settled(read, end):
+    text = HISTORY_LOOP.replace("{happened: {event: ping}, gte: 1}", read)
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "read.yaml"), "yugioh", max_steps=300)
+    assert (result.reason or result.outcome).startswith(end)
+
+
+def test_a_battle_reads_every_stat():
+    # a word that compares two cards' stats, never played (n is never 1): it may read the growing power
+    text = STAT_LOOP.replace(
+        "do: [{change:",
+        "do: [{if: {player: self, counter: n, eq: 1}, then: [{battle: {card: self, against: self}}]}, {change:",
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "battle.yaml"), "digimon", max_steps=300)
+    assert "step limit reached: no end after 300 steps" in result.reason
+
+
+@pytest.mark.parametrize(("game", "stat", "zone"), [("digimon", "dp", "trash"), ("duelmasters", "power", "graveyard")])
+def test_a_stat_the_games_rules_read_is_not_settled_while_it_can_still_reach_their_number(game, stat, zone):
+    # falling from 40, the stat reaches "0 or less" one day: the rules then delete or destroy the card
+    # (Digimon CR 17-1, Duel Masters rule 2; GameInfo.rule_stats), which ends the loop
+    text = STAT_LOOP.replace("stats: {power: 1}", f"stats: {{{stat}: 40}}").replace(
+        "stat: power, by: 1}}]}", f"stat: {stat}, by: -1}}}}]}}"
+    )
+    result = tcgtrig.resolve(tcgtrig.scenario_from_text(text, "down.yaml"), game)
+    assert result.outcome == "complete" and result.state.cards["a"].zone == zone
+    assert (
+        len(result.keys("resolved")) >= 40
+    )  # it ran down to 0 (Duel Masters: the effects already pending still resolve)

@@ -86,6 +86,13 @@ def _items(value: Mapping[str, str] | Iterable[tuple[str, str]]) -> tuple[tuple[
     return tuple(dict(value).items())
 
 
+def _some_stat_tests(value: Iterable[Sequence[Any]] | None) -> tuple[tuple[str, str, int], ...] | None:
+    """``GameInfo.rule_stats``: ``(stat, op, number)`` triples, or ``None``."""
+    if value is None:
+        return None
+    return tuple((str(stat), str(op), int(number)) for stat, op, number in value)
+
+
 def _some_strs(value: Iterable[str] | None) -> tuple[str, ...] | None:
     return None if value is None else tuple(value)
 
@@ -178,6 +185,13 @@ class GameInfo:
         A loop whose effects keep recurring while only counters nothing
         reads change is ended as endless at once; with ``None``, only the
         step limit ends it.
+    :param rule_stats: how the game's own rules compare cards' stats, as
+        ``(stat, op, number)`` (Duel Masters: a creature with ``power``
+        ``lte`` 0 is destroyed), or ``None``: any stat may matter.  A loop
+        whose effects keep recurring while only stat changes nothing reads
+        that way grow is ended as endless at once; with ``None``, only the
+        step limit ends it (battles read every stat: a loop whose words
+        hold one is left to the step limit too).
     :param stats: the card stats the game's rules read (Digimon's ``dp``
         and ``level``): the conformance kit gives its cards such stats, so
         that the game's rules processing is exercised.
@@ -269,6 +283,7 @@ class GameInfo:
     events: tuple[str, ...] = field(default=(), converter=_strs)
     zones: tuple[str, ...] = field(default=(), converter=_strs)
     rule_counters: tuple[str, ...] | None = field(default=None, converter=_some_strs)
+    rule_stats: tuple[tuple[str, str, int], ...] | None = field(default=None, converter=_some_stat_tests)
     turn_marks: tuple[str, ...] = field(default=(), converter=_strs)
     stats: tuple[str, ...] = field(default=(), converter=_strs)
     zone_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)

@@ -15,7 +15,7 @@ from attrs import define, field, setters
 
 from .values import Card, CardDynamic, Event
 
-__all__ = ["Changes", "GameState"]
+__all__ = ["Changes", "GameState", "without_amounts"]
 
 _MASK = (1 << 64) - 1
 #: a counter not set yet (:meth:`GameState.set_counter`)
@@ -78,6 +78,13 @@ class GameState:
     _hash: int = field(default=0, repr=False)
     #: the counters' share of ``_hash``
     _counter_hash: int = field(default=0, repr=False)
+    #: the cards that carry stat changes: the hash of each one's
+    #: :meth:`~tcgtrig.model.values.Card.dynamic` part, and of that part
+    #: leaving out the changes' amounts (:func:`without_amounts`)
+    _numbers: dict[str, tuple[int, int]] = field(factory=dict, repr=False)
+    #: what :meth:`shape_fingerprint` adds to ``_hash`` to leave out the stat
+    #: changes' amounts and the turn's history
+    _number_delta: int = field(default=0, repr=False)
     _touched: set[str] = field(factory=set, repr=False)
     _gifted: dict[str, None] = field(factory=dict, repr=False)
     #: each card's :meth:`~tcgtrig.model.values.Card.dynamic` part, in card order
@@ -244,10 +251,16 @@ class GameState:
         self._watchers.append(changes)
         return changes
 
+    def carrying(self) -> dict[str, tuple[int, int]]:
+        """The cards that carry stat changes, by id (live: not kept)."""
+        return self._numbers
+
     def shape_fingerprint(self) -> int:
-        """:meth:`fingerprint` leaving out the counters' values: states that
-        differ only in their numbers hash equal."""
-        return (self._hash - self._counter_hash) & _MASK
+        """:meth:`fingerprint` leaving out the numbers: the counters' values,
+        the amounts of the stat changes cards carry, and the turn's history
+        (which words read only as counts: ``happened``).  States that differ
+        only in their numbers hash equal."""
+        return (self._hash - self._counter_hash + self._number_delta) & _MASK
 
     # -- changing ---------------------------------------------------------
 
@@ -330,7 +343,9 @@ class GameState:
     def record(self, events: Iterable[Event]) -> None:
         """Events that just happened, for the turn's history (when kept)."""
         for event in events:
-            self._hash = (self._hash + hash(("history", len(self.history), event))) & _MASK
+            entry = hash(("history", len(self.history), event))
+            self._hash = (self._hash + entry) & _MASK
+            self._number_delta = (self._number_delta - entry) & _MASK
             self.history.append(event)
             self._changes += 1
             self._changed_other()
@@ -338,7 +353,9 @@ class GameState:
     def forget_history(self) -> None:
         """A new turn: nothing has happened in it yet."""
         for index, event in enumerate(self.history):
-            self._hash = (self._hash - hash(("history", index, event))) & _MASK
+            entry = hash(("history", index, event))
+            self._hash = (self._hash - entry) & _MASK
+            self._number_delta = (self._number_delta + entry) & _MASK
         self.history = []
         self._changes += 1
         self._changed_other()
@@ -376,6 +393,8 @@ class GameState:
             children={c: dict(ids) for c, ids in self._children.items()},
             hash=self._hash,
             counter_hash=self._counter_hash,
+            numbers=dict(self._numbers),
+            number_delta=self._number_delta,
             touched=set(self._touched),
             gifted=dict(self._gifted),
             dynamic=dict(self._dynamic),
@@ -387,22 +406,45 @@ class GameState:
 
     def _index(self, card: Card) -> None:
         self.cards[card.id] = card
-        if card.mods and any(mod.ability is not None for mod in card.mods):
+        mods = card.mods
+        if mods and any(mod.ability is not None for mod in mods):
             self._gifted[card.id] = None
         self._touched.add(card.id)
         self._zones.setdefault(card.zone, {})[card.id] = None
         if card.under is not None:
             self._children.setdefault(card.under, {})[card.id] = None
         dynamic = self._dynamic[card.id] = card.dynamic()
-        self._hash = (self._hash + hash(dynamic)) & _MASK
+        full = hash(dynamic)
+        self._hash = (self._hash + full) & _MASK
+        if mods and any(mod.stat for mod in mods):
+            shape = hash(without_amounts(dynamic))
+            self._numbers[card.id] = (full, shape)
+            self._number_delta = (self._number_delta + shape - full) & _MASK
         self._changes += 1
         if self._watchers:
             for watcher in self._watchers:
                 watcher.cards.add(card.id)
 
     def _unindex(self, card: Card) -> None:
+        if card.mods:
+            parts = self._numbers.pop(card.id, None)
+            if parts is not None:
+                self._number_delta = (self._number_delta - parts[1] + parts[0]) & _MASK
         self._gifted.pop(card.id, None)
         self._zones[card.zone].pop(card.id, None)
         if card.under is not None:
             self._children.get(card.under, {}).pop(card.id, None)
         self._hash = (self._hash - hash(self._dynamic[card.id])) & _MASK
+
+
+def without_amounts(dynamic: CardDynamic) -> CardDynamic:
+    """A card's :meth:`~tcgtrig.model.values.Card.dynamic` part, leaving out
+    the amounts of the stat changes it carries (what they change, from
+    whom and for how long stay): the loop guards compare those amounts as
+    numbers, like counters."""
+    card_id, zone, under, stats, flags, mods = dynamic
+    kept = tuple(
+        (mod.stat, mod.until, mod.effect, mod.player, mod.flag, mod.ability, mod.key) if mod.stat else mod
+        for mod in mods
+    )
+    return (card_id, zone, under, stats, flags, kept)  # type: ignore[return-value]  # a stat change as a tuple

@@ -8,9 +8,10 @@ position):
   player was asked on the way and could choose differently; and the step
   limit, which ends whatever runs too long.
 - :class:`GrowthGuard`: the same position came back *leaving out the
-  counters' values and how many times each pending effect waits* — the
-  same effects recurring while only numbers change, or while the pending
-  effects only pile up (each activation triggers more than one).
+  numbers and how many times each pending effect waits* — the same
+  effects recurring while only numbers change (counters, cards' stats,
+  the turn's history, which words read only as counts), or while the
+  pending effects only pile up (each activation triggers more than one).
   Whether that is endless depends on who reads those numbers
   (:func:`settled`); when it is not endless yet but nothing can change
   before the step limit (:func:`steady_cycles`), the limit's verdict is
@@ -25,12 +26,112 @@ from typing import Any, NamedTuple, Protocol
 from attrs import define, evolve, frozen, setters
 
 from ..model.pending import Fingerprint
-from ..model.values import CounterIs
+from ..model.values import Battle, Compare, CounterIs, Happened, HappenedCount, Pattern, Query, StatIs, StatOf
 
-__all__ = ["LoopGuard", "GrowthGuard", "Growth", "Facts", "Look", "settled", "steady_cycles"]
+__all__ = [
+    "LoopGuard",
+    "GrowthGuard",
+    "Growth",
+    "Facts",
+    "Look",
+    "Read",
+    "number_reads",
+    "settled",
+    "steady_cycles",
+    "STATS",
+    "HISTORY",
+    "MOVED",
+]
 
-#: a counter change in one turn of a cycle: (player, counter, before, now)
-Change = tuple[str, str, int, int]
+#: a number's change in one turn of a cycle: (owner, name, before, now) — a
+#: counter (the player, the counter's name), a card's stat (the card,
+#: ``("stat", name)``), or a count of the turn's history (``""``,
+#: ``("happened", number)``, or :data:`HISTORY` for its length)
+Change = tuple[str, Any, int, int]
+
+#: what a read of every stat names (a battle compares any two)
+STATS = ("stats", "")
+#: the turn's history as a whole (its length): what a read that cannot be judged names
+HISTORY = ("history", "")
+#: how many times a card moved (its ``incarnation``), given with its stats:
+#: a card that moved carries new stat changes, not the old ones changed further
+MOVED = ("moved", "")
+
+
+class Read(NamedTuple):
+    """A condition on a number that is not a counter, as the growth guard
+    judges it (as it judges a :class:`~tcgtrig.model.values.CounterIs`):
+    ``counter`` names the number as the changes name it (``("stat",
+    name)``, :data:`STATS`, ``("happened", number)``, :data:`HISTORY`);
+    ``compare`` is its comparison, or ``None``: read some way that cannot
+    be judged (a card's stat against another's, a count used as an
+    amount), settled only while the number does not move."""
+
+    counter: Any
+    compare: Compare | None
+
+
+#: ``card`` words of a pattern whose meaning depends on who asks
+_RELATIVE_CARDS = frozenset({"self", "source", "own", "own_other", "opponent", "other"})
+
+
+def number_reads(words: Sequence[Any]) -> tuple[tuple[Read, ...], tuple[Pattern, ...]]:
+    """The reads among ``words`` (model objects, in walk order) of cards'
+    stats and of the turn's history, and the patterns of the ``happened``
+    conditions whose counts they compare (``("happened", i)``: the i-th).
+
+    A ``happened`` count is compared as a number only when it is the same
+    for every effect that asks (its pattern names no one relative to the
+    asker, and asks nothing of the event's card): then it only grows
+    through the turn.  Any other is settled only when no growth can change
+    it (``lt: 0``), else it reads the history as a whole (:data:`HISTORY`);
+    so does a ``happened`` count used as a number anywhere."""
+    reads: dict[Read, None] = {}
+    patterns: dict[Pattern, int] = {}
+    for item in words:
+        kind = type(item)
+        if kind is StatIs:
+            reads[Read(("stat", item.stat), item.compare)] = None
+        elif kind is Query:
+            for stat, op, value in item.stat:
+                reads[Read(("stat", stat), Compare(op, value))] = None
+            for stat in (item.highest, item.lowest):
+                if stat:
+                    reads[Read(("stat", stat), None)] = None
+        elif kind is StatOf:
+            reads[Read(("stat", item.stat), None)] = None
+        elif kind is Battle:
+            reads[Read(STATS, None)] = None
+        elif kind is HappenedCount:
+            reads[Read(HISTORY, None)] = None
+        elif kind is Happened:
+            pattern = item.pattern
+            if _counts_alike(pattern):
+                number = patterns.setdefault(pattern, len(patterns))
+                reads[Read(("happened", number), item.compare)] = None
+            elif _settles_from(item.compare) != 0:
+                reads[Read(HISTORY, None)] = None
+    return tuple(reads), tuple(patterns)
+
+
+def _counts_alike(pattern: Pattern) -> bool:
+    """Whether ``pattern`` counts the same events whoever asks."""
+    return (
+        pattern.card_is is None
+        and pattern.card not in _RELATIVE_CARDS
+        and pattern.player in (None, "any")
+        and pattern.actor in (None, "any")
+    )
+
+
+def _settles_from(compare: Compare) -> int | None:
+    """The least count from which ``compare`` comes out the same however
+    the count grows (0: any count), or ``None``: compared with a value
+    that may change."""
+    limit = compare.value
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        return None
+    return max(limit if compare.op in ("gte", "lt") else limit + 1, 0)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -120,10 +221,12 @@ class Facts(NamedTuple):
     asked: int
     #: the counters the game's rules read (``None``: any may matter)
     rules: frozenset[str] | None
-    #: the conditions in the words that read a counter
-    reads: Sequence[CounterIs]
-    #: counters the words only ever raise, or only ever lower
-    one_way: frozenset[str]
+    #: the conditions in the words (and the game's rules) that read a
+    #: counter, a stat or the turn's history
+    reads: Sequence[CounterIs | Read]
+    #: counters (and stats, and counts: see :class:`Read`) the position only
+    #: ever raises, or only ever lowers
+    one_way: frozenset[Any]
     #: how many steps the step limit still allows
     budget: int
 
@@ -149,6 +252,11 @@ class Look(Protocol):
 
     def counters(self) -> dict[str, dict[str, int]]:
         """Every player's counters now (live: not kept)."""
+
+    def numbers(self) -> dict[str, dict[Any, int]]:
+        """The other numbers :meth:`shape` leaves out, now, as :data:`Change`
+        names them: the stats of every card that carries stat changes (and
+        :data:`MOVED`), and the counts of the turn's history (a new dict)."""
 
     def pending(self) -> tuple[int, int, dict[int, int]]:
         """The pending effects: a hash of their multiset, their number, and
@@ -182,6 +290,11 @@ class GrowthGuard:
     drain, and each turn of the cycle leaves more of them: it is endless
     unless a counter it changes is read.
 
+    The numbers are the counters, and the others :meth:`Look.numbers`
+    gives: the stats of the cards that carry stat changes, and the counts
+    of the turn's history the words compare (:func:`number_reads`); a read
+    of them is judged as a read of a counter is (:class:`Read`).
+
     Such a cycle is endless when nothing that reads the numbers that
     change can come out differently as they go on changing the same way:
     no rule of the game reads them (``GameInfo.rule_counters``; with
@@ -200,6 +313,8 @@ class GrowthGuard:
     #: the saved position's pending effects as :meth:`Look.pool_shape`, once needed
     saved_pool: Fingerprint | None = None
     saved_counters: Any = None
+    #: the other numbers when saved (:meth:`Look.numbers`)
+    saved_numbers: Any = None
     #: the pending effects when saved: multiset hash, number, count by kind
     saved_pending: tuple[int, int, dict[int, int]] = (0, 0, {})
     saved_trace: int = 0
@@ -240,6 +355,7 @@ class GrowthGuard:
             self.saved_full = look.shape()
             self.saved_pool = None
             self.saved_counters = {player: dict(values) for player, values in look.counters().items()}
+            self.saved_numbers = look.numbers()
             multiset, waiting, kinds = look.pending()
             self.saved_pending = (multiset, waiting, dict(kinds))
             self.saved_trace = facts.trace
@@ -269,10 +385,15 @@ class GrowthGuard:
             for name, value in values.items()
             if before.get(player, empty).get(name) != value
         ]
-        grown = sorted({name for _, name, _, _ in changes})
+        counters = {name for _, name, _, _ in changes}
+        numbers = _number_changes(self.saved_numbers, look.numbers())
+        if numbers is None:
+            return None  # a card's stat changes started over (it moved), or are not the same ones
+        changes += numbers
+        grown = sorted({_shown(owner, name) for owner, name, _, _ in changes})
         if not grown and not piled:
             return None  # nothing grew: the same position, which is the LoopGuard's to judge
-        if grown and (rules is None or set(grown) & rules):
+        if grown and (rules is None or counters & rules):
             return None  # a number the game's rules (may) read changed
         found = Growth(
             grown,
@@ -313,17 +434,57 @@ class GrowthGuard:
         return same and bool(look.pile(look.shape()) == look.pile(self.saved_full))
 
 
-def settled(read: CounterIs, changes: Sequence[Change], one_way: frozenset[str]) -> bool:
+def _number_changes(before: dict[str, dict[Any, int]], now: dict[str, dict[Any, int]]) -> list[Change] | None:
+    """The numbers of :meth:`Look.numbers` that changed from ``before`` to
+    ``now``; ``None`` when they cannot be compared: not the same ones, or
+    a card whose stats changed moved in between (its changes started over:
+    they did not go one way)."""
+    if before.keys() != now.keys():
+        return None
+    changes: list[Change] = []
+    for owner, values in now.items():
+        old = before[owner]
+        if old == values:
+            continue
+        if old.keys() != values.keys():
+            return None
+        moved = old.get(MOVED) != values.get(MOVED)
+        for name, value in values.items():
+            if old[name] != value and name != MOVED:
+                if moved:
+                    return None
+                changes.append((owner, name, old[name], value))
+    return changes
+
+
+def _shown(owner: str, name: Any) -> str:
+    """A changed number, as a verdict names it."""
+    if type(name) is str:
+        return name
+    if name[0] == "stat":
+        return f"the {name[1]} of {owner}"
+    return "the turn's history"
+
+
+def _moves(read: CounterIs | Read, changes: Sequence[Change]) -> list[tuple[int, int]]:
+    """How the numbers ``read`` reads changed (:data:`STATS`: every stat)."""
+    want = read.counter
+    if want == STATS:
+        return [(old, new) for _, name, old, new in changes if type(name) is tuple and name[0] == "stat"]
+    return [(old, new) for _, name, old, new in changes if name == want]
+
+
+def settled(read: CounterIs | Read, changes: Sequence[Change], one_way: frozenset[Any]) -> bool:
     """Whether ``read`` comes out the same however long the counters go on
     changing as they did in one turn of the cycle (from the value before to
     the value now, for every player whose counter of that name changed).
     Only a counter the position can move one way only (``one_way``: it is
     gained and never lost, or the reverse) is known between the two ends."""
-    moved = [(old, new) for _, name, old, new in changes if name == read.counter]
+    moved = _moves(read, changes)
     if not moved:
         return True
     limit = _fixed_limit(read, one_way)
-    if limit is None:
+    if limit is None or read.compare is None:
         return False
     op = read.compare.op
     for old, new in moved:
@@ -341,7 +502,7 @@ def settled(read: CounterIs, changes: Sequence[Change], one_way: frozenset[str])
     return True
 
 
-def steady_cycles(reads: Sequence[CounterIs], changes: Sequence[Change], one_way: frozenset[str]) -> int | None:
+def steady_cycles(reads: Sequence[CounterIs | Read], changes: Sequence[Change], one_way: frozenset[Any]) -> int | None:
     """How many more turns of the cycle are sure to come out as this one
     did: in each, every counter of ``changes`` moves on by the same amount,
     and no read of ``reads`` can change its answer until a counter reaches
@@ -370,9 +531,9 @@ def steady_cycles(reads: Sequence[CounterIs], changes: Sequence[Change], one_way
     return fewest
 
 
-def _fixed_limit(read: CounterIs, one_way: frozenset[str]) -> int | None:
+def _fixed_limit(read: CounterIs | Read, one_way: frozenset[Any]) -> int | None:
     """The number ``read`` compares a one-way counter with, or ``None``."""
-    if read.counter not in one_way:
+    if read.counter not in one_way or read.compare is None:
         return None
     limit = read.compare.value
     if isinstance(limit, bool) or not isinstance(limit, int):

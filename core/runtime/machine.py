@@ -36,9 +36,12 @@ from ..base.errors import ChoiceError
 from ..model.decision import Decision
 from ..model.info import STOPPED, ChainKeys, Drop, GameEnd
 from ..model.pending import Fingerprint, PendingEffect, PendingPool, event_signature
+from ..model.state import without_amounts
 from ..model.trace import Step
 from ..model.values import (
     Action,
+    Compare,
+    Event,
     Together,
 )
 from .activation import Activating
@@ -53,7 +56,7 @@ from .frames import (
     shallow_copy,
 )
 from .fused import Fusing
-from .loops import PILE_WORK_PER_STEP, Facts, Growth, LoopGuard
+from .loops import HISTORY, MOVED, PILE_WORK_PER_STEP, STATS, Facts, Growth, LoopGuard, Read
 from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
 from .performing import Performing
 from .rechecks import condition_reads
@@ -74,6 +77,7 @@ MEMORY_EVERY = 2047
 _COUNTERS_AT = 1
 _POOL_AT = 6
 _DUE_AT = 10
+_HISTORY_AT = 15
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -332,7 +336,7 @@ class Machine(Activating, Performing, Fusing):
             frames,
             self.last_events if self.chain else (),
             self.answered_moment == self.last_moment,
-            tuple(state.history) if state.keep_history else (),  # what conditions on the turn's history read
+            tuple(state.history) if state.keep_history else (),  # at _HISTORY_AT: what conditions on the history read
             tuple((run.signature(), actions) for actions, run in self.delayed),  # what a delay put off, as whose
             # triggered, not admitted yet (issue 37, item 21); filled in in place as admitted: not cached
             tuple(
@@ -605,13 +609,19 @@ class _Look:
     """The whole position at one step, worked out once if a loop guard
     asks for it (most steps it is not asked for at all)."""
 
-    __slots__ = ("machine", "where", "chooser", "seen")
+    __slots__ = ("machine", "where", "chooser", "seen", "reads", "history", "tallies")
 
     def __init__(self, machine: Machine, where: str, chooser: Any) -> None:
         self.machine = machine
         self.where = where
         self.chooser = chooser
         self.seen: Any = None
+        #: :attr:`Facts.reads`, once worked out
+        self.reads: tuple[Any, ...] | None = None
+        #: the turn's history the tallies counted, and for each of the index's
+        #: ``history_patterns``: how many of its events were looked at, and fit
+        self.history: list[Event] | None = None
+        self.tallies: list[list[int]] = []
 
     def position(self) -> Any:
         if self.seen is None:
@@ -623,9 +633,16 @@ class _Look:
         return (self.where, self.position(), self.chooser)
 
     def shape(self) -> Any:
-        """:meth:`full`, leaving out the counters' values."""
+        """:meth:`full`, leaving out the numbers: the counters' values, the
+        amounts of the stat changes cards carry and the turn's history
+        (:meth:`numbers` gives them)."""
         whole = self.position()
-        return (self.where, whole[:_COUNTERS_AT] + whole[_COUNTERS_AT + 1 :], self.chooser)
+        cards = whole[0]
+        carrying = self.machine.state.carrying()
+        if carrying:
+            cards = tuple(without_amounts(card) if card[0] in carrying else card for card in cards)
+        rest = whole[_COUNTERS_AT + 1 : _HISTORY_AT] + ((),) + whole[_HISTORY_AT + 1 :]
+        return (self.where, (cards,) + rest, self.chooser)
 
     @staticmethod
     def pile(shape: Any) -> Any:
@@ -646,6 +663,40 @@ class _Look:
     def counters(self) -> dict[str, dict[str, int]]:
         return self.machine.state.counters
 
+    def numbers(self) -> dict[str, dict[Any, int]]:
+        machine = self.machine
+        state, view = machine.state, machine.view
+        found: dict[str, dict[Any, int]] = {}
+        for card_id in state.carrying():
+            card = state.cards[card_id]
+            values: dict[Any, int] = {MOVED: card.incarnation}
+            for mod in card.mods:
+                if mod.stat and ("stat", mod.stat) not in values:
+                    values["stat", mod.stat] = view.stat(card_id, mod.stat) or 0
+            found[card_id] = values
+        if state.keep_history:
+            found[""] = self._history_counts()
+        return found
+
+    def _history_counts(self) -> dict[Any, int]:
+        """The turn's length, and how many of its events fit each of the
+        index's ``history_patterns`` (counted on from where the last look
+        stopped: each event is looked at once per pattern)."""
+        machine = self.machine
+        history, patterns = machine.state.history, machine.index.history_patterns
+        if self.history is not history:  # a new turn, or a copy's first look
+            self.history, self.tallies = history, [[0, 0] for _ in patterns]
+        counts: dict[Any, int] = {HISTORY: len(history)}
+        player, matches = machine.state.players[0], machine.view.matches
+        for number, (pattern, tally) in enumerate(zip(patterns, self.tallies, strict=True)):
+            seen, fit = tally
+            for event in history[seen:]:
+                if matches(pattern, event, player, "", ""):  # the same for every asker (number_reads)
+                    fit += 1
+            tally[:] = [len(history), fit]
+            counts["happened", number] = fit
+        return counts
+
     def pending(self) -> tuple[int, int, dict[int, int]]:
         pool = self.machine.pool
         multiset, waiting = pool.quick_fingerprint()
@@ -654,12 +705,20 @@ class _Look:
     def facts(self) -> Facts:
         machine = self.machine
         guard, index = machine._guard, machine.index
+        if self.reads is None:
+            stats = machine.ruleset.info.rule_stats
+            rule_reads = (
+                (Read(STATS, None),)
+                if stats is None
+                else tuple(Read(("stat", stat), Compare(op, number)) for stat, op, number in stats)
+            )
+            self.reads = index.counter_reads + index.number_reads + rule_reads
         return Facts(
             step=guard.steps,
             trace=len(machine.trace),
             asked=machine.asked,
             rules=machine._rule_counters,
-            reads=index.counter_reads,
+            reads=self.reads,
             one_way=index.one_way,
             budget=guard.limit - guard.steps,
         )

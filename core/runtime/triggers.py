@@ -21,18 +21,26 @@ from ..model.values import (
     Ability,
     Action,
     AtTrigger,
+    Battle,
     Card,
+    Change,
     Count,
     CounterIs,
     Delay,
     Event,
     Gain,
     Grant,
+    Happened,
+    HappenedCount,
     Mod,
+    Pattern,
+    Query,
+    StatIs,
     StatOf,
     walk_objects,
 )
 from .evaluate import Evaluator, fixed_values, is_fixed_value
+from .loops import Read, number_reads
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
@@ -150,8 +158,16 @@ class AbilityIndex:
     sequenced: bool = False
     #: the conditions in the words that read a counter
     counter_reads: tuple[CounterIs, ...] = ()
-    #: counters the words only ever raise, or only ever lower
-    one_way: frozenset[str] = frozenset()
+    #: counters the words only ever raise, or only ever lower; and the
+    #: stats (``("stat", name)``) that ``change`` only ever raises, or only
+    #: ever lowers, and the counts of the turn's history below (which only grow)
+    one_way: frozenset[Any] = frozenset()
+    #: the words' reads of the other numbers the growth guard leaves out of
+    #: positions, cards' stats and the turn's history (:func:`number_reads`)
+    number_reads: tuple[Read, ...] = ()
+    #: the patterns of the ``happened`` conditions that count alike for
+    #: every asker, whose counts :data:`number_reads` compare (``("happened", i)``)
+    history_patterns: tuple[Pattern, ...] = ()
     #: per ability (by ``id``): the ability, and whether its effect runs on the
     #: fused path (:func:`tcgtrig.runtime.fused.fusable`), found once
     fast: dict[int, tuple[Ability, bool]] = Factory(dict)
@@ -214,10 +230,16 @@ class AbilityIndex:
         granted_interrupts: dict[str, list[tuple[str, Ability]]] = {}
         grants, counter_words, fixed, delays = _read_words(cards, start)
         sequenced = delays or any(a.kind == "consequence" for card in cards for a in card.abilities)
-        signs: dict[str, set[int]] = {}
+        signs: dict[Any, set[int]] = {}
         for item in counter_words:
             if isinstance(item, Gain):
                 signs.setdefault(item.counter, set()).add(item.sign)
+            elif isinstance(item, Change):
+                amount = item.by_amount
+                signs.setdefault(("stat", item.stat), set()).update(
+                    (1 if amount > 0 else -1,) if type(amount) is int else (1, -1)
+                )
+        reads, patterns = number_reads(counter_words)
         for key, ability in grants:
             if ability.when is None or (ability.kind == "interrupt" and not would):
                 continue
@@ -229,7 +251,10 @@ class AbilityIndex:
             listeners={k: Listeners.build(v) for k, v in triggers.items()},
             fixed=fixed,
             counter_reads=tuple(dict.fromkeys(item for item in counter_words if isinstance(item, CounterIs))),
-            one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1),
+            one_way=frozenset(name for name, seen in signs.items() if len(seen) == 1)
+            | {("happened", number) for number in range(len(patterns))},
+            number_reads=reads,
+            history_patterns=patterns,
             self_listeners=frozenset(self_listeners),
             sequenced=sequenced,
             interrupts={k: tuple(v) for k, v in interrupts.items()},
@@ -405,17 +430,23 @@ def _holders(state: GameState, ability: Ability, before: dict[str, Card]) -> lis
 _MAYBE_FIXED = frozenset({Count, StatOf, AtTrigger})
 
 
+#: the words that read or change a number the growth guard compares (:func:`_read_words`)
+_NUMBER_WORDS = frozenset({CounterIs, Gain, Change, StatIs, Query, StatOf, Battle, Happened, HappenedCount})
+
+
 def _read_words(
     cards: Sequence[Card], start: Sequence[Action]
-) -> tuple[list[tuple[str, Ability]], list[CounterIs | Gain], dict[int, tuple[Ability, _Fixed]], bool]:
+) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, _Fixed]], bool]:
     """One walk of every word of the cards (their abilities, and those they
     gained already) and of the start actions, gathering: every ``grant``
     there and every gained ability on a card, as (effect key, ability); the
     counter words (``CounterIs`` and ``Gain``), in walk order; each
     printed ability's :func:`fixed_values`, by ``id``; and whether any
-    word is a ``delay``."""
+    word is a ``delay``.  The counter words are those of
+    :data:`_NUMBER_WORDS`: what reads or changes a counter, a stat or the
+    turn's history."""
     found: dict[int, tuple[str, Ability]] = {}
-    counters: list[CounterIs | Gain] = []
+    counters: list[Any] = []
     fixed: dict[int, tuple[Ability, _Fixed]] = {}
     delays = False
     for card in cards:
@@ -430,10 +461,10 @@ def _read_words(
         values: dict[Any, None] = {}
         for item in walk_objects(root):
             kind = type(item)
+            if kind in _NUMBER_WORDS:
+                counters.append(item)
             if kind is Grant:
                 found[id(item.ability)] = (item.key, item.ability)
-            elif kind is CounterIs or kind is Gain:
-                counters.append(item)
             elif kind in _MAYBE_FIXED and is_fixed_value(item):
                 values[item] = None
             elif kind is Delay:

@@ -62,6 +62,7 @@ GAME_INFO = GameInfo(
     events=("deleted", "trashed"),  # rules processing: DP 0 or less, a Tamer/Option where it cannot stay
     zones=("trash",),
     rule_counters=("memory",),  # the memory gauge ends the turn (CR 6-6-4)
+    rule_stats=(("dp", "lte", 0),),  # rules processing deletes a Digimon with 0 DP or less (CR 17-1)
     turn_marks=("attack_in_progress", "attack_ended"),  # an attack is part of its turn (CR 11-1)
     stats=("dp", "level"),  # what its rules read
     zone_roles={"deck": "deck", "hand": "hand", "battle": "field", "trash": "discard", "security": "life"},

@@ -71,6 +71,7 @@ GAME_INFO = GameInfo(
     events=("destroyed",),  # state-based: power 0 or less (rule 2)
     zones=("graveyard",),
     rule_counters=(),  # no rule here reads a counter
+    rule_stats=(("power", "lte", 0),),  # a creature with power 0 or less is destroyed (rule 2)
     stats=("power",),  # what its rules read
     zone_roles={
         "deck": "deck",

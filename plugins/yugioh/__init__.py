@@ -66,6 +66,7 @@ GAME_INFO = GameInfo(
         "goat": "GOAT/Edison: within a SEGOC group, the earliest trigger goes on the chain first",
     },
     rule_counters=(),  # no rule here reads a counter
+    rule_stats=(),  # stats are compared only in battles (a word: read there)
     # a Trigger Effect activates once each time its condition is met: one act, once (Yugipedia, Trigger Effect)
     trigger_multiplicity="per_moment",
     citations={
