@@ -160,6 +160,7 @@ def peak_of(*args: str, where: Path) -> tuple[float, str, str]:
     return int(stderr.rsplit("peak ", 1)[1]) / 1024, (where / "out").read_text(encoding="utf-8"), stderr
 
 
+@pytest.mark.slow  # a fresh process each, run to its memory bound: CI runs them
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="the peak resident size, as Linux reports it")
 @pytest.mark.parametrize(
     "args", [("run",), ("run", "--json"), ("play",), ("compare",), ("compare", "--json")], ids=" ".join
