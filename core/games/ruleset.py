@@ -175,6 +175,10 @@ def _info_problem(info: GameInfo) -> str | None:
     ):
         if not isinstance(getattr(info, field), bool):
             return f"{field} {getattr(info, field)!r}: expected True or False"
+    if not isinstance(info.revealed_on_activation, str) or not (
+        info.revealed_on_activation == "" or _WORD.fullmatch(info.revealed_on_activation)
+    ):
+        return f"revealed_on_activation {info.revealed_on_activation!r}: expected a flag (a word) or ''"
     for field in ("terms", "citations", "variants"):
         for key, text in getattr(info, field):
             if not isinstance(key, str) or not _WORD.fullmatch(key) or not _is_line(text, empty=field == "citations"):

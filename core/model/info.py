@@ -229,6 +229,10 @@ class GameInfo:
         "returned to the hand" is removed from the game and never added to
         the hand; 15-1-9 keeps "placed in the trash" for the other zones).
         The game's own zone names.
+    :param revealed_on_activation: a flag an activated ability's card loses
+        as it is activated, by rule (event ``flag_cleared``, before its
+        cost): Yu-Gi-Oh!'s ``face_down`` (a Set Spell or Trap Card is
+        turned face-up as it is activated).  ``""``: none.
     :param rules_between_actions: rules processing (``tcgtrig_rules_processing``)
         also runs between the actions of one resolution — after each action
         that another follows — not only once a resolution is over; what it
@@ -294,6 +298,7 @@ class GameInfo:
     type_roles: tuple[tuple[str, str], ...] = field(default=(), converter=_items)
     tokens_arrive: bool = False
     tokens_never_added_to: tuple[str, ...] = field(default=(), converter=_strs)
+    revealed_on_activation: str = ""
     rules_between_actions: bool = False
     trigger_multiplicity: str = ""
     battle_stat: str = ""

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve
 
 from ..language import NOT_AT_ONCE
-from ..language.base import Moment
+from ..language.base import Moment, card_event, make_op
+from ..language.flag import apply as flag_apply
 from ..model.info import ActivationContext
 from ..model.pending import PendingEffect
 from ..model.trace import Step
@@ -311,7 +312,10 @@ class Activating(MachineBase):
         activated (``tcgtrig_activation_zone``), ``by: rule``, as part of
         the activation: the effect, the same, now belongs to the card where
         it was put (and its scope is worked out again)."""
-        if effect.ability.kind != "activated" or not self.ruleset.places_activated:
+        if effect.ability.kind != "activated":
+            return effect, scope
+        self.reveal(effect)
+        if not self.ruleset.places_activated:
             return effect, scope
         state = self.state
         card = state.cards.get(effect.card)
@@ -331,6 +335,22 @@ class Activating(MachineBase):
         run = EffectRun(scope=self.scope_of(placed), instance=placed.id, trigger_cause=placed.id, depth=placed.depth)
         self.happened(events, before, run)
         return placed, None
+
+    def reveal(self, effect: PendingEffect) -> None:
+        """An activated ability's card loses the game's
+        ``GameInfo.revealed_on_activation`` flag as it is activated, by rule
+        (a Set card turned face-up), before its cost."""
+        flag = self.ruleset.info.revealed_on_activation
+        card = self.state.cards.get(effect.card) if flag else None
+        if card is None or flag not in card.flags or card.incarnation != effect.incarnation:
+            return
+        events: list[Event] = []
+        event = card_event("flag_cleared", None, card, "rule", None, flag=flag)
+        op = make_op(part=0, event=event, subject=card.id, incarnation=card.incarnation, data=(), apply=flag_apply)
+        machine: Machine = self  # type: ignore[assignment]  # a part of the machine
+        flag_apply(Moment(machine, events, {}), op, card)
+        run = EffectRun(scope=self.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+        self.happened(events, {}, run)
 
     def put_away(self, effect: PendingEffect, run: EffectRun, point: str = "resolved") -> None:
         """Once an activated effect's actions are done (or its negated chain

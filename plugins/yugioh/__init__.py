@@ -87,4 +87,6 @@ GAME_INFO = GameInfo(
     counter_roles={"lp": "life"},
     type_roles={"monster": "unit", "spell": "spell"},
     battle_stat="atk",  # damage calculation: tcgtrig_battle_result (positions, battle damage)
+    # a Set Spell or Trap Card is turned face-up as it is activated (Rulebook v10, "Activating a Set card")
+    revealed_on_activation="face_down",
 )
