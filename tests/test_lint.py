@@ -135,3 +135,15 @@ def test_the_event_list_in_the_docs_is_up_to_date():
     assert (ROOT / "docs" / "events.md").read_text(encoding="utf-8") == make_events.page(), (
         "run: python docs/make_events.py"
     )
+
+
+def test_a_file_in_another_games_words_is_checked_in_those_words():
+    # compare's columns said "no card is in or moves to the zone 'battle'" of a Digimon file under
+    # Magic: its words, read by role there, are not typos; a real one still is
+    text = Path("tests/scenarios/digimon/cr-11-2-6-attack-target-deleted-attack-fails.yaml").read_text()
+    position = tcgtrig.scenario_from_text(text, "attack.yaml")
+    for game in ("magic", "yugioh", "duelmasters"):
+        assert lint(position, tcgtrig.load_ruleset(game)) == [], game
+    typo = tcgtrig.scenario_from_text(text.replace("delete: {zone: battle", "delete: {zone: batle"), "typo.yaml")
+    [finding] = lint(typo, tcgtrig.load_ruleset("magic"))
+    assert "no card is in or moves to the zone 'batle' (did you mean 'battle'?)" in finding.message

@@ -163,7 +163,13 @@ def _suggest(name: str, known: Iterable[str], own: Iterable[str] = ()) -> str:
 
 
 def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None) -> list[Finding]:
-    """The typos in ``scenario`` under ``ruleset``, in file order."""
+    """The typos in ``scenario`` under ``ruleset``, in file order.  A file
+    written in another installed game's words (``words:``) is checked
+    against that game's names: they are the file's vocabulary, and read by
+    role under ``ruleset`` they are not typos."""
+    written = _words_game(scenario, ruleset)
+    if written is not None:
+        ruleset, compiled = written, None
     compiled = compiled if compiled is not None else scenario.compile(ruleset)
     file_events, file_zones = _file_events_and_zones(compiled)
     events = game_events(ruleset) | file_events
@@ -217,6 +223,20 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
         findings.append(Finding(scenario.file, scenario.source.line(paths[0]), format_path(paths[0]), message + more))
     findings.sort(key=lambda f: f.line or 0)
     return findings
+
+
+def _words_game(scenario: Scenario, ruleset: Ruleset) -> Ruleset | None:
+    """The game whose words the file is written in, when it is another
+    installed game than ``ruleset``'s."""
+    from ..games.manager import available_games, load_ruleset, split_game
+
+    words = scenario.data.get("words")
+    if not isinstance(words, str):
+        return None
+    written = split_game(words)[0]
+    if written == split_game(ruleset.name)[0] or written not in available_games():
+        return None
+    return load_ruleset(written)
 
 
 def _query_zones(data: Any) -> Iterator[tuple[tuple[Any, ...], str]]:
