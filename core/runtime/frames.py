@@ -275,13 +275,11 @@ class Settle(Frame):
         (and must be asked again once their actions are done)."""
         todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
         if not todo:
-            if machine.delayed:  # what a delay put off may be due: it happens first, then settle again
-                settle = cls()
-                machine.push(settle)
-                if not machine.begin_delayed():
-                    machine.pop()
-                    cls.admit(machine)
-                return
+            if machine.delayed:  # what a delay put off may be due: it happens first, then this settles again
+                machine.push(cls())
+                if machine.begin_delayed():
+                    return
+                machine.pop()
             cls.admit(machine)
             return
         machine.push(cls())
