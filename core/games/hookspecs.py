@@ -126,6 +126,7 @@ if TYPE_CHECKING:
     from ..model.pending import PendingEffect
     from ..model.state import GameState
     from ..model.values import Ability, Action, Card, Event
+    from ..printed import Reading
     from ..runtime.evaluate import Evaluator
 
 __all__ = ["PROJECT", "READS", "hookspec", "hookimpl", "reads"]
@@ -256,6 +257,43 @@ def tcgtrig_action_aliases() -> dict[str, Callable[[Any], Any]]:
     :return: ``{alias name: expand function}``.
 
     Use in game plugins: to let scenario files speak the game's words.
+    """
+
+
+@hookspec(firstresult=True)
+def tcgtrig_read_text(text: str, types: Sequence[str]) -> Reading | None:
+    """Read a card's printed text into abilities in the scenario language.
+
+    Called when a scenario file gives a card's ``text:`` instead of its
+    ``abilities:`` (or an ability by its ``id`` and ``text:`` alone), by
+    ``tcgtrig read``, and by ``check --strict`` to compare a card's text with
+    the abilities written for it.  The text is in the game's own printed
+    templates ("[On Play]", "When you put this creature into the battle
+    zone", "If this card is sent to the GY: You can…"); the abilities come
+    out as the data a file would hold, in the game's words, and are
+    compiled like any other.
+
+    The core's :class:`tcgtrig.printed.TextReader` runs the loop every game
+    shares (normalize, cut into parts, read each part); a game gives its
+    templates as a lark grammar beside its plugin
+    (:func:`tcgtrig.printed.grammar`) and builds the data from the tree.
+
+    Stops at first non-None result.  Default: the game reads no printed
+    text (a file that gives a card by its text is refused, naming the game).
+
+    :param text: the printed text, as the card (or a card list) gives it.
+    :param types: the card's types as a scenario file gives them
+        (``trap``, ``quick_play``, ``creature``); empty when unknown.
+    :return: a :class:`tcgtrig.printed.Reading`: each ability under the
+        words it came from, and the words it could not read.
+
+    Use in game plugins: every bundled game and both example games::
+
+        READER = DigimonReader()
+
+        @hookimpl
+        def tcgtrig_read_text(text, types):
+            return READER.read(text, types)
     """
 
 

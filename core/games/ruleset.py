@@ -32,7 +32,7 @@ from ..model.values import ACTION_TYPES
 from .guard import NOT_THE_PLUGINS
 
 if TYPE_CHECKING:
-    pass
+    from ..printed import Reading
 
 __all__ = ["Ruleset", "CORE_STEP_KEYS", "MAX_TEXT", "MAX_NUMBER"]
 
@@ -263,8 +263,20 @@ class Ruleset:
         self.game = info.name
         self.variant = variant or info.default_variant
         self.name = info.name if variant in (None, info.default_variant) else f"{info.name}/{variant}"
-        # each hook is resolved once: no implementation (the core default,
-        # no call at all), one (called directly), or several (through pluggy)
+        self._bind_hooks()
+        self.has_look_back = self._look_back is not None
+        self.chain_order = self._chain_order(info)  # chain games: the rule of a link's resolved step
+        self._note_every_effect_hooks()
+        self.window_reads = self._window_reads()
+        #: trace details already found sound (a game gives a few answers, over and over)
+        self._sound_details: set[tuple[tuple[str, Any], ...]] = set()
+        self.aliases = self._collect_aliases()
+
+    # -- plumbing -----------------------------------------------------------
+
+    def _bind_hooks(self) -> None:
+        """Resolve each hook once: no implementation (the core default, no
+        call at all), one (called directly), or several (through pluggy)."""
         bind = self._bind
         self._look_back = bind("tcgtrig_look_back")
         self._each_event = bind("tcgtrig_trigger_each_event")
@@ -287,15 +299,7 @@ class Ruleset:
         self._offered = bind("tcgtrig_offered_in_window")
         self._declared = bind("tcgtrig_declared_use")
         self._together = bind("tcgtrig_replacements_together")
-        self.has_look_back = self._look_back is not None
-        self.chain_order = self._chain_order(info)  # chain games: the rule of a link's resolved step
-        self._note_every_effect_hooks()
-        self.window_reads = self._window_reads()
-        #: trace details already found sound (a game gives a few answers, over and over)
-        self._sound_details: set[tuple[tuple[str, Any], ...]] = set()
-        self.aliases = self._collect_aliases()
-
-    # -- plumbing -----------------------------------------------------------
+        self._read_text = bind("tcgtrig_read_text")
 
     def _note_every_effect_hooks(self) -> None:
         """Whether the game implements each hook the engine calls for every
@@ -707,6 +711,23 @@ class Ruleset:
         if self._verdict("tcgtrig_delayed_due", verdict) is None:
             return not chain
         return bool(verdict)
+
+    @property
+    def reads_text(self) -> bool:
+        """Whether the game reads printed card text (``tcgtrig_read_text``)."""
+        return self._read_text is not None
+
+    def read_text(self, text: str, types: Sequence[str] = ()) -> Reading | None:
+        """What the game reads in a card's printed text; ``None`` when it
+        reads no printed text."""
+        from ..printed import Reading
+
+        if self._read_text is None:
+            return None
+        reading = self._read_text(text, tuple(types))
+        if reading is not None and not isinstance(reading, Reading):
+            raise self._bad("tcgtrig_read_text", reading, "a tcgtrig.printed.Reading or None")
+        return reading
 
     @property
     def responds_by_speed(self) -> bool:

@@ -829,3 +829,34 @@ def test_hook_tcgtrig_offered_in_window():
     assert [(s.get("decision"), s.get("player"), s.get("label")) for s in respond] == [("respond", "B", "h.sneaky")]
     passed = run(HIDDEN, ruleset(HandLater()))  # the default chooser passes
     assert passed.chains() == [["a.seen"]] and passed.keys("declined") == ["h.sneaky"]
+
+
+class Printed:
+    """A game whose cards print "When ping: gain N." (one ability a line)."""
+
+    @hookimpl
+    def tcgtrig_read_text(self, text, types):
+        from tcgtrig.printed import ReadAbility, TextReader
+
+        class Reader(TextReader):
+            game = "plain"
+
+            def read_part(self, words, types):
+                head, _, amount = words.partition(": gain ")
+                if head != "When ping" or not amount.rstrip(".").isdigit():
+                    return None
+                data = {"when": "ping", "do": [{"gain": {"counter": "n", "amount": int(amount.rstrip("."))}}]}
+                return [ReadAbility(words=words, data=data, name="on ping")]
+
+        return Reader().read(text, types)
+
+
+def test_hook_tcgtrig_read_text():
+    ruleset = game(Printed())
+    reading = ruleset.read_text("When ping: gain 2.\nWhen pong: gain 1.")
+    assert [part.words for part in reading.abilities] == ["When ping: gain 2."]
+    assert (reading.unread, reading.whole) == (("When pong: gain 1.",), False)
+    assert reading.scenario() == [
+        {"id": "on_ping", "when": "ping", "do": [{"gain": {"counter": "n", "amount": 2}}], "text": "When ping: gain 2."}
+    ]
+    assert game().read_text("When ping: gain 2.") is None  # a game that reads no text says so
