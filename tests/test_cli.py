@@ -112,7 +112,7 @@ def test_version_and_help(runner):
     result = invoke(runner, "--help")
     assert result.exit_code == 0
     commands = re.findall(r"^  (\w+)  ", result.stdout, flags=re.M)
-    assert commands == ["check", "compare", "explore", "games", "play", "resume", "run", "schema", "words"]
+    assert commands == ["check", "compare", "explore", "games", "play", "read", "resume", "run", "schema", "words"]
 
 
 def test_schema_prints_the_json_schema_that_accepts_the_scenarios(runner):

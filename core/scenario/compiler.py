@@ -59,6 +59,7 @@ from ..model.values import (
     TurnOf,
     Value,
 )
+from .printed import with_printed_abilities
 from .source import format_path
 from .validating import Path_, article, check_schema, describe
 
@@ -187,6 +188,7 @@ class Compiler:
         self.written: Ruleset | None = None
         #: the actions left out as having no meaning here (another game's words)
         self.left_out_paths: list[Path_] = []
+        self.data = with_printed_abilities(self.data, self.source, ruleset)
         if isinstance(self.data.get("words"), str):
             self.data = self.in_own_words(self.data)
         self.aliases: dict[str, Callable[[Any], Any]] = dict(ruleset.aliases)

@@ -110,6 +110,9 @@ class Source:
     file: str
     _lines: dict[Path_, int] | Callable[[], dict[Path_, int]] = field(factory=dict, alias="lines")
     _cache: dict[str, dict[Path_, int]] = field(factory=dict, eq=False, repr=False, init=False)
+    #: data put in place of what the file wrote (abilities read from a
+    #: card's printed text): its path → the written path whose line it takes
+    moved: dict[Path_, Path_] = field(factory=dict, eq=False, repr=False, init=False)
 
     @property
     def lines(self) -> dict[Path_, int]:
@@ -123,12 +126,22 @@ class Source:
         """The line of ``path``, or of its nearest ancestor that has one."""
         lines = self.lines
         path = tuple(path)
+        if self.moved:
+            path = self._written(path)
         while True:
             if path in lines:
                 return lines[path]
             if not path:
                 return None
             path = path[:-1]
+
+    def _written(self, path: Path_) -> Path_:
+        """The path the file wrote for ``path`` (see :attr:`moved`)."""
+        for end in range(len(path), 0, -1):
+            written = self.moved.get(path[:end])
+            if written is not None:
+                return written
+        return path
 
     def error(self, path: Sequence[Any], message: str, options: Sequence[str] | None = None) -> ScenarioError:
         return ScenarioError(

@@ -566,10 +566,14 @@ def _resolve(
 
 
 def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
-    """The typo warnings of a resolved file; with ``strict`` they are bad input."""
-    from .lint import lint
+    """The typo warnings of a resolved file; with ``strict`` they are bad
+    input, and so is a card's printed text that disagrees with the
+    abilities written for it on what decides the order."""
+    from .lint import lint, printed_disagreements
 
     findings = lint(scenario, result.engine.ruleset, result.compiled)
+    if strict:
+        findings += printed_disagreements(scenario)
     if strict and findings:
         more = f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""
         raise TcgTrigError(f"{findings[0]}{more} (--strict: warnings are errors)")
@@ -578,7 +582,10 @@ def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding
 
 def _strict_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option(
-        "--strict", is_flag=True, help="Treat warnings (a name nothing emits or uses, a typo) as errors."
+        "--strict",
+        is_flag=True,
+        help="Treat warnings (a name nothing emits or uses, a typo) as errors, and report where a card's printed "
+        "text and its abilities disagree on what decides the order.",
     )(func)
 
 
@@ -878,6 +885,68 @@ def resume(saved: str, as_json: bool) -> None:
         result = finish_position(position)
         _show_resolution(result, as_json)
     _exit_for(result)
+
+
+@main.command()
+@click.argument("source", metavar="TEXT|FILE")
+@click.option("--game", "-g", help="The game whose card text it is.", shell_complete=_complete_games)
+@click.option(
+    "--type",
+    "-t",
+    "types",
+    multiple=True,
+    metavar="TYPE",
+    help="The card's type as a scenario file gives it (the game's own words); repeatable.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of YAML.")
+@_input_limit
+@_bad_input
+def read(source: str, game: str | None, types: tuple[str, ...], as_json: bool) -> None:
+    """Print what a game reads in a card's printed text: the abilities, as
+    scenario YAML to paste under the card's ``abilities:``, each under the
+    words it came from.
+
+    TEXT|FILE is the text itself, a file holding it, or ``-`` (standard
+    input).  Exit status: 0 every word read, 1 some words not read (shown
+    as ``NOT READ``), 2 bad input.
+    """
+    from ..games.manager import available_games, load_ruleset
+    from ..printed.show import reading_to_data, reading_to_yaml
+
+    text = _printed_text(source)
+    if game is None:
+        readers = [name for name in available_games() if load_ruleset(name).reads_text]
+        raise TcgTrigError(f"say whose card text it is: --game GAME (legal: {', '.join(readers)})")
+    ruleset = load_ruleset(game)
+    if not ruleset.reads_text:
+        raise TcgTrigError(f"{ruleset.info.title} reads no printed text")
+    with _plugins_print_aside(as_json):
+        reading = ruleset.read_text(text, types)
+    assert reading is not None  # reads_text
+    _for_output()
+    if as_json:
+        _dump(reading_to_data(reading))
+    else:
+        click.echo(reading_to_yaml(reading), nl=False)
+    if not reading.whole:
+        sys.exit(1)
+
+
+def _printed_text(source: str) -> str:
+    """The text of ``tcgtrig read``'s argument: standard input for ``-``, a
+    file's contents, or the argument itself."""
+    from ..scenario.source import read_limited
+
+    if source == "-":
+        return _read_stdin()
+    where = Path(source)
+    if "\n" not in source and len(source) < 4096 and where.is_file():
+        try:
+            with where.open("rb") as stream:
+                return read_limited(stream, source)
+        except OSError as exc:
+            raise TcgTrigError(f"{source}: cannot read: {exc.strerror}") from None
+    return source
 
 
 def _tighten_memory_bound(saved: int | None) -> None:

@@ -225,6 +225,27 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
     return findings
 
 
+def printed_disagreements(scenario: Scenario) -> list[Finding]:
+    """Where a card's printed ``text`` and the abilities written for it
+    differ on what decides the order (``check --strict``), read by the game
+    whose text it is (the file's ``words``, else its ``game``) when it is
+    installed and reads printed text."""
+    from ..games.manager import available_games, load_ruleset, split_game
+    from ..scenario.printed import disagreements
+
+    data = scenario.data
+    named = data.get("words") if isinstance(data.get("words"), str) else data.get("game")
+    if not isinstance(named, str) or split_game(named)[0] not in available_games():
+        return []
+    ruleset = load_ruleset(split_game(named)[0])
+    if not ruleset.reads_text:
+        return []
+    return [
+        Finding(scenario.file, scenario.source.line(path), format_path(path), message)
+        for path, message in disagreements(data, ruleset)
+    ]
+
+
 def _words_game(scenario: Scenario, ruleset: Ruleset) -> Ruleset | None:
     """The game whose words the file is written in, when it is another
     installed game than ``ruleset``'s."""

@@ -860,3 +860,30 @@ def test_hook_tcgtrig_read_text():
         {"id": "on_ping", "when": "ping", "do": [{"gain": {"counter": "n", "amount": 2}}], "text": "When ping: gain 2."}
     ]
     assert game().read_text("When ping: gain 2.") is None  # a game that reads no text says so
+
+
+def test_a_card_given_as_printed_resolves_as_read():
+    text = """
+    cards:
+      - {id: a, owner: A, zone: battle, text: "When ping: gain 2.\\nWhen ping: gain 3."}
+      - id: b
+        owner: A
+        zone: battle
+        abilities:
+          - {id: mine, text: "When ping: gain 5."}
+          - {id: written, when: ping, do: [{gain: {counter: n, amount: 7}}]}
+    start: [{emit: {event: ping}}]
+    choices: [b.mine, a.on_ping_2]
+    """
+    result = run(text, game(Printed()))
+    assert result.keys("resolved") == ["b.mine", "a.on_ping_2", "a.on_ping", "b.written"]
+    assert result.state.counter("A", "n") == 17
+    with pytest.raises(
+        tcgtrig.ScenarioError,
+        match=r"test\.yaml:7: cards\[0\]\.text: card 'a': Plain \(core defaults\) cannot read 'When pong: gain 1.'",
+    ):
+        run(text.replace("When ping: gain 3.", "When pong: gain 1."), game(Printed()))
+    with pytest.raises(
+        tcgtrig.ScenarioError, match=r"Plain \(core defaults\) reads no printed text: give the card's abilities"
+    ):
+        run(text, game())
