@@ -1,7 +1,7 @@
 """The core's layers, read from its imports.
 
 ``core/`` is one package per layer (see CONTRIBUTING.md): ``base`` →
-``model`` → ``games`` → ``language`` (each action's home) → ``runtime`` |
+``model`` and ``printed`` (card text read) → ``games`` → ``language`` (each action's home) → ``runtime`` |
 ``scenario`` → the front door (the top of the package) → ``tools``.  A module imports only its own layer and
 the ones below; the runtime and the scenario files do not import each
 other.  An import inside a function (a lazy one) may go up only when it is
@@ -20,7 +20,7 @@ from tcgtrig.base.old_paths import MOVED
 
 CORE = Path(__file__).resolve().parents[1] / "core"
 
-RANK = {"base": 0, "model": 1, "games": 2, "language": 3, "runtime": 4, "scenario": 4, "": 5, "tools": 6}
+RANK = {"base": 0, "model": 1, "printed": 1, "games": 2, "language": 3, "runtime": 4, "scenario": 4, "": 5, "tools": 6}
 
 #: Lazy imports that go up a layer, and why each one is there.
 LAZY_UPWARD = {
