@@ -57,12 +57,12 @@ def test_a_target_is_chosen_as_it_is_put_on_the_stack_monk_realist_usg_21():
 def test_at_the_beginning_of_your_upkeep_phyrexian_arena_one_104():
     ability = only("At the beginning of your upkeep, you draw a card and you lose 1 life.")
     assert ability.data == {
-        "when": {"event": "start_of_turn", "player": "self"},
+        "when": {"event": "upkeep", "player": "self"},
         "do": [{"draw": 1}, {"lose": {"counter": "life", "amount": 1}}],
     }
     assert Header.of(ability.data).as_dict() == {
         "kind": "triggered",
-        "event": "start_of_turn",
+        "event": "upkeep",
         "optional": False,
         "wording": "when",
         "once_per_turn": False,
@@ -87,7 +87,7 @@ def test_whenever_another_creature_dies_galvanic_juggernaut():
 def test_you_may_makes_it_optional_and_a_pump_lasts_the_turn():
     ability = only("At the beginning of your upkeep, you may have target creature get +2/+2 until end of turn.")
     assert ability.data == {
-        "when": {"event": "start_of_turn", "player": "self"},
+        "when": {"event": "upkeep", "player": "self"},
         "optional": True,
         "target": {"zone": "battlefield", "types": ["creature"], "pick": 1},
         "do": [

@@ -338,7 +338,8 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str, str]:
         return {"event": "flag_set", "flag": "tapped", "card": "self"}, "tapped", "self"
     if kind == "phase":
         whose, step = trees
-        event = "start_of_turn" if step.data == "upkeep" else "end_of_turn"
+        # the upkeep: the event the bundled scenario files emit for it (a step the core has no turn event for)
+        event = "upkeep" if step.data == "upkeep" else "end_of_turn"
         when: dict[str, Any] = {"event": event}
         if whose.data != "each":
             when["player"] = "self" if whose.data == "your" else "opponent"
