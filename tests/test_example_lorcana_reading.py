@@ -104,12 +104,27 @@ def test_lore_lost_and_a_sentence_left_unread_ursula_power_hungry_set1_59():
     assert ability.unread == ("You may draw a card for each 1 lore lost this way.",)
 
 
-def test_a_trigger_that_does_not_read_leaves_the_line_unread_kronk_junior_chipmunk_set2_185():
-    line = (
-        "SCOUT LEADER During your turn, whenever this character banishes another character in a challenge, "
-        "you may deal 2 damage to chosen character."
+def test_during_your_turn_is_a_trigger_condition_and_what_no_pattern_says_is_unread_kronk_set2_185():
+    reading = read(
+        "Resist +1\nSCOUT LEADER During your turn, whenever this character banishes another character in a "
+        "challenge, you may deal 2 damage to chosen character."
     )
-    reading = read(f"Resist +1\n{line}")
+    (ability,) = reading.abilities
+    assert ability.data == {
+        "when": {"event": "banished", "by": "battle", "card": {"types": ["character"], "exclude": "self"}},
+        "trigger_condition": {"turn": "self"},
+        "optional": True,
+        "do": [{"deal_damage": {"card": {"zone": "play", "types": ["character"], "pick": 1}, "amount": 2}}],
+    }
+    # the banishing character is no key of a trigger pattern: the header reads, the words stay unread
+    assert ability.unread == ("banishes another character in a challenge",)
+
+
+def test_a_trigger_that_does_not_read_leaves_the_line_unread_the_bayou_set3_204():
+    line = (
+        "SHOW ME THE WAY Whenever a character quests while here, you may draw a card, then choose and discard a card."
+    )
+    reading = read(line, ("location",))
     assert reading.abilities == () and reading.unread == (line,)
 
 

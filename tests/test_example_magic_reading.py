@@ -145,3 +145,33 @@ def test_whenever_a_creature_dies_read_from_text_resolves_as_the_written_file_cr
     expectation = scenario.compile(RULESET).expect
     assert expectation is not None and tcgtrig.check_expectation(result, expectation) == []
     assert result.keys("resolved") == written.keys("resolved") == ["watcher.see"] * 3
+
+
+def test_a_static_pump_is_a_continuous_ability_gallows_warden_forge():
+    reading = read("Flying\nOther Spirit creatures you control get +0/+1.", ("creature", "spirit"))
+    (anthem,) = reading.abilities
+    query = {"zone": "battlefield", "owner": "self", "all_types": ["spirit", "creature"], "exclude": "self"}
+    assert anthem.data == {"kind": "continuous", "do": [{"change": {"card": query, "stat": "toughness", "by": 1}}]}
+    assert reading.whole
+
+
+def test_an_instant_is_a_spell_of_speed_2_titanic_growth():
+    (spell,) = read("Target creature gets +4/+4 until end of turn.", ("instant",)).abilities
+    assert spell.data == {
+        "kind": "activated",
+        "speed": 2,
+        "target": {"zone": "battlefield", "types": ["creature"], "pick": 1},
+        "do": [
+            {"change": {"card": "target", "stat": stat, "by": 4, "until": "end_of_turn"}}
+            for stat in ("power", "toughness")
+        ],
+    }
+
+
+def test_a_casting_trigger_reads_its_event_and_leaves_the_spells_kind_unread_ichor_synthesizer_one():
+    (ability,) = read("Whenever you cast a noncreature spell, put an oil counter on CARDNAME.").abilities
+    assert ability.data == {
+        "when": {"event": "cast", "actor": "self"},
+        "do": [{"change": {"card": "self", "stat": "oil_counters", "by": 1}}],
+    }
+    assert ability.unread == ("noncreature",)

@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from attrs import evolve
 from lark import Token, Tree
 from lark.exceptions import LarkError
 from tcgtrig.printed import ReadAbility, Skipped, TextReader, grammar
@@ -43,7 +44,11 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
 _STATS = {"{S}": "strength", "{W}": "willpower", "{L}": "lore"}
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 #: an ability's name: words in capitals before its text
-_NAME = re.compile(r"^((?:[A-Z0-9][A-Z0-9'’,.!?&\-]*\s)+?)(?=[A-Z][a-z]|\{|[0-9]+ \{I\})")
+_NAME = re.compile(r"^((?:['A-Z0-9][A-Z0-9'’,.!?&\-]*\s)+?)(?=[A-Z][a-z]|\{|[0-9]+ \{I\})")
+#: a name printed otherwise (in title case): the words before a trigger's opening
+_TITLED = re.compile(
+    r"^([A-Z][^.:]*?) (?=(?:When|Whenever|At the (?:start|end) of|During your turn|Once during your turn) )"
+)
 _TRIGGER = re.compile(
     r"^(?:(During your turn|During an opponent's turn|Once during your turn), )?(When|Whenever|At) (.+?), (.+)$", re.I
 )
@@ -204,7 +209,30 @@ _CHARACTERS = {
     "any": {"types": ["character"]},
     "opposing": {"owner": "opponent", "types": ["character"]},
     "your_items": {"owner": "self", "types": ["item"]},
+    "any_item": {"types": ["item"]},
 }
+
+
+def _characters(tree: Tree) -> dict[str, Any]:
+    """The card pattern of "one of your (other) [Toy] characters"."""
+    kind = str(tree.data)
+    if kind in ("yours_other_kind", "yours_kind", "any_kind"):
+        card: dict[str, Any] = {"all_types": [str(_tokens(tree)[0]).lower(), "character"]}
+        if kind != "any_kind":
+            card["owner"] = "self"
+        if kind == "yours_other_kind":
+            card["exclude"] = "self"
+        return card
+    return dict(_CHARACTERS[kind])
+
+
+class _Qualified(Exception):
+    """A trigger whose event reads but not all its words: the header is
+    read, those words are left unread."""
+
+    def __init__(self, when: dict[str, Any], name: str, words: str) -> None:
+        super().__init__(words)
+        self.when, self.name, self.words = when, name, words
 
 
 def _when(tree: Tree) -> tuple[dict[str, Any], str]:
@@ -219,10 +247,15 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str]:
     if kind == "played_action":
         return {"event": "played", "card": {"owner": "self", "types": [trees[0].data]}}, "play"
     if kind == "challenges_other":
-        return {"event": "challenging", "card": dict(_CHARACTERS[trees[0].data])}, "challenges"
+        return {"event": "challenging", "card": _characters(trees[0])}, "challenges"
+    if kind in ("banishes_self", "banishes_other"):
+        # "this character banishes another character in a challenge": the banishing
+        # character is no key of a trigger pattern — the header reads, this does not
+        when = {"event": "banished", "by": "battle", "card": {"types": ["character"], "exclude": "self"}}
+        raise _Qualified(when, "banishes", "banishes another character in a challenge")
     if kind in ("quests_other", "banished_other", "banished_other_battle"):
         event = "quested" if kind == "quests_other" else "banished"
-        when = {"event": event, "card": dict(_CHARACTERS[trees[0].data])}
+        when = {"event": event, "card": _characters(trees[0])}
         if kind == "banished_other_battle":
             when["by"] = "battle"
         return when, event
@@ -248,7 +281,7 @@ class LorcanaReader(TextReader):
         if RULE_KEYWORDS.fullmatch(text.rstrip(".")):
             why = "keyword: a rule of challenging, questing, singing or playing the core does not model"
             return [Skipped(text, why), *reminders]
-        named = _NAME.match(text + " ")
+        named = _NAME.match(text + " ") or _TITLED.match(text)
         name, body = (named.group(1).strip(), text[named.end() :].strip()) if named else (None, text)
         if body == "Support":
             return [_support(text, name), *reminders]
@@ -275,6 +308,9 @@ def _triggered(words: str, body: str, name: str | None) -> list[ReadAbility] | N
         if tree.data in ("played_self_quests", "played_self_leaves"):
             return _twice(words, tree.data, effect, name, during)
         when, fallback = _when(tree)
+    except _Qualified as qualified:
+        ability = _ability(words, qualified.when, effect, _id(name, qualified.name), during)
+        return [evolve(ability, unread=(qualified.words, *ability.unread))]
     except (LarkError, Unreadable):
         return None
     return [_ability(words, when, effect, _id(name, fallback), during)]

@@ -90,14 +90,23 @@ class _Context:
         self.it = it
 
 
-def _permanents(tree: Tree, *, another: bool = False) -> dict[str, Any]:
-    """A query of permanents on the battlefield from ``permanents``."""
+def _permanents(tree: Tree, *, another: bool = False, lenient: list[str] | None = None) -> dict[str, Any]:
+    """A query of permanents on the battlefield from ``permanents``.  With
+    ``lenient``, the qualifiers no query can say (a colour, "nontoken") are
+    listed there instead of making the words unreadable."""
     query: dict[str, Any] = {"zone": "battlefield"}
     kinds: list[str] = []
+    subtypes: list[str] = []
     for child in tree.children:
         if not isinstance(child, Tree):
             continue
-        if child.data == "kind":
+        if child.data == "subtype":
+            subtypes.append(str(child.children[0]).lower())
+        elif child.data in ("power_gte", "power_lte"):
+            query["stat"] = {"power": {child.data[-3:]: _number(child.children[0])}}
+        elif child.data in ("nontoken", "color") and lenient is not None:
+            lenient.append(str(child.children[0]) if child.children else str(child.data))
+        elif child.data == "kind":
             kinds.append(str(child.children[0]).lower().rstrip("s"))
         elif child.data == "yours":
             query["owner"] = "self"
@@ -119,7 +128,11 @@ def _permanents(tree: Tree, *, another: bool = False) -> dict[str, Any]:
             raise Unreadable(kind)
         elif kind != "permanent":
             types.append(kind)
-    if types:
+    if subtypes and len(types) <= 1:
+        query["all_types"] = [*subtypes, *types]
+    elif subtypes:
+        raise Unreadable("a subtype of several kinds")
+    elif types:
         query["types"] = types
     if another:
         query["exclude"] = "self"
@@ -297,8 +310,17 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str, str]:
     trees = _trees(tree)
     if kind == "enters_self":
         return {"event": "moved", "to": "battlefield", "card": "self"}, "enters", "self"
+    qualifiers: list[str] = []
+    when, name, it = _pattern(kind, trees, qualifiers)
+    if qualifiers:
+        raise _Qualified(when, name, " ".join(qualifiers))
+    return when, name, it
+
+
+def _pattern(kind: str, trees: list[Tree], qualifiers: list[str]) -> tuple[dict[str, Any], str, str]:
+    """Why one function: one branch per trigger template, each a line or two."""
     if kind == "enters_other":
-        card = _permanents(trees[1], another=trees[0].data == "another")
+        card = _permanents(trees[1], another=trees[0].data == "another", lenient=qualifiers)
         card.pop("zone")
         enters = trees[2]
         under = [child.data for child in _trees(enters)]
@@ -321,13 +343,13 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str, str]:
     if kind == "dies_self":
         return {"event": "dies", "card": "self"}, "dies", "self"
     if kind == "dies_other":
-        card = _permanents(trees[1], another=trees[0].data == "another")
+        card = _permanents(trees[1], another=trees[0].data == "another", lenient=qualifiers)
         card.pop("zone")
         return {"event": "dies", "card": card}, "dies", "event.card"
     if kind == "attacks_self":
         return {"event": "attacking", "card": "self"}, "attacks", "self"
     if kind == "attacks_other":
-        card = _permanents(trees[1], another=trees[0].data == "another")
+        card = _permanents(trees[1], another=trees[0].data == "another", lenient=qualifiers)
         card.pop("zone")
         return {"event": "attacking", "card": card}, "attacks", "event.card"
     if kind == "blocks_self":
@@ -401,7 +423,9 @@ class MagicReader(TextReader):
         text = _REMINDER.sub("", words).strip()
         if not text:
             return reminders
-        read = self._keywords(text) or self._triggered(text) or self._activated(text)
+        read = self._keywords(text) or self._triggered(text) or self._activated(text) or _static(text)
+        if read is None and ("instant" in types or "sorcery" in types):
+            read = _spell(text, "instant" in types)
         if read is None:
             return None
         return [*read, *reminders]
@@ -462,6 +486,37 @@ class MagicReader(TextReader):
             data["target"] = target
         data["do"] = do
         return [ReadAbility(text, data, "activated", unread=tuple(unread))]
+
+
+def _static(text: str) -> list[ReadAbility | Skipped] | None:
+    """ "Creatures you control get +1/+1", "Other Spirit creatures you control
+    get +0/+1": a continuous ability changing their power and toughness."""
+    try:
+        tree = _PARSER(start="static").parse(text)
+        query = _permanents(_trees(tree)[0])
+        power, toughness = _pt(_tokens(tree)[0])
+    except (LarkError, Unreadable):
+        return None
+    do = [
+        {"change": {"card": query, "stat": stat, "by": by}}
+        for stat, by in (("power", power), ("toughness", toughness))
+        if by
+    ]
+    return [ReadAbility(text, {"kind": "continuous", "do": do}, "static")]
+
+
+def _spell(text: str, instant: bool) -> list[ReadAbility | Skipped] | None:
+    """An instant's or a sorcery's effect: a spell its player casts, an
+    activated ability of speed 2 (an instant) or 1 (a sorcery), as a
+    Yu-Gi-Oh! Spell is."""
+    do, target, unread = _effect(text, _Context("self"))
+    if not do:
+        return None
+    data: dict[str, Any] = {"kind": "activated", "speed": 2 if instant else 1}
+    if target is not None:
+        data["target"] = target
+    data["do"] = do
+    return [ReadAbility(text, data, "spell", unread=tuple(unread))]
 
 
 def _cost(tree: Tree) -> list[dict[str, Any]]:
