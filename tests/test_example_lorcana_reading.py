@@ -128,6 +128,17 @@ def test_a_trigger_that_does_not_read_leaves_the_line_unread_the_bayou_set3_204(
     assert reading.abilities == () and reading.unread == (line,)
 
 
+def test_if_you_have_a_character_named_is_read_as_the_effect_resolves_elsa_trusted_sister_set7_55():
+    (ability,) = read(
+        "WHAT DO WE DO NOW? Whenever this character quests, if you have a character named Anna in play, gain 1 lore."
+    ).abilities
+    named = {"zone": "play", "owner": "self", "types": ["character"], "name": "Anna"}
+    assert ability.data == {
+        "when": {"event": "quested", "card": "self"},
+        "do": [{"if": {"count": named, "gte": 1}, "then": [{"gain_lore": 1}]}],
+    }
+
+
 def test_gain_lore_when_others_are_banished_read_from_text_resolves_as_the_written_file_cr_7_4_3():
     """The Watcher of cr-7-4-3-three-banished-at-once-trigger-three-times.yaml
     given by its printed text alone: three of A's characters banished at

@@ -172,10 +172,17 @@ def _action(tree: Tree) -> list[dict[str, Any]]:
         ]
     if kind == "opponents_discard":
         return [{"discard": {"zone": "hand", "owner": "opponent", "pick": 1, "chooser": "opponent"}}]
+    if kind in ("opponents_banish", "opponents_exert"):
+        query = {"zone": "play", "owner": "opponent", "types": ["character"], "pick": 1, "chooser": "opponent"}
+        if kind == "opponents_exert":
+            query["no_flag"] = "exerted"
+        return [{kind.split("_")[1]: query}]
     if kind == "you_discard":
         return [{"discard": {"zone": "hand", "owner": "self", "pick": 1}}]
     if kind == "if_you_do":
         return [{"if": {"did": "previous"}, "then": _action(trees[0])}]
+    if kind == "may":
+        return [{"may": _action(trees[0])}]
     if kind == "gains":
         flag = str(tokens[0]).lower().split(" ")[0]
         return [{"flag": {"card": _object(trees[0]), "set": flag, "until": "end_of_turn"}}]
@@ -378,14 +385,39 @@ def _cost(tree: Tree) -> list[dict[str, Any]]:
     return cost
 
 
+def _having(tree: Tree) -> dict[str, Any]:
+    """ "if you have …": a condition read as the effect resolves."""
+    kind = str(tree.data)
+    tokens = [str(token) for token in _tokens(tree)]
+    mine: dict[str, Any] = {"zone": "play", "owner": "self"}
+    if kind == "named":
+        return {"count": {**mine, "types": ["character"], "name": tokens[-1].strip()}, "gte": 1}
+    if kind in ("kind_in_play", "other_kind_in_play"):
+        query = {**mine, "all_types": [tokens[-1].lower(), "character"]}
+        if kind == "other_kind_in_play":
+            query["exclude"] = "self"
+        return {"count": query, "gte": 1}
+    if kind == "location_in_play":
+        return {"count": {**mine, "types": ["location"]}, "gte": 1}
+    if kind == "others_in_play":
+        return {"count": {**mine, "types": ["character"], "exclude": "self"}, "gte": _number(tokens[0])}
+    if kind == "cards_in_hand":
+        return {"count": {"zone": "hand", "owner": "self"}, "gte": _number(tokens[0])}
+    return {"count": {"zone": "hand", "owner": "self"}, "eq": 0}
+
+
 def _effect(effect: str) -> tuple[list[dict[str, Any]], list[str]]:
     do: list[dict[str, Any]] = []
     unread: list[str] = []
     for sentence in _sentences(effect):
         try:
             tree = _PARSER(start="sentence").parse(sentence)
-            for child in _trees(tree):
-                do.extend(_action(child))
+            trees = _trees(tree)
+            if tree.data == "conditional":
+                then = [action for child in trees[1:] for action in _action(child)]
+                do.append({"if": _having(trees[0]), "then": then})
+            else:
+                do.extend(action for child in trees for action in _action(child))
         except (LarkError, Unreadable):
             unread.append(sentence)
     return do, unread

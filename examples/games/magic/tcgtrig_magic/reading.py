@@ -245,6 +245,8 @@ def _action(tree: Tree, context: _Context) -> list[dict[str, Any]]:
         return [{"discard": {"zone": "hand", "owner": who, "pick": 1, "chooser": who}} for who in players]
     if kind == "if_you_do":
         return [{"if": {"did": "previous"}, "then": _action(trees[0], context)}]
+    if kind == "may":
+        return [{"may": _action(trees[0], context)}]
     if kind == "sacrifice_self":
         return [{"sacrifice": "self"}]
     if kind == "sacrifice_one":
