@@ -175,3 +175,16 @@ def test_a_casting_trigger_reads_its_event_and_leaves_the_spells_kind_unread_ich
         "do": [{"change": {"card": "self", "stat": "oil_counters", "by": 1}}],
     }
     assert ability.unread == ("noncreature",)
+
+
+def test_an_intervening_if_is_a_trigger_condition_gaeas_courser_forge():
+    """CR 603.4: "Whenever …, if …, …" is checked as the event happens (and
+    again on resolution: the game's condition_on_resolution)."""
+    (ability,) = read(
+        "Whenever CARDNAME attacks, if there are three or more creature cards in your graveyard, draw a card."
+    ).abilities
+    assert ability.data == {
+        "when": {"event": "attacking", "card": "self"},
+        "trigger_condition": {"count": {"zone": "graveyard", "owner": "self", "types": ["creature"]}, "gte": 3},
+        "do": [{"draw": 1}],
+    }

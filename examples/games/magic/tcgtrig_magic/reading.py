@@ -463,6 +463,13 @@ class MagicReader(TextReader):
         except (LarkError, Unreadable):
             return None
         data: dict[str, Any] = {"when": when}
+        condition = re.match(r"if ([^,]+), (.+)$", effect)
+        if condition:
+            try:
+                data["trigger_condition"] = _intervening(_PARSER(start="intervening").parse(condition.group(1)))
+                effect = condition.group(2)
+            except (LarkError, Unreadable):
+                pass  # the "if" stays in the effect's words, unread
         if effect.lower().startswith("you may "):
             data["optional"] = True
             effect = effect[len("you may ") :]
@@ -488,6 +495,22 @@ class MagicReader(TextReader):
             data["target"] = target
         data["do"] = do
         return [ReadAbility(text, data, "activated", unread=tuple(unread))]
+
+
+def _intervening(tree: Tree) -> dict[str, Any]:
+    """An intervening "if" (CR 603.4): checked as the event happens and again
+    as the ability resolves (the game's ``condition_on_resolution``)."""
+    kind = str(tree.data)
+    if kind == "card_in_hand":
+        return {"count": {"zone": "hand", "owner": "self"}, "gte": 1}
+    if kind == "graveyard_n":
+        number, card_kind = _tokens(tree)
+        kinds = str(card_kind).lower().removesuffix(" card").split(" or ")
+        return {"count": {"zone": "graveyard", "owner": "self", "types": kinds}, "gte": _number(number)}
+    query = {**_permanents(_trees(tree)[0]), "owner": "self"}
+    if kind == "control_none":
+        return {"count": query, "eq": 0}
+    return {"count": query, "gte": 1 if kind == "control_some" else _number(_tokens(tree)[0])}
 
 
 def _static(text: str) -> list[ReadAbility | Skipped] | None:
