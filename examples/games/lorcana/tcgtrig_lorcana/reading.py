@@ -187,13 +187,13 @@ def _action(tree: Tree) -> list[dict[str, Any]]:
         flag = str(tokens[0]).lower().split(" ")[0]
         return [{"flag": {"card": _object(trees[0]), "set": flag, "until": "end_of_turn"}}]
     if kind in ("ink_self", "ink_top", "ink_self_ready"):
-        card: Any = "self" if kind != "ink_top" else {"zone": "deck", "owner": "self", "top": 1}
+        inked: Any = "self" if kind != "ink_top" else {"zone": "deck", "owner": "self", "top": 1}
         flags = ["face_down", "exerted"] if kind != "ink_self_ready" else ["face_down"]
-        return [{"move": {"card": card, "to": "inkwell", "as": "inked", "flags": flags}}]
+        return [{"move": {"card": inked, "to": "inkwell", "as": "inked", "flags": flags}}]
     raise Unreadable(kind)
 
 
-_SELF_EVENTS = {
+_SELF_EVENTS: dict[str, tuple[dict[str, Any], str]] = {
     "played_self": ({"event": "moved", "to": "play", "card": "self"}, "on_play"),
     "quests_self": ({"event": "quested", "card": "self"}, "quests"),
     "challenges_self": ({"event": "challenging", "card": "self"}, "challenges"),
@@ -209,7 +209,7 @@ _SELF_EVENTS = {
     "you_gain_lore": ({"event": "gained", "player": "self", "counter": "lore"}, "gain_lore"),
     "opponent_draws": ({"event": "drawn", "player": "opponent"}, "draw"),
 }
-_CHARACTERS = {
+_CHARACTERS: dict[str, dict[str, Any]] = {
     "yours": {"owner": "self", "types": ["character"]},
     "yours_other": {"owner": "self", "types": ["character"], "exclude": "self"},
     "another": {"types": ["character"], "exclude": "self"},
@@ -247,8 +247,8 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str]:
     kind = str(tree.data)
     trees = _trees(tree)
     if kind in _SELF_EVENTS:
-        when, name = _SELF_EVENTS[kind]
-        return dict(when), name
+        pattern, name = _SELF_EVENTS[kind]
+        return dict(pattern), name
     if kind == "played_other":
         return {"event": "moved", "to": "play", "card": {"owner": "self", "types": [trees[0].data]}}, "play"
     if kind == "played_action":
@@ -258,7 +258,11 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str]:
     if kind in ("banishes_self", "banishes_other"):
         # "this character banishes another character in a challenge": the banishing
         # character is no key of a trigger pattern — the header reads, this does not
-        when = {"event": "banished", "by": "battle", "card": {"types": ["character"], "exclude": "self"}}
+        when: dict[str, Any] = {
+            "event": "banished",
+            "by": "battle",
+            "card": {"types": ["character"], "exclude": "self"},
+        }
         raise _Qualified(when, "banishes", "banishes another character in a challenge")
     if kind in ("quests_other", "banished_other", "banished_other_battle"):
         event = "quested" if kind == "quests_other" else "banished"

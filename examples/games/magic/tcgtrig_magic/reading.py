@@ -335,7 +335,7 @@ def _pattern(kind: str, trees: list[Tree], qualifiers: list[str]) -> tuple[dict[
         return {"event": "moved", "to": "battlefield", "card": card}, "enters", "event.card"
     if kind == "cast":
         caster, spell = trees
-        when = {"event": "cast"}
+        when: dict[str, Any] = {"event": "cast"}
         if caster.data != "anyone":
             when["actor"] = "self" if caster.data == "yours" else "opponent"
         words = [str(word).lower() for word in _tokens(spell)]
@@ -364,7 +364,7 @@ def _pattern(kind: str, trees: list[Tree], qualifiers: list[str]) -> tuple[dict[
         whose, step = trees
         # the upkeep: the event the bundled scenario files emit for it (a step the core has no turn event for)
         event = "upkeep" if step.data == "upkeep" else "end_of_turn"
-        when: dict[str, Any] = {"event": event}
+        when = {"event": event}
         if whose.data != "each":
             when["player"] = "self" if whose.data == "your" else "opponent"
         return when, step.data, "self"
