@@ -134,25 +134,39 @@ def duelmasters(path: Path) -> Iterator[PrintedCard]:
 
 
 def magic(path: Path) -> Iterator[PrintedCard]:
+    """Forge card scripts (``Name:``, ``Types:``, ``Oracle:`` lines), a folder
+    of them searched recursively: Forge's cardsfolder, or files written in
+    its format.  The card's own name in its text (and a legend's short name,
+    before the comma) becomes ``CARDNAME``, Forge's word for it: the reader
+    is not given the name."""
     files = sorted(path.rglob("*.txt")) if path.is_dir() else [path]
     for file in files:
         fields = dict(line.split(":", 1) for line in file.read_text(encoding="utf-8").splitlines() if ":" in line[:20])
         oracle = fields.get("Oracle", "").strip().replace("\\n", "\n")
         if oracle:
+            name = fields.get("Name", file.stem).strip()
+            for self_name in (name, name.split(",")[0]):
+                oracle = re.sub(rf"\b{re.escape(self_name)}\b", "CARDNAME", oracle)
             types = tuple(word.lower() for word in fields.get("Types", "").split() if word[:1].isupper())
-            yield PrintedCard(file.stem, fields.get("Name", file.stem).strip(), types, oracle)
+            yield PrintedCard(file.stem, name, types, oracle)
 
 
 # -- Lorcana: LorcanaJSON's allCards.json -----------------------------------
 
 
 def lorcana(path: Path) -> Iterator[PrintedCard]:
+    """LorcanaJSON's ``allCards.json`` (``{"cards": [...]}`` with ``fullText``
+    or ``abilities``), or a list of the same fields: TheCardGoat/tcg-engines'
+    Lorcana cards (``src/cards/NNN/*/*.ts``: name, version, cardType, each
+    ability's title and description a line) extracted into that shape.  The
+    card's type comes from ``type`` or ``cardType``."""
     data = json.loads(path.read_text(encoding="utf-8"))
     for card in data.get("cards", data) if isinstance(data, dict) else data:
         text = card.get("fullText") or "\n".join(card.get("abilities") or [])
         if text:
             name = " - ".join(part for part in (card.get("name"), card.get("version")) if part)
-            yield PrintedCard(str(card.get("id", name)), name, (str(card.get("type", "")).lower(),), text)
+            kind = str(card.get("type") or card.get("cardType") or "").lower()
+            yield PrintedCard(str(card.get("id", name)), name, (kind,), text)
 
 
 LOADERS = {"digimon": digimon, "yugioh": yugioh, "duelmasters": duelmasters, "magic": magic, "lorcana": lorcana}

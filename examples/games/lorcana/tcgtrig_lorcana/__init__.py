@@ -48,6 +48,7 @@ from typing import Any
 
 from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, flag_word, move_word
+from tcgtrig.printed import Reading
 
 RULES = "Disney Lorcana Comprehensive Rules"
 
@@ -114,6 +115,18 @@ WORDS = {
 @hookimpl
 def tcgtrig_game_info() -> GameInfo:
     return GAME_INFO
+
+
+@hookimpl
+def tcgtrig_read_text(text: str, types: Sequence[str]) -> Reading:
+    """Lorcana's printed text read into abilities: one ability a line, its
+    name in capitals kept as its id; "When you play this character",
+    "Whenever this character quests/challenges", "When this character is
+    banished", "At the start/end of your turn"; the common effect
+    sentences (:mod:`tcgtrig_lorcana.reading`, ``lorcana.lark``)."""
+    from .reading import READER
+
+    return READER.read(text, types)
 
 
 @hookimpl

@@ -72,6 +72,7 @@ from tcgtrig import (
     hookimpl,
 )
 from tcgtrig.games.words import card_argument, move_word
+from tcgtrig.printed import Reading
 
 #: the counter a player's life is (combat damage to a player lowers it)
 LIFE = "life"
@@ -133,6 +134,17 @@ WORDS = {
 @hookimpl
 def tcgtrig_game_info() -> GameInfo:
     return GAME_INFO
+
+
+@hookimpl
+def tcgtrig_read_text(text: str, types: Sequence[str]) -> Reading:
+    """Magic's printed (Oracle) text read into abilities: one ability a
+    line, "When/Whenever/At the beginning of" triggers, activated
+    abilities, undying, persist, exalted and cycling, the common effect
+    sentences (:mod:`tcgtrig_magic.reading`, ``magic.lark``)."""
+    from .reading import READER
+
+    return READER.read(text, types)
 
 
 @hookimpl
