@@ -52,6 +52,19 @@ TRIGGERS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "t_own_attacks": ("creature_attacks", {"event": "attacking", "card": "own"}, {}),
     "t_opp_attacks": ("opponent_attacks", {"event": "attacking", "card": "opponent"}, {}),
     "t_blocks": ("on_block", {"event": "blocked", "card": "self"}, {}),
+    # a block while this creature's attack goes on (attacks are one at a time)
+    "t_becomes_blocked": (
+        "blocked",
+        {"event": "blocked", "player": "opponent"},
+        {
+            "trigger_condition": {
+                "all": [
+                    {"happened": {"event": "attacking", "card": "self"}},
+                    {"not": {"happened": {"event": "end_of_attack"}}},
+                ]
+            }
+        },
+    ),
     "t_destroyed": ("on_destroyed", {"event": "destroyed", "card": "self"}, {}),
     "t_own_destroyed": ("creature_destroyed", {"event": "destroyed", "card": "own"}, {}),
     "t_own_other_destroyed": ("creature_destroyed", {"event": "destroyed", "card": "own_other"}, {}),
@@ -84,6 +97,7 @@ SKIPPED = {
     "reminder_line": REMINDER,
     "multicolor_line": "the rule of a multicolored card: it is put into the mana zone tapped",
     "cross_gear_line": "the card type Cross Gear: how it is put into play and crossed",
+    "castle_line": "the card type Castle (城): how it fortifies a shield",
     "tap_rule_line": "how a tap ability is used (instead of attacking): the $tap line is the ability",
     "restriction_line": (
         "a restriction on attacking or blocking: attacks and blocks are the position's start actions, "
@@ -100,6 +114,7 @@ SHIELD_TRIGGER = {
 
 _SENTENCE = re.compile(r"(?<=\.)\s+|(?<=\.\")\s+|(?<=。)")
 _REMINDER = re.compile(r"\([^()]*\)")
+_TAP_RULE_JA = re.compile(r"このクリーチャーで攻撃する(かわりに|代わりに)、タップして次の能力を使ってもよい。")
 _BULLET = re.compile(r"^[■●・]\s*")
 
 
@@ -120,9 +135,9 @@ def _check_zones(value: Any) -> None:
 
 
 def _clean(value: Any) -> Any:
-    """The data without the reading's own notes (keys starting ``_``)."""
+    """The data without the reading's own note (``_noun``)."""
     if isinstance(value, dict):
-        return {key: _clean(item) for key, item in value.items() if not key.startswith("_")}
+        return {key: _clean(item) for key, item in value.items() if key != "_noun"}
     if isinstance(value, list):
         return [_clean(item) for item in value]
     return value
@@ -151,6 +166,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return "event.card"
 
     def sel_top_one(self, *_: Any) -> dict[str, Any]:
+        return {"zone": "deck", "owner": "self", "top": 1}
+
+    def sel_top_nth(self, n: Token, *_: Any) -> dict[str, Any]:
+        if _num(n) != 1:
+            raise Unreadable("the Nth card of the deck")
         return {"zone": "deck", "owner": "self", "top": 1}
 
     def sel_top_n(self, n: Token, *_: Any) -> dict[str, Any]:
@@ -338,6 +358,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
             query["types"] = [*query.get("types", []), noun]
         return [{"move": {"card": query, "to": "hand"}}]
 
+    def choose_only(self, sel: Any, *_: Any) -> list[Any]:
+        return [{"_choose": sel}]
+
     def choose_then(self, sel: Any, verb: Any) -> list[Any]:
         return [verb(sel)]
 
@@ -420,13 +443,55 @@ class _Build(Transformer):  # type: ignore[type-arg]
 BUILD = _Build()
 
 
+def _chosen(sentences: Sequence[tuple[bool, list[Any], bool]]) -> list[tuple[bool, list[Any], bool]]:
+    """ "Choose one of …. <Do something to> it." / 「…を1体選ぶ。そのクリーチャーを…」:
+    the choice goes where the next sentence names "it" (its only mention).
+    A choice nothing acts on is :class:`Unreadable`."""
+    merged: list[tuple[bool, list[Any], bool]] = []
+    pending: Any = None
+    for may, acts, instead in sentences:
+        if pending is not None:
+            count = _mentions(acts)
+            if count != 1:
+                raise Unreadable("a choice no sentence acts on")
+            acts = _replace(acts, pending)
+            pending = None
+        if len(acts) == 1 and isinstance(acts[0], dict) and "_choose" in acts[0]:
+            pending = acts[0]["_choose"]
+            continue
+        merged.append((may, acts, instead))
+    if pending is not None:
+        raise Unreadable("a choice no sentence acts on")
+    return merged
+
+
+def _mentions(value: Any) -> int:
+    if value == "event.card":
+        return 1
+    if isinstance(value, dict):
+        return sum(_mentions(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_mentions(item) for item in value)
+    return 0
+
+
+def _replace(value: Any, query: Any) -> Any:
+    if value == "event.card":
+        return query
+    if isinstance(value, dict):
+        return {key: _replace(item, query) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_replace(item, query) for item in value]
+    return value
+
+
 def _effect(sentences: Sequence[tuple[bool, list[Any], bool]]) -> tuple[bool, list[Any]]:
     """The actions of an effect's sentences, and whether the whole effect is
     optional ("you may" leading it); a later "you may" is a ``may``.
     A substitution's "instead" prevents the event first."""
     optional = False
     actions: list[Any] = []
-    for index, (may, acts, instead) in enumerate(sentences):
+    for index, (may, acts, instead) in enumerate(_chosen(sentences)):
         if instead and {"prevent": {}} not in actions:
             actions.insert(0, {"prevent": {}})
         if may and index == 0:
@@ -445,11 +510,11 @@ def _prefix_unread(children: list[Any]) -> tuple[str, ...]:
     others (Wave striker, Metamorph, Silent skill, Turbo rush, Accelerator)
     turn it on under a condition the reading does not say: unread.  The
     prefix is taken off ``children``."""
-    if not children or getattr(children[0], "data", None) != "prefix":
+    if not children or getattr(children[0], "data", None) not in ("prefix", "jprefix"):
         return ()
     prefix = children.pop(0)
     word = str(prefix.children[0])
-    return () if word.lower() == "survivor" else (word,)
+    return () if word.lower() in ("survivor", "サバイバー") else (word,)
 
 
 def _is_japanese(words: str) -> bool:
@@ -468,7 +533,14 @@ class DuelMastersReader(TextReader):
     def parts(self, text: str, types: Sequence[str]) -> Iterable[str]:
         if "spell" in types:
             return [text]
-        return text.split("\n")
+        lines = text.split("\n")
+        parts: list[str] = []
+        for line in lines:  # 「…タップして次の能力を使ってもよい。」 and the ability on the next line: one part
+            if parts and _TAP_RULE_JA.fullmatch(parts[-1]):
+                parts[-1] += "\n" + line
+            else:
+                parts.append(line)
+        return parts
 
     def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
         if "spell" in types:
@@ -483,9 +555,7 @@ class DuelMastersReader(TextReader):
             return self._header_only(words)
         try:
             return self._from_line(tree, words, types)
-        except (Unreadable, LarkError) as error:
-            if isinstance(error, LarkError) and not isinstance(getattr(error, "orig_exc", None), Unreadable):
-                raise
+        except (Unreadable, LarkError):
             return self._header_only(words)
 
     def _from_line(self, tree: Any, words: str, types: Sequence[str]) -> list[ReadAbility | Skipped]:
@@ -497,6 +567,8 @@ class DuelMastersReader(TextReader):
         if kind == "tap_line":
             optional, actions = _effect(BUILD.transform(tree.children[1]))
             return [self._tap_ability(words, optional, actions)]
+        if kind == "ninja_strike_line":
+            return [self._ninja_strike(words, _num(tree.children[1]))]
         if kind == "silent_skill_line":
             optional, actions = _effect(BUILD.transform(tree.children[-1]))
             return [self._silent_skill(words, actions)]
@@ -515,6 +587,22 @@ class DuelMastersReader(TextReader):
         data["when"] = dict(when)
         data["do"] = actions
         return ReadAbility(words, data, name, unread)
+
+    def _ninja_strike(self, words: str, mana: int) -> ReadAbility:
+        """ニンジャ・ストライク N: when an opponent's creature attacks, if you
+        have N or more cards in your mana zone, you may summon it for no cost
+        (as cr-usage-declarations-turn-player-first.yaml writes it, with the
+        mana).  "Or blocks" is not read: a second trigger would let it be
+        used twice."""
+        data = {
+            "tags": ["ninja_strike"],
+            "active_in": "hand",
+            "optional": True,
+            "when": {"event": "attacking", "player": "opponent"},
+            "trigger_condition": {"count": {"zone": "mana", "owner": "self"}, "gte": mana},
+            "do": [{"summon": "self"}],
+        }
+        return ReadAbility(words, data, "ninja_strike", ("またはブロックした時 (or blocks)",))
 
     def _silent_skill(self, words: str, actions: list[Any], unread: tuple[str, ...] = ()) -> ReadAbility:
         """Silent skill: at the start of the player's turn, if this creature
@@ -569,7 +657,7 @@ class DuelMastersReader(TextReader):
         rest = str(children[-1]).strip()
         sentences, unread = self._sentences(rest)
         optional, actions = _effect(sentences)
-        if isinstance(children[0], Token) and children[0].type == "TAP":
+        if isinstance(children[0], Token) and children[0].type in ("TAP", "JTAP_RULE"):
             return [self._tap_ability(words, optional, actions, tuple(unread))]
         if isinstance(children[0], Token) and children[0].type == "SILENT_SKILL":
             return [self._silent_skill(words, actions, tuple(unread))]
@@ -581,11 +669,30 @@ class DuelMastersReader(TextReader):
         read: list[tuple[bool, list[Any], bool]] = []
         unread: list[str] = []
         text = _REMINDER.sub("", text)
+        choice: tuple[str, Any] | None = None  # "Choose …." waiting for the sentence that acts on it
         for sentence in (part.strip() for part in _SENTENCE.split(text) if part.strip()):
             try:
-                read.append(BUILD.transform(_parse(sentence, start)))
+                result = BUILD.transform(_parse(sentence, start))
             except LarkError:
+                result = None
+            if choice is not None:
+                words, chosen = choice
+                choice = None
+                try:
+                    if result is None:
+                        raise Unreadable(sentence)
+                    read.extend(_chosen([chosen, result]))
+                    continue
+                except Unreadable:
+                    unread.append(words)
+            if result is None:
                 unread.append(sentence)
+            elif len(result[1]) == 1 and "_choose" in result[1][0]:
+                choice = (sentence, result)
+            else:
+                read.append(result)
+        if choice is not None:
+            unread.append(choice[0])
         return read, unread
 
     # -- a spell: its keyword lines, and its effect (the Shield Trigger's body)
