@@ -83,6 +83,8 @@ TRIGGERS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "t_own_broken": ("shield_broken", {"event": "broken", "player": "self"}, {}),
     "t_opp_broken": ("shield_broken", {"event": "broken", "player": "opponent"}, {}),
     "w_destroyed": ("substitute", {"event": "destroyed", "card": "self"}, {"kind": "replacement"}),
+    "w_shield_broken": ("shield_saver", {"event": "broken", "player": "self"}, {"kind": "replacement"}),
+    "t_end_any": ("end_of_turn", {"event": "end_of_turn"}, {}),
     "w_own_destroyed": ("substitute", {"event": "destroyed", "card": "own"}, {"kind": "replacement"}),
 }
 
@@ -201,7 +203,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
             query["_noun"] = noun
         if noun in ("creature", "spell") and (query.get("zone") != "battle" or "all_types" in query):
             query.setdefault("all_types", []).append(noun)
-        if "all_types" in query and len(query["all_types"]) == 1:
+        if "all_types" in query and len(query["all_types"]) == 1 and "types" not in query:
             query["types"] = query.pop("all_types")
         kind, n = count
         if kind in ("one", "n"):
@@ -252,6 +254,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def a_civ(self, civ: Token, *_: Any) -> dict[str, Any]:
         words = {"光": "light", "水": "water", "闇": "darkness", "火": "fire", "自然": "nature"}
         return {"all_types": [words.get(str(civ), str(civ).lower())]}
+
+    def a_civ_or(self, first: Token, second: Token, *_: Any) -> dict[str, Any]:
+        words = {"光": "light", "水": "water", "闇": "darkness", "火": "fire", "自然": "nature"}
+        return {"types": [words.get(str(civ), str(civ).lower()) for civ in (first, second)]}
 
     def a_other(self, *_: Any) -> dict[str, Any]:
         return {"exclude": "self"}
@@ -337,6 +343,13 @@ class _Build(Transformer):  # type: ignore[type-arg]
     break_shield = _word("break_shield")
     del _word
 
+    def owner_graveyard(self, sel: Any, *_: Any) -> list[Any]:
+        """「持ち主の墓地に置く」: from the battle zone that is destroying (the first
+        sets' wording of 破壊する); from elsewhere, a move."""
+        if sel == "self" or sel == "event.card" or (isinstance(sel, dict) and sel.get("zone") == "battle"):
+            return [{"destroy": sel}]
+        return [{"move": {"card": sel, "to": "graveyard"}}]
+
     def put_into_hand(self, sel: Any, *_: Any) -> list[Any]:
         return [{"move": {"card": sel, "to": "hand"}}]
 
@@ -357,6 +370,12 @@ class _Build(Transformer):  # type: ignore[type-arg]
         if noun and noun not in query.get("types", []) + query.get("all_types", []):
             query["types"] = [*query.get("types", []), noun]
         return [{"move": {"card": query, "to": "hand"}}]
+
+    def discard_own(self, n: Token, *_: Any) -> list[Any]:
+        return [{"discard": {"zone": "hand", "owner": "self", "pick": _num(n)}}]
+
+    def discard_opponent(self, n: Token, *_: Any) -> list[Any]:
+        return [{"discard": {"zone": "hand", "owner": "opponent", "pick": _num(n), "chooser": "opponent"}}]
 
     def choose_only(self, sel: Any, *_: Any) -> list[Any]:
         return [{"_choose": sel}]
@@ -527,7 +546,8 @@ class DuelMastersReader(TextReader):
     game = "duelmasters"
 
     def normalize(self, text: str) -> str:
-        lines = (_BULLET.sub("", line) for line in super().normalize(text).split("\n"))
+        text = super().normalize(text).replace('."', '".').replace(' ."', '".')
+        lines = (_BULLET.sub("", line) for line in text.split("\n"))
         return "\n".join(line for line in lines if line)
 
     def parts(self, text: str, types: Sequence[str]) -> Iterable[str]:
@@ -567,6 +587,14 @@ class DuelMastersReader(TextReader):
         if kind == "tap_line":
             optional, actions = _effect(BUILD.transform(tree.children[1]))
             return [self._tap_ability(words, optional, actions)]
+        if kind == "shield_saver_line":
+            data = {
+                "kind": "replacement",
+                "optional": True,
+                "when": {"event": "broken", "player": "self"},
+                "do": [{"prevent": {}}, {"destroy": "self"}],
+            }
+            return [ReadAbility(words, data, "shield_saver")]
         if kind == "ninja_strike_line":
             return [self._ninja_strike(words, _num(tree.children[1]))]
         if kind == "silent_skill_line":
@@ -580,8 +608,12 @@ class DuelMastersReader(TextReader):
     def _ability(
         self, header: str, words: str, optional: bool, actions: list[Any], unread: tuple[str, ...] = ()
     ) -> ReadAbility:
+        if header == "w_destroyed" and _is_japanese(words) and {"prevent": {}} not in actions:
+            header = "t_destroyed"  # 「破壊される時／墓地に置かれるとき、…」 without 「かわりに」
         name, when, extra = TRIGGERS[header]
         data: dict[str, Any] = {**extra}
+        if data.get("kind") == "replacement" and {"prevent": {}} not in actions:
+            data["kind"] = "interrupt"  # "when … would …, <do B>" without "instead": B, then the event
         if optional:
             data["optional"] = True
         data["when"] = dict(when)
