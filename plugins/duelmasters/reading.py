@@ -90,6 +90,9 @@ TRIGGERS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
 
 REMINDER = "reminder text"
 
+#: keywords a card "has" (「ブロッカー」を持つ), as scenario files name them (``has: blocker``)
+KEYWORDS_JA = {"ブロッカー": "blocker", "スレイヤー": "slayer", "スピードアタッカー": "speed_attacker"}
+
 SKIPPED = {
     "blocker": "Blocker: a card type in scenario files (types: [blocker]); blocking is the start action block",
     "breaker": "a rule of the attack: how many shields it breaks (the start action break_shield)",
@@ -117,6 +120,7 @@ SHIELD_TRIGGER = {
 _SENTENCE = re.compile(r"(?<=\.)\s+|(?<=\.\")\s+|(?<=。)")
 _REMINDER = re.compile(r"\([^()]*\)")
 _TAP_RULE_JA = re.compile(r"このクリーチャーで攻撃する(かわりに|代わりに)、タップして次の能力を使ってもよい。")
+_TRIGGER_THEN_TEXT = re.compile(r"(S(?:\(シールド\))?・トリガー\([^()]*\)) *(?=[^\s(])")
 _BULLET = re.compile(r"^[■●・]\s*")
 
 
@@ -310,8 +314,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def f_power_gte(self, n: Token, *_: Any) -> dict[str, Any]:
         return {"stat": {"power": {"gte": _num(n)}}}
 
-    def f_has(self, name: Token) -> dict[str, Any]:
+    def f_has(self, name: Token, *_: Any) -> dict[str, Any]:
         word = str(name).strip('"「」 .').lower().replace(" ", "_")
+        word = KEYWORDS_JA.get(word, word)
+        if not word.isascii():
+            raise Unreadable(f"the keyword {word}")
         return {"has": word}
 
     def f_random(self, *_: Any) -> dict[str, Any]:
@@ -323,6 +330,14 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def draw_n(self, n: Token, *_: Any) -> list[Any]:
         return [{"draw": _num(n)}]
+
+    def draw_upto(self, n: Token, *_: Any) -> list[Any]:
+        """ "Draw up to N cards": a card at a time (Duel Masters draws one card
+        N times), each one the player may stop before."""
+        actions: list[Any] = [{"may": [{"draw": 1}]}]
+        for _ in range(_num(n) - 1):
+            actions = [{"may": [{"draw": 1}, *actions]}]
+        return actions
 
     def each_draws(self, *_: Any) -> list[Any]:
         return [{"together": [{"draw": {"player": "self", "count": 1}}, {"draw": {"player": "opponent", "count": 1}}]}]
@@ -547,6 +562,7 @@ class DuelMastersReader(TextReader):
 
     def normalize(self, text: str) -> str:
         text = super().normalize(text).replace('."', '".').replace(' ."', '".')
+        text = _TRIGGER_THEN_TEXT.sub("\\1\n", text)  # 「S・トリガー(…)カードを…」: the effect on a line of its own
         lines = (_BULLET.sub("", line) for line in text.split("\n"))
         return "\n".join(line for line in lines if line)
 

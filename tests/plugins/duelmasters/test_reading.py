@@ -183,6 +183,48 @@ def test_words_without_a_header_are_unread():
     assert reading.abilities == () and reading.unread
 
 
+def test_becomes_blocked_is_a_block_during_this_creatures_attack():
+    # Coliseum Shell, DM-08 48/55
+    ability = only("Whenever this creature becomes blocked, you may put the top card of your deck into your mana zone.")
+    assert ability.data["when"] == {"event": "blocked", "player": "opponent"}
+    assert ability.data["trigger_condition"] == {
+        "all": [{"happened": {"event": "attacking", "card": "self"}}, {"not": {"happened": {"event": "end_of_attack"}}}]
+    }
+
+
+def test_shield_saver_is_a_substitution():
+    # Nastasha, Channeler of Suns, DM-08 S1/55
+    ability = only("When one of your shields would be broken, you may destroy this creature instead.")
+    assert ability.data == {
+        "kind": "replacement",
+        "optional": True,
+        "when": {"event": "broken", "player": "self"},
+        "do": [{"prevent": {}}, {"destroy": "self"}],
+    }
+
+
+def test_draw_up_to_three_is_a_card_at_a_time():
+    # Astral Warper, DM-04 2/55 (drawing n cards is drawing 1 card n times)
+    ability = only("When you put this creature into the battle zone, draw up to 3 cards.")
+    assert ability.data["do"] == [{"may": [{"draw": 1}, {"may": [{"draw": 1}, {"may": [{"draw": 1}]}]}]}]
+
+
+def test_tap_ability_is_activated_by_tapping():
+    # Aeropica, DM-06 3/110
+    reading = read(
+        "Instead of having this creature attack, you may tap it to use its $tap ability.\n"
+        "$tap Choose a creature in the battle zone and return it to its owner's hand."
+    )
+    skipped, ability = reading.parts
+    assert isinstance(skipped, Skipped) and reading.whole
+    assert ability.data == {
+        "kind": "activated",
+        "cost": [{"tap": "self"}],
+        "do": [{"return_to_hand": {"zone": "battle", "pick": 1}}],
+    }
+    compiles(reading)
+
+
 # -- Japanese ----------------------------------------------------------------
 
 
@@ -218,6 +260,34 @@ def test_japanese_substitution():
     ability = only("このクリーチャーが破壊される時、墓地に置くかわりに自分の手札に戻す。")
     assert ability.data["kind"] == "replacement"
     assert ability.data["do"] == [{"prevent": {}}, {"return_to_hand": "event.card"}]
+
+
+def test_japanese_choose_then_the_chosen_creature():
+    # DM6 46/110: 「…1体選ぶ。…そのクリーチャーのパワーは+4000される。」
+    reading = read(
+        "S(シールド)・トリガー(この呪文をシールドゾーンから手札に加えるとき、コストを支払わずにすぐ唱えてよい)\n"
+        "バトルゾーンにある、自分の「ブロッカー」を持つクリーチャーを1体選ぶ。"
+        "このターンが終わるまで、そのクリーチャーのパワーは+4000される。",
+        ("spell",),
+    )
+    assert reading.whole
+    chosen = {"zone": "battle", "owner": "self", "has": "blocker", "pick": 1}
+    assert reading.abilities[0].data["do"][1] == {"power": {"card": chosen, "by": 4000, "until": "end_of_turn"}}
+
+
+def test_japanese_ninja_strike_reads_its_mana_not_its_block():
+    # 斬隠オロチ, DM29 2/55: ニンジャ・ストライク 7 (as cr-usage-declarations-turn-player-first.yaml writes it)
+    reading = read("ニンジャ・ストライク 7")
+    (ability,) = reading.abilities
+    assert ability.data == {
+        "tags": ["ninja_strike"],
+        "active_in": "hand",
+        "optional": True,
+        "when": {"event": "attacking", "player": "opponent"},
+        "trigger_condition": {"count": {"zone": "mana", "owner": "self"}, "gte": 7},
+        "do": [{"summon": "self"}],
+    }
+    assert ability.unread == ("またはブロックした時 (or blocks)",)
 
 
 # -- read from text, resolved as the bundled file -----------------------------
