@@ -84,6 +84,13 @@ TRIGGERS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "t_opp_broken": ("shield_broken", {"event": "broken", "player": "opponent"}, {}),
     "w_destroyed": ("substitute", {"event": "destroyed", "card": "self"}, {"kind": "replacement"}),
     "w_shield_broken": ("shield_saver", {"event": "broken", "player": "self"}, {"kind": "replacement"}),
+    "t_start_opp": ("start_of_turn", {"event": "start_of_turn", "player": "opponent"}, {}),
+    "t_own_evolution_summoned": (
+        "evolution_summoned",
+        {"event": "summoned", "card": {"owner": "self", "types": ["evolution"]}},
+        {},
+    ),
+    "w_leaves": ("substitute", {"event": "moved", "from": "battle", "card": "self"}, {"kind": "replacement"}),
     "t_end_any": ("end_of_turn", {"event": "end_of_turn"}, {}),
     "w_own_destroyed": ("substitute", {"event": "destroyed", "card": "own"}, {"kind": "replacement"}),
 }
@@ -102,6 +109,7 @@ SKIPPED = {
     "reminder_line": REMINDER,
     "multicolor_line": "the rule of a multicolored card: it is put into the mana zone tapped",
     "cross_gear_line": "the card type Cross Gear: how it is put into play and crossed",
+    "breaker_line": "a rule of the attack: how many shields it breaks (the start action break_shield)",
     "castle_line": "the card type Castle (城): how it fortifies a shield",
     "tap_rule_line": "how a tap ability is used (instead of attacking): the $tap line is the ability",
     "restriction_line": (
@@ -339,6 +347,14 @@ class _Build(Transformer):  # type: ignore[type-arg]
             actions = [{"may": [{"draw": 1}, *actions]}]
         return actions
 
+    def draw_sel(self, sel: Any, *_: Any) -> list[Any]:
+        """「カードをN枚(まで)引く」: the cards drawn, read as a selection
+        (a card, no zone)."""
+        if not isinstance(sel, dict) or set(sel) - {"pick", "upto", "_noun"} or "pick" not in sel:
+            raise Unreadable("draw what")
+        count = Token("INT", str(sel["pick"]))
+        return self.draw_upto(count) if sel.get("upto") else self.draw_n(count)
+
     def each_draws(self, *_: Any) -> list[Any]:
         return [{"together": [{"draw": {"player": "self", "count": 1}}, {"draw": {"player": "opponent", "count": 1}}]}]
 
@@ -544,9 +560,11 @@ def _prefix_unread(children: list[Any]) -> tuple[str, ...]:
     others (Wave striker, Metamorph, Silent skill, Turbo rush, Accelerator)
     turn it on under a condition the reading does not say: unread.  The
     prefix is taken off ``children``."""
-    if not children or getattr(children[0], "data", None) not in ("prefix", "jprefix"):
+    if not children or getattr(children[0], "data", None) not in ("prefix", "jprefix", "jlabel"):
         return ()
     prefix = children.pop(0)
+    if prefix.data == "jlabel":  # the ability's name: nothing to read
+        return ()
     word = str(prefix.children[0])
     return () if word.lower() in ("survivor", "サバイバー") else (word,)
 
