@@ -109,6 +109,7 @@ SKIPPED = {
     "reminder_line": REMINDER,
     "multicolor_line": "the rule of a multicolored card: it is put into the mana zone tapped",
     "cross_gear_line": "the card type Cross Gear: how it is put into play and crossed",
+    "condition_keyword_line": "the condition that turns on the ability printed below it (read there)",
     "breaker_line": "a rule of the attack: how many shields it breaks (the start action break_shield)",
     "castle_line": "the card type Castle (城): how it fortifies a shield",
     "tap_rule_line": "how a tap ability is used (instead of attacking): the $tap line is the ability",
@@ -129,6 +130,9 @@ _SENTENCE = re.compile(r"(?<=\.)\s+|(?<=\.\")\s+|(?<=。)")
 _REMINDER = re.compile(r"\([^()]*\)")
 _TAP_RULE_JA = re.compile(r"このクリーチャーで攻撃する(かわりに|代わりに)、タップして次の能力を使ってもよい。")
 _TRIGGER_THEN_TEXT = re.compile(r"(S(?:\(シールド\))?・トリガー\([^()]*\)) *(?=[^\s(])")
+_KEYWORD_ABOVE_JA = re.compile(
+    r"(ウェーブストライカー|アクセル|ターボラッシュ|メタモーフ|サイレントスキル)\s*\([^()]*\)"
+)
 _BULLET = re.compile(r"^[■●・]\s*")
 
 
@@ -589,8 +593,10 @@ class DuelMastersReader(TextReader):
             return [text]
         lines = text.split("\n")
         parts: list[str] = []
-        for line in lines:  # 「…タップして次の能力を使ってもよい。」 and the ability on the next line: one part
-            if parts and _TAP_RULE_JA.fullmatch(parts[-1]):
+        for (
+            line
+        ) in lines:  # 「…タップして次の能力を使ってもよい。」, 「ウェーブストライカー(…)」 and the next line: one part
+            if parts and (_TAP_RULE_JA.fullmatch(parts[-1]) or _KEYWORD_ABOVE_JA.fullmatch(parts[-1])):
                 parts[-1] += "\n" + line
             else:
                 parts.append(line)
@@ -725,7 +731,7 @@ class DuelMastersReader(TextReader):
         optional, actions = _effect(sentences)
         if isinstance(children[0], Token) and children[0].type in ("TAP", "JTAP_RULE"):
             return [self._tap_ability(words, optional, actions, tuple(unread))]
-        if isinstance(children[0], Token) and children[0].type == "SILENT_SKILL":
+        if isinstance(children[0], Token) and children[0].type in ("SILENT_SKILL", "JSILENT_SKILL"):
             return [self._silent_skill(words, actions, tuple(unread))]
         prefix = _prefix_unread(children)
         return [self._ability(children[0].data, words, optional, actions, (*prefix, *unread))]
