@@ -34,7 +34,7 @@ from typing import Any
 
 from lark import Token, Transformer, v_args
 from lark.exceptions import LarkError
-from tcgtrig.printed import ReadAbility, Skipped, TextReader, grammar
+from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
 
 
 def _parse(words: str, start: str) -> Any:
@@ -50,6 +50,7 @@ TRIGGERS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "t_cip_other": ("creature_put", {"event": "moved", "to": "battle", "card": "other"}, {}),
     "t_attacks": ("on_attack", {"event": "attacking", "card": "self"}, {}),
     "t_own_attacks": ("creature_attacks", {"event": "attacking", "card": "own"}, {}),
+    "t_any_attacks": ("creature_attacks", {"event": "attacking"}, {}),
     "t_opp_attacks": ("opponent_attacks", {"event": "attacking", "card": "opponent"}, {}),
     "t_blocks": ("on_block", {"event": "blocked", "card": "self"}, {}),
     # a block while this creature's attack goes on (attacks are one at a time)
@@ -133,6 +134,10 @@ _TRIGGER_THEN_TEXT = re.compile(r"(S(?:\(シールド\))?・トリガー\([^()]*
 _KEYWORD_ABOVE_JA = re.compile(
     r"(ウェーブストライカー|アクセル|ターボラッシュ|メタモーフ|サイレントスキル)\s*\([^()]*\)"
 )
+#: "you may" leading an effect (after its "if …," condition), 「…てもよい。」 ending its first sentence
+_MAY_LEADS = re.compile(r"^(if [^,]*, )?you may\b|(てもよい|てよい)。$", re.IGNORECASE)
+#: "Shield Trigger. Destroy …": the keyword and the spell's effect on one line
+_TRIGGER_THEN_TEXT_EN = re.compile(r"^(Shield [Tt]rigger(?: \([^()]*\))?)\.? +(?=[A-Z])", re.MULTILINE)
 _BULLET = re.compile(r"^[■●・]\s*")
 
 
@@ -159,6 +164,11 @@ def _clean(value: Any) -> Any:
     if isinstance(value, list):
         return [_clean(item) for item in value]
     return value
+
+
+def _civ(token: Any) -> str:
+    words = {"光": "light", "水": "water", "闇": "darkness", "火": "fire", "自然": "nature"}
+    return words.get(str(token), str(token).lower())
 
 
 def _num(token: Any) -> int:
@@ -564,6 +574,9 @@ def _prefix_unread(children: list[Any]) -> tuple[str, ...]:
     others (Wave striker, Metamorph, Silent skill, Turbo rush, Accelerator)
     turn it on under a condition the reading does not say: unread.  The
     prefix is taken off ``children``."""
+    if children and isinstance(children[0], Token) and children[0].type == "ANGLE_LABEL":
+        children.pop(0)  # <鬼エンド>: the ability's name
+        return ()
     if not children or getattr(children[0], "data", None) not in ("prefix", "jprefix", "jlabel"):
         return ()
     prefix = children.pop(0)
@@ -584,7 +597,8 @@ class DuelMastersReader(TextReader):
 
     def normalize(self, text: str) -> str:
         text = super().normalize(text).replace('."', '".').replace(' ."', '".')
-        text = _TRIGGER_THEN_TEXT.sub("\\1\n", text)  # 「S・トリガー(…)カードを…」: the effect on a line of its own
+        text = _TRIGGER_THEN_TEXT.sub("\\1\n", text)
+        text = _TRIGGER_THEN_TEXT_EN.sub("\\1\n", text)  # 「S・トリガー(…)カードを…」: the effect on a line of its own
         lines = (_BULLET.sub("", line) for line in text.split("\n"))
         return "\n".join(line for line in lines if line)
 
@@ -602,9 +616,16 @@ class DuelMastersReader(TextReader):
                 parts.append(line)
         return parts
 
+    def read(self, text: str, types: Sequence[str] = ()) -> Reading:
+        if "spell" not in types:
+            return super().read(text, types)
+        parts, unread = self._spell(self.normalize(text).split("\n"))
+        return Reading(game=self.game, text=text, parts=tuple(parts), unread=tuple(unread))
+
     def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
         if "spell" in types:
-            return self._spell(words.split("\n"))
+            parts, unread = self._spell(words.split("\n"))
+            return None if unread else parts
         return self._line(words, types)
 
     # -- one line of a creature (or a keyword line of a spell)
@@ -660,6 +681,23 @@ class DuelMastersReader(TextReader):
         data["do"] = actions
         return ReadAbility(words, data, name, unread)
 
+    def _strike_back(self, keyword: Any, words: str, unread: tuple[str, ...]) -> ReadAbility:
+        """S・バック (civilization) / Strike back: when a card of that
+        civilization goes from your shield zone to your hand, you may discard
+        it (the cost) and cast this spell for no cost (as
+        rule7-strike-back.yaml writes it)."""
+        civs = [_civ(str(token).strip("()")) for token in keyword.children if isinstance(token, Token)]
+        card: dict[str, Any] = {"owner": "self", "types": civs} if civs else {"owner": "self"}
+        data = {
+            "tags": ["strike_back"],
+            "active_in": "hand",
+            "optional": True,
+            "when": {"event": "broken", "card": card},
+            "cost": [{"discard": "event.card"}],
+            "do": [{"cast": "self"}],
+        }
+        return ReadAbility(words, data, "strike_back", unread)
+
     def _ninja_strike(self, words: str, mana: int) -> ReadAbility:
         """ニンジャ・ストライク N: when an opponent's creature attacks, if you
         have N or more cards in your mana zone, you may summon it for no cost
@@ -698,9 +736,12 @@ class DuelMastersReader(TextReader):
     def _keyword(self, keyword: str, tree: Any, words: str, types: Sequence[str]) -> list[ReadAbility | Skipped]:
         if keyword in SKIPPED:
             return [Skipped(words, SKIPPED[keyword])]
+        rest = [str(child) for child in tree.children if isinstance(child, Token) and child.type == "REST"]
         if keyword == "shield_trigger":
             do: list[Any] = [{"summon": "self"}] if "spell" not in types else [{"cast": "self"}]
-            return [ReadAbility(words, {**SHIELD_TRIGGER, "do": do}, "s_trigger")]
+            return [ReadAbility(words, {**SHIELD_TRIGGER, "do": do}, "s_trigger", tuple(rest))]
+        if keyword == "strike_back":
+            return [self._strike_back(tree.children[0], words, tuple(rest))]
         if keyword == "slayer":
             data = {"when": {"event": "lost_battle", "card": "self"}, "do": [{"destroy": "event.against"}]}
             return [ReadAbility(words, data, "slayer")]
@@ -729,6 +770,9 @@ class DuelMastersReader(TextReader):
         rest = str(children[-1]).strip()
         sentences, unread = self._sentences(rest)
         optional, actions = _effect(sentences)
+        first = (_SENTENCE.split(_REMINDER.sub("", rest).strip()) or [""])[0]
+        if unread and unread[0] == first and _MAY_LEADS.search(first):
+            optional = True  # "you may …" leads the effect, even where the rest of its sentence is unread
         if isinstance(children[0], Token) and children[0].type in ("TAP", "JTAP_RULE"):
             return [self._tap_ability(words, optional, actions, tuple(unread))]
         if isinstance(children[0], Token) and children[0].type in ("SILENT_SKILL", "JSILENT_SKILL"):
@@ -768,7 +812,9 @@ class DuelMastersReader(TextReader):
         return read, unread
 
     # -- a spell: its keyword lines, and its effect (the Shield Trigger's body)
-    def _spell(self, lines: list[str]) -> list[ReadAbility | Skipped]:
+    def _spell(self, lines: list[str]) -> tuple[list[ReadAbility | Skipped], list[str]]:
+        """A spell's parts, and the lines of its effect when none of it
+        reads and it has no Shield Trigger (no ability to hang them on)."""
         parts: list[ReadAbility | Skipped] = []
         trigger: ReadAbility | None = None
         charger = False
@@ -776,7 +822,7 @@ class DuelMastersReader(TextReader):
         for line in lines:
             read = self._line(line, ("spell",))
             first = read[0] if read else None
-            if isinstance(first, ReadAbility) and first.name == "s_trigger":
+            if isinstance(first, ReadAbility) and first.name in ("s_trigger", "strike_back"):
                 trigger = first
             elif isinstance(first, Skipped) and first.why == SKIPPED["charger"]:
                 charger = True
@@ -794,10 +840,14 @@ class DuelMastersReader(TextReader):
         words = "\n".join(body)
         if trigger is not None:
             words = "\n".join([trigger.words, *body])
-            ability = ReadAbility(words, {**trigger.data, "do": do}, "s_trigger", tuple(unread))
-        else:
-            ability = ReadAbility(words, {"kind": "activated", "active_in": "hand", "do": do}, "spell", tuple(unread))
-        return [ability, *parts] if body or trigger is not None else parts
+            data = {**trigger.data, "do": do}
+            return [ReadAbility(words, data, trigger.name, (*trigger.unread, *unread)), *parts], []
+        if not body:
+            return parts, []
+        if not sentences:
+            return parts, body
+        ability = ReadAbility(words, {"kind": "activated", "active_in": "hand", "do": do}, "spell", tuple(unread))
+        return [ability, *parts], []
 
 
 READER = DuelMastersReader()

@@ -167,6 +167,37 @@ def test_blocker_and_restrictions_are_skipped():
     compiles(reading)
 
 
+def test_strike_back_as_the_bundled_file_writes_it():
+    # rule7-strike-back.yaml's text (the wiki's paraphrase): the header reads, the paraphrase does not
+    reading = read(
+        "S・バック (fire): when a fire card is put into your hand from your shield zone, you may discard it; "
+        "if you do, cast this spell for no cost.",
+        ("spell",),
+    )
+    (ability,) = reading.abilities
+    assert ability.data == {
+        "tags": ["strike_back"],
+        "active_in": "hand",
+        "optional": True,
+        "when": {"event": "broken", "card": {"owner": "self", "types": ["fire"]}},
+        "cost": [{"discard": "event.card"}],
+        "do": [{"cast": "self"}, {"move": {"card": "self", "to": "graveyard"}}],
+    }
+    assert ability.unread
+
+
+def test_you_may_leading_an_unread_sentence_is_still_optional():
+    # cross-game-battle-both-destroyed.yaml's text: "summon Bolshack Dragon" (a card by name) is not read
+    reading = read("When this creature is destroyed, you may summon Bolshack Dragon from your hand.")
+    (ability,) = reading.abilities
+    assert Header.of(ability.data).optional and ability.unread
+
+
+def test_a_spell_whose_effect_reads_nothing_is_unread():
+    reading = read("Take an extra turn after this one.", ("spell",))
+    assert reading.abilities == () and reading.unread == ("Take an extra turn after this one.",)
+
+
 def test_unread_sentence_keeps_the_header():
     # Gigaberos, DM-01 55/110: the choice "X or destroy this creature" is not read
     reading = read(
