@@ -118,16 +118,53 @@ def _babel(path: Path) -> Iterator[PrintedCard]:
                 yield PrintedCard(str(key), name, types, desc)
 
 
-# -- Duel Masters: Latepate64/duel-masters-json DuelMastersCards.json ----------
+# -- Duel Masters: Latepate64/duel-masters-json DuelMastersCards.json (English) --
+# -- and super-pylori/duel-masters-cardlist src/assets/data.json (Japanese) ----
+
+
+def _mojibake(text: str) -> str:
+    """duel-masters-json holds some UTF-8 read as cp1252 ("Evolutionâ€"Put"):
+    undone where it was."""
+    if "â" not in text:
+        return text
+    try:
+        return text.encode("cp1252").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text.replace('â€"', "—").replace("â€”", "—")
 
 
 def duelmasters(path: Path) -> Iterator[PrintedCard]:
+    """The English list (``{"cards": [{name, text, type, supertypes}]}``)
+    or the Japanese one (``{"data": [{cardname, ability, type}]}``)."""
     data = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(data, dict) and "data" in data:
+        yield from _duelmasters_ja(data["data"])
+        return
     for card in data["cards"] if isinstance(data, dict) else data:
         if card.get("text"):
             kind = (card.get("type") or "").lower()
-            types = ("creature", "evolution") if "evolution" in kind else (kind.split()[-1] if kind else "",)
-            yield PrintedCard(card["name"], card["name"], tuple(t for t in types if t), card["text"])
+            evolution = "evolution" in kind or "Evolution" in (card.get("supertypes") or [])
+            types = ("creature", "evolution") if evolution else (kind.split()[-1] if kind else "",)
+            name = _mojibake(card["name"])
+            yield PrintedCard(name, name, tuple(t for t in types if t), _mojibake(card["text"]))
+
+
+def _dm_types_ja(kind: str) -> tuple[str, ...]:
+    """The Japanese list's card type (クリーチャー, 呪文, 進化クリーチャー(…), クロスギア…) as scenario types."""
+    if "呪文" in kind:
+        return ("spell",)
+    if "クリーチャー" in kind:
+        return ("creature", "evolution") if kind.startswith("進化") else ("creature",)
+    return (kind,) if kind else ()
+
+
+def _duelmasters_ja(cards: list[dict[str, Any]]) -> Iterator[PrintedCard]:
+    for card in cards:
+        text = (card.get("ability") or "").replace("\\n", "\n")
+        if text.strip():
+            types = _dm_types_ja(card.get("type") or "")
+            key = f"{card.get('packid', '')} {card.get('packnum', '')}".strip() or card["cardname"]
+            yield PrintedCard(key, card["cardname"], tuple(t for t in types if t), text)
 
 
 # -- Magic: Forge's forge-gui/res/cardsfolder (Oracle: lines) ----------------
@@ -180,7 +217,16 @@ TRIGGER_MARKERS: dict[str, re.Pattern[str]] = {
         r"|\bWhen(ever)?\b"
     ),
     "yugioh": re.compile(r"(^|[.:;)] ?)(When|If)\b[^:]*:|During (the|each|your|your opponent's) [^:]*Phase[^:]*:"),
-    "duelmasters": re.compile(r"\b(When|Whenever|At the (start|end) of)\b|Shield Trigger|時[、,]|S・トリガー"),
+    # a trigger's words inside reminder text (Blocker's "(Whenever an opponent's creature attacks, …)",
+    # W・ブレイカー's 「(シールドを攻撃したとき、…)」) are no triggered effect: a match must not be
+    # followed by a closing parenthesis before an opening one.  The first sets print 「出たとき、」 and
+    # S(シールド)・トリガー; the English list writes "Shield trigger".  「マナゾーンに置く時、このカードはタップして
+    # 置く」 is the multicolored cards' rule, printed without parentheses.
+    "duelmasters": re.compile(
+        r"(\b(When|Whenever|At the (start|end) of)\b"
+        r"|(?<!マナゾーンに置く)(時|とき)[、,]|ターンの(終わり|はじめ)に)(?![^()（）]*[)）])"
+        r"|Shield [Tt]rigger|S(\(シールド\))?・トリガー"
+    ),
     "magic": re.compile(r"\b(When|Whenever|At the beginning of)\b"),
     "lorcana": re.compile(r"\b(When|Whenever|At the (start|end) of)\b"),
 }

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tcgtrig import ActivationContext, Card, Event, GameEnd, GameInfo, GameState, PendingEffect, hookimpl
+from tcgtrig.printed import Reading
 
 from . import GAME_INFO, policy
 
@@ -67,3 +68,12 @@ def tcgtrig_rules_processing(state: GameState, view: Any, changed: Sequence[str]
 @hookimpl
 def tcgtrig_endless_loop(reason: str, stoppable: bool | None) -> GameEnd:
     return policy.endless(reason, stoppable)
+
+
+@hookimpl
+def tcgtrig_read_text(text: str, types: Sequence[str]) -> Reading | None:
+    """Printed text, English or Japanese, read by the grammar
+    ``duelmasters.lark`` (:mod:`tcgtrig.plugins.duelmasters.reading`)."""
+    from .reading import READER  # lark is imported on first use
+
+    return READER.read(text, types)
