@@ -15,7 +15,8 @@ def grammar(package: str, resource: str, **options: Any) -> lark.Lark:
     (a ``.lark`` file beside the game's plugin), built once per process.
 
     ``options`` go to :class:`lark.Lark` (``start``, ``parser``,
-    ``lexer``…); they must be hashable.  Lark is imported here, on first
+    ``lexer``…); they must be hashable (several start rules: a tuple,
+    ``start=("line", "effect")``, then ``parse(words, start="effect")``).  Lark is imported here, on first
     use: commands that read no card text do not pay for it.
 
     Example, in a plugin's reading module::
@@ -30,4 +31,7 @@ def _grammar(package: str, resource: str, options: tuple[tuple[str, Any], ...]) 
     import lark
 
     text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")
-    return lark.Lark(text, **dict(options))
+    given = dict(options)
+    if isinstance(given.get("start"), tuple):  # several start rules: lark takes a list (a tuple, to be hashable)
+        given["start"] = list(given["start"])
+    return lark.Lark(text, **given)
