@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from lark import Token, Transformer, v_args
+from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError
 from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
 
@@ -108,6 +108,7 @@ SKIPPED = {
     "evolution": "the evolution cost: what the creature is put on",
     "charger": "Charger: the spell goes to the mana zone after it (read into the spell's ability)",
     "reminder_line": REMINDER,
+    "sympathy_line": "Sympathy: what the creature costs less to summon (a cost: the scenario language pays none)",
     "multicolor_line": "the rule of a multicolored card: it is put into the mana zone tapped",
     "cross_gear_line": "the card type Cross Gear: how it is put into play and crossed",
     "condition_keyword_line": "the condition that turns on the ability printed below it (read there)",
@@ -135,7 +136,7 @@ _KEYWORD_ABOVE_JA = re.compile(
     r"(ウェーブストライカー|アクセル|ターボラッシュ|メタモーフ|サイレントスキル)\s*\([^()]*\)"
 )
 #: "you may" leading an effect (after its "if …," condition), 「…てもよい。」 ending its first sentence
-_MAY_LEADS = re.compile(r"^(if [^,]*, )?you may\b|(てもよい|てよい)。$", re.IGNORECASE)
+_MAY_LEADS = re.compile(r"^(if .*?, )?(you|he) may\b|(てもよい|てよい)。$", re.IGNORECASE)
 #: "Shield Trigger. Destroy …": the keyword and the spell's effect on one line
 _TRIGGER_THEN_TEXT_EN = re.compile(r"^(Shield [Tt]rigger(?: \([^()]*\))?)\.? +(?=[A-Z])", re.MULTILINE)
 _BULLET = re.compile(r"^[■●・]\s*")
@@ -287,6 +288,12 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def a_other(self, *_: Any) -> dict[str, Any]:
         return {"exclude": "self"}
+
+    def a_evolution(self, *_: Any) -> dict[str, Any]:
+        return {"all_types": ["evolution"]}
+
+    def a_non_evolution(self, *_: Any) -> dict[str, Any]:
+        raise Unreadable("a non-evolution creature")
 
     def n_creature(self, *_: Any) -> tuple[str, str]:
         return ("noun", "creature")
@@ -493,6 +500,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         _check_zones(actions)
         return (True, actions, False)
 
+    def not_destroyed(self, *_: Any) -> tuple[bool, list[Any], bool]:
+        """ "… this creature isn't destroyed": the destruction prevented."""
+        return (False, [], True)
+
     def shuffle(self, *_: Any) -> tuple[bool, list[Any], bool]:
         return (False, [], False)
 
@@ -590,6 +601,167 @@ def _is_japanese(words: str) -> bool:
     return any("\u3040" <= char <= "\u9fff" for char in words)
 
 
+#: (subject, event rule) -> the ability's name, where the first sets' names are kept
+_NAMES = {
+    ("self", "e_attacks"): "on_attack",
+    ("self", "e_blocks"): "on_block",
+    ("self", "e_destroyed"): "on_destroyed",
+    ("self", "e_put"): "cip",
+    ("self", "e_leaves"): "leaves",
+    ("self", "e_to_graveyard"): "to_graveyard",
+    ("self", "e_wins"): "wins_battle",
+    ("self", "e_loses"): "loses_battle",
+    ("self", "e_becomes_blocked"): "blocked",
+}
+
+#: event rule -> (name word, the event pattern without its card, extra keys)
+_EVENTS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
+    "e_attacks": ("attacks", {"event": "attacking"}, {}),
+    "e_attacks_what": ("attacks", {"event": "attacking"}, {}),
+    "e_unblocked": ("attacks", {"event": "attacking"}, {}),
+    "e_attacked": ("attacked", {"event": "attacking", "player": "opponent"}, {}),
+    "e_becomes_blocked": ("blocked", {"event": "blocked", "player": "opponent"}, {}),
+    "e_blocks": ("blocks", {"event": "blocked"}, {}),
+    "e_destroyed": ("destroyed", {"event": "destroyed"}, {}),
+    "e_put": ("put", {"event": "moved", "to": "battle"}, {}),
+    "e_leaves": ("leaves", {"event": "moved", "from": "battle"}, {}),
+    "e_to_graveyard": ("to_graveyard", {"event": "moved", "from": "battle", "to": "graveyard"}, {}),
+    "e_wins": ("wins_battle", {"event": "won_battle"}, {}),
+    "e_loses": ("loses_battle", {"event": "lost_battle"}, {}),
+    "e_loses_against": ("loses_battle", {"event": "lost_battle"}, {}),
+    "w_destroyed": ("substitute", {"event": "destroyed"}, {"kind": "replacement"}),
+    "w_leaves": ("substitute", {"event": "moved", "from": "battle"}, {"kind": "replacement"}),
+    "e_broken": ("shield_broken", {"event": "broken"}, {}),
+    "w_shield_broken": ("shield_saver", {"event": "broken"}, {"kind": "replacement"}),
+    "e_summons": ("summons", {"event": "summoned"}, {}),
+    "e_casts": ("casts", {"event": "cast"}, {}),
+    "e_untaps": ("untaps", {"event": "untapped"}, {}),
+}
+
+#: event rules whose words narrow the event beyond what the pattern says (read as unread)
+_NARROWER = {
+    "e_attacks_what": "the attack's target",
+    "e_unblocked": "and isn't blocked: the attack once no block was declared",
+    "e_attacked": "is attacked: the attack's target",
+    "e_loses_against": "against which creature",
+}
+
+_CROSSED = "the crossed creature: the scenario language has no cross gear crossed with a creature"
+
+_Head = tuple[str, dict[str, Any], dict[str, Any], tuple[str, ...]]
+
+
+def _words(tree: Any) -> str:
+    return " ".join(str(token) for token in tree.scan_values(lambda _: True)) if isinstance(tree, Tree) else str(tree)
+
+
+def _subject(tree: Any, put_by_you: bool = False) -> tuple[str, Any, tuple[str, ...]]:
+    """``(who, card pattern, unread)``: who is self, own, own_other,
+    opponent, other, any or crossed; a pattern narrowed by its words
+    (civilizations, races, "evolution", "that has …") is a query."""
+    who = {"s_self": "self", "s_crossed": "crossed", "s_own": "own", "s_own_other": "own_other"}.get(tree.data)
+    who = who or {"s_opp": "opponent", "s_any": "any", "s_other": "other"}[tree.data]
+    if who in ("self", "crossed"):
+        return (who, "self" if who == "self" else "own", (_CROSSED,) if who == "crossed" else ())
+    query: dict[str, Any] = {}
+    shield = False
+    unread: list[str] = []
+    for child in tree.children:
+        if not isinstance(child, Tree):
+            continue
+        if child.data == "n_shield":
+            shield = True
+        elif child.data == "n_race":
+            query.setdefault("types", []).extend(_race(str(token)) for token in child.children)
+        elif child.data == "n_creature":
+            continue
+        else:
+            try:
+                part = BUILD.transform(child)
+            except (Unreadable, LarkError):
+                unread.append(_words(child))
+                continue
+            for key, value in part.items():
+                query[key] = [*query.get(key, []), *value] if key in ("all_types", "types") else value
+    if "all_types" in query and "types" not in query and len(query["all_types"]) == 1:
+        query["types"] = query.pop("all_types")
+    if put_by_you and who == "any":
+        who = "own"
+    if put_by_you and who == "other":
+        who = "own_other"
+    if query.pop("exclude", None) == "self":
+        who = {"own": "own_other", "any": "other"}.get(who, who)
+    if shield:
+        return ("shield_" + who, who, tuple(unread))
+    if not query:
+        return (who, None if who == "any" else who, tuple(unread))
+    owner = {"own": "self", "own_other": "self", "opponent": "opponent"}.get(who)
+    if owner:
+        query["owner"] = owner
+    if who in ("own_other", "other"):
+        query["exclude"] = "self"
+    return (who, query, tuple(unread))
+
+
+def _race(word: str) -> str:
+    """A race as scenario files type it: "Angel Commands" -> angel_command."""
+    word = word.strip()
+    word = word[:-2] if word.endswith("xes") else word[:-1] if word.endswith("s") else word
+    return word.lower().replace(" ", "_")
+
+
+def _english_header(tree: Any) -> list[_Head]:
+    """The abilities an English header names: one per trigger event."""
+    if tree.data == "t_after_attack":
+        when = {"event": "end_of_attack"}
+        extra = {"trigger_condition": {"happened": {"event": "attacking", "card": "self"}}}
+        return [("after_attack", when, extra, ())]
+    subtrees = [child for child in tree.children if isinstance(child, Tree)]
+    if tree.data == "t_player":
+        player = {"p_opponent": "opponent", "p_self": "own", "p_any": None}[subtrees[0].data]
+        return [_player_event(player, verb) for verb in subtrees[1:]]
+    who, card, unread = _subject(subtrees[0], put_by_you=tree.data == "t_you_put")
+    events = [Tree("e_put", [])] if tree.data == "t_you_put" else subtrees[1:]
+    return [_event(who, card, event, unread) for event in events]
+
+
+def _event(who: str, card: Any, event: Tree, unread: tuple[str, ...]) -> _Head:
+    word, when, extra = _EVENTS[event.data]
+    when, extra = dict(when), dict(extra)
+    notes = (*unread, _NARROWER[event.data]) if event.data in _NARROWER else unread
+    name = _NAMES.get((who, event.data)) or f"{who.replace('shield_', '')}_{word}".replace("any_", "creature_")
+    if who == "self" or event.data.startswith("w_"):
+        name = _NAMES.get((who, event.data), word)
+    if who.startswith("shield_"):
+        when["player"] = "opponent" if who == "shield_opponent" else "self"
+        return (name if event.data != "w_shield_broken" else word, when, extra, notes)
+    if event.data == "e_becomes_blocked" and who == "self":
+        return ("blocked", *TRIGGERS["t_becomes_blocked"][1:], notes)
+    if card is not None and "player" not in when:
+        when["card"] = card
+    if event.data == "e_put" and who == "self":
+        extra["active_in"] = "battle"
+    return (name, when, extra, notes)
+
+
+def _player_event(player: str | None, verb: Tree) -> _Head:
+    """ "Whenever your opponent summons a creature", "… casts a light or
+    water spell", "When each player untaps his cards …"."""
+    word, when, extra = _EVENTS[verb.data]
+    when = dict(when)
+    query: dict[str, Any] = {}
+    for child in verb.children:
+        if isinstance(child, Tree):
+            for key, value in BUILD.transform(child).items():
+                query["types" if key == "all_types" else key] = value
+    if query:
+        when["card"] = {**query, **({"owner": {"own": "self"}.get(player, player)} if player else {})}
+    elif player:
+        when["card"] = player
+    prefix = {"opponent": "opponent", "own": "you", None: "player"}[player]
+    return (f"{prefix}_{word}", when, dict(extra), ())
+
+
 class DuelMastersReader(TextReader):
     """Duel Masters: a creature a line at a time, a spell whole."""
 
@@ -597,6 +769,7 @@ class DuelMastersReader(TextReader):
 
     def normalize(self, text: str) -> str:
         text = super().normalize(text).replace('."', '".').replace(' ."', '".')
+        text = text.replace('â€"', "—")  # the list's UTF-8 read as cp1252 ("Evolutionâ€"Put on …")
         text = _TRIGGER_THEN_TEXT.sub("\\1\n", text)
         text = _TRIGGER_THEN_TEXT_EN.sub("\\1\n", text)  # 「S・トリガー(…)カードを…」: the effect on a line of its own
         lines = (_BULLET.sub("", line) for line in text.split("\n"))
@@ -664,22 +837,39 @@ class DuelMastersReader(TextReader):
         children = list(tree.children)
         unread = _prefix_unread(children)
         optional, actions = _effect(BUILD.transform(children[1]))
-        return [self._ability(children[0].data, words, optional, actions, unread)]
+        return [*self._ability(children[0], words, optional, actions, unread)]
 
     def _ability(
-        self, header: str, words: str, optional: bool, actions: list[Any], unread: tuple[str, ...] = ()
-    ) -> ReadAbility:
-        if header == "w_destroyed" and _is_japanese(words) and {"prevent": {}} not in actions:
-            header = "t_destroyed"  # 「破壊される時／墓地に置かれるとき、…」 without 「かわりに」
-        name, when, extra = TRIGGERS[header]
-        data: dict[str, Any] = {**extra}
-        if data.get("kind") == "replacement" and {"prevent": {}} not in actions:
-            data["kind"] = "interrupt"  # "when … would …, <do B>" without "instead": B, then the event
-        if optional:
-            data["optional"] = True
-        data["when"] = dict(when)
-        data["do"] = actions
-        return ReadAbility(words, data, name, unread)
+        self,
+        header: Any,
+        words: str,
+        optional: bool,
+        actions: list[Any],
+        unread: tuple[str, ...] = (),
+        instead: bool = False,
+    ) -> list[ReadAbility]:
+        """One ability per trigger event the header names ("summons a
+        creature or casts a spell": two)."""
+        key = header.data if isinstance(header, Tree) else str(header)
+        if key == "w_destroyed" and _is_japanese(words) and {"prevent": {}} not in actions:
+            key = "t_destroyed"  # 「破壊される時／墓地に置かれるとき、…」 without 「かわりに」
+        heads = [(*TRIGGERS[key], ())] if key in TRIGGERS else _english_header(header)
+        abilities = []
+        instead = instead or {"prevent": {}} in actions
+        for name, when, extra, notes in heads:
+            data: dict[str, Any] = {**extra}
+            if when.get("event") == "lost_battle" and instead:
+                # "When this creature loses a battle, … instead": a substitute for its destruction
+                when = {"event": "destroyed", "card": "self", "by": "battle"}
+                data, name = {"kind": "replacement"}, "substitute"
+            if data.get("kind") == "replacement" and not instead:
+                data["kind"] = "interrupt"  # "when … would …, <do B>" without "instead": B, then the event
+            if optional:
+                data["optional"] = True
+            data["when"] = dict(when)
+            data["do"] = actions
+            abilities.append(ReadAbility(words, data, name, (*notes, *unread)))
+        return abilities
 
     def _strike_back(self, keyword: Any, words: str, unread: tuple[str, ...]) -> ReadAbility:
         """S・バック (civilization) / Strike back: when a card of that
@@ -742,9 +932,12 @@ class DuelMastersReader(TextReader):
             return [ReadAbility(words, {**SHIELD_TRIGGER, "do": do}, "s_trigger", tuple(rest))]
         if keyword == "strike_back":
             return [self._strike_back(tree.children[0], words, tuple(rest))]
-        if keyword == "slayer":
+        if keyword in ("slayer", "civ_slayer"):
             data = {"when": {"event": "lost_battle", "card": "self"}, "do": [{"destroy": "event.against"}]}
-            return [ReadAbility(words, data, "slayer")]
+            # "Nature and light slayer": only against those civilizations (a condition on the
+            # creature battled, which the scenario language does not say)
+            unread = (_words(tree.children[0].children[0]),) if keyword == "civ_slayer" else ()
+            return [ReadAbility(words, data, "slayer", unread)]
         # power attacker: the bundled files' continuous ability while attacking
         by = _signed(next(token for token in tree.children[0].children if isinstance(token, Token)))
         data = {
@@ -778,7 +971,9 @@ class DuelMastersReader(TextReader):
         if isinstance(children[0], Token) and children[0].type in ("SILENT_SKILL", "JSILENT_SKILL"):
             return [self._silent_skill(words, actions, tuple(unread))]
         prefix = _prefix_unread(children)
-        return [self._ability(children[0].data, words, optional, actions, (*prefix, *unread))]
+        # "… instead." unread still tells the kind: a substitute ("loses a battle, … instead")
+        instead = any(re.search(r"\binstead\.$", words) for words in unread)
+        return [*self._ability(children[0], words, optional, actions, (*prefix, *unread), instead)]
 
     def _sentences(self, text: str) -> tuple[list[tuple[bool, list[Any], bool]], list[str]]:
         start = "jsentence" if _is_japanese(text) else "sentence"
