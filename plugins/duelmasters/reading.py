@@ -138,7 +138,7 @@ _KEYWORD_ABOVE_JA = re.compile(
 #: "you may" leading an effect (after its "if …," condition), 「…てもよい。」 ending its first sentence
 _MAY_LEADS = re.compile(r"^(if .*?, )?(you|he) may\b|(てもよい|てよい)。$", re.IGNORECASE)
 #: "Shield Trigger. Destroy …": the keyword and the spell's effect on one line
-_TRIGGER_THEN_TEXT_EN = re.compile(r"^(Shield [Tt]rigger(?: \([^()]*\))?)\.? +(?=[A-Z])", re.MULTILINE)
+_TRIGGER_THEN_TEXT_EN = re.compile(r"^(Shield [Tt]rigger(?: \([^()]*\))?)\.? +(?=[A-Z])(?!Cross\b)", re.MULTILINE)
 _BULLET = re.compile(r"^[■●・]\s*")
 
 
@@ -349,6 +349,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         if not word.isascii():
             raise Unreadable(f"the keyword {word}")
         return {"has": word}
+
+    def f_race(self, race: Token, *_: Any) -> dict[str, Any]:
+        """ "that has Dragon in its race": the race word, as a type."""
+        return {"all_types": [_race(str(race))]}
 
     def f_random(self, *_: Any) -> dict[str, Any]:
         raise Unreadable("a card at random")
@@ -594,6 +598,8 @@ def _prefix_unread(children: list[Any]) -> tuple[str, ...]:
     if prefix.data == "jlabel":  # the ability's name: nothing to read
         return ()
     word = str(prefix.children[0])
+    if prefix.children[0].type == "JCIV_LABEL":
+        return (f"{word}: (the ability only under that civilization's condition)",)
     return () if word.lower() in ("survivor", "サバイバー") else (word,)
 
 
@@ -636,6 +642,8 @@ _EVENTS: dict[str, tuple[str, dict[str, Any], dict[str, Any]]] = {
     "e_summons": ("summons", {"event": "summoned"}, {}),
     "e_casts": ("casts", {"event": "cast"}, {}),
     "e_untaps": ("untaps", {"event": "untapped"}, {}),
+    "e_discards": ("discards", {"event": "discarded"}, {}),
+    "w_discarded": ("substitute", {"event": "discarded"}, {"kind": "replacement", "active_in": "hand"}),
 }
 
 #: event rules whose words narrow the event beyond what the pattern says (read as unread)
@@ -649,6 +657,69 @@ _NARROWER = {
 _CROSSED = "the crossed creature: the scenario language has no cross gear crossed with a creature"
 
 _Head = tuple[str, dict[str, Any], dict[str, Any], tuple[str, ...]]
+
+
+_ATTACK_SELF = {"event": "attacking", "card": "self"}
+
+#: Japanese headers that say more than one pattern: several events, or words read as unread
+_JA_HEADS: dict[str, list[_Head]] = {
+    "t_unblocked": [
+        (
+            "on_attack",
+            _ATTACK_SELF,
+            {},
+            ("相手プレイヤーを攻撃してブロックされなかった (" + _NARROWER["e_unblocked"] + ")",),
+        )
+    ],
+    "t_attacked": [
+        (
+            "attacked",
+            {"event": "attacking", "player": "opponent"},
+            {},
+            ("攻撃された (" + _NARROWER["e_attacked"] + ")",),
+        )
+    ],
+    "t_crossed_attacks": [("own_attacks", {"event": "attacking", "card": "own"}, {}, (_CROSSED,))],
+    "t_crossed_unblocked": [
+        ("own_attacks", {"event": "attacking", "card": "own"}, {}, (_CROSSED, _NARROWER["e_unblocked"]))
+    ],
+    "t_crossed_destroyed": [("own_destroyed", {"event": "destroyed", "card": "own"}, {}, (_CROSSED,))],
+    "w_crossed_destroyed": [
+        ("substitute", {"event": "destroyed", "card": "own"}, {"kind": "replacement"}, (_CROSSED,))
+    ],
+    "t_own_attacked": [
+        (
+            "own_attacked",
+            {"event": "attacking", "player": "opponent"},
+            {},
+            ("自分のクリーチャーが攻撃された (" + _NARROWER["e_attacked"] + ")",),
+        )
+    ],
+    "t_opp_unblocked": [
+        (
+            "opponent_attacks",
+            {"event": "attacking", "card": "opponent"},
+            {},
+            ("自分を攻撃してブロックされなかった (" + _NARROWER["e_unblocked"] + ")",),
+        )
+    ],
+    "t_attacks_creature": [("on_attack", _ATTACK_SELF, {}, ("クリーチャーを (" + _NARROWER["e_attacks_what"] + ")",))],
+    "t_crossed_wins": [("own_wins_battle", {"event": "won_battle", "card": "own"}, {}, (_CROSSED,))],
+    "t_card_to_graveyard": [("to_graveyard", {"event": "moved", "to": "graveyard", "card": "self"}, {}, ())],
+    "w_own_other_destroyed": [("substitute", {"event": "destroyed", "card": "own_other"}, {"kind": "replacement"}, ())],
+    "t_attacks_or_leaves": [
+        ("on_attack", _ATTACK_SELF, {}, ()),
+        ("leaves", {"event": "moved", "from": "battle", "card": "self"}, {}, ()),
+    ],
+    "w_discarded_opp_turn": [
+        (
+            "substitute",
+            {"event": "discarded", "card": "self"},
+            {"kind": "replacement", "active_in": "hand", "trigger_condition": {"turn": "opponent"}},
+            (),
+        )
+    ],
+}
 
 
 def _words(tree: Any) -> str:
@@ -717,12 +788,21 @@ def _english_header(tree: Any) -> list[_Head]:
         extra = {"trigger_condition": {"happened": {"event": "attacking", "card": "self"}}}
         return [("after_attack", when, extra, ())]
     subtrees = [child for child in tree.children if isinstance(child, Tree)]
+    turn = {"d_opponent": "opponent", "d_self": "self"}.get(subtrees[-1].data)
+    if turn:  # "… during your opponent's turn": a trigger condition
+        subtrees.pop()
     if tree.data == "t_player":
         player = {"p_opponent": "opponent", "p_self": "own", "p_any": None}[subtrees[0].data]
-        return [_player_event(player, verb) for verb in subtrees[1:]]
-    who, card, unread = _subject(subtrees[0], put_by_you=tree.data == "t_you_put")
-    events = [Tree("e_put", [])] if tree.data == "t_you_put" else subtrees[1:]
-    return [_event(who, card, event, unread) for event in events]
+        heads = [_player_event(player, verb) for verb in subtrees[1:]]
+    else:
+        who, card, unread = _subject(subtrees[0], put_by_you=tree.data == "t_you_put")
+        events = [Tree("e_put", [])] if tree.data == "t_you_put" else subtrees[1:]
+        heads = [_event(who, card, event, unread) for event in events]
+    if turn:
+        heads = [
+            (name, when, {**extra, "trigger_condition": {"turn": turn}}, notes) for name, when, extra, notes in heads
+        ]
+    return heads
 
 
 def _event(who: str, card: Any, event: Tree, unread: tuple[str, ...]) -> _Head:
@@ -853,7 +933,10 @@ class DuelMastersReader(TextReader):
         key = header.data if isinstance(header, Tree) else str(header)
         if key == "w_destroyed" and _is_japanese(words) and {"prevent": {}} not in actions:
             key = "t_destroyed"  # 「破壊される時／墓地に置かれるとき、…」 without 「かわりに」
-        heads = [(*TRIGGERS[key], ())] if key in TRIGGERS else _english_header(header)
+        if key in _JA_HEADS:
+            heads = _JA_HEADS[key]
+        else:
+            heads = [(*TRIGGERS[key], ())] if key in TRIGGERS else _english_header(header)
         abilities = []
         instead = instead or {"prevent": {}} in actions
         for name, when, extra, notes in heads:
@@ -930,6 +1013,11 @@ class DuelMastersReader(TextReader):
         if keyword == "shield_trigger":
             do: list[Any] = [{"summon": "self"}] if "spell" not in types else [{"cast": "self"}]
             return [ReadAbility(words, {**SHIELD_TRIGGER, "do": do}, "s_trigger", tuple(rest))]
+        if keyword == "shield_trigger_cross":
+            # a cross gear's: generated (put into the battle zone), then crossed with a creature
+            data = {**SHIELD_TRIGGER, "do": [{"put_into_battle": "self"}]}
+            crossing = "and cross it with a creature: the scenario language has no cross gear crossed with a creature"
+            return [ReadAbility(words, data, "s_trigger", (crossing,))]
         if keyword == "strike_back":
             return [self._strike_back(tree.children[0], words, tuple(rest))]
         if keyword in ("slayer", "civ_slayer"):
