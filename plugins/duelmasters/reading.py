@@ -909,6 +909,21 @@ class DuelMastersReader(TextReader):
                 "do": [{"prevent": {}}, {"destroy": "self"}],
             }
             return [ReadAbility(words, data, "shield_saver")]
+        if kind == "saver_line":
+            # the reminder says the ability in full: read it as the ability
+            inside = str(tree.children[1])[1:-1].strip()
+            inside = re.sub(r"^While this creature is in the battle zone, ", "", inside, flags=re.IGNORECASE)
+            read = self._line(inside, types) or []
+            return [
+                ReadAbility(words, part.data, "saver", part.unread) for part in read if isinstance(part, ReadAbility)
+            ] or [
+                ReadAbility(
+                    words,
+                    {"kind": "replacement", "optional": True, "when": {"event": "destroyed", "card": "own"}, "do": []},
+                    "saver",
+                    (inside,),
+                )
+            ]
         if kind == "ninja_strike_line":
             return [self._ninja_strike(words, _num(tree.children[1]))]
         if kind == "silent_skill_line":
