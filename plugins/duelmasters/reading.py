@@ -610,6 +610,8 @@ def _is_japanese(words: str) -> bool:
 #: (subject, event rule) -> the ability's name, where the first sets' names are kept
 _NAMES = {
     ("self", "e_attacks"): "on_attack",
+    ("self", "e_attacks_what"): "on_attack",
+    ("self", "e_unblocked"): "on_attack",
     ("self", "e_blocks"): "on_block",
     ("self", "e_destroyed"): "on_destroyed",
     ("self", "e_put"): "cip",
@@ -1039,7 +1041,8 @@ class DuelMastersReader(TextReader):
             data = {"when": {"event": "lost_battle", "card": "self"}, "do": [{"destroy": "event.against"}]}
             # "Nature and light slayer": only against those civilizations (a condition on the
             # creature battled, which the scenario language does not say)
-            unread = (_words(tree.children[0].children[0]),) if keyword == "civ_slayer" else ()
+            civs = re.split(r"\s+slayer", words, maxsplit=1, flags=re.IGNORECASE)[0]
+            unread = (f"{civs} (only against those civilizations)",) if keyword == "civ_slayer" else ()
             return [ReadAbility(words, data, "slayer", unread)]
         # power attacker: the bundled files' continuous ability while attacking
         by = _signed(next(token for token in tree.children[0].children if isinstance(token, Token)))

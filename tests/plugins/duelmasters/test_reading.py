@@ -341,3 +341,119 @@ def test_shield_trigger_read_from_text_resolves_as_the_bundled_file(language):
     expected = bundled["expect"]["duelmasters"]
     assert result.keys("resolved") == expected["resolved"]
     assert {card: result.state.cards[card].zone for card in expected["zones"]} == expected["zones"]
+
+
+# -- headers read by who and what (read-dm2) ------------------------------------
+
+
+def test_a_race_is_read_as_a_type_of_the_event_card():
+    # Simian Warrior Grash, DM-09 43/55
+    ability = only(
+        "Whenever one of your Armorloids is destroyed, your opponent chooses a card in his mana zone "
+        "and puts it into his graveyard."
+    )
+    assert ability.data["when"] == {"event": "destroyed", "card": {"types": ["armorloid"], "owner": "self"}}
+
+
+def test_two_trigger_events_are_two_abilities_and_both_trigger():
+    """Aqua Rider, DM-06 31/110: "summons a creature or casts a spell" — one
+    ability per trigger event (603.2): B's summon and B's cast each set one
+    off (the body, a granted Blocker, is unread)."""
+    reading = read(
+        'Whenever your opponent summons a creature or casts a spell, this creature gets "blocker" until the end '
+        'of the turn. (Whenever an opponent\'s creature attacks, you may tap a creature that has "blocker" '
+        "to stop the attack. Then the 2 creatures battle.)"
+    )
+    assert [Header.of(a.data).event for a in reading.abilities] == ["summoned", "cast"]
+    assert [a.data["when"]["card"] for a in reading.abilities] == ["opponent", "opponent"]
+    assert reading.all_unread() == ['this creature gets "blocker" until the end of the turn.'] * 2
+    data = {
+        "format": 1,
+        "title": "Aqua Rider's two events",
+        "game": "duelmasters",
+        "players": ["A", "B"],
+        "turn_player": "B",
+        "cards": [
+            {"id": "rider", "owner": "A", "zone": "battle", "types": ["creature"], "abilities": reading.scenario()},
+            {"id": "b_creature", "owner": "B", "zone": "hand", "types": ["creature"]},
+            {"id": "b_spell", "owner": "B", "zone": "hand", "types": ["spell"]},
+        ],
+        "start": [{"summon": "b_creature"}, {"resolve_pending": {}}, {"cast": "b_spell"}, {"resolve_pending": {}}],
+    }
+    result = tcgtrig.resolve(tcgtrig.scenario_from_data(data), DUELMASTERS)
+    assert result.keys("resolved") == ["rider.opponent_summons", "rider.opponent_casts"]
+
+
+def test_attacking_and_not_blocked_reads_its_header():
+    # Trixo, Wicked Doll, DM-09 33/55: the header is the attack; "isn't blocked" is unread
+    reading = read(
+        "Whenever this creature is attacking your opponent and isn't blocked, your opponent chooses one of his "
+        "creatures and destroys it."
+    )
+    (ability,) = reading.abilities
+    header = Header.of(ability.data)
+    assert (header.kind, header.event, header.optional) == ("triggered", "attacking", False)
+    assert ability.data["do"] == [
+        {"destroy": {"owner": "opponent", "zone": "battle", "pick": 1, "chooser": "opponent"}}
+    ]
+    assert ability.unread == ("and isn't blocked: the attack once no block was declared",)
+
+
+def test_loses_a_battle_instead_is_a_substitute_for_the_destruction():
+    # Gashi Gashi, the Brave Puppet, DM-13 34/55: "… instead" makes it a substitute even where the body is unread
+    reading = read(
+        "(This creature is put into your mana zone tapped.)\nWhen this creature loses a battle, put this creature "
+        "and the other creature into their owner's mana zone instead."
+    )
+    (ability,) = reading.abilities
+    assert ability.data["kind"] == "replacement"
+    assert ability.data["when"] == {"event": "destroyed", "card": "self", "by": "battle"}
+    assert ability.unread == ("put this creature and the other creature into their owner's mana zone instead.",)
+
+
+def test_after_this_creature_attacks_is_the_end_of_its_attack():
+    # Frenzy Drum, DM-15 27/55
+    reading = read(
+        "Blocker (Whenever an opponent's creature attacks, you may tap this creature to stop the attack. "
+        "Then the 2 creatures battle.)\nAfter this creature attacks, destroy this creature."
+    )
+    assert reading.whole
+    assert reading.abilities[0].data == {
+        "trigger_condition": {"happened": {"event": "attacking", "card": "self"}},
+        "when": {"event": "end_of_attack"},
+        "do": [{"destroy": "self"}],
+    }
+    compiles(reading)
+
+
+def test_you_may_after_an_if_clause_with_a_comma_is_optional():
+    # Beinz Sayla, Guardian of Cleansing Light, DM-15 39/55: the name in the condition holds a comma
+    reading = read(
+        "When you put this creature into the battle zone, if you have a Beinz Sayla, Guardian of Cleansing Light "
+        "in your graveyard, you may choose one of your opponent's creatures in the battle zone and tap it."
+    )
+    header = Header.of(reading.abilities[0].data)
+    assert (header.kind, header.event, header.optional) == ("triggered", "moved", True)
+
+
+def test_a_civilization_slayer_reads_its_header():
+    # Gigakail, DM-05 26/55: Slayer only against nature and light creatures (that condition unread)
+    reading = read(
+        "Nature and light slayer (Whenever this creature battles a nature or light creature, destroy the nature "
+        "or light creature after the battle.)"
+    )
+    (ability,) = reading.abilities
+    assert ability.data == {"when": {"event": "lost_battle", "card": "self"}, "do": [{"destroy": "event.against"}]}
+    assert ability.unread == ("Nature and light (only against those civilizations)",)
+
+
+def test_japanese_unblocked_reads_its_header():
+    # 妖魔賢者メルカプ, DM13 26/55
+    reading = read(
+        "マナゾーンに置く時、このカードはタップして置く。\n"
+        "このクリーチャーが相手プレイヤーを攻撃してブロックされなかった時、バトルゾーンにある相手のクリーチャーをすべてタップする。"
+    )
+    (ability,) = reading.abilities
+    assert ability.data["when"] == {"event": "attacking", "card": "self"}
+    assert ability.data["do"] == [{"tap": {"zone": "battle", "owner": "opponent"}}]
+    assert len(ability.unread) == 1 and "ブロックされなかった" in ability.unread[0]
