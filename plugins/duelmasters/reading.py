@@ -620,6 +620,13 @@ _NAMES = {
     ("self", "e_wins"): "wins_battle",
     ("self", "e_loses"): "loses_battle",
     ("self", "e_becomes_blocked"): "blocked",
+    ("own", "e_attacks"): "creature_attacks",
+    ("any", "e_attacks"): "creature_attacks",
+    ("opponent", "e_attacks"): "opponent_attacks",
+    **{(who, "e_destroyed"): "creature_destroyed" for who in ("own", "own_other", "any", "other", "opponent")},
+    **{(who, "e_put"): "creature_put" for who in ("own", "own_other", "any", "other")},
+    ("shield_own", "e_broken"): "shield_broken",
+    ("shield_opponent", "e_broken"): "shield_broken",
 }
 
 #: event rule -> (name word, the event pattern without its card, extra keys)
