@@ -132,6 +132,8 @@ def labels(game: str) -> dict[str, Any] | None:
         return None
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     ruleset = tcgtrig.load_ruleset(game)
+    if not ruleset.reads_text:
+        return None
     agree = with_trigger = abilities = abilities_agree = 0
     wrong: list[dict[str, Any]] = []
     for card in data["cards"]:
