@@ -1,0 +1,831 @@
+"""Yu-Gi-Oh! printed text (Problem-Solving Card Text) read into abilities.
+
+An effect is one sentence, or a sentence followed by the sentences that go
+on with it ("Then …", "You can only use this effect of "X" once per
+turn").  Its activation condition is before its top-level colon, its cost
+before its top-level semicolon; the grammar (``yugioh.lark``) reads each
+piece from its own start rule, and the functions here build the ability in
+the words of the bundled scenario files: ``when: {event: special_summoned,
+card: self}``, ``wording: if``, ``optional: true`` for "You can",
+``speed`` for Quick Effects, Spells and Traps, ``once_per_turn`` (with the
+tag ``hard_once_per_turn`` for "You can only use this effect of X once
+per turn").
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import attrs
+from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
+
+from .policy import HARD_ONCE_PER_TURN
+
+#: the grammar, one LALR parser per start rule (each built once, on first use)
+_parser = functools.partial(grammar, __package__, "yugioh.lark", parser="lalr")
+
+#: A sentence that goes on with the effect before it.
+_CONTINUES = (
+    "Then",
+    "Also",
+    "After that",
+    "If you do",
+    "It ",
+    "That ",
+    "They ",
+    "Those ",
+    "This turn",
+    "For the rest of this turn",
+    "Otherwise",
+    "●",
+    "You cannot",
+    "Until the end",
+    "The ",
+    "Its ",
+    "Their ",
+    "(",
+)
+_OPT = "You can only "
+
+
+def split_top(text: str, separator: str) -> list[str]:
+    """``text`` cut at each ``separator`` outside quotes and parentheses."""
+    pieces, depth, quoted, start = [], 0, False, 0
+    for index, char in enumerate(text):
+        if char == '"':
+            quoted = not quoted
+        elif quoted:
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif char == separator and depth == 0:
+            if separator != "." or text[index + 1 : index + 2] in ("", " ", "\n"):
+                pieces.append(text[start : index + 1 if separator == "." else index])
+                start = index + 1
+    pieces.append(text[start:])
+    return [piece.strip() for piece in pieces if piece.strip()]
+
+
+def _sentences(line: str) -> list[str]:
+    return split_top(line, ".")
+
+
+class YugiohReader(TextReader):
+    """Reads Yu-Gi-Oh! card text, one effect a part."""
+
+    game = "yugioh"
+
+    def parts(self, text: str, types: Sequence[str]) -> Iterable[str]:
+        parts: list[str] = []
+        for line in text.split("\n"):
+            for sentence in _sentences(line):
+                if parts and (sentence.startswith(_CONTINUES) or _joins(sentence, parts[-1])):
+                    parts[-1] = (
+                        f"{parts[-1]} {sentence}" if not sentence.startswith("●") else f"{parts[-1]}\n{sentence}"
+                    )
+                else:
+                    parts.append(sentence)
+        return parts
+
+    def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
+        return read_effect(words, tuple(types))
+
+    def read(self, text: str, types: Sequence[str] = ()) -> Reading:
+        """The card read part by part, then each once-per-turn clause
+        applied to the effects it names."""
+        reading = super().read(text, types)
+        return attrs.evolve(reading, parts=_once_per_turn(reading.parts))
+
+
+def _joins(sentence: str, previous: str) -> bool:
+    """A sentence that goes on with the effect before it: one with no
+    colon of its own after an effect with a colon or a semicolon, that
+    opens no effect of its own."""
+    del sentence, previous
+    return False
+
+
+READER = YugiohReader()
+
+
+# -- the effect ----------------------------------------------------------------
+
+_SPEEDS = (("counter", 3), ("quick_play", 2), ("trap", 2), ("spell", 1))
+#: Spells and Traps whose card stays on the field: their effects are not the card's activation alone
+_LASTING = ("continuous", "field", "equip")
+
+
+def _type_speed(types: Sequence[str]) -> int:
+    for word, speed in _SPEEDS:
+        if word in types:
+            return speed
+    return 1
+
+
+def _is_monster(types: Sequence[str]) -> bool:
+    return "monster" in types or not any(word in types for word in ("spell", "trap"))
+
+
+def read_effect(words: str, types: tuple[str, ...]) -> list[ReadAbility | Skipped] | None:
+    """One effect read: a once-per-turn clause, a restriction or a material
+    line (read as no ability), or an ability with its unread words."""
+    sentences = _sentences(words)
+    first, rest = sentences[0], sentences[1:]
+    skipped = _read_sentence(words)
+    if skipped is not None:
+        return [skipped]
+    head = split_top(first, ":")
+    if len(head) >= 2 and not head[0].lower().startswith("you can "):
+        return _with_condition(words, head[0], ":".join(head[1:]), rest, types)
+    return _without_condition(words, first, rest, types)
+
+
+def _read_sentence(words: str) -> Skipped | None:
+    tree = _parse(words, "sentence")
+    if tree is None:
+        return None
+    why = {
+        "opt_clause": "a once-per-turn clause, applied to the effects it names",
+        "restriction": "a restriction the scenario language does not express",
+        "materials": "Summoning materials",
+        "procedure": "a Summoning procedure: a rule of the card, no effect (it starts no Chain)",
+    }[tree.data]
+    return Skipped(words, why)
+
+
+def _parse(words: str, start: str) -> Any:
+    import lark
+
+    try:
+        return _parser(start=start).parse(words)
+    except lark.exceptions.UnexpectedInput:
+        return None
+
+
+def _with_condition(
+    words: str, condition: str, tail: str, rest: Sequence[str], types: tuple[str, ...]
+) -> list[ReadAbility | Skipped] | None:
+    tree = _parse(condition, "condition")
+    if tree is None:
+        return None
+    header = _header(tree, types)
+    if header is None:
+        return None
+    data, unread = header
+    body = _read_body(tail, rest, data)
+    if body is None:
+        return None
+    data.update(body[0])
+    return [ReadAbility(words, _ordered(data), _name(data), tuple(unread + body[1]))]
+
+
+def _without_condition(
+    words: str, first: str, rest: Sequence[str], types: tuple[str, ...]
+) -> list[ReadAbility | Skipped] | None:
+    """An effect with no activation condition: an Ignition effect ("You can
+    …;"), a Spell or Trap Card's activation, "Each time …, …" (a Trigger
+    Effect), "When …, …" (an effect that starts no Chain: ``consequence``),
+    or a continuous effect."""
+    monster = _is_monster(types)
+    you_can = first.lower().startswith("you can ")
+    card_activation = not monster and not any(word in types for word in _LASTING) and not you_can
+    data: dict[str, Any] = {}
+    unread: list[str] = []
+    if you_can or card_activation or len(split_top(first, ";")) > 1:
+        data["kind"] = "activated"
+        if not monster:
+            data["speed"] = _type_speed(types)
+    else:
+        data["kind"] = "continuous"
+        first, unread = _conditional(first, data, types)
+    body = _read_body(first, rest, data)
+    data.update(body[0])
+    return [ReadAbility(words, _ordered(data), _name(data), tuple(unread + body[1]))]
+
+
+_CONDITIONAL = ("When ", "Each time ", "If ", "While ", "During ", "Once per turn, ", "At the ")
+
+
+def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) -> tuple[str, list[str]]:
+    """A sentence with a condition and no colon, cut at its first comma:
+    "Each time …, …" waits for an event (a Trigger Effect), "When …, …" is
+    part of the event (``consequence``); "If …, …" and "While …, …" are
+    continuous.  Returns the words after the condition, and the condition
+    if it did not read."""
+    if not sentence.startswith(_CONDITIONAL):
+        return sentence, []
+    pieces = split_top(sentence, ",")
+    if len(pieces) < 2:
+        return sentence, []
+    condition, tail = pieces[0], ", ".join(pieces[1:])
+    tree = _parse(condition, "condition")
+    header = _header(tree, types) if tree is not None else None
+    if header is None:
+        return tail, [condition]
+    read, unread = header
+    when = read.get("when")
+    if when is not None and sentence.startswith(("Each time ", "When ")):
+        data["kind"] = "triggered" if sentence.startswith("Each time ") else "consequence"
+        data["when"] = when
+        return tail, unread
+    return tail, [condition]
+
+
+_ORDER = ("kind", "when", "active_in", "optional", "wording", "speed", "once_per_turn", "tags", "condition")
+
+
+def _ordered(data: dict[str, Any]) -> dict[str, Any]:
+    keys = [key for key in _ORDER if key in data] + [key for key in data if key not in _ORDER]
+    return {key: data[key] for key in keys}
+
+
+def _name(data: dict[str, Any]) -> str:
+    when = data.get("when")
+    if isinstance(when, dict):
+        return str(when["event"])
+    return {"activated": "effect", "continuous": "continuous", "consequence": "consequence"}.get(data["kind"], "effect")
+
+
+def _once_per_turn(parts: Sequence[ReadAbility | Skipped]) -> tuple[ReadAbility | Skipped, ...]:
+    """Each "You can only use this effect of X once per turn" applied to the
+    ability before it; "each effect" (and "1 X effect per turn") to every
+    ability before it; "each of the following effects" to those after."""
+    result = list(parts)
+    for index, part in enumerate(parts):
+        if not isinstance(part, Skipped) or not part.why.startswith("a once-per-turn"):
+            continue
+        words = part.words
+        if "following" in words:
+            chosen = range(index + 1, len(result))
+        elif "each effect" in words or " effect per turn" in words or "each of" in words:
+            chosen = range(index)
+        else:
+            chosen = range(index - 1, -1, -1)
+            chosen = [next((i for i in chosen if isinstance(result[i], ReadAbility)), -1)]
+        for i in chosen:
+            ability = result[i] if i >= 0 else None
+            if isinstance(ability, ReadAbility) and ability.data.get("kind") != "continuous":
+                data = dict(ability.data)
+                data["once_per_turn"] = True
+                data["tags"] = [*data.get("tags", []), HARD_ONCE_PER_TURN]
+                result[i] = attrs.evolve(ability, data=_ordered(data))
+    return tuple(result)
+
+
+# -- the header: what the activation condition says ----------------------------
+
+#: words of a condition that add nothing to its header and trigger pattern
+_FILLER = frozenset(
+    "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
+    "it its that face-up by your you control controls".split()
+)
+_SUMMON_EVENTS = {"Normal": "normal_summoned", "Tribute": "tribute_summoned", "Flip": "flip_summoned"}
+_ZONES = {
+    "deck": "deck",
+    "main deck": "deck",
+    "extra deck": "extra_deck",
+    "gy": "graveyard",
+    "graveyard": "graveyard",
+    "hand": "hand",
+    "field": "field",
+    "banishment": "banished",
+    "pendulum zone": "field",
+}
+_PHASES = {"Standby": "start_of_turn", "End": "end_of_turn"}
+_STEPS = {
+    ("start", "the Damage Step"): "start_of_damage_step",
+    ("before", "damage calculation"): "before_damage_calculation",
+    ("after", "damage calculation"): "after_damage_calculation",
+    ("end", "the Damage Step"): "end_of_damage_step",
+}
+
+
+def _items(tree: Any) -> list[tuple[str, str]]:
+    """The condition's items, each (kind, words), without the words between
+    parentheses ("(except during the Damage Step)"), which limit when it
+    may activate but name no event."""
+    items, depth = [], 0
+    for child in tree.children:
+        name, text = child.data, str(child.children[0]) if child.children else ""
+        if name == "punct" and text == "(":
+            depth += 1
+        elif name == "punct" and text == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            items.append((name, text))
+    return items
+
+
+_EVENT_ITEMS = frozenset(
+    "summoned summons set_ flipped destroyed destroys sent banished discarded tributed leaves returned added "
+    "attack targeted activated damage draw gain_lp material phase damage_step battles negated resolves position".split()
+)
+_LEADS = frozenset("when if each_time during at_phase once_per_turn once_per_chain quick flip while_".split())
+
+
+def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str]] | None:
+    """The ability's header from its activation condition, and the words of
+    the condition it could not place."""
+    items = _items(tree)
+    leads = [name for name, _ in items if name in _LEADS]
+    at = next((index for index, (name, _) in enumerate(items) if name in _EVENT_ITEMS), None)
+    pattern = _pattern(items, at) if at is not None else None
+    if "flip" in leads:
+        pattern = {"event": "flipped", "card": "self"}
+    data: dict[str, Any] = {}
+    monster = _is_monster(types)
+    if pattern is None and not leads:
+        return None
+    if "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
+        data["kind"] = "activated"
+        data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
+        if pattern is not None and pattern.get("event") != "activated_phase":
+            data["when"] = pattern
+    else:
+        self_card = pattern.get("card") == "self"
+        lasting = any(word in types for word in _LASTING)
+        data["kind"] = "activated" if not monster and not lasting and not self_card else "triggered"
+        data["when"] = pattern
+        if data["kind"] == "triggered":
+            lead = next((name for name in leads if name in ("when", "if", "each_time")), "when")
+            data["wording"] = "when" if lead == "when" else "if"
+        if not monster:
+            data["speed"] = _type_speed(types)
+    if "once_per_turn" in leads:
+        data["once_per_turn"] = True
+    if "once_per_chain" in leads:
+        data["tags"] = ["once_per_chain"]
+    if pattern is None:
+        where = _where(items)
+        if where:
+            data["active_in"] = where
+    unread = [] if _placed(items, pattern) else [" ".join(text for _, text in items)]
+    return data, unread
+
+
+def _where(items: list[tuple[str, str]]) -> str | None:
+    """ "If this card is in your GY": the zone the ability works in."""
+    names = [name for name, _ in items]
+    if "this_card" in names:
+        for name in ("gy", "hand", "field"):
+            if name in names:
+                return {"gy": "graveyard", "hand": "hand", "field": "field"}[name]
+    return None
+
+
+def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> bool:
+    """Whether every word of the condition went into the header."""
+    for name, text in items:
+        if name == "word" and text.lower() not in _FILLER:
+            return False
+        if name in ("name", "number"):
+            return False
+    return True
+
+
+def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
+    name, text = items[at]
+    before = [item for item, _ in items[:at]]
+    after = items[at + 1 :]
+    subject = None
+    for item in reversed(before):
+        if item in _LEADS:
+            break
+        if item in ("this_card", "opponent", "you") and subject is None:
+            subject = item
+    pattern: dict[str, Any] = {"event": _event_name(name, text, items[:at], after)}
+    if pattern["event"] in ("start_of_turn", "end_of_turn", "activated_phase"):
+        return pattern
+    card = {"this_card": "self", "opponent": "opponent", "you": "own"}.get(subject or "")
+    if name == "destroys":
+        card = "opponent" if card == "self" else None
+        pattern["by"] = "battle"
+    if card:
+        pattern["card"] = card
+    words = [text.lower() for _, text in after]
+    zones = [(index, item) for index, (item, _) in enumerate(after) if item in ("gy", "hand", "field", "deck")]
+    if name in ("sent", "destroyed", "material") and any(item == "gy" for _, item in zones):
+        pattern["to"] = "graveyard"
+    for index, item in zones:
+        near = words[max(0, index - 3) : index]
+        if "from" in near and "to" not in near[near.index("from") :]:
+            pattern.setdefault("from", _ZONES[item])
+            break
+    if "field" in [item for item in before] and name in ("sent", "destroyed", "banished", "returned", "tributed"):
+        pattern.setdefault("from", "field")
+    names = [item for item, _ in after]
+    if "by_battle" in names and name in ("destroyed", "sent", "damage"):
+        pattern["by"] = "battle"
+    elif "by_effect" in names and name in ("destroyed", "sent", "banished", "returned", "leaves", "damage"):
+        pattern["by"] = "effect"
+    elif "by_cost" in names and name in ("sent", "banished", "discarded"):
+        pattern["by"] = "cost"
+    if name == "leaves":
+        pattern["from"] = "field"
+    if name in ("returned", "added"):
+        pattern["to"] = "hand"
+    if name == "damage":
+        pattern.pop("card", None)
+        pattern.update({"counter": "lp", "player": "opponent" if subject in ("this_card", "you", None) else "self"})
+        if "battle" in text:
+            pattern["by"] = "battle"
+    if name in ("draw", "gain_lp"):
+        pattern.pop("card", None)
+        pattern["player"] = "opponent" if subject == "opponent" else "self"
+        if name == "gain_lp":
+            pattern["counter"] = "lp"
+    return pattern
+
+
+def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str:
+    if name in ("summoned", "summons"):
+        kinds = text.replace("/Set", "").split()
+        if "Special" in kinds or len(kinds) == 1 or kinds[0] not in _SUMMON_EVENTS:
+            return "special_summoned"
+        return _SUMMON_EVENTS[kinds[0]]
+    if name == "phase":
+        return _PHASES.get(text.split()[0], "activated_phase")
+    if name == "damage_step":
+        words = " ".join(word.lower() for _, word in before[-3:])
+        for (when, step), event in _STEPS.items():
+            if step.lower() == text.lower() and when in words:
+                return event
+        return "start_of_damage_step" if "Damage Step" in text else "before_damage_calculation"
+    simple = {
+        "set_": "set",
+        "flipped": "flipped",
+        "destroyed": "destroyed",
+        "destroys": "destroyed",
+        "sent": "moved",
+        "banished": "banished",
+        "discarded": "discarded",
+        "tributed": "tributed",
+        "leaves": "moved",
+        "returned": "moved",
+        "added": "moved",
+        "attack": "attack_declared",
+        "targeted": "targeted",
+        "activated": "activated",
+        "damage": "lost",
+        "draw": "drawn",
+        "gain_lp": "gained",
+        "material": "used_as_material",
+        "battles": "battled",
+        "negated": "negated",
+        "resolves": "resolved",
+        "position": "position_changed",
+    }
+    return simple[name]
+
+
+# -- costs and bodies ------------------------------------------------------------
+
+
+def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The cost (before the semicolon), the target it names, and the actions,
+    with the words that did not read."""
+    pieces = split_top(tail, ";")
+    fields: dict[str, Any] = {}
+    if tail.lower().startswith("you can "):
+        fields["optional"] = True
+    unread: list[str] = []
+    context = _Context(event=isinstance(data.get("when"), dict))
+    if len(pieces) > 1:
+        cost_words = "; ".join(pieces[:-1])
+        tree = _parse(cost_words, "cost")
+        if tree is None:
+            unread.append(cost_words)
+            context.targeted = "target" in cost_words.lower()
+        else:
+            optional, actions = _clauses(tree, context)
+            if optional:
+                fields["optional"] = True
+            if context.target is not None:
+                fields["target"] = context.target
+            if actions:
+                fields["cost"] = actions
+    do: list[Any] = []
+    for words in [pieces[-1], *rest]:
+        tree = _parse(words, "body")
+        if tree is None:
+            unread.append(words)
+            continue
+        optional, actions = _clauses(tree, context)
+        if optional and words is pieces[-1]:
+            fields["optional"] = True
+        do.extend(actions)
+        if context.failed:
+            unread.append(words)
+            context.failed = False
+    if do:
+        fields["do"] = do
+    if context.self_zone is not None and "active_in" not in data:
+        fields["active_in"] = context.self_zone
+    elif any(action == {"discard": "self"} for action in fields.get("cost", [])):
+        fields["active_in"] = "hand"
+    if data.get("kind") != "triggered" and "optional" in fields:
+        # "You can" marks an Ignition or Quick Effect: it is used by a player
+        del fields["optional"]
+        if data.get("kind") == "continuous":
+            data["kind"] = "activated"
+    return fields, unread
+
+
+class _Context:
+    """What an effect's clauses refer to: its target, its trigger event."""
+
+    def __init__(self, event: bool) -> None:
+        self.event = event
+        self.target: dict[str, Any] | None = None
+        self.targeted = False
+        self.failed = False
+        #: where "this card" is, as its cost or its action says ("banish this card from your GY")
+        self.self_zone: str | None = None
+
+
+def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
+    optional = False
+    actions: list[Any] = []
+    connector = None
+    children = list(tree.children)
+    if children and getattr(children[0], "type", None) == "YOU_CAN":
+        optional = True
+        children = children[1:]
+    clauses = children[0].children if children else []
+    pending: list[Any] = actions
+    for child in clauses:
+        if getattr(child, "type", None) == "CONNECT":
+            connector = str(child).strip(" ,").lower()
+            continue
+        built = _clause(child, context)
+        if built is None:
+            context.failed = True
+            continue
+        if connector == "and if you do" and pending:
+            nested: list[Any] = []
+            pending.append({"if": {"did": "previous"}, "then": nested})
+            pending = nested
+        pending.extend(built)
+    return optional, actions
+
+
+def _clause(tree: Any, context: _Context) -> list[Any] | None:
+    kind = tree.data
+    if kind in ("target", "target2"):
+        queries = [_what(child, context, default_zone="field") for child in tree.children if hasattr(child, "data")]
+        if any(query is None for query in queries):
+            return None
+        if kind == "target":
+            context.target = queries[0]
+        else:
+            context.target = queries[0]
+        context.targeted = True
+        return []
+    builder = _ACTIONS.get(kind)
+    return builder(tree, context) if builder is not None else None
+
+
+def _number(token: Any) -> int:
+    return int(str(token).replace(",", ""))
+
+
+def _whats(tree: Any) -> list[Any]:
+    return [child for child in tree.children if hasattr(child, "data") and child.data in ("ref", "query", "named")]
+
+
+def _subtree(tree: Any, name: str) -> Any:
+    return next((child for child in tree.children if hasattr(child, "data") and child.data == name), None)
+
+
+def _tokens(tree: Any) -> list[str]:
+    return [str(child) for child in tree.children if not hasattr(child, "data")]
+
+
+def _card(tree: Any, context: _Context, zone: str | list[str] | None = None, owner: str | None = "self") -> Any:
+    whats = _whats(tree)
+    if not whats:
+        return None
+    return _what(whats[0], context, default_zone=zone, default_owner=owner, source=_subtree(tree, "from_zone"))
+
+
+def _word(word: str, zone: Any = "field", owner: str | None = None) -> Any:
+    def build(tree: Any, context: _Context) -> list[Any] | None:
+        card = _card(tree, context, zone, owner)
+        return None if card is None else [{word: card}]
+
+    return build
+
+
+def _move(to: str, zone: Any = None) -> Any:
+    def build(tree: Any, context: _Context) -> list[Any] | None:
+        card = _card(tree, context, zone, "self")
+        return None if card is None else [{"move": {"card": card, "to": to}}]
+
+    return build
+
+
+def _amount(tree: Any) -> int:
+    return next(_number(token) for token in tree.children if getattr(token, "type", None) == "NUMBER")
+
+
+def _stat_change(tree: Any, context: _Context) -> list[Any] | None:
+    card = _card(tree, context, "field", None)
+    if card is None:
+        return None
+    tokens = {getattr(token, "type", None): str(token) for token in tree.children if not hasattr(token, "data")}
+    verb = (tokens.get("GAINS_LOSES") or tokens.get("GAIN_LOSE") or "").lower()
+    amount = _amount(tree) * (-1 if verb.startswith("lose") else 1)
+    stats = ["atk", "def"] if tokens.get("STATNAME") == "ATK/DEF" else [str(tokens.get("STATNAME")).lower()]
+    until = {"until": "end_of_turn"} if _subtree(tree, "until") is not None else {}
+    return [{"change": {"card": card, "stat": stat, "by": amount, **until}} for stat in stats]
+
+
+def _event_card(context: _Context) -> str:
+    return "event.card"
+
+
+_ACTIONS: dict[str, Any] = {
+    "draw": lambda tree, context: [{"draw": _amount(tree)}],
+    "opponent_draw": lambda tree, context: [{"draw": {"player": "opponent", "count": _amount(tree)}}],
+    "destroy": _word("destroy"),
+    "banish": _word("banish"),
+    "send_gy": _word("send_to_graveyard", None, "self"),
+    "discard": _word("discard", "hand", "self"),
+    "tribute": _word("tribute", "field", "self"),
+    "special_summon": _word("special_summon", None, "self"),
+    "add_hand": _move("hand", None),
+    "return_hand": _move("hand", "field"),
+    "shuffle_deck": _move("deck", "field"),
+    "damage": lambda tree, context: [{"damage": _amount(tree)}],
+    "gain_lp": lambda tree, context: [{"lp": _amount(tree)}],
+    "lose_lp": lambda tree, context: [{"lp": -_amount(tree)}],
+    "pay_lp": lambda tree, context: [{"lp": -_amount(tree)}],
+    "opponent_gain_lp": lambda tree, context: [
+        {"gain": {"player": "opponent", "counter": "lp", "amount": _amount(tree)}}
+    ],
+    "negate_activation": lambda tree, context: [{"negate_activation": "event.card"}],
+    "negate_effect": lambda tree, context: [{"negate_effect": "event.card"}],
+    "negate_destroy": lambda tree, context: [
+        {"negate_activation": "event.card"},
+        {"destroy": "event.card"},
+    ],
+    "destroy_it": lambda tree, context: [{"destroy": "target" if context.targeted else "event.card"}],
+    "reveal": lambda tree, context: (
+        None
+        if (card := _card(tree, context, "hand", "self")) is None
+        else [{"emit": {"event": "revealed", "card": card}}]
+    ),
+    "detach": lambda tree, context: [
+        {"send_to_graveyard": {"zone": "sources", "under": "self", "pick": _amount(tree)}}
+    ],
+    "stat_change": _stat_change,
+    "set_card": _word("set", None, "self"),
+}
+
+
+# -- card descriptions -------------------------------------------------------------
+
+_NOUNS = {
+    "monster": ["monster"],
+    "card": [],
+    "spell/trap": ["spell", "trap"],
+    "spells/traps": ["spell", "trap"],
+    "spell": ["spell"],
+    "trap": ["trap"],
+    "token": ["token"],
+}
+_REFS_SELF = ("this card", "this face-up card")
+_REFS_TARGET = ("that target", "those targets", "the target", "the targeted card", "that target face-up")
+
+
+def _noun(word: str) -> list[str]:
+    word = word.lower().replace(" cards", "").replace(" card", "")
+    word = word[:-1] if word.endswith("s") and word not in ("spells/traps",) else word
+    return _NOUNS.get(word, _NOUNS.get(word + "s", []))
+
+
+def _what(
+    tree: Any,
+    context: _Context,
+    default_zone: Any = None,
+    default_owner: str | None = None,
+    source: Any = None,
+) -> Any:
+    if tree.data == "ref":
+        word = str(tree.children[0]).lower()
+        if word in _REFS_SELF:
+            where = _subtree(tree, "where")
+            if where is not None and context.self_zone is None:
+                zone: dict[str, Any] = {}
+                _zones_into(where, zone)
+                if isinstance(zone.get("zone"), str):
+                    context.self_zone = zone["zone"]
+            return "self"
+        if word in _REFS_TARGET or (context.targeted and word in ("it", "them", "that card", "that monster")):
+            return "target"
+        return "event.card" if context.event else None
+    query: dict[str, Any] = {}
+    all_types: list[str] = []
+    for child in tree.children:
+        if not hasattr(child, "data"):
+            if getattr(child, "type", None) == "QUOTED" and tree.data == "named":
+                query["name"] = str(child).strip('"')
+            continue
+        if not _describe(child, query, all_types):
+            return None
+    if (
+        "types" not in query
+        and len(all_types) == 1
+        and any(getattr(child, "data", None) == "archetype" for child in tree.children)
+    ):
+        query["name"] = named = next(
+            str(c.children[0]) for c in tree.children if getattr(c, "data", None) == "archetype"
+        )
+        query["name"] = named.strip('"')
+        all_types = []
+    if all_types:
+        query["all_types"] = all_types
+    if source is not None:
+        _zones_into(source, query)
+    if "zone" not in query and default_zone is not None:
+        query["zone"] = default_zone
+    if "owner" not in query and default_owner is not None and query.get("zone") != "field":
+        query["owner"] = default_owner
+    if "pick" not in query and not query.pop("_all", False):
+        query["pick"] = 1
+    query.pop("_all", None)
+    return query
+
+
+def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
+    """One word of a card description put into the query; False if it
+    cannot be."""
+    kind = child.data
+    token = str(child.children[0]) if child.children else ""
+    if kind == "n":
+        query["pick"] = _number(token)
+    elif kind == "upto":
+        query["pick"], query["upto"] = _number(child.children[0]), True
+    elif kind in ("all", "anynumber"):
+        query["_all"] = True
+    elif kind == "one":
+        query["pick"] = 1
+    elif kind in ("other", "other_q"):
+        query.setdefault("pick", 1) if kind == "other" else None
+        query["exclude"] = "self"
+    elif kind == "noun":
+        types = _noun(str(child.children[0]))
+        if types:
+            query["types"] = types
+    elif kind in ("attr", "kind", "race"):
+        all_types.append(token.lower().replace(" ", "_").replace("-", "_"))
+    elif kind == "archetype":
+        all_types.append(token.strip('"').lower())
+    elif kind == "level":
+        parts = token.split()
+        value = int(parts[1])
+        compare = {"lower": "lte", "higher": "gte"}.get(parts[-1], "eq")
+        query.setdefault("stat", {})["level"] = {compare: value}
+    elif kind == "face_up":
+        query["no_flag"] = "face_down"
+    elif kind in ("face_down_q", "set_q"):
+        query["flag"] = "face_down"
+    elif kind == "owner":
+        query["zone"] = "field"
+        owner = {"your opponent controls": "opponent", "you control": "self", "they control": "opponent"}.get(
+            token.lower()
+        )
+        if owner:
+            query["owner"] = owner
+    elif kind == "stat":
+        words = token.split()
+        query.setdefault("stat", {})[words[-1].lower()] = {("lte" if words[-2] == "less" else "gte"): _number(words[1])}
+    elif kind in ("from_q", "in_q"):
+        _zones_into(child, query)
+    elif kind == "on_field":
+        query["zone"] = "field"
+    elif kind == "except_self":
+        query["exclude"] = "self"
+    elif kind == "except_":
+        return False
+    else:
+        return False
+    return True
+
+
+def _zones_into(tree: Any, query: dict[str, Any]) -> None:
+    zones: list[str] = []
+    owner = None
+    for node in tree.iter_subtrees_topdown():
+        if node.data == "zone_name":
+            zones.append(_ZONES[str(node.children[0]).lower()])
+        elif node.data == "zone_owner":
+            owner = {"your": "self", "your opponent's": "opponent"}.get(str(node.children[0]).lower())
+    if zones:
+        query["zone"] = zones[0] if len(zones) == 1 else zones
+    if owner:
+        query["owner"] = owner
