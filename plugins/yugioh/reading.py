@@ -40,7 +40,6 @@ _CONTINUES = (
     "For the rest of this turn",
     "Otherwise",
     "●",
-    "You cannot",
     "Until the end",
     "The ",
     "Its ",
@@ -180,7 +179,7 @@ def _with_condition(
     if body is None:
         return None
     data.update(body[0])
-    return [ReadAbility(words, _ordered(data), _name(data), tuple(unread + body[1]))]
+    return _ability(words, data, unread + body[1])
 
 
 def _without_condition(
@@ -204,7 +203,7 @@ def _without_condition(
         first, unread = _conditional(first, data, types)
     body = _read_body(first, rest, data)
     data.update(body[0])
-    return [ReadAbility(words, _ordered(data), _name(data), tuple(unread + body[1]))]
+    return _ability(words, data, unread + body[1])
 
 
 _CONDITIONAL = ("When ", "Each time ", "If ", "While ", "During ", "Once per turn, ", "At the ")
@@ -232,7 +231,20 @@ def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) ->
         data["kind"] = "triggered" if sentence.startswith("Each time ") else "consequence"
         data["when"] = when
         return tail, unread
+    if when is None and not unread:
+        for key in ("condition", "once_per_turn"):
+            if key in read:
+                data[key] = read[key]
+        return tail, []
     return tail, [condition]
+
+
+def _ability(words: str, data: dict[str, Any], unread: list[str]) -> list[ReadAbility | Skipped]:
+    """The ability read, then the restrictions its last clause puts on the
+    player ("also you cannot Special Summon …"), read as no ability."""
+    locks = data.pop("_locks", [])
+    ability = ReadAbility(words, _ordered(data), _name(data), tuple(unread))
+    return [ability, *(Skipped(lock, "a restriction the scenario language does not express") for lock in locks)]
 
 
 _ORDER = ("kind", "when", "active_in", "optional", "wording", "speed", "once_per_turn", "tags", "condition")
@@ -245,8 +257,12 @@ def _ordered(data: dict[str, Any]) -> dict[str, Any]:
 
 def _name(data: dict[str, Any]) -> str:
     when = data.get("when")
-    if isinstance(when, dict):
+    if isinstance(when, dict) and data["kind"] != "activated":
+        if when["event"] == "moved":
+            return {"graveyard": "sent_to_gy", "hand": "to_hand"}.get(when.get("to", ""), "left_field")
         return str(when["event"])
+    if data["kind"] == "activated" and data.get("speed", 1) != 1 or isinstance(when, dict):
+        return "quick" if data.get("speed") == 2 and "when" not in data else "main"
     return {"activated": "effect", "continuous": "continuous", "consequence": "consequence"}.get(data["kind"], "effect")
 
 
@@ -294,6 +310,9 @@ _ZONES = {
     "field": "field",
     "banishment": "banished",
     "pendulum zone": "field",
+    "monster zone": "field",
+    "main monster zone": "field",
+    "spell & trap zone": "field",
 }
 _PHASES = {"Standby": "start_of_turn", "End": "end_of_turn"}
 _STEPS = {
@@ -359,12 +378,78 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         data["once_per_turn"] = True
     if "once_per_chain" in leads:
         data["tags"] = ["once_per_chain"]
-    if pattern is None:
+    state_read = False
+    if pattern is None or pattern.get("event") == "activated_phase":
         where = _where(items)
         if where:
             data["active_in"] = where
-    unread = [] if _placed(items, pattern) else [" ".join(text for _, text in items)]
+        state_read, condition = _state(items)
+        if condition:
+            data["condition"] = condition
+    unread = [] if state_read or _placed(items, pattern) else [" ".join(text for _, text in items)]
     return data, unread
+
+
+_TURNS: dict[str, dict[str, Any] | None] = {
+    "your opponent's turn": {"not": {"turn": "self"}},
+    "your turn": {"turn": "self"},
+    "either player's turn": None,
+    "your Main Phase": None,
+    "this card is in your GY": None,
+    "this card is in your Graveyard": None,
+    "this card is in your hand": None,
+    "this card is in your hand or GY": None,
+}
+
+
+def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
+    """A condition that names no event: when the effect may be activated
+    ("During your opponent's turn", "If you control no monsters"), each of
+    its "and" parts read; ``(False, None)`` when a part does not read."""
+    words = [text for name, text in items if name not in _LEADS and text not in (",", "(", ")")]
+    parts: list[list[str]] = [[]]
+    for word in words:
+        if word == "and":
+            parts.append([])
+        else:
+            parts[-1].append(word)
+    conditions = []
+    for part in parts:
+        phrase = " ".join(part)
+        if not part:
+            continue
+        if phrase in _TURNS:
+            if _TURNS[phrase] is not None:
+                conditions.append(_TURNS[phrase])
+            continue
+        control = _control(part)
+        if control is None:
+            return False, None
+        conditions.append(control)
+    if not conditions:
+        return True, None
+    return True, conditions[0] if len(conditions) == 1 else {"all": conditions}
+
+
+def _control(words: list[str]) -> dict[str, Any] | None:
+    """ "you control no monsters", "your opponent controls a "X" monster"."""
+    if words[:2] == ["you", "control"]:
+        owner, rest = "self", words[2:]
+    elif words[:2] == ["your", "opponent"] and words[2:3] == ["controls"]:
+        owner, rest = "opponent", words[3:]
+    elif words[:2] == ["your opponent", "controls"]:
+        owner, rest = "opponent", words[2:]
+    else:
+        return None
+    if not rest or rest[0] not in ("no", "a", "an"):
+        return None
+    query: dict[str, Any] = {"zone": "field", "owner": owner}
+    described = _described([("name" if word.startswith('"') else "word", word) for word in rest[1:]])
+    nouns = [word for word in rest[1:] if word.lower() in ("monster", "monsters", "card", "cards")]
+    if not nouns or len(rest) - 1 != len(nouns) + len((described or {}).get("all_types", [])):
+        return None
+    query.update(described or {})
+    return {"count": query, "eq": 0} if rest[0] == "no" else {"count": query, "gte": 1}
 
 
 def _where(items: list[tuple[str, str]]) -> str | None:
@@ -377,11 +462,55 @@ def _where(items: list[tuple[str, str]]) -> str | None:
     return None
 
 
+#: words that describe the card an event is about ("a "Mermail" monster", "a Spell/Trap Card")
+_ATTRIBUTES = frozenset("DARK LIGHT EARTH WATER FIRE WIND DIVINE".split())
+_RACES = frozenset(
+    "Aqua Beast Beast-Warrior Cyberse Dinosaur Dragon Fairy Fiend Fish Illusion Insect Machine Plant Psychic "
+    "Pyro Reptile Rock Spellcaster Thunder Warrior Wyrm Zombie".split()
+)
+_KINDS = frozenset("Effect Normal Xyz Synchro Fusion Link Ritual Tuner Pendulum Union Gemini Spirit Toon".split())
+_CARD_NOUNS = {
+    "monster": ["monster"],
+    "monsters": ["monster"],
+    "monster(s)": ["monster"],
+    "spell/trap": ["spell", "trap"],
+    "spell": ["spell"],
+    "trap": ["trap"],
+}
+
+
+def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The card an event is about, from the words naming it after the last
+    lead word: ``{types: [monster], all_types: [mermail]}``."""
+    start = max((index for index, (name, _) in enumerate(items) if name in _LEADS), default=-1) + 1
+    query: dict[str, Any] = {}
+    all_types: list[str] = []
+    for name, text in items[start:]:
+        if name == "name":
+            all_types.append(text.strip('"').lower())
+        elif name == "word" and text in _ATTRIBUTES | _RACES | _KINDS:
+            all_types.append(text.lower().replace("-", "_"))
+        elif name == "word" and text.lower() in _CARD_NOUNS:
+            query["types"] = _CARD_NOUNS[text.lower()]
+    if all_types:
+        query["all_types"] = all_types
+    return query or None
+
+
 def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> bool:
-    """Whether every word of the condition went into the header."""
+    """Whether every word of the condition went into the header: the lead
+    words, the event, the card it is about (described, or whose), where it
+    went, and how."""
+    described = pattern is not None and isinstance(pattern.get("card"), dict)
     for name, text in items:
         if name == "word" and text.lower() not in _FILLER:
+            if described and (text in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS):
+                continue
+            if pattern is not None and pattern.get("event") == "activated" and text.lower() in ("effect", "effects"):
+                continue
             return False
+        if name == "name" and described:
+            continue
         if name in ("name", "number"):
             return False
     return True
@@ -400,7 +529,12 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
     pattern: dict[str, Any] = {"event": _event_name(name, text, items[:at], after)}
     if pattern["event"] in ("start_of_turn", "end_of_turn", "activated_phase"):
         return pattern
-    card = {"this_card": "self", "opponent": "opponent", "you": "own"}.get(subject or "")
+    card: Any = {"this_card": "self", "opponent": "opponent", "you": "own"}.get(subject or "")
+    described = _described(items[:at]) if subject != "this_card" else None
+    if described:
+        if card in ("opponent", "own"):
+            described["owner"] = "opponent" if card == "opponent" else "self"
+        card = described
     if name == "destroys":
         card = "opponent" if card == "self" else None
         pattern["by"] = "battle"
@@ -418,7 +552,11 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
     if "field" in [item for item in before] and name in ("sent", "destroyed", "banished", "returned", "tributed"):
         pattern.setdefault("from", "field")
     names = [item for item, _ in after]
-    if "by_battle" in names and name in ("destroyed", "sent", "damage"):
+    if "by_opponent" in names:
+        pattern["actor"] = "opponent"
+    if "by_battle" in names and "by_effect" in names:
+        pass
+    elif "by_battle" in names and name in ("destroyed", "sent", "damage"):
         pattern["by"] = "battle"
     elif "by_effect" in names and name in ("destroyed", "sent", "banished", "returned", "leaves", "damage"):
         pattern["by"] = "effect"
@@ -448,6 +586,9 @@ def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list
             return "special_summoned"
         return _SUMMON_EVENTS[kinds[0]]
     if name == "phase":
+        if text.startswith("Battle") and any(lead == "at_phase" for lead, _ in before):
+            opening = next(word for lead, word in before if lead == "at_phase").lower()
+            return "end_of_battle_phase" if " end " in opening else "start_of_battle_phase"
         return _PHASES.get(text.split()[0], "activated_phase")
     if name == "damage_step":
         words = " ".join(word.lower() for _, word in before[-3:])
@@ -523,6 +664,8 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
             context.failed = False
     if do:
         fields["do"] = do
+    if context.locks:
+        fields["_locks"] = context.locks
     if context.self_zone is not None and "active_in" not in data:
         fields["active_in"] = context.self_zone
     elif any(action == {"discard": "self"} for action in fields.get("cost", [])):
@@ -545,6 +688,8 @@ class _Context:
         self.failed = False
         #: where "this card" is, as its cost or its action says ("banish this card from your GY")
         self.self_zone: str | None = None
+        #: restrictions on the player the effect ends with ("also you cannot Special Summon …")
+        self.locks: list[str] = []
 
 
 def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
@@ -684,6 +829,7 @@ _ACTIONS: dict[str, Any] = {
     ],
     "stat_change": _stat_change,
     "set_card": _word("set", None, "self"),
+    "lock": lambda tree, context: context.locks.append(str(tree.children[0])) or [],
 }
 
 
@@ -811,7 +957,10 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
     elif kind == "except_self":
         query["exclude"] = "self"
     elif kind == "except_":
-        return False
+        names = [str(token).strip('"') for token in child.children if getattr(token, "type", None) == "QUOTED"]
+        query["exclude"] = {"name": names[0]} if len(names) == 1 else {"name": names[0]}
+        if len(names) > 1:
+            return False
     else:
         return False
     return True

@@ -261,7 +261,7 @@ def test_negate_the_activation_and_if_you_do_destroy_it():
         "When a Spell Card is activated: Discard 1 card; negate the activation, and if you do, destroy it.",
         ("trap", "counter"),
     )
-    assert ability.data["when"] == {"event": "activated"}
+    assert ability.data["when"] == {"event": "activated", "card": {"types": ["spell"]}}
     assert ability.data["do"] == [
         {"negate_activation": "event.card"},
         {"if": {"did": "previous"}, "then": [{"destroy": "event.card"}]},
