@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
 
-from .policy import HARD_ONCE_PER_TURN
+from .policy import DEFENSE, FACE_DOWN, HARD_ONCE_PER_TURN
 
 #: the grammar, one LALR parser per start rule (each built once, on first use)
 _parser = functools.partial(grammar, __package__, "yugioh.lark", parser="lalr")
@@ -152,6 +152,7 @@ def _read_sentence(words: str) -> Skipped | None:
         "restriction": "a restriction the scenario language does not express",
         "materials": "Summoning materials",
         "procedure": "a Summoning procedure: a rule of the card, no effect (it starts no Chain)",
+        "piercing": "piercing battle damage: a battle rule the core does not model",
     }[tree.data]
     return Skipped(words, why)
 
@@ -297,7 +298,7 @@ def _once_per_turn(parts: Sequence[ReadAbility | Skipped]) -> tuple[ReadAbility 
 #: words of a condition that add nothing to its header and trigger pattern
 _FILLER = frozenset(
     "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
-    "it its that face-up by your you control controls".split()
+    "it its that face-up by your you control controls sends".split()
 )
 _SUMMON_EVENTS = {"Normal": "normal_summoned", "Tribute": "tribute_summoned", "Flip": "flip_summoned"}
 _ZONES = {
@@ -370,7 +371,7 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         data["kind"] = "activated" if not monster and not lasting and not self_card else "triggered"
         data["when"] = pattern
         if data["kind"] == "triggered":
-            lead = next((name for name in leads if name in ("when", "if", "each_time")), "when")
+            lead = next((name for name in leads if name in ("when", "if", "each_time", "during", "at_phase")), "when")
             data["wording"] = "when" if lead == "when" else "if"
         if not monster:
             data["speed"] = _type_speed(types)
@@ -540,9 +541,30 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         pattern["by"] = "battle"
     if card:
         pattern["card"] = card
+    _where_and_how(pattern, name, before, after)
+    if name == "leaves":
+        pattern["from"] = "field"
+    if name in ("returned", "added"):
+        pattern["to"] = "hand"
+    if name == "damage":
+        pattern.pop("card", None)
+        pattern.update({"counter": "lp", "player": "opponent" if subject in ("this_card", "you", None) else "self"})
+        if "battle" in text:
+            pattern["by"] = "battle"
+    if name in ("draw", "gain_lp"):
+        pattern.pop("card", None)
+        pattern["player"] = "opponent" if subject == "opponent" else "self"
+        if name == "gain_lp":
+            pattern["counter"] = "lp"
+    return pattern
+
+
+def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after: list[tuple[str, str]]) -> None:
+    """The zones an event names ("sent from the field to the GY") and how
+    it happened ("by battle", "by card effect", "to activate")."""
     words = [text.lower() for _, text in after]
     zones = [(index, item) for index, (item, _) in enumerate(after) if item in ("gy", "hand", "field", "deck")]
-    if name in ("sent", "destroyed", "material") and any(item == "gy" for _, item in zones):
+    if name in ("sent", "destroyed", "destroys", "material") and any(item == "gy" for _, item in zones):
         pattern["to"] = "graveyard"
     for index, item in zones:
         near = words[max(0, index - 3) : index]
@@ -562,21 +584,6 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         pattern["by"] = "effect"
     elif "by_cost" in names and name in ("sent", "banished", "discarded"):
         pattern["by"] = "cost"
-    if name == "leaves":
-        pattern["from"] = "field"
-    if name in ("returned", "added"):
-        pattern["to"] = "hand"
-    if name == "damage":
-        pattern.pop("card", None)
-        pattern.update({"counter": "lp", "player": "opponent" if subject in ("this_card", "you", None) else "self"})
-        if "battle" in text:
-            pattern["by"] = "battle"
-    if name in ("draw", "gain_lp"):
-        pattern.pop("card", None)
-        pattern["player"] = "opponent" if subject == "opponent" else "self"
-        if name == "gain_lp":
-            pattern["counter"] = "lp"
-    return pattern
 
 
 def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str:
@@ -700,7 +707,7 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
     if children and getattr(children[0], "type", None) == "YOU_CAN":
         optional = True
         children = children[1:]
-    clauses = children[0].children if children else []
+    clauses = children[0].children if children and hasattr(children[0], "children") else []
     pending: list[Any] = actions
     for child in clauses:
         if getattr(child, "type", None) == "CONNECT":
@@ -739,7 +746,7 @@ def _number(token: Any) -> int:
 
 
 def _whats(tree: Any) -> list[Any]:
-    return [child for child in tree.children if hasattr(child, "data") and child.data in ("ref", "query", "named")]
+    return [child for child in tree.children if hasattr(child, "data") and child.data in ("ref", "query", "token")]
 
 
 def _subtree(tree: Any, name: str) -> Any:
@@ -829,6 +836,12 @@ _ACTIONS: dict[str, Any] = {
     ],
     "stat_change": _stat_change,
     "set_card": _word("set", None, "self"),
+    "place_pendulum": _move("field", "hand"),
+    "set_face_down": lambda tree, context: (
+        None
+        if (card := _card(tree, context, "field", None)) is None
+        else [{"flag": {"card": card, "set": FACE_DOWN}}, {"flag": {"card": card, "set": DEFENSE}}]
+    ),
     "lock": lambda tree, context: context.locks.append(str(tree.children[0])) or [],
 }
 
@@ -861,6 +874,8 @@ def _what(
     default_owner: str | None = None,
     source: Any = None,
 ) -> Any:
+    if tree.data == "token":
+        return _token(tree)
     if tree.data == "ref":
         word = str(tree.children[0]).lower()
         if word in _REFS_SELF:
@@ -907,9 +922,21 @@ def _what(
     return query
 
 
+def _token(tree: Any) -> dict[str, Any]:
+    """ "Special Summon 2 "Fluff Tokens" (Plant/WIND/…)": the Tokens wait in
+    the zone ``tokens``, as the bundled files place them."""
+    name = next(str(child) for child in tree.children if getattr(child, "type", None) == "QUOTED").strip('"')
+    count = next((child for child in tree.children if getattr(child, "data", None) == "n"), None)
+    pick = _number(count.children[0]) if count is not None else 1
+    return {"zone": "tokens", "owner": "self", "name": name.removesuffix("s"), "pick": pick}
+
+
 def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
     """One word of a card description put into the query; False if it
-    cannot be."""
+    cannot be.
+
+    Why one function: one flat branch per kind of word the grammar gives
+    (count, noun, attribute, Level, owner, zone…), each a line or two."""
     kind = child.data
     token = str(child.children[0]) if child.children else ""
     if kind == "n":
@@ -928,7 +955,11 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
         if types:
             query["types"] = types
     elif kind in ("attr", "kind", "race"):
-        all_types.append(token.lower().replace(" ", "_").replace("-", "_"))
+        all_types.append(token.lower().removesuffix("-type").replace(" ", "_").replace("-", "_"))
+    elif kind == "races":
+        query["types"] = [
+            str(race).lower().removesuffix("-type").replace(" ", "_").replace("-", "_") for race in child.children
+        ]
     elif kind == "archetype":
         all_types.append(token.strip('"').lower())
     elif kind == "level":
