@@ -525,7 +525,9 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
     for item in reversed(before):
         if item in _LEADS:
             break
-        if item in ("this_card", "opponent", "you") and subject is None:
+        if item == "this_card":
+            subject = item
+        elif item in ("opponent", "you") and subject is None:
             subject = item
     pattern: dict[str, Any] = {"event": _event_name(name, text, items[:at], after)}
     if pattern["event"] in ("start_of_turn", "end_of_turn", "activated_phase"):
@@ -548,7 +550,14 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         pattern["to"] = "hand"
     if name == "damage":
         pattern.pop("card", None)
-        pattern.update({"counter": "lp", "player": "opponent" if subject in ("this_card", "you", None) else "self"})
+        takes = text.lower().startswith("take")
+        yours = subject in ("this_card", "you", None)
+        pattern.update(
+            {
+                "counter": "lp",
+                "player": ("self" if yours else "opponent") if takes else ("opponent" if yours else "self"),
+            }
+        )
         if "battle" in text:
             pattern["by"] = "battle"
     if name in ("draw", "gain_lp"):
@@ -879,7 +888,7 @@ def _what(
     if tree.data == "ref":
         word = str(tree.children[0]).lower()
         if word in _REFS_SELF:
-            where = _subtree(tree, "where")
+            where = _subtree(tree, "where") or source
             if where is not None and context.self_zone is None:
                 zone: dict[str, Any] = {}
                 _zones_into(where, zone)

@@ -380,3 +380,30 @@ def test_case_01_read_from_text_resolves_as_the_hand_written_file():
     )
     assert read.keys("resolved") == written.keys("resolved")
     assert read.outcome == written.outcome == "complete"
+
+
+def test_a_condition_that_names_no_event_is_read_as_a_condition_of_an_ignition_effect():
+    # Unexpected Dai (3653955): "If you control no monsters:" — no event, so no trigger
+    ability = read_one(
+        "If you control no monsters: Special Summon 1 Level 4 or lower Normal Monster from the Deck.", ("spell",)
+    )
+    assert ability.data["kind"] == "activated"
+    assert ability.data["condition"] == {"count": {"zone": "field", "owner": "self", "types": ["monster"]}, "eq": 0}
+
+
+def test_tokens_and_a_summoning_lock():
+    # Chaos Witch (1434): its Tokens wait in the zone `tokens`, as case-06 places them
+    ability = read_one(
+        'You can Tribute this card; Special Summon 2 "Dark Beast Tokens" (Fiend/DARK/Level 2/ATK 1000/DEF 500).'
+    )
+    assert ability.data["cost"] == [{"tribute": "self"}]
+    assert ability.data["do"] == [
+        {"special_summon": {"zone": "tokens", "owner": "self", "name": "Dark Beast Token", "pick": 2}}
+    ]
+    # Over Tuning (the lock after "also" is read as no ability, and said so)
+    reading = READER.read(
+        "If you control a Tuner: Special Summon 1 Tuner from your hand, also you cannot Special Summon from the Extra Deck for the rest of this turn, except Synchro Monsters.",
+        ("spell",),
+    )
+    assert [type(part).__name__ for part in reading.parts] == ["ReadAbility", "Skipped"]
+    assert reading.parts[1].why == "a restriction the scenario language does not express"
