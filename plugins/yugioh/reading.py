@@ -846,6 +846,9 @@ _ACTIONS: dict[str, Any] = {
     "stat_change": _stat_change,
     "set_card": _word("set", None, "self"),
     "place_pendulum": _move("field", "hand"),
+    "to_defense": lambda tree, context: (
+        None if (card := _card(tree, context, "field", None)) is None else [{"flag": {"card": card, "set": DEFENSE}}]
+    ),
     "set_face_down": lambda tree, context: (
         None
         if (card := _card(tree, context, "field", None)) is None
@@ -866,7 +869,15 @@ _NOUNS = {
     "trap": ["trap"],
     "token": ["token"],
 }
-_REFS_SELF = ("this card", "this face-up card")
+_REFS_SELF = (
+    "this card",
+    "this face-up card",
+    "this banished card",
+    "this set card",
+    "this face-down card",
+    "this summoned card",
+    "this special summoned card",
+)
 _REFS_TARGET = ("that target", "those targets", "the target", "the targeted card", "that target face-up")
 
 
@@ -895,7 +906,9 @@ def _what(
                 if isinstance(zone.get("zone"), str):
                     context.self_zone = zone["zone"]
             return "self"
-        if word in _REFS_TARGET or (context.targeted and word in ("it", "them", "that card", "that monster")):
+        if word in _REFS_TARGET or (
+            context.targeted and word in ("it", "them", "that card", "that monster", "that monster(s)")
+        ):
             return "target"
         return "event.card" if context.event else None
     query: dict[str, Any] = {}
