@@ -228,9 +228,23 @@ def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) ->
         return tail, [condition]
     read, unread = header
     when = read.get("when")
-    if when is not None and sentence.startswith(("Each time ", "When ")):
-        data["kind"] = "triggered" if sentence.startswith("Each time ") else "consequence"
+    if when is not None and " would " in condition:
+        data["kind"] = "interrupt"
         data["when"] = when
+        data["wording"] = "if" if sentence.startswith("If ") else "when"
+        if tail.lower().startswith("you can "):
+            data["optional"] = True
+        return tail, unread
+    if when is not None:
+        # "When this card leaves the field, destroy that monster" starts no Chain (Call of the Haunted);
+        # older texts print a Trigger Effect with a comma ("When this card is destroyed by battle, you can …")
+        leaves = when.get("event") == "moved" and when.get("from") == "field" and "to" not in when
+        data["kind"] = "consequence" if leaves else "triggered"
+        data["when"] = when
+        if not leaves:
+            data["wording"] = "if" if sentence.startswith("If ") else "when"
+            if not _is_monster(types):
+                data["speed"] = _type_speed(types)
         return tail, unread
     if when is None and not unread:
         for key in ("condition", "once_per_turn"):
@@ -298,7 +312,7 @@ def _once_per_turn(parts: Sequence[ReadAbility | Skipped]) -> tuple[ReadAbility 
 #: words of a condition that add nothing to its header and trigger pattern
 _FILLER = frozenset(
     "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
-    "it its that face-up by your you control controls sends".split()
+    "it its that face-up by your you control controls sends would be".split()
 )
 _SUMMON_EVENTS = {"Normal": "normal_summoned", "Tribute": "tribute_summoned", "Flip": "flip_summoned"}
 _ZONES = {
@@ -347,12 +361,29 @@ _EVENT_ITEMS = frozenset(
 _LEADS = frozenset("when if each_time during at_phase once_per_turn once_per_chain quick flip while_".split())
 
 
+def _event_at(items: list[tuple[str, str]]) -> int | None:
+    """Where the event of the condition is named: the first event word,
+    but not "Summoned" describing a card ("a Normal Summoned monster"),
+    and "inflicts battle damage" rather than the "battles" before it."""
+    found = []
+    for index, (name, _) in enumerate(items):
+        if name not in _EVENT_ITEMS:
+            continue
+        following = items[index + 1][1].lower() if index + 1 < len(items) else ""
+        if name == "summoned" and following.startswith(("monster", "card")):
+            continue
+        found.append(index)
+    if len(found) > 1 and items[found[0]][0] == "battles" and any(items[i][0] == "damage" for i in found):
+        return next(i for i in found if items[i][0] == "damage")
+    return found[0] if found else None
+
+
 def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str]] | None:
     """The ability's header from its activation condition, and the words of
     the condition it could not place."""
     items = _items(tree)
     leads = [name for name, _ in items if name in _LEADS]
-    at = next((index for index, (name, _) in enumerate(items) if name in _EVENT_ITEMS), None)
+    at = _event_at(items)
     pattern = _pattern(items, at) if at is not None else None
     if "flip" in leads:
         pattern = {"event": "flipped", "card": "self"}
@@ -360,7 +391,13 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
     monster = _is_monster(types)
     if pattern is None and not leads:
         return None
-    if "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
+    if pattern is not None and "quick" in leads and pattern.get("event") != "activated_phase":
+        # a Quick Effect with a trigger condition ("When your opponent activates … (Quick Effect):")
+        data["kind"] = "triggered"
+        data["when"] = pattern
+        data["speed"] = 2
+        data["wording"] = "if" if next((n for n in leads if n in ("when", "if")), "when") == "if" else "when"
+    elif "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
         data["kind"] = "activated"
         data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
         if pattern is not None and pattern.get("event") != "activated_phase":
@@ -372,9 +409,12 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         data["when"] = pattern
         if data["kind"] == "triggered":
             lead = next((name for name in leads if name in ("when", "if", "each_time", "during", "at_phase")), "when")
-            data["wording"] = "when" if lead == "when" else "if"
+            data["wording"] = "if" if lead == "if" else "when"
         if not monster:
             data["speed"] = _type_speed(types)
+    if pattern is not None and any(text == "would" for _, text in items) and data["kind"] == "triggered":
+        # "If … would …" acts before the event (the header conventions: an interrupt)
+        data["kind"] = "interrupt"
     if "once_per_turn" in leads:
         data["once_per_turn"] = True
     if "once_per_chain" in leads:
@@ -604,7 +644,8 @@ def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list
     if name == "phase":
         if text.startswith("Battle") and any(lead == "at_phase" for lead, _ in before):
             opening = next(word for lead, word in before if lead == "at_phase").lower()
-            return "end_of_battle_phase" if " end " in opening else "start_of_battle_phase"
+            # the core's turn events, as docs/events.md names them: the plugin has no phase events
+            return "end_of_turn" if " end " in opening else "start_of_turn"
         return _PHASES.get(text.split()[0], "activated_phase")
     if name == "damage_step":
         words = " ".join(word.lower() for _, word in before[-3:])
@@ -630,7 +671,7 @@ def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list
         "damage": "lost",
         "draw": "drawn",
         "gain_lp": "gained",
-        "material": "used_as_material",
+        "material": "uncovered" if text == "detached" else ("moved" if text.startswith("sent") else "used_as_material"),
         "battles": "battled",
         "negated": "negated",
         "resolves": "resolved",
@@ -738,7 +779,8 @@ def _clause(tree: Any, context: _Context) -> list[Any] | None:
     kind = tree.data
     if kind in ("target", "target2"):
         queries = [_what(child, context, default_zone="field") for child in tree.children if hasattr(child, "data")]
-        if any(query is None for query in queries):
+        if any(not isinstance(query, dict) for query in queries):
+            # "Target the attacking monster": a target is chosen by a query; the event's card is no query
             return None
         if kind == "target":
             context.target = queries[0]

@@ -193,7 +193,7 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             },
         ),
         (
-            # Solemn Wishes (35346968): "Each time …, …" is a Trigger Effect with no colon
+            # Solemn Wishes (35346968): "Each time …, …" is a Trigger Effect with no colon; a Trap's effect is speed 2
             "Solemn Wishes",
             "Each time you draw a card(s), gain 500 LP.",
             ("trap", "continuous"),
@@ -203,7 +203,7 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
-                "speed": 1,
+                "speed": 2,
             },
         ),
     ],
