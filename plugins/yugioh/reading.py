@@ -100,7 +100,34 @@ class YugiohReader(TextReader):
         """The card read part by part, then each once-per-turn clause
         applied to the effects it names."""
         reading = super().read(text, types)
-        return attrs.evolve(reading, parts=_once_per_turn(reading.parts))
+        parts = _once_per_turn(reading.parts)
+        if not _is_monster(types) and not any(word in types for word in _LASTING):
+            parts = _card_activation_first(parts, tuple(types))
+        return attrs.evolve(reading, parts=parts)
+
+
+def _card_activation_first(
+    parts: Sequence[ReadAbility | Skipped], types: tuple[str, ...]
+) -> tuple[ReadAbility | Skipped, ...]:
+    """A Normal, Quick-Play or Counter Spell or Trap prints its activation
+    first; an effect after it with a trigger condition ("If this card is in
+    your GY and …:", "When you activate "X": You can …") is a Trigger
+    Effect of the card, not its activation."""
+    result = list(parts)
+    first = next((index for index, part in enumerate(parts) if isinstance(part, ReadAbility)), None)
+    for index, part in enumerate(parts):
+        if not isinstance(part, ReadAbility) or index == first:
+            continue
+        data = dict(part.data)
+        if data.get("kind") != "activated" or "when" not in data:
+            continue
+        condition, _, tail = part.words.partition(":")
+        data["kind"] = "triggered"
+        data["wording"] = "if" if condition.startswith(("If ", "Once per turn, if ")) else "when"
+        if tail.strip().lower().startswith("you can "):
+            data["optional"] = True
+        result[index] = attrs.evolve(part, data=_ordered(data), name=_name(data))
+    return tuple(result)
 
 
 def _joins(sentence: str, previous: str) -> bool:
