@@ -123,7 +123,10 @@ def _card_activation_first(
             continue
         condition, _, tail = part.words.partition(":")
         data["kind"] = "triggered"
-        data["wording"] = "if" if condition.startswith(("If ", "Once per turn, if ")) else "when"
+        first_if, first_when = condition.lower().find("if "), condition.lower().find("when ")
+        data["wording"] = "if" if first_if >= 0 and (first_when < 0 or first_if < first_when) else "when"
+        if data.get("speed") == 3:
+            data["speed"] = 2  # a Counter Trap's own activation is Spell Speed 3, its other effects 2
         if tail.strip().lower().startswith("you can "):
             data["optional"] = True
         result[index] = attrs.evolve(part, data=_ordered(data), name=_name(data))
