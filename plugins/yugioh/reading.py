@@ -845,7 +845,11 @@ def _card(tree: Any, context: _Context, zone: str | list[str] | None = None, own
     whats = _whats(tree)
     if not whats:
         return None
-    return _what(whats[0], context, default_zone=zone, default_owner=owner, source=_subtree(tree, "from_zone"))
+    card = _what(whats[0], context, default_zone=zone, default_owner=owner, source=_subtree(tree, "from_zone"))
+    tail = _subtree(tree, "except_tail")
+    if tail is not None and isinstance(card, dict):
+        card["exclude"] = {"name": str(tail.children[-1]).strip('"')}
+    return card
 
 
 def _word(word: str, zone: Any = "field", owner: str | None = None) -> Any:
@@ -1053,6 +1057,12 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
             query["types"] = types
     elif kind in ("attr", "kind", "race"):
         all_types.append(token.lower().removesuffix("-type").replace(" ", "_").replace("-", "_"))
+    elif kind == "archetypes":
+        query["types"] = [str(name).strip('"').lower() for name in child.children]
+    elif kind == "one_of_yours":
+        query["pick"], query["owner"] = 1, "self"
+        if "banished" in token:
+            query["zone"] = "banished"
     elif kind == "races":
         query["types"] = [
             str(race).lower().removesuffix("-type").replace(" ", "_").replace("-", "_") for race in child.children
