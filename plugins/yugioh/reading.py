@@ -371,19 +371,43 @@ _STEPS = {
 }
 
 
+#: words between parentheses in a condition that limit when it activates, and that the scenario language
+#: does not model (the Damage Step is not a timing of its own here)
+_TIMING_ONLY = ("except during the Damage Step",)
+#: "except the turn this card was sent to the GY": not if it was sent there this turn
+_SENT_THIS_TURN = {"not": {"happened": {"event": "moved", "card": "self", "to": "graveyard"}}}
+
+
 def _items(tree: Any) -> list[tuple[str, str]]:
-    """The condition's items, each (kind, words), without the words between
-    parentheses ("(except during the Damage Step)"), which limit when it
-    may activate but name no event."""
-    items, depth = [], 0
+    """The condition's items, each (kind, words).  Words between
+    parentheses name no event: "(except during the Damage Step)" is left
+    out, other ones are kept as one unread item; "except the turn this
+    card was sent to the GY" becomes one ``sent_this_turn`` item."""
+    items: list[tuple[str, str]] = []
+    inside: list[str] | None = None
     for child in tree.children:
         name, text = child.data, str(child.children[0]) if child.children else ""
         if name == "punct" and text == "(":
-            depth += 1
-        elif name == "punct" and text == ")":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
+            inside = []
+        elif name == "punct" and text == ")" and inside is not None:
+            if " ".join(inside) not in _TIMING_ONLY and inside != ["s"]:  # "monster(s)"
+                items.append(("paren", " ".join(inside)))
+            inside = None
+        elif inside is not None:
+            inside.append(text)
+        else:
             items.append((name, text))
+    return _except_the_turn(items)
+
+
+def _except_the_turn(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    texts = [text.lower() for _, text in items]
+    for index in range(len(items) - 2):
+        if texts[index : index + 3] == ["except", "the", "turn"]:
+            end = next((i for i in range(index, len(items)) if texts[i] == ","), len(items))
+            clause = texts[index:end]
+            if "sent" in clause and ("gy" in clause or "there" in clause or "graveyard" in clause):
+                return [*items[:index], ("sent_this_turn", " ".join(clause)), *items[end:]]
     return items
 
 
@@ -480,7 +504,9 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
     """A condition that names no event: when the effect may be activated
     ("During your opponent's turn", "If you control no monsters"), each of
     its "and" parts read; ``(False, None)`` when a part does not read."""
-    words = [text for name, text in items if name not in _LEADS and text not in (",", "(", ")")]
+    if any(name == "paren" for name, _ in items):
+        return False, None
+    words = [text for name, text in items if name not in _LEADS and name != "sent_this_turn" and text != ","]
     parts: list[list[str]] = [[]]
     for word in words:
         if word == "and":
@@ -500,6 +526,8 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
         if control is None:
             return False, None
         conditions.append(control)
+    if any(name == "sent_this_turn" for name, _ in items):
+        conditions.append(_SENT_THIS_TURN)
     if not conditions:
         return True, None
     return True, conditions[0] if len(conditions) == 1 else {"all": conditions}
@@ -585,6 +613,8 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
             return False
         if name == "name" and described:
             continue
+        if name == "paren":
+            return False
         if name in ("name", "number"):
             return False
     return True
