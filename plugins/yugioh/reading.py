@@ -826,7 +826,7 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
         if getattr(child, "type", None) == "CONNECT":
             connector = str(child).strip(" ,").lower()
             continue
-        built = _clause(child, context)
+        built = _may(child, context) if getattr(child, "data", None) == "may_clause" else _clause(child, context)
         if built is None:
             context.failed = True
             continue
@@ -836,6 +836,12 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
             pending = nested
         pending.extend(built)
     return optional, actions
+
+
+def _may(tree: Any, context: _Context) -> list[Any] | None:
+    """ ", then you can …": the controller chooses whether it happens."""
+    built = _clause(tree.children[-1], context)
+    return None if built is None else [{"may": built}]
 
 
 def _clause(tree: Any, context: _Context) -> list[Any] | None:
@@ -907,7 +913,7 @@ def _stat_change(tree: Any, context: _Context) -> list[Any] | None:
     if card is None:
         return None
     tokens = {getattr(token, "type", None): str(token) for token in tree.children if not hasattr(token, "data")}
-    verb = (tokens.get("GAINS_LOSES") or tokens.get("GAIN_LOSE") or "").lower()
+    verb = (tokens.get("GAINS_LOSES") or "").lower()
     amount = _amount(tree) * (-1 if verb.startswith("lose") else 1)
     stats = ["atk", "def"] if tokens.get("STATNAME") == "ATK/DEF" else [str(tokens.get("STATNAME")).lower()]
     until = {"until": "end_of_turn"} if _subtree(tree, "until") is not None else {}
@@ -1117,7 +1123,10 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
             query["owner"] = owner
     elif kind == "stat":
         words = token.split()
-        query.setdefault("stat", {})[words[-1].lower()] = {("lte" if words[-2] == "less" else "gte"): _number(words[1])}
+        compare = {"less": "lte", "more": "gte"}.get(words[-2], "eq")
+        query.setdefault("stat", {})[words[-1].lower()] = {compare: _number(words[1])}
+    elif kind == "position_q":
+        query["flag" if token.startswith("Defense") else "no_flag"] = DEFENSE
     elif kind in ("from_q", "in_q"):
         _zones_into(child, query)
     elif kind == "on_field":
