@@ -497,6 +497,15 @@ _TURNS: dict[str, dict[str, Any] | None] = {
     "this card is in your Graveyard": None,
     "this card is in your hand": None,
     "this card is in your hand or GY": None,
+    "your opponent controls more monsters than you do": {
+        "count": {"zone": "field", "owner": "opponent", "types": ["monster"]},
+        "gt": {"count": {"zone": "field", "owner": "self", "types": ["monster"]}},
+    },
+    "you have no cards in your hand": {"count": {"zone": "hand", "owner": "self"}, "eq": 0},
+    "you control no other monsters": {
+        "count": {"zone": "field", "owner": "self", "types": ["monster"], "exclude": "self"},
+        "eq": 0,
+    },
 }
 
 
@@ -543,6 +552,9 @@ def _control(words: list[str]) -> dict[str, Any] | None:
         owner, rest = "opponent", words[2:]
     else:
         return None
+    if len(rest) == 1 and rest[0].startswith('"'):
+        # "If you control "Dark Magician""
+        return {"count": {"zone": "field", "owner": owner, "name": rest[0].strip('"')}, "gte": 1}
     if not rest or rest[0] not in ("no", "a", "an"):
         return None
     query: dict[str, Any] = {"zone": "field", "owner": owner}
@@ -570,7 +582,10 @@ _RACES = frozenset(
     "Aqua Beast Beast-Warrior Cyberse Dinosaur Dragon Fairy Fiend Fish Illusion Insect Machine Plant Psychic "
     "Pyro Reptile Rock Spellcaster Thunder Warrior Wyrm Zombie".split()
 )
-_KINDS = frozenset("Effect Normal Xyz Synchro Fusion Link Ritual Tuner Pendulum Union Gemini Spirit Toon".split())
+_KINDS = frozenset(
+    "Effect Normal Xyz Synchro Fusion Link Ritual Tuner Pendulum Union Gemini Spirit Toon "
+    "Field Continuous Equip Quick-Play Counter".split()
+)
 _CARD_NOUNS = {
     "monster": ["monster"],
     "monsters": ["monster"],
