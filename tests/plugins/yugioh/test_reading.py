@@ -407,3 +407,16 @@ def test_tokens_and_a_summoning_lock():
     )
     assert [type(part).__name__ for part in reading.parts] == ["ReadAbility", "Skipped"]
     assert reading.parts[1].why == "a restriction the scenario language does not express"
+
+
+def test_except_the_turn_it_was_sent_there_is_a_condition_not_a_trigger():
+    # Glow-Up Bulb (67441435): its GY effect is an Ignition effect; being sent to the GY is no event here
+    ability = read_one(
+        "If this card is in your GY, except the turn it was sent there: You can send 1 card from the top of your Deck to the GY; Special Summon this card.",
+    )
+    assert Header.of(ability.data).kind == "activated"
+    assert ability.data["active_in"] == "graveyard"
+    assert ability.data["condition"] == {"not": {"happened": {"event": "moved", "card": "self", "to": "graveyard"}}}
+    # words between parentheses that name no timing the language models stay unread
+    reading = READER.read("If this card is Special Summoned (from your GY): You can draw 1 card.", MONSTER)
+    assert reading.all_unread() == ["If this card is Special Summoned from your GY"]
