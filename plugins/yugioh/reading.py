@@ -225,7 +225,9 @@ def _without_condition(
     or a continuous effect."""
     monster = _is_monster(types)
     you_can = first.lower().startswith("you can ")
-    card_activation = not monster and not any(word in types for word in _LASTING) and not you_can
+    # a Spell or Trap Card's activation prints its condition before a colon: a sentence "When …, …" is not one
+    conditional = first.startswith(_CONDITIONAL) and len(split_top(first, ",")) > 1
+    card_activation = not monster and not any(word in types for word in _LASTING) and not you_can and not conditional
     data: dict[str, Any] = {}
     unread: list[str] = []
     if you_can or card_activation or len(split_top(first, ";")) > 1:
@@ -262,22 +264,25 @@ def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) ->
     read, unread = header
     when = read.get("when")
     if when is not None and " would " in condition:
-        data["kind"] = "interrupt"
+        # "If this card would be destroyed, you can … instead": a replacement, as the bundled files write it
+        # (Yu-Gi-Oh!'s rule of one replacement per destruction reads that kind); without "instead", an interrupt
+        data["kind"] = "replacement" if "instead" in tail else "interrupt"
         data["when"] = when
-        data["wording"] = "if" if sentence.startswith("If ") else "when"
         if tail.lower().startswith("you can "):
             data["optional"] = True
         return tail, unread
     if when is not None:
-        # "When this card leaves the field, destroy that monster" starts no Chain (Call of the Haunted);
-        # older texts print a Trigger Effect with a comma ("When this card is destroyed by battle, you can …")
-        leaves = when.get("event") == "moved" and when.get("from") == "field" and "to" not in when
-        data["kind"] = "consequence" if leaves else "triggered"
+        # "When this card leaves the field, destroy that monster" starts no Chain (Call of the Haunted, the
+        # bundled files' `consequence`); older texts print an optional Trigger Effect with a comma
+        # ("When this card is destroyed by battle, you can …")
+        chain = tail.lower().startswith("you can ") or sentence.startswith("Each time ")
+        data["kind"] = "triggered" if chain else "consequence"
         data["when"] = when
-        if not leaves:
+        if tail.lower().startswith("you can "):
+            data["optional"] = True
             data["wording"] = "if" if sentence.startswith("If ") else "when"
-            if not _is_monster(types):
-                data["speed"] = _type_speed(types)
+        if chain and not _is_monster(types):
+            data["speed"] = _type_speed(types)
         return tail, unread
     if when is None and not unread:
         for key in ("condition", "once_per_turn"):
@@ -448,13 +453,11 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
     monster = _is_monster(types)
     if pattern is None and not leads:
         return None
-    if pattern is not None and "quick" in leads and pattern.get("event") != "activated_phase":
-        # a Quick Effect with a trigger condition ("When your opponent activates … (Quick Effect):")
-        data["kind"] = "triggered"
-        data["when"] = pattern
-        data["speed"] = 2
-        data["wording"] = "if" if next((n for n in leads if n in ("when", "if")), "when") == "if" else "when"
-    elif "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
+    if pattern is None and leads and leads[0] == "when":
+        return None  # "When" names an event; one this grammar does not know leaves the header unread
+    if "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
+        # a Quick Effect, even with an activation condition ("When your opponent activates … (Quick
+        # Effect):"), is activated in response, not a Trigger Effect (the bundled files write it so)
         data["kind"] = "activated"
         data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
         if pattern is not None and pattern.get("event") != "activated_phase":
@@ -470,7 +473,7 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         if not monster:
             data["speed"] = _type_speed(types)
     if pattern is not None and any(text == "would" for _, text in items) and data["kind"] == "triggered":
-        # "If … would …" acts before the event (the header conventions: an interrupt)
+        # "If … would …:" acts before the event: an interrupt (its "instead" is in the body)
         data["kind"] = "interrupt"
     if "once_per_turn" in leads:
         data["once_per_turn"] = True
