@@ -420,3 +420,18 @@ def test_except_the_turn_it_was_sent_there_is_a_condition_not_a_trigger():
     # words between parentheses that name no timing the language models stay unread
     reading = READER.read("If this card is Special Summoned (from your GY): You can draw 1 card.", MONSTER)
     assert reading.all_unread() == ["If this card is Special Summoned from your GY"]
+
+
+def test_effects_that_start_no_chain_and_quick_effects_with_a_condition():
+    # Call of the Haunted (97077563): "When this card leaves the field, destroy that monster." starts no Chain
+    # (its rulings; the bundled ruling-call-of-the-haunted-* files write it `consequence`)
+    assert (
+        header("When this card leaves the field, destroy that monster.", ("trap", "continuous"))["kind"]
+        == "consequence"
+    )
+    # Ghost Belle & Haunted Mansion (73642296): a Quick Effect is activated in response, even with a condition
+    belle = read_one(
+        "When a card or effect is activated that includes any of these effects (Quick Effect): You can discard this card; negate that effect.",
+    )
+    assert (belle.data["kind"], belle.data["speed"], belle.data["when"]["event"]) == ("activated", 2, "activated")
+    assert belle.data["active_in"] == "hand"
