@@ -300,7 +300,18 @@ def _ability(words: str, data: dict[str, Any], unread: list[str]) -> list[ReadAb
     return [ability, *(Skipped(lock, "a restriction the scenario language does not express") for lock in locks)]
 
 
-_ORDER = ("kind", "when", "active_in", "optional", "wording", "speed", "once_per_turn", "tags", "condition")
+_ORDER = (
+    "kind",
+    "when",
+    "active_in",
+    "optional",
+    "wording",
+    "speed",
+    "once_per_turn",
+    "tags",
+    "trigger_condition",
+    "condition",
+)
 
 
 def _ordered(data: dict[str, Any]) -> dict[str, Any]:
@@ -487,8 +498,24 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         state_read, condition = _state(items)
         if condition:
             data["condition"] = condition
+    elif at is not None:
+        state_read = _state_after(items, at, data)
     unread = [] if state_read or _placed(items, pattern) else [" ".join(text for _, text in items)]
     return data, unread
+
+
+def _state_after(items: list[tuple[str, str]], at: int, data: dict[str, Any]) -> bool:
+    """ "During the End Phase, if this card was Special Summoned this turn:"
+    — the event, then a condition on the state after ", if": read as the
+    ability's ``condition``.  Whether the whole condition read."""
+    cut = next((index for index in range(at + 1, len(items)) if items[index][0] == "if"), None)
+    if cut is None or not _placed(items[:cut], data.get("when")):
+        return False
+    read, condition = _state(items[cut:])
+    if read and condition:
+        # part of the activation condition: not met as the event happens, the effect does not trigger
+        data["trigger_condition"] = condition
+    return read
 
 
 _TURNS: dict[str, dict[str, Any] | None] = {
@@ -530,6 +557,10 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
         phrase = " ".join(part)
         if not part:
             continue
+        earlier = _this_turn(phrase)
+        if earlier is not None:
+            conditions.append(earlier)
+            continue
         if phrase in _TURNS:
             if _TURNS[phrase] is not None:
                 conditions.append(_TURNS[phrase])
@@ -543,6 +574,24 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
     if not conditions:
         return True, None
     return True, conditions[0] if len(conditions) == 1 else {"all": conditions}
+
+
+_THIS_TURN_EVENTS = {
+    "Normal Summoned": "normal_summoned",
+    "Special Summoned": "special_summoned",
+    "Normal or Special Summoned": "special_summoned",
+    "Tribute Summoned": "tribute_summoned",
+    "destroyed": "destroyed",
+    "banished": "banished",
+}
+
+
+def _this_turn(phrase: str) -> dict[str, Any] | None:
+    """ "this card was Special Summoned this turn": an event of this turn."""
+    if not (phrase.startswith("this card was ") and phrase.endswith(" this turn")):
+        return None
+    event = _THIS_TURN_EVENTS.get(phrase.removeprefix("this card was ").removesuffix(" this turn"))
+    return {"happened": {"event": event, "card": "self"}} if event else None
 
 
 def _control(words: list[str]) -> dict[str, Any] | None:

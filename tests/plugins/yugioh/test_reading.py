@@ -435,3 +435,11 @@ def test_effects_that_start_no_chain_and_quick_effects_with_a_condition():
     )
     assert (belle.data["kind"], belle.data["speed"], belle.data["when"]["event"]) == ("activated", 2, "activated")
     assert belle.data["active_in"] == "hand"
+
+
+def test_a_condition_after_the_event_is_its_trigger_condition():
+    # a template of many End Phase effects (written for this test): "During the End Phase, if this card was … this turn:"
+    ability = read_one("During the End Phase, if this card was Special Summoned this turn: You can draw 1 card.")
+    assert ability.data["when"] == {"event": "end_of_turn"}
+    assert ability.data["trigger_condition"] == {"happened": {"event": "special_summoned", "card": "self"}}
+    assert ability.data["wording"] == "when"
