@@ -8,7 +8,8 @@ only the hooks where their rule differs.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tcgtrig import (
     Ability,
@@ -25,6 +26,9 @@ from tcgtrig import (
 )
 
 from . import GAME_INFO, policy
+
+if TYPE_CHECKING:
+    from tcgtrig.printed import Reading
 
 
 @hookimpl
@@ -93,6 +97,15 @@ def tcgtrig_can_respond(chain: Any, effect: PendingEffect) -> bool:
 @hookimpl
 def tcgtrig_battle_result(state: GameState, card: str, against: str | None, stat: Any) -> BattleResult:
     return policy.battle_result(state, card, against, stat)
+
+
+@hookimpl
+def tcgtrig_read_text(text: str, types: Sequence[str]) -> Reading | None:
+    """Yu-Gi-Oh! card text (Problem-Solving Card Text) read into abilities:
+    :mod:`tcgtrig.plugins.yugioh.reading` (its grammar: ``yugioh.lark``)."""
+    from .reading import READER
+
+    return READER.read(text, types)
 
 
 class OCG:

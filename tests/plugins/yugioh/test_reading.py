@@ -1,0 +1,445 @@
+"""Yu-Gi-Oh! printed text read into abilities (issue 38): the header of
+each template family (event, kind, optional, "When"/"If", once per turn,
+spell speed), the body read, the words left unread, and a position whose
+cards are read from their printed text resolving like the hand-written
+file.
+
+Texts are the printed English card texts (yaml-yugi, DawnbrandBots/yaml-yugi
+data/cards), each test naming the card and its password.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+import tcgtrig
+from helpers import yaml_file
+from tcgtrig.plugins.yugioh.reading import READER
+from tcgtrig.printed import Header, Skipped
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "yugioh"
+MONSTER = ("monster", "effect")
+
+
+def read_one(text: str, types=MONSTER):
+    reading = READER.read(text, types)
+    assert len(reading.abilities) == 1, reading
+    return reading.abilities[0]
+
+
+def header(text: str, types=MONSTER) -> dict:
+    return Header.of(read_one(text, types).data).as_dict()
+
+
+def compiles(reading, types=MONSTER, zone: str = "field") -> None:
+    data = {
+        "format": 1,
+        "title": "read",
+        "game": "yugioh",
+        "players": ["A", "B"],
+        "turn_player": "A",
+        "cards": [{"id": "c", "owner": "A", "zone": zone, "types": list(types), "abilities": reading.scenario()}],
+        "start": [],
+    }
+    tcgtrig.scenario_from_data(data).compile(tcgtrig.load_ruleset("yugioh"))
+
+
+# -- headers ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Peten the Dark Clown (52624755): "When …: You can" misses the timing
+            "Peten the Dark Clown",
+            'When this card is sent to the GY: You can banish this card from your GY; Special Summon 1 "Peten the Dark Clown" from your hand or Deck.',
+            MONSTER,
+            {
+                "kind": "triggered",
+                "event": "moved",
+                "optional": True,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 1,
+            },
+        ),
+        (
+            # Mermail Abysshilde (22446869): "If …: You can", hard once per turn
+            "Mermail Abysshilde",
+            'If this card is sent to the GY: You can Special Summon 1 "Mermail" monster from your hand, except "Mermail Abysshilde". You can only use this effect of "Mermail Abysshilde" once per turn.',
+            MONSTER,
+            {
+                "kind": "triggered",
+                "event": "moved",
+                "optional": True,
+                "wording": "if",
+                "once_per_turn": True,
+                "speed": 1,
+            },
+        ),
+        (
+            # Caius the Shadow Monarch (9748752): mandatory "If", Tribute Summoned
+            "Caius the Shadow Monarch",
+            "If this card is Tribute Summoned: Target 1 card on the field; banish that target, and if you do, inflict 1000 damage to your opponent if it is a DARK monster.",
+            MONSTER,
+            {
+                "kind": "triggered",
+                "event": "tribute_summoned",
+                "optional": False,
+                "wording": "if",
+                "once_per_turn": False,
+                "speed": 1,
+            },
+        ),
+        (
+            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when`
+            "Torrential Tribute",
+            "When a monster(s) is Summoned: Destroy all monsters on the field.",
+            ("trap",),
+            {
+                "kind": "activated",
+                "event": None,
+                "optional": False,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 2,
+            },
+        ),
+        (
+            # Solemn Judgment (41420027): a Counter Trap, speed 3
+            "Solemn Judgment",
+            "When a monster(s) would be Summoned, OR a Spell/Trap Card is activated: Pay half your LP; negate the Summon or activation, and if you do, destroy that card.",
+            ("trap", "counter"),
+            {
+                "kind": "activated",
+                "event": None,
+                "optional": False,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 3,
+            },
+        ),
+        (
+            # Mystical Space Typhoon (5318639): a Quick-Play Spell, speed 2
+            "Mystical Space Typhoon",
+            "Target 1 Spell/Trap on the field; destroy that target.",
+            ("spell", "quick_play"),
+            {
+                "kind": "activated",
+                "event": None,
+                "optional": False,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 2,
+            },
+        ),
+        (
+            # D.D. Crow (24508238): a Quick Effect, speed 2
+            "D.D. Crow",
+            "(Quick Effect): You can discard this card to the GY, then target 1 card in your opponent's GY; banish that target.",
+            MONSTER,
+            {
+                "kind": "activated",
+                "event": None,
+                "optional": False,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 2,
+            },
+        ),
+        (
+            # Gale Dogra (16229315): an Ignition Effect, speed 1
+            "Gale Dogra",
+            "You can pay 3000 LP; send 1 monster from your Extra Deck to the GY.",
+            MONSTER,
+            {
+                "kind": "activated",
+                "event": None,
+                "optional": False,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 1,
+            },
+        ),
+        (
+            # Mystic Tomato (83011277): destroyed by battle
+            "Mystic Tomato",
+            "When this card is destroyed by battle and sent to the GY: You can Special Summon 1 DARK monster with 1500 or less ATK from your Deck, in Attack Position.",
+            MONSTER,
+            {
+                "kind": "triggered",
+                "event": "destroyed",
+                "optional": True,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 1,
+            },
+        ),
+        (
+            # Cyber Dragon Herz (56364287, first effect): soft once per turn before the condition
+            "Aromage Jasmine (as the seed writes it)",
+            "Once per turn, if this card is Special Summoned: You can gain 500 LP.",
+            MONSTER,
+            {
+                "kind": "triggered",
+                "event": "special_summoned",
+                "optional": True,
+                "wording": "if",
+                "once_per_turn": True,
+                "speed": 1,
+            },
+        ),
+        (
+            # Solemn Wishes (35346968): "Each time …, …" is a Trigger Effect with no colon; a Trap's effect is speed 2
+            "Solemn Wishes",
+            "Each time you draw a card(s), gain 500 LP.",
+            ("trap", "continuous"),
+            {
+                "kind": "triggered",
+                "event": "drawn",
+                "optional": False,
+                "wording": "when",
+                "once_per_turn": False,
+                "speed": 2,
+            },
+        ),
+    ],
+)
+def test_the_header_of_each_template(card, text, types, expected):
+    assert header(text, types) == expected, card
+
+
+def test_a_trigger_reads_its_pattern_and_body_as_the_bundled_files_write_them():
+    # Sangan (26202165), as case-01 writes it (reduced)
+    sangan = read_one(
+        "If this card is sent from the field to the GY: Add 1 monster with 1500 or less ATK from your Deck to your hand."
+    )
+    assert sangan.data == {
+        "kind": "triggered",
+        "when": {"event": "moved", "card": "self", "to": "graveyard", "from": "field"},
+        "wording": "if",
+        "do": [
+            {
+                "move": {
+                    "card": {
+                        "pick": 1,
+                        "types": ["monster"],
+                        "stat": {"atk": {"lte": 1500}},
+                        "zone": "deck",
+                        "owner": "self",
+                    },
+                    "to": "hand",
+                }
+            }
+        ],
+    }
+    # Peten the Dark Clown (52624755): cost, Special Summon by name, where it works
+    peten = read_one(
+        'When this card is sent to the GY: You can banish this card from your GY; Special Summon 1 "Peten the Dark Clown" from your hand or Deck.'
+    )
+    assert peten.data["cost"] == [{"banish": "self"}]
+    assert peten.data["active_in"] == "graveyard"
+    assert peten.data["do"] == [
+        {"special_summon": {"pick": 1, "zone": ["hand", "deck"], "owner": "self", "name": "Peten the Dark Clown"}}
+    ]
+
+
+def test_a_target_and_a_then():
+    # Raigeki Break (4178474)
+    ability = read_one("Discard 1 card, then target 1 card on the field; destroy that target.", ("trap",))
+    assert ability.data["cost"] == [{"discard": {"pick": 1, "zone": "hand", "owner": "self"}}]
+    assert ability.data["target"] == {"pick": 1, "zone": "field"}
+    assert ability.data["do"] == [{"destroy": "target"}]
+
+
+def test_negate_the_activation_and_if_you_do_destroy_it():
+    # Magic Jammer (77414722)
+    ability = read_one(
+        "When a Spell Card is activated: Discard 1 card; negate the activation, and if you do, destroy it.",
+        ("trap", "counter"),
+    )
+    assert ability.data["when"] == {"event": "activated", "card": {"types": ["spell"]}}
+    assert ability.data["do"] == [
+        {"negate_activation": "event.card"},
+        {"if": {"did": "previous"}, "then": [{"destroy": "event.card"}]},
+    ]
+
+
+def test_each_effect_once_per_turn_applies_to_every_effect_before_it():
+    # Labrynth Cooclock (2511)
+    reading = READER.read(
+        '(Quick Effect): You can discard this card; this turn, you can activate 1 Normal Trap Card that was Set this turn, if you control a "Labrynth" monster. '
+        'If a card(s) is sent from your hand to the GY to activate your Normal Trap Card or your "Labrynth" card or effect, except "Labrynth Cooclock", while this card is in your GY (except during the Damage Step): '
+        'You can add this card to your hand, or Special Summon it. You can only use each effect of "Labrynth Cooclock" once per turn.',
+        MONSTER,
+    )
+    assert [Header.of(a.data).once_per_turn for a in reading.abilities] == [True, True]
+    assert all("hard_once_per_turn" in a.data["tags"] for a in reading.abilities)
+    assert isinstance(reading.parts[-1], Skipped)
+
+
+def test_material_lines_and_summoning_procedures_are_read_as_no_ability():
+    # Gagaga Cowboy (12014404): its material line; Cyber Dragon (70095154): its procedure
+    reading = READER.read(
+        "2 Level 4 monsters\nOnce per turn: You can detach 1 material from this card; inflict 800 damage to your opponent.",
+        ("monster", "xyz", "effect"),
+    )
+    assert isinstance(reading.parts[0], Skipped) and reading.parts[0].why == "Summoning materials"
+    procedure = READER.read(
+        "If only your opponent controls a monster, you can Special Summon this card (from your hand).", MONSTER
+    )
+    assert procedure.abilities == () and procedure.whole
+
+
+def test_words_that_do_not_read_are_reported_and_the_header_still_is():
+    # Sangan (26202165), as printed: the rider on the name is not read
+    reading = READER.read(
+        "If this card is sent from the field to the GY: Add 1 monster with 1500 or less ATK from your Deck to your hand, "
+        "but you cannot activate cards, or the effects of cards, with that name for the rest of this turn.",
+        MONSTER,
+    )
+    assert reading.unread == ()
+    assert not reading.whole
+    assert Header.of(reading.abilities[0].data).event == "moved"
+    assert reading.all_unread() == [
+        "Add 1 monster with 1500 or less ATK from your Deck to your hand, but you cannot activate cards, "
+        "or the effects of cards, with that name for the rest of this turn."
+    ]
+
+
+def test_every_ability_read_compiles():
+    for text, types in [
+        ("If this card is Tribute Summoned: Target 1 card on the field; banish that target.", MONSTER),
+        ("When a monster(s) is Summoned: Destroy all monsters on the field.", ("trap",)),
+        (
+            "Target 1 face-up monster your opponent controls; destroy that target, then your opponent gains 1000 LP.",
+            ("spell",),
+        ),
+        (
+            "Once per turn: You can detach 1 material from this card; this card gains 500 ATK until the end of this turn.",
+            ("monster", "xyz", "effect"),
+        ),
+    ]:
+        reading = READER.read(text, types)
+        assert reading.whole, reading
+        compiles(reading, types)
+
+
+# -- a position read from text -----------------------------------------------------
+
+#: case-01's cards, as printed (Sangan as the file reduces it)
+PRINTED = {
+    "dark_hole": ("Destroy all monsters on the field.", ("spell",)),
+    "a_sangan": (
+        "If this card is sent from the field to the GY: Add 1 monster with 1500 or less ATK from your Deck to your hand.",
+        MONSTER,
+    ),
+    "b_sangan": (
+        "If this card is sent from the field to the GY: Add 1 monster with 1500 or less ATK from your Deck to your hand.",
+        MONSTER,
+    ),
+    "a_peten": (
+        'When this card is sent to the GY: You can banish this card from your GY; Special Summon 1 "Peten the Dark Clown" from your hand or Deck.',
+        MONSTER,
+    ),
+    "b_peten": (
+        'When this card is sent to the GY: You can banish this card from your GY; Special Summon 1 "Peten the Dark Clown" from your hand or Deck.',
+        MONSTER,
+    ),
+    "a_jar": ("Draw 1 card.", ("trap",)),
+    "b_jar": ("Draw 1 card.", ("trap",)),
+}
+
+
+def test_case_01_read_from_text_resolves_as_the_hand_written_file():
+    """research/ygo.md §2 case 1 (Yugipedia, SEGOC example 1; TCG Rulebook
+    v10 p.50): Dark Hole destroys both players' Sangan and Peten; the chain
+    is built TP mandatory, NTP mandatory, TP optional, NTP optional.  Each
+    card's abilities read from its printed text (with the file's ability
+    ids) resolve to the same chains, order and zones."""
+    path = SCENARIOS / "case-01-dark-hole-sangan-peten.yaml"
+    written = tcgtrig.resolve(tcgtrig.load_scenario(path), "yugioh")
+    data = copy.deepcopy(yaml_file(path))
+    for card in data["cards"]:
+        if card["id"] in PRINTED:
+            text, types = PRINTED[card["id"]]
+            reading = READER.read(text, types)
+            assert reading.whole, reading
+            card["abilities"] = reading.scenario(first_id=card["abilities"][0]["id"])
+    read = tcgtrig.resolve(tcgtrig.scenario_from_data(data), "yugioh")
+    assert (
+        read.chains()
+        == written.chains()
+        == [
+            ["dark_hole.main"],
+            ["a_sangan.search", "b_sangan.search", "a_peten.summon", "b_peten.summon", "a_jar.main"],
+        ]
+    )
+    assert read.keys("resolved") == written.keys("resolved")
+    assert read.outcome == written.outcome == "complete"
+
+
+def test_a_condition_that_names_no_event_is_read_as_a_condition_of_an_ignition_effect():
+    # Unexpected Dai (3653955): "If you control no monsters:" — no event, so no trigger
+    ability = read_one(
+        "If you control no monsters: Special Summon 1 Level 4 or lower Normal Monster from the Deck.", ("spell",)
+    )
+    assert ability.data["kind"] == "activated"
+    assert ability.data["condition"] == {"count": {"zone": "field", "owner": "self", "types": ["monster"]}, "eq": 0}
+
+
+def test_tokens_and_a_summoning_lock():
+    # Chaos Witch (1434): its Tokens wait in the zone `tokens`, as case-06 places them
+    ability = read_one(
+        'You can Tribute this card; Special Summon 2 "Dark Beast Tokens" (Fiend/DARK/Level 2/ATK 1000/DEF 500).'
+    )
+    assert ability.data["cost"] == [{"tribute": "self"}]
+    assert ability.data["do"] == [
+        {"special_summon": {"zone": "tokens", "owner": "self", "name": "Dark Beast Token", "pick": 2}}
+    ]
+    # Over Tuning (the lock after "also" is read as no ability, and said so)
+    reading = READER.read(
+        "If you control a Tuner: Special Summon 1 Tuner from your hand, also you cannot Special Summon from the Extra Deck for the rest of this turn, except Synchro Monsters.",
+        ("spell",),
+    )
+    assert [type(part).__name__ for part in reading.parts] == ["ReadAbility", "Skipped"]
+    assert reading.parts[1].why == "a restriction the scenario language does not express"
+
+
+def test_except_the_turn_it_was_sent_there_is_a_condition_not_a_trigger():
+    # Glow-Up Bulb (67441435): its GY effect is an Ignition effect; being sent to the GY is no event here
+    ability = read_one(
+        "If this card is in your GY, except the turn it was sent there: You can send 1 card from the top of your Deck to the GY; Special Summon this card.",
+    )
+    assert Header.of(ability.data).kind == "activated"
+    assert ability.data["active_in"] == "graveyard"
+    assert ability.data["condition"] == {"not": {"happened": {"event": "moved", "card": "self", "to": "graveyard"}}}
+    # words between parentheses that name no timing the language models stay unread
+    reading = READER.read("If this card is Special Summoned (from your GY): You can draw 1 card.", MONSTER)
+    assert reading.all_unread() == ["If this card is Special Summoned from your GY"]
+
+
+def test_effects_that_start_no_chain_and_quick_effects_with_a_condition():
+    # Call of the Haunted (97077563): "When this card leaves the field, destroy that monster." starts no Chain
+    # (its rulings; the bundled ruling-call-of-the-haunted-* files write it `consequence`)
+    assert (
+        header("When this card leaves the field, destroy that monster.", ("trap", "continuous"))["kind"]
+        == "consequence"
+    )
+    # Ghost Belle & Haunted Mansion (73642296): a Quick Effect is activated in response, even with a condition
+    belle = read_one(
+        "When a card or effect is activated that includes any of these effects (Quick Effect): You can discard this card; negate that effect.",
+    )
+    assert (belle.data["kind"], belle.data["speed"], belle.data["when"]["event"]) == ("activated", 2, "activated")
+    assert belle.data["active_in"] == "hand"
+
+
+def test_a_condition_after_the_event_is_its_trigger_condition():
+    # a template of many End Phase effects (written for this test): "During the End Phase, if this card was … this turn:"
+    ability = read_one("During the End Phase, if this card was Special Summoned this turn: You can draw 1 card.")
+    assert ability.data["when"] == {"event": "end_of_turn"}
+    assert ability.data["trigger_condition"] == {"happened": {"event": "special_summoned", "card": "self"}}
+    assert ability.data["wording"] == "when"
