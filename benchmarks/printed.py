@@ -2,9 +2,11 @@
 
 1. **Card pools** (``--digimon FILE`` …, the public lists the user gives; see
    ``benchmarks/card_lists.py``): per game, the cards with a triggered effect
-   (by their printed words), the share whose trigger headers read (every
-   part of the text read at least as far as its header, and at least one
-   ability of a triggered kind), and the share read whole (every word read,
+   (by their printed words), the share whose headers read (every part of
+   the text read at least as far as its header: what kind of ability it is,
+   its event, optional or mandatory, When/If, once per turn, speed; whether
+   they are read *right* is what the hand labels measure), and the share
+   read whole (every word read,
    and the abilities compile in a position under the game).
 2. **Hand labels** (``tests/data/printed/<game>.yaml``): the share of the
    labelled cards whose headers the reader reads exactly as labelled (kind,
@@ -93,7 +95,7 @@ def pool(game: str, path: str, show: int) -> dict[str, Any]:
     for card in marked:
         reading = ruleset.read_text(card.text, card.types)
         assert reading is not None
-        if not reading.unread and triggered_headers(reading):
+        if not reading.unread and reading.abilities:
             headers += 1
         if reading.whole:
             why = compiles(game, ruleset, card, reading)

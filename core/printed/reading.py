@@ -142,7 +142,7 @@ class Header:
         event = when.get("event") if isinstance(when, dict) else when
         return cls(
             kind=kind,
-            event=event if kind in TRIGGERED_KINDS else None,
+            event=event,  # an activated ability's activation condition too (a Quick Effect's "When …")
             optional=bool(data.get("optional", False)),
             wording=data.get("wording", "when"),
             once_per_turn=bool(data.get("once_per_turn", False)) or data.get("per_turn") == 1,
