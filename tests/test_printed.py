@@ -104,3 +104,58 @@ def test_read_needs_the_game():
     shown = CliRunner().invoke(main, ["read", "[On Play] Draw 1 card."])
     assert shown.exit_code == 2
     assert "--game GAME (legal: digimon, duelmasters, lorcana, magic, yugioh)" in shown.output
+
+
+DISAGREES = """\
+format: 1
+title: printed text and written abilities disagree
+game: duelmasters
+players: [A, B]
+turn_player: A
+cards:
+  - id: c
+    owner: A
+    zone: hand
+    types: [creature]
+    abilities:
+      - id: draw
+        text: "When you put this creature into the battle zone, you may draw a card."
+        when: {event: moved, to: battle, card: self}
+        active_in: battle
+        do: [{draw: 1}]
+start: [{move: {card: c, to: battle}}]
+expect:
+  duelmasters: {resolved: [c.draw]}
+"""
+
+
+def test_check_strict_reports_where_printed_text_and_abilities_disagree(tmp_path):
+    written = tmp_path / "disagrees.yaml"
+    written.write_text(DISAGREES, encoding="utf-8")
+    assert CliRunner().invoke(main, ["check", str(written)]).exit_code == 0  # only --strict compares
+    strict = CliRunner().invoke(main, ["check", "--strict", str(written)], terminal_width=400)
+    assert strict.exit_code == 2
+    assert "disagrees.yaml:12: cards[0].abilities[0]: its printed text reads optional: True ≠ False" in strict.output
+    fixed = tmp_path / "agrees.yaml"
+    fixed.write_text(
+        DISAGREES.replace("        active_in: battle\n", "        active_in: battle\n        optional: true\n")
+    )
+    assert CliRunner().invoke(main, ["check", "--strict", str(fixed)]).exit_code == 0
+
+
+def test_a_card_given_as_printed_names_its_unread_words(tmp_path):
+    printed = tmp_path / "printed.yaml"
+    printed.write_text(
+        DISAGREES.replace(
+            "    abilities:\n",
+            '    text: "When you put this creature into the battle zone, frobnicate the moon."\n    x:\n',
+        ).split("    x:\n")[0]
+        + "start: []\n",
+        encoding="utf-8",
+    )
+    shown = CliRunner().invoke(main, ["run", str(printed)])
+    assert shown.exit_code == 2
+    assert (
+        shown.output.count("\n") == 1
+        and "printed.yaml:11: cards[0].text: card 'c': Duel Masters cannot read" in shown.output
+    )

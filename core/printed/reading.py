@@ -90,9 +90,37 @@ class Reading:
         if first_id is not None and names:
             names[0] = first_id
         return [
-            {"id": key, **ability.data, "text": ability.words}
+            in_key_order({"id": key, **ability.data, "text": ability.words})
             for key, ability in zip(ability_ids(names, keep_first=first_id is not None), abilities, strict=True)
         ]
+
+
+#: the order an ability's keys are shown in: what decides the order first, then what it does
+KEY_ORDER = (
+    "id",
+    "kind",
+    "when",
+    "optional",
+    "once_per_turn",
+    "per_turn",
+    "wording",
+    "speed",
+    "tags",
+    "active_in",
+    "trigger_condition",
+    "condition",
+    "target",
+    "targets",
+    "cost",
+    "do",
+    "text",
+)
+
+
+def in_key_order(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with its keys in :data:`KEY_ORDER` (others after, as given)."""
+    known = {key: data[key] for key in KEY_ORDER if key in data}
+    return {**known, **{key: value for key, value in data.items() if key not in known}}
 
 
 def ability_ids(names: Sequence[str], *, keep_first: bool = False) -> list[str]:

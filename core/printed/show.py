@@ -7,7 +7,7 @@ from typing import Any
 
 import yaml
 
-from .reading import ReadAbility, Reading, ability_ids
+from .reading import ReadAbility, Reading, ability_ids, in_key_order
 
 
 def reading_to_data(reading: Reading) -> dict[str, Any]:
@@ -18,7 +18,7 @@ def reading_to_data(reading: Reading) -> dict[str, Any]:
     parts: list[dict[str, Any]] = []
     for part in reading.parts:
         if isinstance(part, ReadAbility):
-            entry: dict[str, Any] = {"words": part.words, "ability": {"id": next(ids), **part.data}}
+            entry: dict[str, Any] = {"words": part.words, "ability": in_key_order({"id": next(ids), **part.data})}
             if part.unread:
                 entry["unread"] = list(part.unread)
             parts.append(entry)
