@@ -331,6 +331,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def POSS(self, token: Any) -> str:  # noqa: N802 - a terminal's callback
         return str(token)
 
+    def prevent(self, _: list[Any]) -> Data:
+        return {"prevent": {}}
+
     def trash_opp_security(self, _: list[Any]) -> Data:
         return {"trash": {"zone": "security", "owner": "opponent", "top": 1}}
 
