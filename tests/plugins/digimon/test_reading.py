@@ -107,9 +107,6 @@ def test_your_turn_when_is_a_trigger_condition() -> None:
     assert data["do"] == [{"trash": {"zone": "security", "owner": "opponent", "top": 1}}]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="known gap: 'by <cost>, prevent that deletion.' after a trigger clause does not parse yet"
-)
 def test_would_is_an_interrupt_and_by_is_optional() -> None:
     # BT11-040 Sukamon's inherited effect (qa-07-bt11-040.yaml writes it by hand)
     data, unread, _ = read_one(
