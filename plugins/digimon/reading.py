@@ -33,7 +33,8 @@ OWN_KEYWORDS = (
     r"Blocker|Piercing|Security Attack [+-]\d+|Security A\. [+-]\d+|Reboot|Jamming|Retaliation|Rush|Raid|Alliance|"
     r"Barrier|Blast Digivolve|Blast DNA Digivolve[^>]*|Armor Purge|Collision|Fortitude|Evade|Training|Vortex|"
     r"Scapegoat|Execute|Material Save \d+|Fragment[^>]*|Decoy[^>]*|Progress|Ice ?[Cc]lad|Decode[^>]*|"
-    r"Overclock[^>]*|Partition[^>]*|Detach[^>]*|Ascension|Use Req\.[^>]*|Engage|Guard|Digisorption[^>]*|Link \+\d+"
+    r"Overclock[^>]*|Partition[^>]*|Detach[^>]*|Ascension|Use Req\.[^>]*|Engage|Guard|Digisorption[^>]*|Link \+\d+|"
+    r"Delay"
 )
 _HEADER = re.compile(rf"\[(?:{TIMINGS})\]", re.IGNORECASE)
 _KEYWORD = re.compile(rf"<(?:{OWN_KEYWORDS})>")
@@ -331,6 +332,29 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def POSS(self, token: Any) -> str:  # noqa: N802 - a terminal's callback
         return str(token)
 
+    def trash_opp_sources(self, items: list[Any]) -> Data:
+        numbers = [int(item) for item in items if isinstance(item, Token) and item.type == "INT"]
+        count = numbers[0] if len(numbers) > 1 else 1
+        if numbers[-1] != 1:
+            raise _Unread
+        return {"trash": {"zone": "sources", "owner": "opponent", "pick": count}}
+
+    def restated(self, _: list[Any]) -> list[Data]:
+        # said again: the rules trash the cards under a Digimon that leaves (tcgtrig_under_cards_zone)
+        return []
+
+    def self_level(self, items: list[Any]) -> Data:
+        return {"card": "self", "stat": "level", "eq": int(items[0])}
+
+    def security_eq(self, items: list[Any]) -> Data:
+        return {"count": {"zone": "security", "owner": "self"}, "eq": int(items[0])}
+
+    def opp_count(self, items: list[Any]) -> Data:
+        query: Data = {"zone": "battle", "owner": "opponent"}
+        for part in items[2:]:
+            _merge(query, part)
+        return {"count": query, _cmp(items[1]): int(items[0])}
+
     def prevent(self, _: list[Any]) -> Data:
         return {"prevent": {}}
 
@@ -437,6 +461,12 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"end_attack": {}}
 
     def gains_keyword(self, items: list[Any]) -> Data:
+        attack = re.fullmatch(r"<security a(?:ttack|\.) ?([+-]\d+)>", str(items[2]).lower())
+        if attack:
+            change: Data = {"card": items[0], "stat": "security_attack", "by": int(attack.group(1))}
+            if len(items) > 3:
+                change["until"] = items[3]
+            return {"change": change}
         word = _keyword_word(str(items[2]))
         if word is None:
             raise _Unread
@@ -993,6 +1023,12 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
     "execute": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
     "vortex": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
 }
+#: <Delay> (CR 16-17), as cr-16-17-3-delay-not-the-turn-it-was-placed.yaml writes it
+DELAY: Data = {
+    "kind": "activated",
+    "condition": {"not": {"happened": {"event": "moved", "card": "self", "to": "battle"}}},
+    "cost": [{"trash": "self"}],
+}
 #: keywords that are a rule about the Digimon: it carries the flag (``has: blocker``)
 FLAG_KEYWORDS = ("blocker", "piercing", "reboot", "jamming", "rush", "collision", "iceclad", "ice clad", "progress")
 
@@ -1045,22 +1081,32 @@ def _sentence(sentence: str) -> Data | None:
 
 
 def _trigger_only(sentence: str) -> Data | None:
-    """The trigger of a sentence "When …, …" whose effect is not read: the
-    words up to one of its commas read as a trigger clause — exactly, else
-    loosely (its verb, the words around it unread)."""
+    """A sentence "When …, …" that does not read whole: the words up to one
+    of its commas read as a trigger clause — exactly, else loosely (by its
+    verb, the words around it unread) — and the rest read as a sentence of
+    its own if it can be (else it is unread, under ``_rest``)."""
     commas = [match.start() for match in re.finditer(",", sentence)]
     for comma in commas:
         try:
-            return {"trigger": _Build().transform(_parser("trigger").parse(sentence[:comma])), "do": []}
+            trigger = _Build().transform(_parser("trigger").parse(sentence[:comma]))
         except (LarkError, _Unread):
             continue
+        return _with_rest(trigger, sentence[comma + 1 :])
+    loose = grammar(__package__, "digimon.lark", start="loose", parser="earley", ambiguity="resolve")
     for comma in commas[:2]:
         try:
-            tree = grammar(__package__, "digimon.lark", start="loose", parser="earley", ambiguity="resolve")
-            return {"trigger": _loose(tree.parse(sentence[:comma]), sentence[:comma]), "do": []}
+            trigger = _loose(loose.parse(sentence[:comma]), sentence[:comma])
         except LarkError:
             continue
+        return _with_rest(trigger, sentence[comma + 1 :])
     return None
+
+
+def _with_rest(trigger: Data, rest: str) -> Data:
+    clause = _sentence(rest.strip())
+    if clause is None or "trigger" in clause:
+        return {"trigger": trigger, "do": [], "_rest": rest.strip()}
+    return {**clause, "trigger": trigger}
 
 
 #: a loose trigger's verb → its event and kind
@@ -1077,6 +1123,23 @@ _VERBS = {
     "v_unsuspended": ("unsuspended", "triggered"),
     "v_trashed": ("trashed", "triggered"),
     "v_returned": ("returned", "triggered"),
+    "v_deletes": ("deleted", "triggered"),
+    "v_checks": ("checked", "triggered"),
+    "v_is_blocked": ("blocked", "triggered"),
+    "v_placed": ("moved", "triggered"),
+    "v_leaves": ("moved", "triggered"),
+    "v_moves": ("moved", "triggered"),
+    "v_added": ("moved", "triggered"),
+    "v_removed": ("moved", "triggered"),
+}
+#: what the verb says beyond its event: the pattern's keys
+_VERB_KEYS: dict[str, Data] = {
+    "v_would_leave": {"from": "battle"},
+    "v_leaves": {"from": "battle"},
+    "v_moves": {"from": "breeding", "to": "battle"},
+    "v_placed": {"to": "sources"},
+    "v_added": {"to": "hand"},
+    "v_removed": {"from": "security"},
 }
 
 
@@ -1086,23 +1149,33 @@ def _loose(tree: Tree, words: str) -> Data:  # type: ignore[type-arg]
     clause left unread."""
     verb = next(child for child in tree.children if isinstance(child, Tree))
     event, kind = _VERBS[verb.data]
-    before = " ".join(str(child) for child in tree.children[: tree.children.index(verb)]).lower()
-    card = (
-        "self"
-        if re.search(r"\bthis\b|\bit\b", before)
-        else "opponent"
-        if "opponent" in before
-        else "own"
-        if "your" in before
-        else "any"
-    )
-    when: Data = {"event": event, "card": card}
-    if event == "moved":
-        when["from"] = "battle"
+    at = tree.children.index(verb)
+    before = " ".join(str(child) for child in tree.children[:at]).lower()
+    after = " ".join(str(child) for child in tree.children[at + 1 :]).lower()
+    when: Data = {"event": event, "card": _whose(before), **_VERB_KEYS.get(str(verb.data), {})}
     data: Data = {"when": when, "_unread": [words]}
+    if verb.data in ("v_deletes", "v_checks"):  # the card it deletes or checks is the event's
+        when["card"] = "opponent" if "opponent" in after else "any"
+        if "battle" in after:
+            when["by"] = "battle"
+    elif verb.data == "v_is_blocked":  # the event's card is the blocker (attack.py)
+        when["card"] = "opponent"
+        data["trigger_condition"] = {"card": "self", "flag": "attacking"}
+    if " would " in f" {before} ":  # "When an opponent's effect would delete this Digimon"
+        kind = "interrupt"
+        when["card"] = _whose(after) if verb.data == "v_deletes" else when["card"]
+        when.pop("by", None)
     if kind != "triggered":
         data["kind"] = kind
     return data
+
+
+def _whose(words: str) -> str:
+    if re.search(r"\bthis\b|\bit\b", words):
+        return "self"
+    if "opponent" in words:
+        return "opponent"
+    return "own" if "your" in words else "any"
 
 
 def _rule_first(part: str) -> list[str]:
@@ -1163,6 +1236,9 @@ class DigimonReader(TextReader):
         if head.keywords and not head.events and not head.main and not head.turn and not body.strip(" ."):
             return [self.keyword(words, head, word) for word in head.keywords]
         clauses, unread = self.read_body(body, head)
+        if head.main and head.keywords == ("<Delay>",):  # CR 16-17: "by trashing this card in your battle area, …"
+            data = _with_head({**DELAY, "do": [action for clause in clauses for action in clause["do"]]}, head)
+            return [ReadAbility(words, data, "delay", tuple(unread))]
         if head.keywords:
             unread = [" ".join(head.keywords), *unread]
         bases = self.bases(head, clauses, bool(_WHEN.match(body)))
@@ -1198,10 +1274,8 @@ class DigimonReader(TextReader):
             clause = _sentence(sentence)
             if clause is None and index == 0 and _WHEN.match(sentence):
                 clause = _trigger_only(sentence)
-                if clause is not None:
-                    unread.append(sentence)
-                    clauses.append(clause)
-                    continue
+                if clause is not None and "_rest" in clause:
+                    unread.append(clause.pop("_rest"))
             if clause is None:
                 unread.append(sentence)
             else:
