@@ -333,11 +333,29 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return str(token)
 
     def trash_opp_sources(self, items: list[Any]) -> Data:
+        """"Trash the top (bottom) N digivolution cards of 1 of your
+        opponent's Digimon": N of its digivolution cards, as
+        triggered-01.yaml writes "trash 1 digivolution card" (which of them
+        does not change the order effects resolve in)."""
         numbers = [int(item) for item in items if isinstance(item, Token) and item.type == "INT"]
-        count = numbers[0] if len(numbers) > 1 else 1
         if numbers[-1] != 1:
             raise _Unread
-        return {"trash": {"zone": "sources", "owner": "opponent", "pick": count}}
+        return {"trash": {"zone": "sources", "owner": "opponent", "pick": numbers[0] if len(numbers) > 1 else 1}}
+
+    def trash_any_sources(self, items: list[Any]) -> Data:
+        return {"trash": {"zone": "sources", "owner": "opponent", "pick": int(items[0])}}
+
+    def top(self, _: list[Any]) -> str:
+        return "top"
+
+    def bottom(self, _: list[Any]) -> str:
+        return "bottom"
+
+    def in_hand(self, _: list[Any]) -> Data:
+        return {"zone": "hand", "owner": "self"}
+
+    def in_trash(self, _: list[Any]) -> Data:
+        return {"zone": "trash", "owner": "self"}
 
     def restated(self, _: list[Any]) -> list[Data]:
         # said again: the rules trash the cards under a Digimon that leaves (tcgtrig_under_cards_zone)
@@ -794,7 +812,7 @@ def _merge(query: Data, part: Data) -> None:
             query.setdefault("stat", {}).update(value)
         elif key == "types" and "types" in query:
             query["types"] = [*query["types"], *value]
-        elif key == "zone" and value == "security":
+        elif key == "zone":
             query["zone"] = value
         else:
             query[key] = value
