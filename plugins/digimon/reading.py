@@ -373,6 +373,25 @@ class _Build(Transformer):  # type: ignore[type-arg]
             _merge(query, part)
         return {"count": query, _cmp(items[1]): int(items[0])}
 
+    def return_from(self, items: list[Any]) -> Data:
+        card, zones = items[0], items[1]
+        if len(zones) != 1:
+            raise _Unread
+        return _from_zone("bounce", card, zones[0])
+
+    def self_to_security(self, items: list[Any]) -> Data:
+        return {"move": {"card": "self", "to": "security"}}
+
+    def switch_target(self, items: list[Any]) -> Data:
+        return {"flag": {"card": items[0], "set": "attack_target"}}
+
+    def cant(self, items: list[Any]) -> Data:
+        what = str(items[1]).lower().removeprefix("can't ")
+        flag: Data = {"card": items[0], "set": "cant_" + _type_word(what)}
+        if len(items) > 2:
+            flag["until"] = items[2]
+        return {"flag": flag}
+
     def prevent(self, _: list[Any]) -> Data:
         return {"prevent": {}}
 
@@ -571,7 +590,14 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"turn": "self"}
 
     def has_source(self, items: list[Any]) -> Data:
-        return {"count": {"zone": "sources", "under": "self", "name": _name(items[0])}, "gte": 1}
+        counts = [{"count": {"zone": "sources", "under": "self", "name": _name(item)}, "gte": 1} for item in items]
+        return counts[0] if len(counts) == 1 else {"any": counts}
+
+    def did(self, _: list[Any]) -> Data:
+        return {"did": "previous"}
+
+    def did_not(self, _: list[Any]) -> Data:
+        return {"not": {"did": "previous"}}
 
     def self_named(self, _: list[Any]) -> Data:
         raise _Unread  # no condition says "this card's name"
