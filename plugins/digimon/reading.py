@@ -375,9 +375,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def return_from(self, items: list[Any]) -> Data:
         card, zones = items[0], items[1]
-        if len(zones) != 1:
-            raise _Unread
-        return _from_zone("bounce", card, zones[0])
+        return _from_zone("bounce", card, zones[0]) if len(zones) == 1 else _any_zone("bounce", card, zones)
 
     def self_to_security(self, items: list[Any]) -> Data:
         return {"move": {"card": "self", "to": "security"}}
@@ -577,7 +575,34 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def opp_has_digimon(self, _: list[Any]) -> Data:
         return {"count": {"zone": "battle", "owner": "opponent", "types": ["digimon"]}, "gte": 1}
 
+    def self_suspended(self, _: list[Any]) -> Data:
+        return {"card": "self", "flag": "suspended"}
+
+    def self_unsuspended(self, _: list[Any]) -> Data:
+        return {"card": "self", "no_flag": "suspended"}
+
+    def opp_has_none(self, items: list[Any]) -> Data:
+        query: Data = {"zone": "battle", "owner": "opponent"}
+        for part in items:
+            _merge(query, part)
+        return {"count": query, "eq": 0}
+
+    def while_clause(self, items: list[Any]) -> Data:
+        inner = _clause(items[1])
+        return {**inner, "while": items[0]}
+
+    def until_clause(self, items: list[Any]) -> Data:
+        until, actions = items
+        out = []
+        for action in actions:
+            word = next(iter(action))
+            if word not in ("change", "flag") or not isinstance(action[word], dict):
+                raise _Unread
+            out.append({word: {**action[word], "until": until}})
+        return {"do": out}
+
     def you_have(self, items: list[Any]) -> Data:
+        items = [item for item in items if not isinstance(item, Token)]
         query: Data = {"zone": "battle", "owner": "self"}
         for part in items:
             _merge(query, part)
@@ -890,7 +915,11 @@ def _from_zone(word: str, card: Data, zone: Data) -> Data:
 
 
 def _any_zone(word: str, card: Data, zones: list[Data]) -> Data:
-    raise _Unread  # "from your hand or trash": one pick across zones, not sayable as one query
+    """"from your hand or trash": one query over the zones (a query's
+    ``zone`` may list several), when they are all the player's own."""
+    if "_names" in card or any(set(zone) != {"zone", "owner"} or zone["owner"] != "self" for zone in zones):
+        raise _Unread
+    return {word: {**card, "zone": [zone["zone"] for zone in zones], "owner": "self"}}
 
 
 def _keyword_word(text: str) -> str | None:
@@ -1414,6 +1443,11 @@ def _assemble(base: Data, head: Head, clauses: list[Data]) -> Data:
     for clause in clauses:
         do.extend(clause["do"])
     first = clauses[0] if clauses else {}
+    if first.get("while") is not None:
+        if data.get("kind") == "continuous" and len(clauses) == 1:
+            data["condition"] = first["while"]
+        else:
+            do = [{"if": first["while"], "then": first["do"]}, *do[len(first["do"]) :]]
     if first.get("may") or first.get("by"):
         if data.get("kind") not in ("continuous", "activated"):
             data["optional"] = True
