@@ -244,32 +244,19 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def lowest_target(self, items: list[Any]) -> Data:
         return {**self._query(items[1], [self.lowest([items[2]]), items[3]]), "pick": int(items[0])}
 
-    def any_target(self, items: list[Any]) -> Data:
+    def counted(self, items: list[Any]) -> Data:
         return {**self._query(None, items[1:]), "pick": int(items[0])}
 
+    def target(self, items: list[Any]) -> Any:
+        return items[0]
+
+    def cardq(self, items: list[Any]) -> Any:
+        return items[0]
+
+    def n_option(self, _: list[Any]) -> Data:
+        return {"types": ["option"]}
+
     # ---- cards in a zone
-    def card_named(self, items: list[Any]) -> Data:
-        names = [_name(item) for item in items[1:]]
-        if len(names) > 1:
-            return {"_names": names, "pick": int(items[0])}
-        return {"name": names[0], "pick": int(items[0])}
-
-    def card_noun(self, items: list[Any]) -> Data:
-        word = str(items[0]).split()[0].lower()
-        return {"types": [word]} if word in ("digimon", "tamer", "option") else {}
-
-    def card_kind(self, items: list[Any]) -> Data:
-        query: Data = {}
-        for part in items[1:]:
-            _merge(query, part)
-        return {**query, "pick": int(items[0])}
-
-    def card_trait(self, items: list[Any]) -> Data:
-        query: Data = {}
-        for part in [{"trait": _name(items[1])}, *items[2:]]:
-            _merge(query, part)
-        return {**query, "pick": int(items[0])}
-
     def z_hand(self, _: list[Any]) -> Data:
         return {"zone": "hand", "owner": "self"}
 
