@@ -395,7 +395,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
         )
 
     def play_token(self, items: list[Any]) -> Data:
-        raise _Unread
+        # a token waits in a zone of its own until played (qa-18-q5417-blocker-played-in-counter.yaml)
+        return {"play": {"zone": "outside", "owner": "self", "name": _name(items[1]), "pick": int(items[0])}}
 
     def add_self(self, _: list[Any]) -> Data:
         return {"move": {"card": "self", "to": "hand"}}
@@ -1081,8 +1082,13 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
     "material save": ({"when": _DELETED, "optional": True, "tags": ["keyword"]}, None),
     "overclock": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
     "execute": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
-    "vortex": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
+    "vortex": (
+        {"when": {"event": "end_of_turn", "player": "self"}, "tags": ["keyword"]},
+        [{"may": [{"attack": {"card": "self", "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1}}}]}],
+    ),
 }
+#: <Blast Digivolve>'s effect
+BLAST: Data = {"digivolve": {"card": {"zone": "battle", "owner": "self", "types": ["digimon"], "pick": 1}, "into": "self"}}
 #: <Delay> (CR 16-17), as cr-16-17-3-delay-not-the-turn-it-was-placed.yaml writes it
 DELAY: Data = {
     "kind": "activated",
@@ -1299,7 +1305,10 @@ class DigimonReader(TextReader):
         if head.main and head.keywords == ("<Delay>",):  # CR 16-17: "by trashing this card in your battle area, …"
             data = _with_head({**DELAY, "do": [action for clause in clauses for action in clause["do"]]}, head)
             return [ReadAbility(words, data, "delay", tuple(unread))]
-        if head.keywords:
+        if head.keywords == ("<Blast Digivolve>",) and not clauses:
+            # "(One of your Digimon may digivolve into this card without paying the cost.)", as qa-18 writes it
+            clauses = [{"do": [BLAST], "by": True}]
+        elif head.keywords:
             unread = [" ".join(head.keywords), *unread]
         bases = self.bases(head, clauses, bool(_WHEN.match(body)))
         if clauses and "trigger" in clauses[0]:
