@@ -17,7 +17,7 @@ from typing import Any
 
 from attrs import evolve, frozen
 from lark import Discard, Lark, Token, Transformer, Tree
-from lark.exceptions import LarkError
+from lark.exceptions import UnexpectedInput, VisitError
 from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
 
 TIMINGS = (
@@ -129,7 +129,7 @@ def _flat(items: Iterable[Any]) -> list[Data]:
 
 
 def _int(token: Any) -> int:
-    return int(str(token).split()[0]) if str(token)[0].isdigit() else 1
+    return int(token)
 
 
 def _name(token: Any) -> str:
@@ -140,6 +140,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
     """Each rule of ``digimon.lark`` into scenario data."""
 
     def WHEN(self, token: Any) -> Discard:  # noqa: N802 - a terminal's callback
+        return Discard
+
+    def COMMA_AND(self, token: Any) -> Discard:  # noqa: N802 - a terminal's callback
         return Discard
 
     # ---- targets
@@ -172,6 +175,29 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def other(self, _: list[Any]) -> Data:
         return {"exclude": "self"}
 
+    def trait_any(self, items: list[Any]) -> Data:
+        return {"trait_any": [_type_word(_name(item)) for item in items]}
+
+    def cost_adj(self, items: list[Any]) -> Data:
+        return {"stat": {"cost": {_cmp_word(items[1]): int(items[0])}}}
+
+    def set_memory(self, items: list[Any]) -> list[Data]:
+        """ "If you have N or less memory, set it to M": the memory gauge goes
+        from 10 to -10 (CR 6-1), so one step a value it may hold, each
+        gaining what takes it to M (a gain that reaches M matches no later
+        step)."""
+        condition, value = items[0], int(items[1])
+        limit = condition.get("lte")
+        if condition.get("counter") != "memory" or limit is None:
+            raise _Unread
+        return [
+            {"if": {"player": "self", "counter": "memory", "eq": held}, "then": [{"memory": value - held}]}
+            for held in range(-10, min(limit, value - 1) + 1)
+        ]
+
+    def play_revealed(self, items: list[Any]) -> Data:
+        return {"play": {**items[0], "zone": "revealed", "owner": "self"}}
+
     def trait_adj(self, items: list[Any]) -> Data:
         return {"trait": [_name(item) for item in items]} if len(items) > 1 else {"trait": _name(items[0])}
 
@@ -186,10 +212,17 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def n_digimon_tamer(self, _: list[Any]) -> Data:
         return {"types": ["digimon", "tamer"]}
 
+    def names(self, items: list[Any]) -> list[str]:
+        return [_name(item) for item in items]
+
     def n_named(self, items: list[Any]) -> Data:
-        if len(items) > 1:
+        if len(items[0]) > 1:
             raise _Unread  # two names: a query has one
-        return {"name": _name(items[0])}
+        return {"name": items[0][0]}
+
+    def trait_names(self, items: list[Any]) -> Data:
+        names = items[0]
+        return {"trait": names[0]} if len(names) == 1 else {"trait_any": [_type_word(name) for name in names]}
 
     def n_card(self, _: list[Any]) -> Data:
         return {}
@@ -210,7 +243,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"stat": {"dp": {"lte": {"card": "self", "stat": "dp"}}}}
 
     def cost_lte(self, items: list[Any]) -> Data:
-        return {"stat": {"cost": {"lte": int(items[0])}}}
+        return {"stat": {"cost": {"lte": int(items[-1])}}}
 
     def cost_gte(self, items: list[Any]) -> Data:
         return {"stat": {"cost": {"gte": int(items[0])}}}
@@ -227,7 +260,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
             _merge(query, part)
         if owner == "own_other":
             query["exclude"] = "self"
-        return query
+        return _finish(query)
 
     def self_target(self, _: list[Any]) -> str:
         return "self"
@@ -320,7 +353,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return str(token)
 
     def trash_opp_sources(self, items: list[Any]) -> Data:
-        """"Trash the top (bottom) N digivolution cards of 1 of your
+        """ "Trash the top (bottom) N digivolution cards of 1 of your
         opponent's Digimon": N of its digivolution cards, as
         triggered-01.yaml writes "trash 1 digivolution card" (which of them
         does not change the order effects resolve in)."""
@@ -331,6 +364,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def trash_any_sources(self, items: list[Any]) -> Data:
         return {"trash": {"zone": "sources", "owner": "opponent", "pick": int(items[0])}}
+
+    def count_cards(self, items: list[Any]) -> int:
+        return int(items[0]) if items else 1
 
     def top(self, _: list[Any]) -> str:
         return "top"
@@ -358,7 +394,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         query: Data = {"zone": "battle", "owner": "opponent"}
         for part in items[2:]:
             _merge(query, part)
-        return {"count": query, _cmp(items[1]): int(items[0])}
+        return {"count": _finish(query), _cmp(items[1]): int(items[0])}
 
     def return_from(self, items: list[Any]) -> Data:
         card, zones = items[0], items[1]
@@ -573,7 +609,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         query: Data = {"zone": "battle", "owner": "opponent"}
         for part in items:
             _merge(query, part)
-        return {"count": query, "eq": 0}
+        return {"count": _finish(query), "eq": 0}
 
     def while_clause(self, items: list[Any]) -> Data:
         inner = _clause(items[1])
@@ -594,7 +630,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         query: Data = {"zone": "battle", "owner": "self"}
         for part in items:
             _merge(query, part)
-        return {"count": query, "gte": 1}
+        return {"count": _finish(query), "gte": 1}
 
     def opp_turn(self, _: list[Any]) -> Data:
         return {"turn": "opponent"}
@@ -726,7 +762,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
             query: Data = {"owner": "self"}
             for part in posts:
                 _merge(query, part)
-            return {"when": {"event": "used", "card": query}}
+            return {"when": {"event": "used", "card": _finish(query)}}
         return {"when": {"event": "used", "card": "own"}}
 
     def t_opp_used(self, items: list[Any]) -> Data:
@@ -844,7 +880,9 @@ MAIN = "_activate_main"
 
 def _merge(query: Data, part: Data) -> None:
     for key, value in part.items():
-        if key in ("colors", "trait"):
+        if key == "trait_any":
+            query["trait_any"] = value
+        elif key in ("colors", "trait"):
             words = value if isinstance(value, list) else [value]
             query.setdefault("all_types", []).extend(_type_word(word) for word in words)
         elif key == "stat":
@@ -855,8 +893,24 @@ def _merge(query: Data, part: Data) -> None:
             query["zone"] = value
         else:
             query[key] = value
-    if "all_types" in query and "types" in query and len(query["types"]) == 1:
+    if "all_types" in query and "types" in query and len(query["types"]) == 1 and "trait_any" not in query:
         query["all_types"] = [*query.pop("types"), *query["all_types"]]
+
+
+def _cmp_word(token: Any) -> str:
+    return "gte" if str(token).split()[-1].lower() in ("higher", "more") else "lte"
+
+
+def _finish(query: Data) -> Data:
+    """A query whose "[A] or [B] trait" is any of its types: the kind of
+    card it names is then one all of them have."""
+    traits = query.pop("trait_any", None)
+    if traits is not None:
+        query["all_types"] = [*query.pop("types", []), *query.get("all_types", [])]
+        if not query["all_types"]:
+            del query["all_types"]
+        query["types"] = traits
+    return query
 
 
 def _type_word(word: str) -> str:
@@ -876,7 +930,7 @@ def _subject(owner: str | None, parts: list[Data]) -> Data | str:
         _merge(query, part)
     if owner == "own_other":
         raise _Unread
-    return query
+    return _finish(query)
 
 
 def _cmp(token: Any) -> str:
@@ -903,7 +957,7 @@ def _from_zone(word: str, card: Data, zone: Data) -> Data:
 
 
 def _any_zone(word: str, card: Data, zones: list[Data]) -> Data:
-    """"from your hand or trash": one query over the zones (a query's
+    """ "from your hand or trash": one query over the zones (a query's
     ``zone`` may list several), when they are all the player's own."""
     if "_names" in card or any(set(zone) != {"zone", "owner"} or zone["owner"] != "self" for zone in zones):
         raise _Unread
@@ -1084,11 +1138,24 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
     "execute": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
     "vortex": (
         {"when": {"event": "end_of_turn", "player": "self"}, "tags": ["keyword"]},
-        [{"may": [{"attack": {"card": "self", "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1}}}]}],
+        [
+            {
+                "may": [
+                    {
+                        "attack": {
+                            "card": "self",
+                            "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
+                        }
+                    }
+                ]
+            }
+        ],
     ),
 }
 #: <Blast Digivolve>'s effect
-BLAST: Data = {"digivolve": {"card": {"zone": "battle", "owner": "self", "types": ["digimon"], "pick": 1}, "into": "self"}}
+BLAST: Data = {
+    "digivolve": {"card": {"zone": "battle", "owner": "self", "types": ["digimon"], "pick": 1}, "into": "self"}
+}
 #: <Delay> (CR 16-17), as cr-16-17-3-delay-not-the-turn-it-was-placed.yaml writes it
 DELAY: Data = {
     "kind": "activated",
@@ -1139,11 +1206,23 @@ _GLUED = re.compile(r"(?<=[a-z)]\.)(?=[A-Z\[<])")
 _WHEN = re.compile(r"^(When|Whenever) ", re.IGNORECASE)
 
 
-def _sentence(sentence: str) -> Data | None:
+def _read(start: str, words: str) -> Any:
+    """The words read from the grammar's rule ``start`` into scenario data,
+    or None when they do not parse or say what the language cannot (a
+    broken grammar is an error, not words unread)."""
     try:
-        return _clause(_Build().transform(_parser("sentence").parse(sentence)))
-    except (LarkError, _Unread):
+        return _Build().transform(_parser(start).parse(words))
+    except (UnexpectedInput, _Unread):
         return None
+    except VisitError as error:
+        if isinstance(error.orig_exc, _Unread):
+            return None
+        raise
+
+
+def _sentence(sentence: str) -> Data | None:
+    read = _read("sentence", sentence)
+    return None if read is None else _clause(read)
 
 
 def _trigger_only(sentence: str) -> Data | None:
@@ -1153,16 +1232,14 @@ def _trigger_only(sentence: str) -> Data | None:
     its own if it can be (else it is unread, under ``_rest``)."""
     commas = [match.start() for match in re.finditer(",", sentence)]
     for comma in commas:
-        try:
-            trigger = _Build().transform(_parser("trigger").parse(sentence[:comma]))
-        except (LarkError, _Unread):
-            continue
-        return _with_rest(trigger, sentence[comma + 1 :])
+        trigger = _read("trigger", sentence[:comma])
+        if trigger is not None:
+            return _with_rest(trigger, sentence[comma + 1 :])
     loose = grammar(__package__, "digimon.lark", start="loose", parser="earley", ambiguity="resolve")
     for comma in commas[:2]:
         try:
             trigger = _loose(loose.parse(sentence[:comma]), sentence[:comma])
-        except LarkError:
+        except UnexpectedInput:
             continue
         return _with_rest(trigger, sentence[comma + 1 :])
     return None
@@ -1284,7 +1361,7 @@ class DigimonReader(TextReader):
         head_words = prefix.group(0).strip() if prefix else ""
         try:
             head = read_head(_parser("head").parse(head_words))
-        except LarkError:
+        except UnexpectedInput:
             return None
         body = words[len(prefix.group(0)) if prefix else 0 :].strip()
         skipped = [Skipped(reminder.strip(), "reminder text") for reminder in _REMINDER.findall(body)]
