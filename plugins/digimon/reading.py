@@ -1000,10 +1000,11 @@ EVENTS: dict[str, tuple[str, Data, Data]] = {
     "end of opponent's turn": ("end_of_opponents_turn", {"event": "end_of_turn", "player": "opponent"}, {}),
     "at end of opponent's turn": ("end_of_opponents_turn", {"event": "end_of_turn", "player": "opponent"}, {}),
     "end of all turns": ("end_of_all_turns", {"event": "end_of_turn"}, {}),
-    "start of your main phase": ("start_of_your_main_phase", {"event": "start_of_main_phase", "player": "self"}, {}),
+    # no event marks the main phase (docs/events.md): its start is read as the start of the turn
+    "start of your main phase": ("start_of_your_main_phase", {"event": "start_of_turn", "player": "self"}, {}),
     "start of opponent's main phase": (
         "start_of_opponents_main_phase",
-        {"event": "start_of_main_phase", "player": "opponent"},
+        {"event": "start_of_turn", "player": "opponent"},
         {},
     ),
     "when moving": ("when_moving", {"event": "moved", "card": "self", "from": "breeding", "to": "battle"}, {}),
@@ -1522,7 +1523,7 @@ def _assemble(base: Data, head: Head, clauses: list[Data]) -> Data:
         else:
             do = [{"if": first["while"], "then": first["do"]}, *do[len(first["do"]) :]]
     if first.get("may") or first.get("by"):
-        if data.get("kind") not in ("continuous", "activated"):
+        if data.get("kind") != "continuous":
             data["optional"] = True
         if first.get("may") and len(clauses) == 1 and len(do) == 1 and "may" in do[0]:
             do = list(do[0]["may"])

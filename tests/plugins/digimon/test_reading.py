@@ -257,3 +257,49 @@ def test_read_from_text_resolves_like_the_file() -> None:
     assert {c: card.zone for c, card in from_text.state.cards.items()} == {
         c: card.zone for c, card in written.state.cards.items()
     }
+
+
+def test_delay_and_blast_digivolve_per_their_reminder_text() -> None:
+    # BT10-100 Impulse Memory Boost!: "[Main] <Delay> (…)・Gain 2 memory.", as cr-16-17-3 writes <Delay>;
+    # ST22-05 Sakuyamon's <Blast Digivolve>, as qa-18-q5417 writes it
+    reading = READER.read(
+        "[Main] <Delay> (By trashing this card in your battle area, activate the effect below. You can't activate "
+        "this effect the turn this card enters play.)・Gain 2 memory.",
+        ["option"],
+    )
+    (delay,) = reading.abilities
+    assert delay.data["cost"] == [{"trash": "self"}] and delay.data["do"] == [{"memory": 2}] and reading.whole
+    reading = READER.read(
+        "[Hand] [Counter] <Blast Digivolve> (One of your Digimon may digivolve into this card without paying the cost.)",
+        ["digimon"],
+    )
+    (blast,) = reading.abilities
+    assert blast.data["when"] == {"event": "counter_timing", "player": "self"}
+    assert (blast.data["optional"], blast.data["active_in"]) == (True, "hand")
+
+
+def test_set_memory_is_one_step_a_value_of_the_gauge() -> None:
+    data, unread, _ = read_one("[On Play] If you have 2 or less memory, set it to 3.")
+    assert unread == ()
+    assert data["do"][0] == {"if": {"player": "self", "counter": "memory", "eq": -10}, "then": [{"memory": 13}]}
+    assert data["do"][-1] == {"if": {"player": "self", "counter": "memory", "eq": 2}, "then": [{"memory": 1}]}
+
+
+def test_trait_lists_and_zones() -> None:
+    data, unread, _ = read_one(
+        "[When Digivolving] You may play 1 level 4 or lower [Insectoid] or [Titan] trait Digimon card "
+        "from your hand or trash without paying the cost."
+    )
+    assert unread == () and data["optional"] is True
+    assert data["do"] == [
+        {
+            "play": {
+                "zone": ["hand", "trash"],
+                "owner": "self",
+                "stat": {"level": {"lte": 4}},
+                "all_types": ["digimon"],
+                "types": ["insectoid", "titan"],
+                "pick": 1,
+            }
+        }
+    ]
