@@ -44,22 +44,27 @@ def compiles(text: str, types: list[str]) -> None:
     [
         ("BT1-070 Kuwagamon", "[On Play] Suspend 1 of your opponent's Digimon.", "on_play", ("triggered", "played")),
         (
-            "ST1-07 Greymon (reduced)",
+            "BT16-012 Silphymon (its [When Attacking])",
             "[When Attacking] Delete 1 of your opponent's Digimon with 4000 DP or less.",
             "when_attacking",
             ("triggered", "attacking"),
         ),
-        ("BT1-049 (reduced)", "[On Deletion] <Draw 1>", "on_deletion", ("triggered", "deleted")),
-        ("BT9-016 (reduced)", "[End of Attack] Gain 1 memory.", "end_of_attack", ("triggered", "end_of_attack")),
+        ("BT11-079 DarkLizardmon", "[On Deletion] <Draw 1>", "on_deletion", ("triggered", "deleted")),
+        (
+            "[End of Attack] as cr-11-5-1-2 writes it",
+            "[End of Attack] Gain 1 memory.",
+            "end_of_attack",
+            ("triggered", "end_of_attack"),
+        ),
         (
             "ST20-12 Sora Takenouchi & Kari Kamiya",
             "[Security] Play this card without paying the cost.",
             "security",
             ("triggered", "checked"),
         ),
-        ("BT13-096 (reduced)", "[Main] Delete 1 of your opponent's Digimon.", "main", ("activated", None)),
+        ("ST1-16 Gaia Force", "[Main] Delete 1 of your opponent's Digimon.", "main", ("activated", None)),
         (
-            "ST4-12 (reduced)",
+            "BT11-049 Vegiemon",
             "[Start of Your Turn] Gain 1 memory.",
             "start_of_your_turn",
             ("triggered", "start_of_turn"),
@@ -73,7 +78,7 @@ def test_timing_headers(card: str, text: str, name: str, header: tuple[str, str 
 
 
 def test_two_timings_are_two_abilities_with_one_body() -> None:
-    # BT10-075 Damemon: "[On Play][When Digivolving] …" is two abilities with the same body
+    # "[On Play][When Digivolving] …" (BT13-087 Dynasmon, body reduced) is two abilities with the same body
     reading = READER.read("[On Play][When Digivolving] Gain 1 memory.", ["digimon"])
     assert [(a.name, a.data["when"]["event"]) for a in reading.abilities] == [
         ("on_play", "played"),
@@ -96,7 +101,8 @@ def test_inherited_once_per_turn_untimed_trigger() -> None:
 
 
 def test_your_turn_when_is_a_trigger_condition() -> None:
-    # BT11-014 GrapLeomon's inherited effect read up to its trigger: "[Your Turn]" is the trigger's timing (CR 15-16-8-1)
+    # BT19-015 Gallantmon's "[Your Turn][Once Per Turn] When an opponent's Digimon is deleted, …" (body
+    # reduced): "[Your Turn]" is the trigger's timing (CR 15-16-8-1)
     data, unread, _ = read_one(
         "Inherited Effect: [Your Turn][Once Per Turn] When an opponent's Digimon is deleted, "
         "trash the top card of your opponent's security stack."
@@ -120,6 +126,7 @@ def test_would_is_an_interrupt_and_by_is_optional() -> None:
 
 
 def test_twice_per_turn() -> None:
+    # BT1-039 Cerberusmon's "[When Attacking][Twice Per Turn]" (body reduced)
     data, _, _ = read_one("[When Attacking][Twice Per Turn] Gain 1 memory.")
     assert (data.get("per_turn"), Header.of(data).once_per_turn) == (2, False)
 
@@ -162,6 +169,7 @@ def test_digivolution_requirement_is_skipped_and_cut_off() -> None:
 
 
 def test_reveal_add_and_return_the_rest() -> None:
+    # the search template of many [On Play] effects (e.g. ST1-03 Yokomon's family), its card kind reduced
     reading = READER.read(
         "[On Play] Reveal the top 3 cards of your deck. Add 1 Tamer card among them to the hand. "
         "Return the rest to the bottom of the deck.",
@@ -182,7 +190,7 @@ def test_reveal_add_and_return_the_rest() -> None:
 
 
 def test_security_activates_the_main_effect() -> None:
-    # an Option card's usual [Security]: "Activate this card's [Main] effect."
+    # an Option card's usual [Security]: "Activate this card's [Main] effect." (BT1-090 Gravity Crush's shape, reduced)
     reading = READER.read("[Main] Gain 2 memory.\n[Security] Activate this card's [Main] effect.", ["option"])
     main, security = reading.abilities
     assert security.data["do"] == main.data["do"] == [{"memory": 2}]
@@ -279,6 +287,7 @@ def test_delay_and_blast_digivolve_per_their_reminder_text() -> None:
 
 
 def test_set_memory_is_one_step_a_value_of_the_gauge() -> None:
+    # BT16-086 Hacker Judge
     data, unread, _ = read_one("[On Play] If you have 2 or less memory, set it to 3.")
     assert unread == ()
     assert data["do"][0] == {"if": {"player": "self", "counter": "memory", "eq": -10}, "then": [{"memory": 13}]}
@@ -286,6 +295,7 @@ def test_set_memory_is_one_step_a_value_of_the_gauge() -> None:
 
 
 def test_trait_lists_and_zones() -> None:
+    # BT26-045 GranKuwagamon (reduced to this sentence)
     data, unread, _ = read_one(
         "[When Digivolving] You may play 1 level 4 or lower [Insectoid] or [Titan] trait Digimon card "
         "from your hand or trash without paying the cost."
