@@ -541,6 +541,12 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def may_attack(self, _: list[Any]) -> str:
         return "attack"
 
+    def may_attack_digimon(self, _: list[Any]) -> Data:
+        return {"attack_target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1}}
+
+    def may_battle(self, items: list[Any]) -> Data:
+        return {"against": items[0]}
+
     def may_unsuspend(self, _: list[Any]) -> str:
         return "unsuspend"
 
@@ -554,6 +560,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
             action: Data = {"attack": target}
         elif verb == "unsuspend":
             action = {"unsuspend": target}
+        elif "attack_target" in verb:
+            action = {"attack": {"card": target, "target": verb["attack_target"]}}
+        elif "against" in verb:
+            action = {"battle": {"card": target, "against": verb["against"]}}
         else:
             action = {"digivolve": {"card": target, **verb}}
         return {"do": [{"may": [action]}]}

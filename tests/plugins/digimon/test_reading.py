@@ -169,7 +169,7 @@ def test_digivolution_requirement_is_skipped_and_cut_off() -> None:
 
 
 def test_reveal_add_and_return_the_rest() -> None:
-    # the search template of many [On Play] effects (e.g. ST1-03 Yokomon's family), its card kind reduced
+    # the search template many [On Play] effects print (a template, not one card's text)
     reading = READER.read(
         "[On Play] Reveal the top 3 cards of your deck. Add 1 Tamer card among them to the hand. "
         "Return the rest to the bottom of the deck.",
