@@ -265,6 +265,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def self_target(self, _: list[Any]) -> str:
         return "self"
 
+    def it_target(self, _: list[Any]) -> str:
+        return IT
+
     def pick_target(self, items: list[Any]) -> Data:
         return {**self._query(items[1], items[2:]), "pick": int(items[0])}
 
@@ -764,6 +767,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"when": {"event": "played", "card": items[-1]}}
 
     def t_digivolved(self, items: list[Any]) -> Data:
+        if items[-1] == "own":  # "one of your Digimon digivolves", as q6698 writes it
+            return {"when": {"event": "digivolved", "player": "self"}}
         return {"when": {"event": "digivolved", "card": items[-1]}}
 
     def t_used(self, items: list[Any]) -> Data:
@@ -886,6 +891,8 @@ class _Unread(Exception):
 
 
 MAIN = "_activate_main"
+#: "it" in an effect, until the trigger says which card it is
+IT = "_it"
 
 
 def _merge(query: Data, part: Data) -> None:
@@ -1211,6 +1218,7 @@ _RULE_SENTENCE = re.compile(
     r"color requirements|also treated as|name is also|as if its name|may also be placed for this card's DigiXros",
     re.IGNORECASE,
 )
+_INHERITED_MARK = re.compile(r" ?\(inherited\)", re.IGNORECASE)
 _GLUED = re.compile(r"(?<=[a-z)]\.)(?=[A-Z\[<])")
 
 
@@ -1352,6 +1360,8 @@ class DigimonReader(TextReader):
     def parts(self, text: str, types: Sequence[str]) -> Iterable[str]:
         out: list[str] = []
         for line in _GLUED.sub(" ", text).split("\n"):
+            if _INHERITED_MARK.search(line):  # "(inherited)", as the scenario files mark an inherited effect
+                line = "Inherited Effect: " + _INHERITED_MARK.sub("", line).strip()
             if out and (line.startswith(("・", "(", "-")) or line == "."):
                 out[-1] = f"{out[-1]} {line}"  # a choice, reminder text or a stop belongs to the effect above
                 continue
@@ -1533,12 +1543,24 @@ def _assemble(base: Data, head: Head, clauses: list[Data]) -> Data:
         else:
             do = [{"if": first["while"], "then": first["do"]}, *do[len(first["do"]) :]]
     if first.get("may") or first.get("by"):
-        if data.get("kind") != "continuous":
+        if data.get("kind") not in ("continuous", "activated"):  # a player who activates does not decline
             data["optional"] = True
-        if first.get("may") and len(clauses) == 1 and len(do) == 1 and "may" in do[0]:
-            do = list(do[0]["may"])
-    data["do"] = do
+            if first.get("may") and len(clauses) == 1 and len(do) == 1 and "may" in do[0]:
+                do = list(do[0]["may"])
+    # "it" is the card the trigger is about: this card, or the event's
+    card = data.get("when", {}).get("card", "self") if isinstance(data.get("when"), dict) else "self"
+    data["do"] = _replace(do, IT, "self" if card == "self" else "event.card")
     return _with_head(data, head)
+
+
+def _replace(value: Any, old: str, new: str) -> Any:
+    if value == old:
+        return new
+    if isinstance(value, list):
+        return [_replace(item, old, new) for item in value]
+    if isinstance(value, dict):
+        return {key: _replace(item, old, new) for key, item in value.items()}
+    return value
 
 
 READER = DigimonReader()
