@@ -1264,6 +1264,17 @@ def _trigger_only(sentence: str) -> Data | None:
     return None
 
 
+def _lead(words: str) -> Data:
+    """What the leading words of an effect not read say of its header:
+    "you may …" or "By <cost>, …" make it optional."""
+    parser = grammar(__package__, "digimon.lark", start="lead", parser="earley", ambiguity="resolve")
+    try:
+        tree = parser.parse(words.strip())
+    except UnexpectedInput:
+        return {}
+    return {"may": True} if tree.data == "lead_may" else {"by": True}
+
+
 def _with_rest(trigger: Data, rest: str) -> Data:
     clause = _sentence(rest.strip())
     if clause is None or "trigger" in clause:
@@ -1442,7 +1453,14 @@ class DigimonReader(TextReader):
             if clause is None and index == 0 and _WHEN.match(sentence):
                 clause = _trigger_only(sentence)
                 if clause is not None and "_rest" in clause:
-                    unread.append(clause.pop("_rest"))
+                    rest = clause.pop("_rest")
+                    unread.append(rest)
+                    clause.update(_lead(rest))
+            elif clause is None and index == 0:
+                clause = {"do": [], **_lead(sentence)}
+                unread.append(sentence)
+                clauses.append(clause)
+                continue
             if clause is None:
                 unread.append(sentence)
             else:

@@ -313,3 +313,26 @@ def test_trait_lists_and_zones() -> None:
             }
         }
     ]
+
+
+def test_an_effect_not_read_still_says_it_is_optional() -> None:
+    # BT12-062 Greymon's shape: "[When Digivolving] If you don't have a Tamer with [Tai Kamiya] in its name in
+    # play, you may play 1 Tamer card …" — its words are not all read, "you may" leading them is
+    data, unread, _ = read_one(
+        "[When Digivolving] If you don't have a Tamer with [Tai Kamiya] in its name in play, you may play 1 Tamer "
+        "card with [Tai Kamiya] in its name from your hand without paying its cost."
+    )
+    assert unread and Header.of(data).as_dict() == {
+        "kind": "triggered",
+        "event": "digivolved",
+        "optional": True,
+        "wording": "when",
+        "once_per_turn": False,
+        "speed": 1,
+    }
+
+
+def test_it_is_the_card_the_trigger_is_about() -> None:
+    # cr-18-3-endless-loop-no-one-can-stop.yaml: "When an opponent's Digimon becomes unsuspended, suspend it."
+    data, unread, _ = read_one("[All Turns] When an opponent's Digimon becomes unsuspended, suspend it.")
+    assert unread == () and data["do"] == [{"suspend": "event.card"}]
