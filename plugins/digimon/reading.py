@@ -516,8 +516,13 @@ class _Build(Transformer):  # type: ignore[type-arg]
             ]
         }
 
-    def blitz(self, _: list[Any]) -> Data:
-        return {"may": [{"attack": "self"}]}
+    def blitz_clause(self, _: list[Any]) -> Data:
+        # <Blitz>: "this Digimon may attack" (optional, as triggered-04.yaml writes it)
+        return {"do": [{"may": [{"attack": "self"}]}], "may": True}
+
+    def can_by(self, items: list[Any]) -> Data:
+        # "You can X by Y": by Y, X (CR 15-7)
+        return {"do": [*_label(items[1]), {"if": {"did": "paid"}, "then": items[0]}], "by": True}
 
     def end_attack(self, _: list[Any]) -> Data:
         return {"end_attack": {}}
@@ -797,6 +802,17 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def t_self_trashed_by_effect(self, _: list[Any]) -> Data:
         return {"when": {"event": "trashed", "card": "self", "by": "effect"}}
+
+    def t_at_the_end(self, items: list[Any]) -> Data:
+        words = str(items[0]).lower()
+        player = "opponent" if "opponent" in words else "self" if "your turn" in words else None
+        return {"when": {"event": "end_of_turn", **({"player": player} if player else {})}}
+
+    def t_attack_ends(self, _: list[Any]) -> Data:
+        return {"when": {"event": "end_of_attack"}}
+
+    def t_any_used(self, _: list[Any]) -> Data:
+        return {"when": {"event": "used", "card": "any"}}
 
     def t_self_would_play(self, _: list[Any]) -> Data:
         return {"when": {"event": "played", "card": "self"}, "kind": "interrupt"}
@@ -1222,7 +1238,7 @@ _INHERITED_MARK = re.compile(r" ?\(inherited\)", re.IGNORECASE)
 _GLUED = re.compile(r"(?<=[a-z)]\.)(?=[A-Z\[<])")
 
 
-_WHEN = re.compile(r"^(When|Whenever) ", re.IGNORECASE)
+_WHEN = re.compile(r"^(When|Whenever|At the end of|If [^,]* would) ", re.IGNORECASE)
 
 
 def _read(start: str, words: str) -> Any:
@@ -1258,10 +1274,28 @@ def _trigger_only(sentence: str) -> Data | None:
     for comma in commas[:2]:
         try:
             trigger = _loose(loose.parse(sentence[:comma]), sentence[:comma])
-        except UnexpectedInput:
+        except (UnexpectedInput, _Unread):
             continue
         return _with_rest(trigger, sentence[comma + 1 :])
     return None
+
+
+def _granted_keyword(words: str) -> str | None:
+    """The keyword a "While …, this Digimon gains <X>." effect grants, if
+    it is one that is an ability of its own (not a rule word)."""
+    parser = grammar(__package__, "digimon.lark", start="gains_keyword", parser="earley", ambiguity="resolve")
+    try:
+        tree = parser.parse(words.strip())
+    except UnexpectedInput:
+        return None
+    word = str(tree.children[-1])
+    low = word.strip("<>").lower()
+    return (
+        word
+        if any(low.startswith(name) for name in KEYWORDS)
+        and KEYWORDS[next(n for n in KEYWORDS if low.startswith(n))][1] is not None
+        else None
+    )
 
 
 def _lead(words: str) -> Data:
@@ -1321,6 +1355,8 @@ def _loose(tree: Tree, words: str) -> Data:  # type: ignore[type-arg]
     ("this" its own, "opponent's" theirs, "your" the player's), the whole
     clause left unread."""
     verb = next(child for child in tree.children if isinstance(child, Tree))
+    if tree.children[0].type == "IF" and not verb.data.startswith("v_would") and " would " not in f" {words} ":
+        raise _Unread  # "If …" is a condition, unless it says what would happen
     event, kind = _VERBS[verb.data]
     at = tree.children.index(verb)
     before = " ".join(str(child) for child in tree.children[:at]).lower()
@@ -1419,7 +1455,7 @@ class DigimonReader(TextReader):
             clauses = [{"do": [BLAST], "by": True}]
         elif head.keywords:
             unread = [" ".join(head.keywords), *unread]
-        bases = self.bases(head, clauses, bool(_WHEN.match(body)))
+        bases = self.bases(head, clauses, bool(_WHEN.match(body)), body)
         if clauses and "trigger" in clauses[0]:
             unread = [*clauses[0]["trigger"].get("_unread", []), *unread]
         if bases is None:
@@ -1456,6 +1492,11 @@ class DigimonReader(TextReader):
                     rest = clause.pop("_rest")
                     unread.append(rest)
                     clause.update(_lead(rest))
+                elif clause is None:  # a "When …" that is no trigger: what follows its comma may be optional
+                    rest = sentence.split(",", 1)[-1]
+                    clauses.append({"do": [], **_lead(rest)})
+                    unread.append(sentence)
+                    continue
             elif clause is None and index == 0:
                 clause = {"do": [], **_lead(sentence)}
                 unread.append(sentence)
@@ -1467,7 +1508,9 @@ class DigimonReader(TextReader):
                 clauses.append(clause)
         return clauses, unread
 
-    def bases(self, head: Head, clauses: list[Data], untimed_when: bool) -> list[tuple[str, Data]] | None:
+    def bases(
+        self, head: Head, clauses: list[Data], untimed_when: bool, body_words: str = ""
+    ) -> list[tuple[str, Data]] | None:
         """Each ability's header keys, with its name; None when there is no
         header at all."""
         trigger = clauses[0].get("trigger") if clauses else None
@@ -1482,6 +1525,15 @@ class DigimonReader(TextReader):
             out.append(("effect", base))
             if "_also" in trigger:  # "when … are played or digivolve": one ability a trigger event
                 out.append(("effect", {**base, "when": trigger["_also"]}))
+        if not out and (head.turn or head.zone) and body_words:
+            granted = _granted_keyword(body_words)
+            if granted is not None:  # "While …, this Digimon gains <Evade>": that keyword's ability, while …
+                out.append(
+                    (
+                        _type_word(granted.strip("<>")),
+                        {k: v for k, v in keyword_ability(granted)[0].items() if k != "do"},
+                    )
+                )
         if not out and untimed_when:
             return None  # a "When …" effect whose trigger is not read: its header is not read
         if not out and (head.turn or head.zone or head.per_turn):

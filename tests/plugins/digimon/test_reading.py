@@ -336,3 +336,18 @@ def test_it_is_the_card_the_trigger_is_about() -> None:
     # cr-18-3-endless-loop-no-one-can-stop.yaml: "When an opponent's Digimon becomes unsuspended, suspend it."
     data, unread, _ = read_one("[All Turns] When an opponent's Digimon becomes unsuspended, suspend it.")
     assert unread == () and data["do"] == [{"suspend": "event.card"}]
+
+
+def test_the_scenario_files_words_read_as_they_write_them() -> None:
+    # cr-15-14-1-twice-per-turn.yaml: "You can X by Y" is "by Y, X" (CR 15-7), optional, [Twice Per Turn] per_turn 2;
+    # qa-13-bt20-068-q4285.yaml marks an inherited effect "(inherited)"
+    data, unread, _ = read_one(
+        "[When Attacking][Twice Per Turn] You can unsuspend this Digimon by trashing 3 cards in your hand."
+    )
+    assert unread == () and (data["optional"], data["per_turn"]) == (True, 2)
+    assert data["do"] == [
+        {"trash": {"zone": "hand", "owner": "self", "pick": 3}, "label": "paid"},
+        {"if": {"did": "paid"}, "then": [{"unsuspend": "self"}]},
+    ]
+    data, unread, name = read_one("(inherited) [On Deletion] Gain 1 memory.")
+    assert (name, data["active_in"], unread) == ("inherited", "sources", ())
