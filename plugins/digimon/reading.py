@@ -204,7 +204,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
     trait_post = trait_adj
 
     def named(self, items: list[Any]) -> Data:
-        return {"name": _name(items[0])}
+        if len(items[0]) > 1:
+            raise _Unread  # two names: a query has one
+        return {"name": items[0][0]}
 
     def n_digimon(self, _: list[Any]) -> Data:
         return {"types": ["digimon"]}
