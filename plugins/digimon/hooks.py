@@ -20,6 +20,7 @@ from tcgtrig import (
     PendingEffect,
     hookimpl,
 )
+from tcgtrig.printed import Reading
 
 from . import GAME_INFO, policy
 
@@ -92,3 +93,12 @@ def tcgtrig_describe_counters(state: GameState) -> list[str]:
 @hookimpl
 def tcgtrig_endless_loop(reason: str, stoppable: bool | None) -> GameEnd:
     return policy.endless(reason, stoppable)
+
+
+@hookimpl
+def tcgtrig_read_text(text: str, types: Sequence[str]) -> Reading | None:
+    """Digimon printed text: its timing headers, keywords and common effect
+    sentences (:mod:`tcgtrig.plugins.digimon.reading`, ``digimon.lark``)."""
+    from .reading import READER  # lark is imported on first use
+
+    return READER.read(text, types)
