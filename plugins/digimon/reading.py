@@ -1595,6 +1595,11 @@ def _with_head(data: Data, head: Head) -> Data:
         data["active_in"] = "sources"
     elif head.zone:
         data["active_in"] = head.zone
+    elif kind != "activated" and "active_in" not in data:
+        # a card's own effect works while it is in play, in the battle area (not from the breeding
+        # area, CR 3-4-7-4), wherever the card starts: a Digimon played from under another sees its
+        # own [On Play] (the differential of issue 38 item 6: triggered-01's Garurumon)
+        data["active_in"] = "battle"
     return data
 
 

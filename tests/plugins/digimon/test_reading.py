@@ -351,3 +351,15 @@ def test_the_scenario_files_words_read_as_they_write_them() -> None:
     ]
     data, unread, name = read_one("(inherited) [On Deletion] Gain 1 memory.")
     assert (name, data["active_in"], unread) == ("inherited", "sources", ())
+
+
+def test_a_cards_own_effect_works_in_the_battle_area_wherever_the_card_starts():
+    # BT1-032 Garurumon-like: played from among another Digimon's digivolution cards, its [On Play] sees itself
+    (on_play,) = tcgtrig.load_ruleset("digimon").read_text("[On Play] Unsuspend this Digimon.", ("digimon",)).abilities
+    assert on_play.data["active_in"] == "battle"
+    (inherited,) = (
+        tcgtrig.load_ruleset("digimon")
+        .read_text("Inherited Effect: [When Attacking] Unsuspend this Digimon.", ("digimon",))
+        .abilities
+    )
+    assert inherited.data["active_in"] == "sources"
