@@ -164,7 +164,10 @@ class Pattern:
     ``other``, ``any`` or a card id; ``player`` is ``self``, ``opponent`` or
     ``any`` (relative to the ability's controller); ``actor`` the same
     words for whose effect did it; ``card_is`` a query the event's card must
-    fit (written ``card: {types: [digimon], name: Renamon}``).
+    fit (written ``card: {types: [digimon], name: Renamon}``); ``against``
+    ``self``, ``source`` or a card id: the card a battle's event names as the
+    other side ("when this Digimon deletes an opponent's Digimon in battle":
+    ``{event: deleted, by: battle, against: self}``).
     """
 
     event: str
@@ -178,6 +181,7 @@ class Pattern:
     stat: str | None = None
     actor: str | None = None
     card_is: Query | None = None
+    against: str | None = None
 
 
 # --------------------------------------------------------------------------

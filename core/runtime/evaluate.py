@@ -589,4 +589,9 @@ class Evaluator:
             return False
         if pattern.stat is not None and event.stat != pattern.stat:
             return False
+        against = pattern.against
+        if against is not None:
+            wanted = self_card if against == "self" else card if against == "source" else against
+            if event.against != wanted:
+                return False
         return True

@@ -58,6 +58,7 @@ def pattern_to_data(pattern: Pattern) -> dict[str, Any]:
             flag=pattern.flag,
             stat=pattern.stat,
             actor=pattern.actor,
+            against=pattern.against,
         ),
         **({"from": pattern.from_} if pattern.from_ else {}),
     }

@@ -797,7 +797,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"when": {"event": "moved", "from": "security", "player": "opponent"}}
 
     def t_wins(self, _: list[Any]) -> Data:
-        return {"when": {"event": "deleted", "by": "battle", "player": "opponent"}}
+        # the opponent's Digimon deleted in a battle against this one (the event's ``against``)
+        return {"when": {"event": "deleted", "by": "battle", "player": "opponent", "against": "self"}}
 
     def t_self_blocks(self, _: list[Any]) -> Data:
         return {"when": {"event": "blocked", "card": "self"}}
