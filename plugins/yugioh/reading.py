@@ -41,6 +41,7 @@ _CONTINUES = (
     "Otherwise",
     "●",
     "Until the end",
+    "During the next ",
     "The ",
     "Its ",
     "Their ",
@@ -70,7 +71,37 @@ def split_top(text: str, separator: str) -> list[str]:
 
 
 def _sentences(line: str) -> list[str]:
-    return split_top(line, ".")
+    """The line's sentences; a sentence in parentheses followed by more
+    words ("(You do not use "Polymerization".) If this card is …") is two."""
+    sentences: list[str] = []
+    for sentence in split_top(line, "."):
+        close = _closing(sentence) if sentence.startswith("(") else -1
+        if 0 < close < len(sentence) - 1 and sentence[close + 1 :].strip()[:1].isupper():
+            sentences += [sentence[: close + 1], sentence[close + 1 :].strip()]
+        else:
+            sentences.append(sentence)
+    return sentences
+
+
+def _closing(sentence: str) -> int:
+    """Where the parenthesis opening ``sentence`` closes (-1: it does not)."""
+    depth, quoted = 0, False
+    for index, char in enumerate(sentence):
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "(":
+            depth += 1
+        elif not quoted and char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _granted(sentence: str, previous: str) -> bool:
+    """ "If this card has "X" as material, it gains this effect. ● When …:
+    …": the effect granted is an effect of its own, with its own header."""
+    return previous.endswith("gains this effect.") and ":" in split_top(sentence, ";")[0]
 
 
 class YugiohReader(TextReader):
@@ -82,7 +113,9 @@ class YugiohReader(TextReader):
         parts: list[str] = []
         for line in text.split("\n"):
             for sentence in _sentences(line):
-                if sentence.startswith("●") and len(parts) > 1 and parts[-1].startswith(_OPT):
+                if sentence.startswith("●") and parts and _granted(sentence, parts[-1]):
+                    parts.append(sentence.removeprefix("●").strip())
+                elif sentence.startswith("●") and len(parts) > 1 and parts[-1].startswith(_OPT):
                     # the options of an effect printed after its once-per-turn clause
                     parts[-2] = f"{parts[-2]}\n{sentence}"
                 elif parts and (sentence.startswith(_CONTINUES) or _joins(sentence, parts[-1])):
@@ -100,7 +133,7 @@ class YugiohReader(TextReader):
         """The card read part by part, then each once-per-turn clause
         applied to the effects it names."""
         reading = super().read(text, types)
-        parts = _once_per_turn(reading.parts)
+        parts = _once_per_turn(reading.parts, tuple(types))
         if not _is_monster(types) and not any(word in types for word in _LASTING):
             parts = _card_activation_first(parts, tuple(types))
         return attrs.evolve(reading, parts=parts)
@@ -125,6 +158,8 @@ def _card_activation_first(
         data["kind"] = "triggered"
         first_if, first_when = condition.lower().find("if "), condition.lower().find("when ")
         data["wording"] = "if" if first_if >= 0 and (first_when < 0 or first_if < first_when) else "when"
+        if data["when"].get("event") in _TIMINGS:
+            data["wording"] = "when"  # "During the End Phase, if this card is in the GY": a fixed timing
         if data.get("speed") == 3:
             data["speed"] = 2  # a Counter Trap's own activation is Spell Speed 3, its other effects 2
         if tail.strip().lower().startswith("you can "):
@@ -202,6 +237,8 @@ def _parse(words: str, start: str) -> Any:
 def _with_condition(
     words: str, condition: str, tail: str, rest: Sequence[str], types: tuple[str, ...]
 ) -> list[ReadAbility | Skipped] | None:
+    you_can = condition.lower().endswith(", you can")  # "If this card is Normal Summoned, you can: …"
+    condition = condition.removesuffix(", you can").removesuffix(", you can")
     tree = _parse(condition, "condition")
     if tree is None:
         return None
@@ -209,11 +246,20 @@ def _with_condition(
     if header is None:
         return None
     data, unread = header
+    if _own_activation(condition, types):
+        # "When this card is activated:" of a Continuous Spell or Trap: what its activation does
+        data = {"kind": "activated", "speed": _type_speed(types)}
     body = _read_body(tail, rest, data)
     if body is None:
         return None
     data.update(body[0])
+    if you_can and data.get("kind") == "triggered":
+        data["optional"] = True
     return _ability(words, data, unread + body[1])
+
+
+def _own_activation(condition: str, types: tuple[str, ...]) -> bool:
+    return not _is_monster(types) and condition.lower() in ("when this card is activated", "if this card is activated")
 
 
 def _without_condition(
@@ -242,7 +288,13 @@ def _without_condition(
     return _ability(words, data, unread + body[1])
 
 
-_CONDITIONAL = ("When ", "Each time ", "If ", "While ", "During ", "Once per turn, ", "At the ")
+_CONDITIONAL = ("When ", "Each time ", "If ", "While ", "During ", "Once per turn, ", "At the ", "The first time ")
+#: the words that open an action ("destroy that monster"): a sentence "When …, <action>" starts no Chain
+#: (``consequence``); "If …, <a state>" ("neither can be destroyed", "its original DEF becomes …") is continuous
+_IMPERATIVE = frozenset(
+    "add banish change destroy discard draw equip gain inflict lose negate pay place put remove return reveal "
+    "send set shuffle special summon take target tribute excavate look".split()
+)
 
 
 def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) -> tuple[str, list[str]]:
@@ -263,19 +315,30 @@ def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) ->
         return tail, [condition]
     read, unread = header
     when = read.get("when")
-    if when is not None and " would " in condition:
+    if when is not None and " would be used as " in condition:
+        return tail, [condition]  # "If this card would be used as Synchro Material, …": a rule of materials
+    replaced = "instead of sending it to the" in tail or "is not destroyed" in tail
+    if when is not None and (" would " in condition or replaced):
         # "If this card would be destroyed, you can … instead": a replacement, as the bundled files write it
-        # (Yu-Gi-Oh!'s rule of one replacement per destruction reads that kind); without "instead", an interrupt
-        data["kind"] = "replacement" if "instead" in tail else "interrupt"
+        # (Yu-Gi-Oh!'s rule of one replacement per destruction reads that kind); "…, you can place it …,
+        # instead of sending it to the GY" replaces the move to the GY; without "instead", an interrupt
+        data["kind"] = "replacement" if "instead" in tail or replaced else "interrupt"
         data["when"] = when
+        if "instead of sending it to the" in tail and " would " not in condition:
+            data["when"] = {**when, "event": "moved", "to": "graveyard"}
         if tail.lower().startswith("you can "):
             data["optional"] = True
-        return tail, unread
+        return tail, unread  # no wording: "When"/"If" matters to a Trigger Effect (missing the timing) alone
     if when is not None:
         # "When this card leaves the field, destroy that monster" starts no Chain (Call of the Haunted, the
-        # bundled files' `consequence`); older texts print an optional Trigger Effect with a comma
-        # ("When this card is destroyed by battle, you can …")
-        chain = tail.lower().startswith("you can ") or sentence.startswith("Each time ")
+        # bundled files' `consequence`), so does "Each time …, place …"; older texts print an optional Trigger
+        # Effect with a comma ("When this card is destroyed by battle, you can …"); "If …, <a state>" is continuous
+        # "Each time you draw a card(s), gain 500 LP" (Solemn Wishes) is a Trigger Effect, but placing a counter
+        # "each time a Spell Card is activated" (Dark Red Enchanter, Royal Magical Library) starts no Chain
+        verb = tail.split(" ", 1)[0].lower()
+        chain = tail.lower().startswith("you can ") or (sentence.startswith("Each time ") and verb != "place")
+        if not chain and verb not in _IMPERATIVE:
+            return tail, [condition]
         data["kind"] = "triggered" if chain else "consequence"
         data["when"] = when
         if tail.lower().startswith("you can "):
@@ -330,22 +393,29 @@ def _name(data: dict[str, Any]) -> str:
     return {"activated": "effect", "continuous": "continuous", "consequence": "consequence"}.get(data["kind"], "effect")
 
 
-def _once_per_turn(parts: Sequence[ReadAbility | Skipped]) -> tuple[ReadAbility | Skipped, ...]:
+def _once_per_turn(parts: Sequence[ReadAbility | Skipped], types: tuple[str, ...]) -> tuple[ReadAbility | Skipped, ...]:
     """Each "You can only use this effect of X once per turn" applied to the
-    ability before it; "each effect" (and "1 X effect per turn") to every
-    ability before it; "each of the following effects" to those after."""
+    ability before it ("…, and its previous effect only once per turn" to
+    the one before that too); "each effect" (and "1 X effect per turn") to
+    every ability before it; "each of the following effects" to those
+    after; "You can only activate 1 X per turn" to the card's activation
+    alone (a Normal or Quick-Play Spell's or a Trap's first effect)."""
     result = list(parts)
     for index, part in enumerate(parts):
         if not isinstance(part, Skipped) or not part.why.startswith("a once-per-turn"):
             continue
         words = part.words
+        chosen: Sequence[int]
         if "following" in words:
             chosen = range(index + 1, len(result))
         elif "each effect" in words or " effect per turn" in words or "each of" in words:
             chosen = range(index)
+        elif " activate " in words and " effect" not in words:
+            activation = _is_monster(types) or any(word in types for word in _LASTING)
+            chosen = [] if activation else [next((i for i, p in enumerate(result) if isinstance(p, ReadAbility)), -1)]
         else:
-            chosen = range(index - 1, -1, -1)
-            chosen = [next((i for i in chosen if isinstance(result[i], ReadAbility)), -1)]
+            before = [i for i in range(index - 1, -1, -1) if isinstance(result[i], ReadAbility)]
+            chosen = before[:2] if "previous effect" in words else before[:1]
         for i in chosen:
             ability = result[i] if i >= 0 else None
             if isinstance(ability, ReadAbility) and ability.data.get("kind") != "continuous":
@@ -378,7 +448,7 @@ _ZONES = {
     "main monster zone": "field",
     "spell & trap zone": "field",
 }
-_PHASES = {"Standby": "start_of_turn", "End": "end_of_turn"}
+_PHASES = {"Standby": "start_of_turn", "End": "end_of_turn", "Draw": "start_of_turn"}
 _STEPS = {
     ("start", "the Damage Step"): "start_of_damage_step",
     ("before", "damage calculation"): "before_damage_calculation",
@@ -428,7 +498,7 @@ def _except_the_turn(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 _EVENT_ITEMS = frozenset(
-    "summoned summons set_ flipped destroyed destroys sent banished discarded tributed leaves returned added "
+    "summoned summons set_ flipped destroyed destroys sent banished discarded tributed leaves returned added placed "
     "attack targeted activated damage draw gain_lp material phase damage_step battles negated resolves position".split()
 )
 _LEADS = frozenset("when if each_time during at_phase once_per_turn once_per_chain quick flip while_".split())
@@ -445,7 +515,12 @@ def _event_at(items: list[tuple[str, str]]) -> int | None:
         following = items[index + 1][1].lower() if index + 1 < len(items) else ""
         if name == "summoned" and following.startswith(("monster", "card")):
             continue
+        if index and items[index - 1][1].lower() in ("was", "were"):
+            continue  # "a monster that was Special Summoned", "was sent to your GY this turn": a state, no event
         found.append(index)
+    main = len(found) > 1 and items[found[0]][0] == "phase" and items[found[0]][1].split()[0] in ("Main", "Battle")
+    if main and items[found[1]][0] in ("summoned", "summons"):
+        found = found[1:]  # "During your Main Phase, if this card is Normal or Special Summoned": the Summon
     if len(found) > 1 and items[found[0]][0] == "battles" and any(items[i][0] == "damage" for i in found):
         return next(i for i in found if items[i][0] == "damage")
     return found[0] if found else None
@@ -473,14 +548,17 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
         if pattern is not None and pattern.get("event") != "activated_phase":
             data["when"] = pattern
+            if _wording(items, at, pattern) == "if":
+                data["wording"] = "if"  # "If a Spell/Trap(s) is sent to the GY by a card effect:" (a card's activation)
     else:
         self_card = pattern.get("card") == "self"
         lasting = any(word in types for word in _LASTING)
         data["kind"] = "activated" if not monster and not lasting and not self_card else "triggered"
         data["when"] = pattern
+        if data["kind"] == "activated" and _wording(items, at, pattern) == "if":
+            data["wording"] = "if"
         if data["kind"] == "triggered":
-            lead = next((name for name in leads if name in ("when", "if", "each_time", "during", "at_phase")), "when")
-            data["wording"] = "if" if lead == "if" else "when"
+            data["wording"] = _wording(items, at, pattern)
         if not monster:
             data["speed"] = _type_speed(types)
     if pattern is not None and any(text == "would" for _, text in items) and data["kind"] == "triggered":
@@ -502,6 +580,25 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         state_read = _state_after(items, at, data)
     unread = [] if state_read or _placed(items, pattern) else [" ".join(text for _, text in items)]
     return data, unread
+
+
+#: events at a fixed point of the turn: their effects are worded "when" whatever word introduces them
+_TIMINGS = frozenset(
+    "start_of_turn end_of_turn start_of_damage_step before_damage_calculation after_damage_calculation "
+    "end_of_damage_step".split()
+)
+
+
+def _wording(items: list[tuple[str, str]], at: int | None, pattern: dict[str, Any]) -> str:
+    """ "if" when the word that introduces the event is "If" ("During your
+    Main Phase, if this card is Normal Summoned", "Once per turn, if …");
+    "when" for "When"/"Each time" and for the fixed timings of the turn
+    ("During the End Phase, if this card is in the GY", "After damage
+    calculation, if …")."""
+    if pattern.get("event") in _TIMINGS or at is None:
+        return "when"
+    lead = next((name for name, _ in reversed(items[:at]) if name in ("when", "if", "each_time")), "when")
+    return "if" if lead == "if" else "when"
 
 
 def _state_after(items: list[tuple[str, str]], at: int, data: dict[str, Any]) -> bool:
@@ -717,7 +814,9 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
     if name == "leaves":
         pattern["from"] = "field"
     if name in ("returned", "added"):
-        pattern["to"] = "hand"
+        pattern["to"] = "extra_deck" if "Extra Deck" in text else "deck" if text.endswith("Deck") else "hand"
+    if name == "placed":
+        pattern["to"] = "field"  # "If a Field Spell is placed face-up in the Field Zone"
     if name == "damage":
         pattern.pop("card", None)
         takes = text.lower().startswith("take")
@@ -795,6 +894,7 @@ def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list
         "leaves": "moved",
         "returned": "moved",
         "added": "moved",
+        "placed": "moved",
         "attack": "attack_declared",
         "targeted": "targeted",
         "activated": "activated",

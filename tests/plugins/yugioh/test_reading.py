@@ -95,13 +95,13 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             },
         ),
         (
-            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when`
+            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when` (its event is in the header: Header.of keeps it)
             "Torrential Tribute",
             "When a monster(s) is Summoned: Destroy all monsters on the field.",
             ("trap",),
             {
                 "kind": "activated",
-                "event": None,
+                "event": "special_summoned",
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
@@ -115,7 +115,7 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             ("trap", "counter"),
             {
                 "kind": "activated",
-                "event": None,
+                "event": "special_summoned",
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
@@ -443,3 +443,59 @@ def test_a_condition_after_the_event_is_its_trigger_condition():
     assert ability.data["when"] == {"event": "end_of_turn"}
     assert ability.data["trigger_condition"] == {"happened": {"event": "special_summoned", "card": "self"}}
     assert ability.data["wording"] == "when"
+
+
+def _waiting(text: str, types=MONSTER) -> list[tuple]:
+    """(kind, event, optional, wording, once per turn, speed) of each ability that waits for an event."""
+    reading = READER.read(text, types)
+    headers = [Header.of(a.data) for a in reading.abilities if a.data["kind"] != "activated" or "when" in a.data]
+    return [(h.kind, h.event, h.optional, h.wording, h.once_per_turn, h.speed) for h in headers]
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Speedroid Maliciousmagnet (62899696): the Summon is the event, not the Main Phase; "If" gives the wording
+            "Speedroid Maliciousmagnet",
+            'During your Main Phase, if this card is Normal or Special Summoned: You can target 1 face-up monster your opponent controls; destroy it. You can only use this effect of "Speedroid Maliciousmagnet" once per turn.',
+            MONSTER,
+            [("triggered", "special_summoned", True, "if", True, 1)],
+        ),
+        (
+            # Darklord Tezcatlipoca (88234365): "would …, … instead" is a replacement (as the bundled
+            # ruling-destruction-replacement-one-per-destruction.yaml writes it, with no wording)
+            "Darklord Tezcatlipoca",
+            'If a "Darklord" monster(s) you control would be destroyed by battle or card effect, you can discard this card instead.',
+            MONSTER,
+            [("replacement", "destroyed", True, "when", False, 1)],
+        ),
+        (
+            # Dark Red Enchanter (45462639): placing a counter "each time …" starts no Chain
+            "Dark Red Enchanter",
+            "If this card is Normal Summoned: Draw 1 card. Each time a Spell Card is activated, place 1 Spell Counter on this card when that Spell resolves.",
+            MONSTER,
+            [
+                ("triggered", "normal_summoned", False, "if", False, 1),
+                ("consequence", "activated", False, "when", False, 1),
+            ],
+        ),
+        (
+            # Magical Musket - Fiendish Deal (92534075): "You can only activate 1 X per turn" limits the card's
+            # activation, not its Trigger Effect; "If this card was …" describes, "is sent" is the event
+            "Magical Musket - Fiendish Deal",
+            'If this card in your possession is sent to your GY by an opponent\'s card effect: You can draw 1 card. You can only activate 1 "Magical Musket - Fiendish Deal" per turn.',
+            ("trap", "continuous"),
+            [("triggered", "moved", True, "if", False, 2)],
+        ),
+        (
+            # Tri-Brigade Showdown (7889323): a fixed timing of the turn is worded "when" whatever word follows it
+            "Tri-Brigade Showdown",
+            'After damage calculation, if your "Tri-Brigade" monster battled an opponent\'s monster: You can draw 1 card.',
+            ("spell", "continuous"),
+            [("triggered", "after_damage_calculation", True, "when", False, 1)],
+        ),
+    ],
+)
+def test_the_headers_of_cards_with_several_effects(card, text, types, expected):
+    assert _waiting(text, types) == expected, card
