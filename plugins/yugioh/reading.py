@@ -436,6 +436,7 @@ _FILLER = frozenset(
 _SUMMON_EVENTS = {"Normal": "normal_summoned", "Tribute": "tribute_summoned", "Flip": "flip_summoned"}
 _ZONES = {
     "deck": "deck",
+    "extra_deck": "extra_deck",
     "main deck": "deck",
     "extra deck": "extra_deck",
     "gy": "graveyard",
@@ -841,7 +842,9 @@ def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after:
     """The zones an event names ("sent from the field to the GY") and how
     it happened ("by battle", "by card effect", "to activate")."""
     words = [text.lower() for _, text in after]
-    zones = [(index, item) for index, (item, _) in enumerate(after) if item in ("gy", "hand", "field", "deck")]
+    zones = [
+        (index, item) for index, (item, _) in enumerate(after) if item in ("gy", "hand", "field", "deck", "extra_deck")
+    ]
     if name in ("sent", "destroyed", "destroys", "material") and any(item == "gy" for _, item in zones):
         pattern["to"] = "graveyard"
     for index, item in zones:
