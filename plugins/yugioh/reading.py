@@ -952,13 +952,20 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
         if context.failed:
             unread.append(words)
             context.failed = False
+    if context.instead or any(action == {"prevent": {}} for action in do):
+        # "… instead" / "it is not destroyed": the event does not happen (a replacement's `prevent`, as the
+        # bundled ruling-destruction-replacement-one-per-destruction.yaml writes it); in another kind, unread
+        if data.get("kind") == "replacement":
+            do = [{"prevent": {}}, *(action for action in do if action != {"prevent": {}})]
+        else:
+            unread.append(pieces[-1])
     if do:
         fields["do"] = do
     if context.locks:
         fields["_locks"] = context.locks
     if context.self_zone is not None and "active_in" not in data:
         fields["active_in"] = context.self_zone
-    elif any(action == {"discard": "self"} for action in fields.get("cost", [])):
+    elif any(action == {"discard": "self"} for action in [*fields.get("cost", []), *do]):
         fields["active_in"] = "hand"
     if data.get("kind") != "triggered" and "optional" in fields:
         # "You can" marks an Ignition or Quick Effect: it is used by a player
@@ -980,6 +987,8 @@ class _Context:
         self.self_zone: str | None = None
         #: restrictions on the player the effect ends with ("also you cannot Special Summon …")
         self.locks: list[str] = []
+        #: "… instead": what a replacement does in place of the event
+        self.instead = False
 
 
 def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
@@ -991,6 +1000,8 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
         optional = True
         children = children[1:]
     clauses = children[0].children if children and hasattr(children[0], "children") else []
+    if any(getattr(child, "type", None) == "INSTEAD" for child in children):
+        context.instead = True
     pending: list[Any] = actions
     for child in clauses:
         if getattr(child, "type", None) == "CONNECT":
@@ -1140,7 +1151,25 @@ _ACTIONS: dict[str, Any] = {
         else [{"flag": {"card": card, "set": FACE_DOWN}}, {"flag": {"card": card, "set": DEFENSE}}]
     ),
     "lock": lambda tree, context: context.locks.append(str(tree.children[0])) or [],
+    "damage_equal": lambda tree, context: [
+        {"lose": {"player": "opponent", "counter": "lp", "amount": _stat_of(tree, context)}}
+    ],
+    "gain_equal": lambda tree, context: [
+        {"gain": {"player": "self", "counter": "lp", "amount": _stat_of(tree, context)}}
+    ],
+    "not_destroyed": lambda tree, context: [{"prevent": {}}],
 }
+
+
+def _stat_of(tree: Any, context: _Context) -> dict[str, Any]:
+    """ "equal to that monster's ATK": ``{card: …, stat: atk}``, read as the action happens."""
+    words = next(str(t) for t in tree.children if getattr(t, "type", None) == "STAT_OF").split()
+    whose = " ".join(words[:-1]).lower()
+    if whose == "this card's":
+        card = "self"
+    else:
+        card = "target" if context.targeted else "event.card"
+    return {"card": card, "stat": words[-1].lower()}
 
 
 # -- card descriptions -------------------------------------------------------------
@@ -1320,7 +1349,9 @@ def _zones_into(tree: Any, query: dict[str, Any]) -> None:
         if node.data == "zone_name":
             zones.append(_ZONES[str(node.children[0]).lower()])
         elif node.data == "zone_owner":
-            owner = {"your": "self", "your opponent's": "opponent"}.get(str(node.children[0]).lower())
+            owner = {"your": "self", "your opponent's": "opponent", "their": "opponent"}.get(
+                str(node.children[0]).lower()
+            )
     if zones:
         query["zone"] = zones[0] if len(zones) == 1 else zones
     if owner:
