@@ -959,6 +959,10 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
             do = [{"prevent": {}}, *(action for action in do if action != {"prevent": {}})]
         else:
             unread.append(pieces[-1])
+    if context.targets is not None:
+        fields.pop("target", None)
+        fields["targets"] = context.targets
+        do = _both_targets(do)
     if do:
         fields["do"] = do
     if context.locks:
@@ -989,6 +993,8 @@ class _Context:
         self.locks: list[str] = []
         #: "… instead": what a replacement does in place of the event
         self.instead = False
+        #: "target 1 card you control and 1 card your opponent controls": two named targets
+        self.targets: dict[str, Any] | None = None
 
 
 def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
@@ -1007,6 +1013,9 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
         if getattr(child, "type", None) == "CONNECT":
             connector = str(child).strip(" ,").lower()
             continue
+        if getattr(child, "data", None) == "bare":
+            _second_target(child, connector, context)
+            continue
         built = _may(child, context) if getattr(child, "data", None) == "may_clause" else _clause(child, context)
         if built is None:
             context.failed = True
@@ -1017,6 +1026,31 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
             pending = nested
         pending.extend(built)
     return optional, actions
+
+
+def _second_target(tree: Any, connector: str | None, context: _Context) -> None:
+    """ "target 1 card you control and 1 card your opponent controls": the
+    card after "and" is a second target (``targets: {first, second}``)."""
+    query = _what(tree.children[0], context, default_zone="field")
+    if connector == "and" and context.target is not None and context.targets is None and isinstance(query, dict):
+        context.targets = {"first": context.target, "second": query}
+    else:
+        context.failed = True
+
+
+def _both_targets(actions: list[Any]) -> list[Any]:
+    """ "destroy them" with two targets: the action on each, at once."""
+    result = []
+    for action in actions:
+        (verb, arg), *more = action.items() if isinstance(action, dict) else [(None, None)]
+        if verb in ("then", "may", "else") or more:
+            action = {key: _both_targets(value) if isinstance(value, list) else value for key, value in action.items()}
+        elif arg == "target":
+            action = {"together": [{verb: "target.first"}, {verb: "target.second"}]}
+        elif isinstance(arg, dict) and arg.get("card") == "target":
+            action = {"together": [{verb: {**arg, "card": f"target.{name}"}} for name in ("first", "second")]}
+        result.append(action)
+    return result
 
 
 def _may(tree: Any, context: _Context) -> list[Any] | None:

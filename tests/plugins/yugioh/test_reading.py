@@ -499,3 +499,75 @@ def _waiting(text: str, types=MONSTER) -> list[tuple]:
 )
 def test_the_headers_of_cards_with_several_effects(card, text, types, expected):
     assert _waiting(text, types) == expected, card
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Nettles (19505896): "… instead" is what the replacement does in place of the destruction:
+            # `prevent`, then the action (as ruling-destruction-replacement-one-per-destruction.yaml writes it)
+            "Nettles",
+            "If this face-up card would be destroyed, you can destroy 1 face-up Plant-Type monster you control instead.",
+            ("monster", "tuner"),
+            {
+                "kind": "replacement",
+                "when": {"event": "destroyed", "card": "self"},
+                "optional": True,
+                "do": [
+                    {"prevent": {}},
+                    {
+                        "destroy": {
+                            "pick": 1,
+                            "no_flag": "face_down",
+                            "types": ["monster"],
+                            "zone": "field",
+                            "owner": "self",
+                            "all_types": ["plant"],
+                        }
+                    },
+                ],
+            },
+        ),
+        (
+            # Double Cyclone (75652080): two targets, named, destroyed at once
+            "Double Cyclone",
+            "Target 1 Spell/Trap you control and 1 Spell/Trap your opponent controls; destroy them.",
+            ("spell", "quick_play"),
+            {
+                "kind": "activated",
+                "speed": 2,
+                "targets": {
+                    "first": {"types": ["spell", "trap"], "zone": "field", "owner": "self", "pick": 1},
+                    "second": {"types": ["spell", "trap"], "zone": "field", "owner": "opponent", "pick": 1},
+                },
+                "do": [{"together": [{"destroy": "target.first"}, {"destroy": "target.second"}]}],
+            },
+        ),
+        (
+            # Performapal Odd-Eyes Unicorn (86157908): an amount equal to a stat of the target
+            "Performapal Odd-Eyes Unicorn",
+            'When this card is Normal or Special Summoned: You can target 1 "Performapal" monster in your GY; gain LP equal to its ATK.',
+            MONSTER,
+            {
+                "kind": "triggered",
+                "when": {"event": "special_summoned", "card": "self"},
+                "optional": True,
+                "wording": "when",
+                "target": {
+                    "pick": 1,
+                    "types": ["monster"],
+                    "zone": "graveyard",
+                    "owner": "self",
+                    "all_types": ["performapal"],
+                },
+                "do": [{"gain": {"player": "self", "counter": "lp", "amount": {"card": "target", "stat": "atk"}}}],
+            },
+        ),
+    ],
+)
+def test_replacements_two_targets_and_amounts_read_whole(card, text, types, expected):
+    reading = READER.read(text, types)
+    assert reading.whole, (card, reading.all_unread())
+    assert [ability.data for ability in reading.abilities] == [expected], card
+    compiles(reading, types)
