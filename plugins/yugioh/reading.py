@@ -443,6 +443,7 @@ _ZONES = {
     "graveyard": "graveyard",
     "hand": "hand",
     "field": "field",
+    "face-up field": "field",
     "banishment": "banished",
     "pendulum zone": "field",
     "monster zone": "field",
@@ -1119,6 +1120,11 @@ def _move(to: str, zone: Any = None) -> Any:
     return build
 
 
+def _count_or_one(tree: Any) -> int:
+    """ "the top 3 cards" 3, "the top card" 1."""
+    return next((_number(token) for token in tree.children if getattr(token, "type", None) == "NUMBER"), 1)
+
+
 def _amount(tree: Any) -> int:
     return next(_number(token) for token in tree.children if getattr(token, "type", None) == "NUMBER")
 
@@ -1150,6 +1156,10 @@ _ACTIONS: dict[str, Any] = {
     "special_summon": _word("special_summon", None, "self"),
     "add_hand": _move("hand", None),
     "return_hand": _move("hand", "field"),
+    "return_extra": _move("extra_deck", "field"),
+    "send_top": lambda tree, context: [
+        {"send_to_graveyard": {"zone": "deck", "owner": "self", "top": _count_or_one(tree)}}
+    ],
     "shuffle_deck": _move("deck", "field"),
     "damage": lambda tree, context: [{"damage": _amount(tree)}],
     "gain_lp": lambda tree, context: [{"lp": _amount(tree)}],
