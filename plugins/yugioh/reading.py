@@ -664,7 +664,7 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
             if _TURNS[phrase] is not None:
                 conditions.append(_TURNS[phrase])
             continue
-        control = _control(part)
+        control = _control(part) or _have(part)
         if control is None:
             return False, None
         conditions.append(control)
@@ -742,9 +742,39 @@ _CARD_NOUNS = {
     "monsters": ["monster"],
     "monster(s)": ["monster"],
     "spell/trap": ["spell", "trap"],
+    "spells/traps": ["spell", "trap"],
     "spell": ["spell"],
+    "spells": ["spell"],
     "trap": ["trap"],
+    "traps": ["trap"],
 }
+#: "in your GY" at the end of "you have … in your GY"
+_HAVE_ZONES = {
+    ("in", "your", "GY"): "graveyard",
+    ("in", "your", "Graveyard"): "graveyard",
+    ("in", "your", "hand"): "hand",
+}
+
+
+def _have(words: list[str]) -> dict[str, Any] | None:
+    """ "you have no Spells/Traps in your GY", "you have 3 or more "X"
+    monsters in your GY": a count of your cards in a zone."""
+    if words[:2] != ["you", "have"] or len(words) < 6 or tuple(words[-3:]) not in _HAVE_ZONES:
+        return None
+    rest = words[2:-3]
+    if rest[0] == "no":
+        compare, described = ("eq", 0), rest[1:]
+    elif rest[0].isdigit() and rest[1:3] == ["or", "more"]:
+        compare, described = ("gte", int(rest[0])), rest[3:]
+    else:
+        return None
+    query: dict[str, Any] = {"zone": _HAVE_ZONES[tuple(words[-3:])], "owner": "self"}
+    found = _described([("name" if word.startswith('"') else "word", word) for word in described]) or {}
+    nouns = [word for word in described if word.lower() in _CARD_NOUNS or word.lower() in ("card", "cards")]
+    if len(nouns) != 1 or len(described) != 1 + len(found.get("all_types", [])):
+        return None
+    query.update(found)
+    return {"count": query, compare[0]: compare[1]}
 
 
 def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
@@ -756,8 +786,8 @@ def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
     for name, text in items[start:]:
         if name == "name":
             all_types.append(text.strip('"').lower())
-        elif name == "word" and text in _ATTRIBUTES | _RACES | _KINDS:
-            all_types.append(text.lower().replace("-", "_"))
+        elif name == "word" and text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
+            all_types.append(text.removesuffix("-Type").lower().replace("-", "_"))
         elif name == "word" and text.lower() in _CARD_NOUNS:
             query["types"] = _CARD_NOUNS[text.lower()]
     if all_types:
@@ -772,7 +802,9 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
     described = pattern is not None and isinstance(pattern.get("card"), dict)
     for name, text in items:
         if name == "word" and text.lower() not in _FILLER:
-            if described and (text in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS):
+            if described and (
+                text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS
+            ):
                 continue
             if pattern is not None and pattern.get("event") == "activated" and text.lower() in ("effect", "effects"):
                 continue
