@@ -564,6 +564,40 @@ def test_the_headers_of_cards_with_several_effects(card, text, types, expected):
                 "do": [{"gain": {"player": "self", "counter": "lp", "amount": {"card": "target", "stat": "atk"}}}],
             },
         ),
+        (
+            # Solar Recharge (691925): "send the top 2 cards of your Deck to the GY" is the Deck's first 2 cards
+            "Solar Recharge",
+            'Discard 1 "Lightsworn" monster; draw 2 cards, then send the top 2 cards of your Deck to the GY.',
+            ("spell",),
+            {
+                "kind": "activated",
+                "speed": 1,
+                "cost": [
+                    {
+                        "discard": {
+                            "pick": 1,
+                            "types": ["monster"],
+                            "all_types": ["lightsworn"],
+                            "zone": "hand",
+                            "owner": "self",
+                        }
+                    }
+                ],
+                "do": [{"draw": 2}, {"send_to_graveyard": {"zone": "deck", "owner": "self", "top": 2}}],
+            },
+        ),
+        (
+            # a condition counting your GY ("If you have no Spells/Traps in your GY:", as Ignition effects print it)
+            "a GY count",
+            "If you have no Spells/Traps in your GY: You can draw 1 card.",
+            MONSTER,
+            {
+                "kind": "activated",
+                "speed": 1,
+                "condition": {"count": {"zone": "graveyard", "owner": "self", "types": ["spell", "trap"]}, "eq": 0},
+                "do": [{"draw": 1}],
+            },
+        ),
     ],
 )
 def test_replacements_two_targets_and_amounts_read_whole(card, text, types, expected):
