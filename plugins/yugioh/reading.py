@@ -118,7 +118,11 @@ class YugiohReader(TextReader):
                 elif sentence.startswith("●") and len(parts) > 1 and parts[-1].startswith(_OPT):
                     # the options of an effect printed after its once-per-turn clause
                     parts[-2] = f"{parts[-2]}\n{sentence}"
-                elif parts and (sentence.startswith(_CONTINUES) or _joins(sentence, parts[-1])):
+                elif (
+                    parts
+                    and not sentence.startswith("(Quick Effect):")
+                    and (sentence.startswith(_CONTINUES) or _joins(sentence, parts[-1]))
+                ):
                     parts[-1] = (
                         f"{parts[-1]} {sentence}" if not sentence.startswith("●") else f"{parts[-1]}\n{sentence}"
                     )
