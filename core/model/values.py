@@ -167,7 +167,9 @@ class Pattern:
     fit (written ``card: {types: [digimon], name: Renamon}``); ``against``
     ``self``, ``source`` or a card id: the card a battle's event names as the
     other side ("when this Digimon deletes an opponent's Digimon in battle":
-    ``{event: deleted, by: battle, against: self}``).
+    ``{event: deleted, by: battle, against: self}``); ``events`` more event
+    names it waits for, any of them (written ``event: [normal_summoned,
+    special_summoned]``: "when a monster is Summoned").
     """
 
     event: str
@@ -182,6 +184,12 @@ class Pattern:
     actor: str | None = None
     card_is: Query | None = None
     against: str | None = None
+    events: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every event name the pattern waits for: ``event``, then ``events``."""
+        return (self.event, *self.events) if self.events else (self.event,)
 
 
 # --------------------------------------------------------------------------

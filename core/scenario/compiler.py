@@ -595,8 +595,10 @@ class Compiler:
         against = raw.get("against")
         if against is not None and against not in ("self", "source") and against not in self.known_cards:
             raise self.error(path + ("against",), f"unknown card {against!r}", ["self", "source", *self.card_ids])
+        event, *others = self.words(raw["event"], path + ("event",))
         return Pattern(
-            event=raw["event"],
+            event=event,
+            events=tuple(others),
             card=card,
             player=player,
             from_=raw.get("from"),

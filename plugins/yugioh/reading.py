@@ -162,7 +162,7 @@ def _card_activation_first(
         data["kind"] = "triggered"
         first_if, first_when = condition.lower().find("if "), condition.lower().find("when ")
         data["wording"] = "if" if first_if >= 0 and (first_when < 0 or first_if < first_when) else "when"
-        if data["when"].get("event") in _TIMINGS:
+        if _event_of(data["when"]) in _TIMINGS:
             data["wording"] = "when"  # "During the End Phase, if this card is in the GY": a fixed timing
         if data.get("speed") == 3:
             data["speed"] = 2  # a Counter Trap's own activation is Spell Speed 3, its other effects 2
@@ -391,7 +391,7 @@ def _name(data: dict[str, Any]) -> str:
     if isinstance(when, dict) and data["kind"] != "activated":
         if when["event"] == "moved":
             return {"graveyard": "sent_to_gy", "hand": "to_hand"}.get(when.get("to", ""), "left_field")
-        return str(when["event"])
+        return "summoned" if isinstance(when["event"], list) else str(when["event"])
     if data["kind"] == "activated" and data.get("speed", 1) != 1 or isinstance(when, dict):
         return "quick" if data.get("speed") == 2 and "when" not in data else "main"
     return {"activated": "effect", "continuous": "continuous", "consequence": "consequence"}.get(data["kind"], "effect")
@@ -437,7 +437,38 @@ _FILLER = frozenset(
     "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
     "it its that face-up by your you control controls sends would be".split()
 )
-_SUMMON_EVENTS = {"Normal": "normal_summoned", "Tribute": "tribute_summoned", "Flip": "flip_summoned"}
+#: the events of each kind of Summon the words name: a Tribute Summon is a Normal Summon (rulebook:
+#: "Tribute Summon" is a Normal Summon that Tributes), so "Normal Summoned" waits for both; Fusion,
+#: Synchro, Xyz, Link, Ritual and Pendulum Summons are Special Summons
+_SUMMON_EVENTS = {
+    "Normal": ("normal_summoned", "tribute_summoned"),
+    "Tribute": ("tribute_summoned",),
+    "Flip": ("flip_summoned",),
+}
+#: a bare "Summoned" (Torrential Tribute's "When a monster(s) is Summoned"): any Summon the plugin emits
+_ANY_SUMMON = ("normal_summoned", "tribute_summoned", "flip_summoned", "special_summoned")
+
+
+def _event_of(pattern: dict[str, Any]) -> str | None:
+    """A pattern's event name; its first one when it names several."""
+    event = pattern.get("event")
+    return event[0] if isinstance(event, list) else event
+
+
+def _summon_events(text: str) -> str | list[str]:
+    """The event(s) of "Normal or Special Summoned", "Summoned", "Synchro Summoned"…: one name,
+    or a list of them (any of them)."""
+    kinds = [word for word in text.replace("/Set", "").split() if word != "or" and not word.startswith("Summon")]
+    if not kinds:
+        return list(_ANY_SUMMON)
+    names: list[str] = []
+    for kind in kinds:
+        for event in _SUMMON_EVENTS.get(kind, ("special_summoned",)):
+            if event not in names:
+                names.append(event)
+    return names[0] if len(names) == 1 else names
+
+
 _ZONES = {
     "deck": "deck",
     "extra_deck": "extra_deck",
@@ -547,12 +578,12 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         return None
     if pattern is None and leads and leads[0] == "when":
         return None  # "When" names an event; one this grammar does not know leaves the header unread
-    if "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
+    if "quick" in leads or pattern is None or _event_of(pattern) == "activated_phase":
         # a Quick Effect, even with an activation condition ("When your opponent activates … (Quick
         # Effect):"), is activated in response, not a Trigger Effect (the bundled files write it so)
         data["kind"] = "activated"
         data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
-        if pattern is not None and pattern.get("event") != "activated_phase":
+        if pattern is not None and _event_of(pattern) != "activated_phase":
             data["when"] = pattern
             if _wording(items, at, pattern) == "if":
                 data["wording"] = "if"  # "If a Spell/Trap(s) is sent to the GY by a card effect:" (a card's activation)
@@ -575,7 +606,7 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
     if "once_per_chain" in leads:
         data["tags"] = ["once_per_chain"]
     state_read = False
-    if pattern is None or pattern.get("event") == "activated_phase":
+    if pattern is None or _event_of(pattern) == "activated_phase":
         where = _where(items)
         if where:
             data["active_in"] = where
@@ -601,7 +632,7 @@ def _wording(items: list[tuple[str, str]], at: int | None, pattern: dict[str, An
     "when" for "When"/"Each time" and for the fixed timings of the turn
     ("During the End Phase, if this card is in the GY", "After damage
     calculation, if …")."""
-    if pattern.get("event") in _TIMINGS or at is None:
+    if _event_of(pattern) in _TIMINGS or at is None:
         return "when"
     lead = next((name for name, _ in reversed(items[:at]) if name in ("when", "if", "each_time")), "when")
     return "if" if lead == "if" else "when"
@@ -810,7 +841,7 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
                 text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS
             ):
                 continue
-            if pattern is not None and pattern.get("event") == "activated" and text.lower() in ("effect", "effects"):
+            if pattern is not None and _event_of(pattern) == "activated" and text.lower() in ("effect", "effects"):
                 continue
             return False
         if name == "name" and described:
@@ -835,7 +866,7 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         elif item in ("opponent", "you") and subject is None:
             subject = item
     pattern: dict[str, Any] = {"event": _event_name(name, text, items[:at], after)}
-    if pattern["event"] in ("start_of_turn", "end_of_turn", "activated_phase"):
+    if _event_of(pattern) in ("start_of_turn", "end_of_turn", "activated_phase"):
         return pattern
     card: Any = {"this_card": "self", "opponent": "opponent", "you": "own"}.get(subject or "")
     described = _described(items[:at]) if subject != "this_card" else None
@@ -904,12 +935,9 @@ def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after:
         pattern["by"] = "cost"
 
 
-def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str:
+def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str | list[str]:
     if name in ("summoned", "summons"):
-        kinds = text.replace("/Set", "").split()
-        if "Special" in kinds or len(kinds) == 1 or kinds[0] not in _SUMMON_EVENTS:
-            return "special_summoned"
-        return _SUMMON_EVENTS[kinds[0]]
+        return _summon_events(text)
     if name == "phase":
         if text.startswith("Battle") and any(lead == "at_phase" for lead, _ in before):
             opening = next(word for lead, word in before if lead == "at_phase").lower()

@@ -95,13 +95,14 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             },
         ),
         (
-            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when` (its event is in the header: Header.of keeps it)
+            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when` (its event is in the header: Header.of keeps it);
+            # "a monster(s) is Summoned" is any Summon (a list of events, any of them)
             "Torrential Tribute",
             "When a monster(s) is Summoned: Destroy all monsters on the field.",
             ("trap",),
             {
                 "kind": "activated",
-                "event": "special_summoned",
+                "event": "normal_summoned or tribute_summoned or flip_summoned or special_summoned",
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
@@ -115,7 +116,7 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             ("trap", "counter"),
             {
                 "kind": "activated",
-                "event": "special_summoned",
+                "event": "normal_summoned or tribute_summoned or flip_summoned or special_summoned",
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
@@ -460,7 +461,8 @@ def _waiting(text: str, types=MONSTER) -> list[tuple]:
             "Speedroid Maliciousmagnet",
             'During your Main Phase, if this card is Normal or Special Summoned: You can target 1 face-up monster your opponent controls; destroy it. You can only use this effect of "Speedroid Maliciousmagnet" once per turn.',
             MONSTER,
-            [("triggered", "special_summoned", True, "if", True, 1)],
+            # a Tribute Summon is a Normal Summon (Rulebook v10): "Normal or Special Summoned" waits for all three
+            [("triggered", "normal_summoned or tribute_summoned or special_summoned", True, "if", True, 1)],
         ),
         (
             # Darklord Tezcatlipoca (88234365): "would …, … instead" is a replacement (as the bundled
@@ -476,7 +478,7 @@ def _waiting(text: str, types=MONSTER) -> list[tuple]:
             "If this card is Normal Summoned: Draw 1 card. Each time a Spell Card is activated, place 1 Spell Counter on this card when that Spell resolves.",
             MONSTER,
             [
-                ("triggered", "normal_summoned", False, "if", False, 1),
+                ("triggered", "normal_summoned or tribute_summoned", False, "if", False, 1),
                 ("consequence", "activated", False, "when", False, 1),
             ],
         ),
@@ -551,7 +553,7 @@ def test_the_headers_of_cards_with_several_effects(card, text, types, expected):
             MONSTER,
             {
                 "kind": "triggered",
-                "when": {"event": "special_summoned", "card": "self"},
+                "when": {"event": ["normal_summoned", "tribute_summoned", "special_summoned"], "card": "self"},
                 "optional": True,
                 "wording": "when",
                 "target": {
