@@ -449,6 +449,15 @@ _SUMMON_EVENTS = {
 _ANY_SUMMON = ("normal_summoned", "tribute_summoned", "flip_summoned", "special_summoned")
 
 
+def _summoned_itself(data: dict[str, Any]) -> bool:
+    """Whether the ability waits for this card's own Summon."""
+    when = data.get("when")
+    if not isinstance(when, dict) or when.get("card") != "self":
+        return False
+    names = when["event"] if isinstance(when["event"], list) else [when["event"]]
+    return all(str(name).endswith("_summoned") for name in names)
+
+
 def _event_of(pattern: dict[str, Any]) -> str | None:
     """A pattern's event name; its first one when it names several."""
     event = pattern.get("event")
@@ -989,7 +998,10 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
     if tail.lower().startswith("you can "):
         fields["optional"] = True
     unread: list[str] = []
-    context = _Context(event=isinstance(data.get("when"), dict))
+    when = data.get("when")
+    context = _Context(
+        event=isinstance(when, dict), event_is_self=isinstance(when, dict) and when.get("card") == "self"
+    )
     if len(pieces) > 1:
         cost_words = "; ".join(pieces[:-1])
         tree = _parse(cost_words, "cost")
@@ -1036,6 +1048,10 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
         fields["active_in"] = context.self_zone
     elif any(action == {"discard": "self"} for action in [*fields.get("cost", []), *do]):
         fields["active_in"] = "hand"
+    elif "active_in" not in data and _summoned_itself(data):
+        # "If this card is Summoned: …" works on the field, where the Summon puts it, wherever it starts
+        # (the differential of issue 38 item 6: a second Summon, from the banishment, was not seen)
+        fields["active_in"] = "field"
     if data.get("kind") != "triggered" and "optional" in fields:
         # "You can" marks an Ignition or Quick Effect: it is used by a player
         del fields["optional"]
@@ -1047,8 +1063,11 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
 class _Context:
     """What an effect's clauses refer to: its target, its trigger event."""
 
-    def __init__(self, event: bool) -> None:
+    def __init__(self, event: bool, event_is_self: bool = False) -> None:
         self.event = event
+        #: the trigger event is about this card itself: "that monster" then names something else
+        #: (Call of the Haunted's "When this card leaves the field, destroy that monster"), not the event's card
+        self.event_is_self = event_is_self
         self.target: dict[str, Any] | None = None
         self.targeted = False
         self.failed = False
@@ -1332,7 +1351,7 @@ def _what(
             context.targeted and word in ("it", "them", "that card", "that monster", "that monster(s)")
         ):
             return "target"
-        return "event.card" if context.event else None
+        return "event.card" if context.event and not context.event_is_self else None
     query: dict[str, Any] = {}
     all_types: list[str] = []
     for child in tree.children:

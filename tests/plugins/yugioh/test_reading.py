@@ -564,6 +564,7 @@ def test_the_headers_of_cards_with_several_effects(card, text, types, expected):
                     "all_types": ["performapal"],
                 },
                 "do": [{"gain": {"player": "self", "counter": "lp", "amount": {"card": "target", "stat": "atk"}}}],
+                "active_in": "field",  # its own Summon puts it there, wherever it starts
             },
         ),
         (
@@ -607,3 +608,21 @@ def test_replacements_two_targets_and_amounts_read_whole(card, text, types, expe
     assert reading.whole, (card, reading.all_unread())
     assert [ability.data for ability in reading.abilities] == [expected], card
     compiles(reading, types)
+
+
+def test_that_monster_after_an_event_about_this_card_is_not_the_events_card():
+    # Call of the Haunted's "When this card leaves the field, destroy that monster": "that monster" is
+    # the monster it Special Summoned, not the card that left (the differential of issue 38 item 6
+    # found the revived monster never destroyed); the scenario language cannot name it: unread
+    reading = tcgtrig.load_ruleset("yugioh").read_text(
+        "When this card leaves the field, destroy that monster.", ("trap", "continuous")
+    )
+    (ability,) = reading.abilities
+    assert ability.unread == ("destroy that monster.",) and not reading.whole
+
+
+def test_a_summon_of_this_card_works_on_the_field():
+    reading = tcgtrig.load_ruleset("yugioh").read_text(
+        "If this card is Special Summoned: You can gain 500 LP.", ("monster", "effect")
+    )
+    assert reading.abilities[0].data["active_in"] == "field"
