@@ -576,7 +576,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
             action = {"battle": {"card": target, "against": verb["against"]}}
         else:
             action = {"digivolve": {"card": target, **verb}}
-        return {"do": [{"may": [action]}]}
+        theirs = isinstance(target, dict) and target.get("owner") == "opponent"
+        # "this Digimon may …", "1 of your Digimon may …": the player's choice, the effect optional as "you may"
+        return {"do": [{"may": [action]}]} if theirs else {"do": [{"may": [action]}], "may": True}
 
     # ---- clauses
     def then(self, _: list[Any]) -> None:
@@ -797,7 +799,15 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"when": {"event": "moved", "from": "security", "player": "opponent"}}
 
     def t_wins(self, _: list[Any]) -> Data:
-        return {"when": {"event": "deleted", "by": "battle", "player": "opponent"}}
+        # "this Digimon deletes … in battle": it won the battle (CR 14-2) and the Digimon it battled is deleted
+        return {"when": {"event": "won_battle", "card": "self"}, "trigger_condition": dict(_LOSER_DELETED)}
+
+    def t_wins_survives(self, _: list[Any]) -> Data:
+        survives = {"card": "self", "in": "battle"}
+        return {
+            "when": {"event": "won_battle", "card": "self"},
+            "trigger_condition": {"all": [_LOSER_DELETED, survives]},
+        }
 
     def t_self_blocks(self, _: list[Any]) -> Data:
         return {"when": {"event": "blocked", "card": "self"}}
@@ -1090,6 +1100,11 @@ def read_head(tree: Tree) -> Head:  # type: ignore[type-arg]
             zone = ZONES[low]
         elif low == "main":
             main = True
+    if "security" in events and turn is not None:
+        # "[Security] [Opponent's Turn] …": the {Security} icon, an effect that works while the card is face up
+        # in the security stack (CR 15-14-5), not the [Security] timing of its check
+        events.remove("security")
+        zone = "security"
     return Head(inherited, tuple(events), turn, per_turn, zone, main, tuple(keywords))
 
 
@@ -1138,7 +1153,7 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
         {"kind": "interrupt", "optional": True, "when": {**_DELETED, "by": "battle"}, "tags": ["keyword"]},
         [{"trash": {"zone": "security", "owner": "self", "top": 1}, "label": "paid"}, _PREVENT_IF_PAID],
     ),
-    "fortitude": (
+    "fortitude": (  # CR 16-27-3: its processing is mandatory
         {
             "when": _DELETED,
             "tags": ["keyword"],
@@ -1172,18 +1187,14 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
     "material save": ({"when": _DELETED, "optional": True, "tags": ["keyword"]}, None),
     "overclock": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
     "execute": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
-    "vortex": (
-        {"when": {"event": "end_of_turn", "player": "self"}, "tags": ["keyword"]},
+    "vortex": (  # CR 16-33-3: its processing is optional
+        {"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]},
         [
             {
-                "may": [
-                    {
-                        "attack": {
-                            "card": "self",
-                            "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
-                        }
-                    }
-                ]
+                "attack": {
+                    "card": "self",
+                    "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
+                }
             }
         ],
     ),
@@ -1273,7 +1284,7 @@ def _trigger_only(sentence: str) -> Data | None:
         if trigger is not None:
             return _with_rest(trigger, sentence[comma + 1 :])
     loose = grammar(__package__, "digimon.lark", start="loose", parser="earley", ambiguity="resolve")
-    for comma in commas[:2]:
+    for comma in commas[:4]:
         try:
             trigger = _loose(loose.parse(sentence[:comma]), sentence[:comma])
         except (UnexpectedInput, _Unread):
@@ -1317,6 +1328,9 @@ def _with_rest(trigger: Data, rest: str) -> Data:
         return {"trigger": trigger, "do": [], "_rest": rest.strip()}
     return {**clause, "trigger": trigger}
 
+
+#: "deletes … in battle": the Digimon the winner battled is in the trash (``event.against``, a battle's events)
+_LOSER_DELETED: Data = {"card": "event.against", "in": "trash"}
 
 #: a loose trigger's verb → its event and kind
 _VERBS = {
@@ -1407,6 +1421,8 @@ class DigimonReader(TextReader):
     game = "digimon"
 
     def parts(self, text: str, types: Sequence[str]) -> Iterable[str]:
+        if text.lower().startswith("(paraphrase"):
+            return [text]  # marked as the file's own words: one part, not read (read_part)
         out: list[str] = []
         for line in _GLUED.sub(" ", text).split("\n"):
             if _INHERITED_MARK.search(line):  # "(inherited)", as the scenario files mark an inherited effect
@@ -1421,6 +1437,8 @@ class DigimonReader(TextReader):
         return out
 
     def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
+        if words.lower().startswith("(paraphrase"):
+            return None  # a scenario file's own words for the effect, not the printed card: not read as printed
         if _REQUIREMENT.match(words):
             return [Skipped(words, "a digivolution requirement, not an effect")]
         if _RULE_LINE.match(words) or (
