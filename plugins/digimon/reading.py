@@ -848,10 +848,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"when": {"event": "digivolved", "card": "self"}}
 
     def t_self_linked(self, _: list[Any]) -> Data:
-        return {"when": {"event": "linked", "card": "self"}}
+        # a card plugged in as a link card (CR 4-9): a move the game has no zone or event of its own for
+        return {"when": {"event": "moved"}, "_unread": ["gets linked"]}
 
     def t_linked(self, items: list[Any]) -> Data:
-        return {"when": {"event": "linked", "card": items[-1]}}
+        return {"when": {"event": "moved"}, "_unread": ["gets linked"]}
 
     def t_hand_trashed(self, _: list[Any]) -> Data:
         return {"when": {"event": "trashed", "from": "hand", "player": "self"}}
@@ -1247,11 +1248,15 @@ _RULE_SENTENCE = re.compile(
     r"color requirements|also treated as|name is also|as if its name|may also be placed for this card's DigiXros",
     re.IGNORECASE,
 )
+#: a whole part in parentheses that is an effect of its own, not a keyword's reminder (DigiXros cards)
+_NAMELESS = re.compile(r"\((When [^()]*)\)\.?")
 _INHERITED_MARK = re.compile(r" ?\(inherited\)", re.IGNORECASE)
 _GLUED = re.compile(r"(?<=[a-z)]\.)(?=[A-Z\[<])")
 
 
-_WHEN = re.compile(r"^(When|Whenever|At the end of|If [^,]* would) ", re.IGNORECASE)
+_WHEN = re.compile(
+    r"^(When |Whenever |At the end of |If [^,]* would |If [^,]* becomes? (un)?suspended,)", re.IGNORECASE
+)
 
 
 def _read(start: str, words: str) -> Any:
@@ -1301,14 +1306,16 @@ def _granted_keyword(words: str) -> str | None:
         tree = parser.parse(words.strip())
     except UnexpectedInput:
         return None
-    word = str(tree.children[-1])
+    granted = [str(child) for child in tree.children if isinstance(child, Token) and child.type == "KEYWORD_ABILITY"]
+    abilities = [word for word in granted if _keyword_reads(word)]
+    return abilities[0] if len(abilities) == 1 else None  # "gains <Rush> and <Retaliation>": <Retaliation>'s
+
+
+def _keyword_reads(word: str) -> bool:
+    """Whether a keyword is an ability the reader writes (its effect read)."""
     low = word.strip("<>").lower()
-    return (
-        word
-        if any(low.startswith(name) for name in KEYWORDS)
-        and KEYWORDS[next(n for n in KEYWORDS if low.startswith(n))][1] is not None
-        else None
-    )
+    key = next((name for name in KEYWORDS if low.startswith(name)), None)
+    return key is not None and KEYWORDS[key][1] is not None
 
 
 def _lead(words: str) -> Data:
@@ -1371,8 +1378,10 @@ def _loose(tree: Tree, words: str) -> Data:  # type: ignore[type-arg]
     ("this" its own, "opponent's" theirs, "your" the player's), the whole
     clause left unread."""
     verb = next(child for child in tree.children if isinstance(child, Tree))
+    becomes = verb.data in ("v_suspended", "v_unsuspended") and re.search(r"\bbecomes?\b", words) is not None
     if tree.children[0].type == "IF" and not verb.data.startswith("v_would") and " would " not in f" {words} ":
-        raise _Unread  # "If …" is a condition, unless it says what would happen
+        if not becomes:  # "If … becomes suspended" is an event (an older wording of "When …")
+            raise _Unread  # "If …" is a condition, unless it says what would happen
     event, kind = _VERBS[verb.data]
     at = tree.children.index(verb)
     before = " ".join(str(child) for child in tree.children[:at]).lower()
@@ -1441,6 +1450,9 @@ class DigimonReader(TextReader):
             return None  # a scenario file's own words for the effect, not the printed card: not read as printed
         if _REQUIREMENT.match(words):
             return [Skipped(words, "a digivolution requirement, not an effect")]
+        nameless = _NAMELESS.fullmatch(words)
+        if nameless:  # "(When this Digimon would be deleted, you may place …)": an effect printed in parentheses
+            return self.read_part(nameless.group(1) + ".", types)
         if _RULE_LINE.match(words) or (
             _RULE_SENTENCE.search(words) and len(sentences(words)) == 1 and not _HEAD.match(words).group(0)
         ):  # type: ignore[union-attr]
