@@ -351,3 +351,84 @@ def test_the_scenario_files_words_read_as_they_write_them() -> None:
     ]
     data, unread, name = read_one("(inherited) [On Deletion] Gain 1 memory.")
     assert (name, data["active_in"], unread) == ("inherited", "sources", ())
+
+
+# -- who may decline: "you may" and "this Digimon may" leading an effect (Q&A Q1624, Q1818) -----------------
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "do"),
+    [
+        (  # BT26-047 TyrantKabuterimon: the player's "may" is the whole effect, written as `optional: true`
+            "BT26-047 TyrantKabuterimon",
+            "[On Play] This Digimon may battle 1 of your opponent's Digimon.",
+            [
+                {
+                    "battle": {
+                        "card": "self",
+                        "against": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
+                    }
+                }
+            ],
+        ),
+        (  # qa-09-bt13-089.yaml's Digimon: "You may play …" leading
+            "qa-09-bt13-089.yaml",
+            "[End of Your Turn] You may play 1 level 3 Digimon card from your hand without paying the cost.",
+            [
+                {
+                    "play": {
+                        "zone": "hand",
+                        "stat": {"level": {"eq": 3}},
+                        "types": ["digimon"],
+                        "pick": 1,
+                        "owner": "self",
+                    }
+                }
+            ],
+        ),
+        (  # BT13-085 Crowmon: "If …, this Digimon may digivolve …" (its words not all read; "may" leads them)
+            "BT13-085 Crowmon",
+            "[When Attacking] If you have a Tamer, this Digimon may digivolve into [Ravemon] in your trash for the "
+            "digivolution cost.",
+            None,
+        ),
+    ],
+)
+def test_may_leading_an_effect_makes_it_optional(card: str, text: str, do: list[dict[str, Any]] | None) -> None:
+    data, unread, _ = read_one(text)
+    assert data["optional"] is True, card
+    if do is not None:
+        assert (data["do"], unread) == (do, ())
+
+
+def test_delay_in_a_body_is_a_cost_and_the_security_icon_is_no_check() -> None:
+    # qa-10-bt15-081.yaml's Biting Crush: "When …, <Delay> …" is optional (CR 16-17-2: trashing it is a choice);
+    # BT19-100 D-Reaper Zone: "[Security] [Opponent's Turn] When …" works from the security stack (CR 15-14-5)
+    data, _, _ = read_one(
+        "[All Turns] When an effect plays an opponent's Digimon, <Delay> (trash this card: …) You may play 1 "
+        "[Leviamon] from your trash without paying the cost."
+    )
+    assert (Header.of(data).event, data["optional"]) == ("played", True)
+    reading = READER.read(
+        "[Security] [Opponent's Turn] When an opponent's Digimon attacks, if all of your Digimon and Tamers have the "
+        "[D-Reaper] trait, the attacking Digimon get -1000 DP for the turn.",
+        ["option"],
+    )
+    (ability,) = reading.abilities
+    assert (Header.of(ability.data).event, ability.data["active_in"]) == ("attacking", "security")
+
+
+def test_deleting_in_battle_is_winning_it_and_keywords_per_the_cr() -> None:
+    # cr-14-2-battle-higher-dp-wins.yaml: the Digimon it battled (event.against) is deleted (CR 14-2-1-2);
+    # ST22-13 GrandGalemon: <Fortitude> is mandatory (CR 16-27-3), <Vortex> optional (16-33-3)
+    data, unread, _ = read_one("[Your Turn] When this Digimon deletes an opponent's Digimon in battle, gain 2 memory.")
+    assert unread == () and data["when"] == {"event": "won_battle", "card": "self"}
+    assert data["trigger_condition"] == {"all": [{"card": "event.against", "in": "trash"}, {"turn": "self"}]}
+    fortitude, vortex = READER.read("<Fortitude>\n<Vortex>", ["digimon"]).abilities
+    assert (fortitude.data.get("optional", False), vortex.data["optional"]) == (False, True)
+
+
+def test_a_paraphrase_is_not_read_as_printed_text() -> None:
+    # interrupt-x.yaml: a file's own account of an effect, marked "(paraphrase …)"
+    reading = READER.read("(paraphrase: gained from Ebonwumon) [Your Turn] You must trash 1 card.", ["digimon"])
+    assert reading.abilities == () and reading.unread
