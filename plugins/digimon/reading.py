@@ -132,6 +132,17 @@ def _int(token: Any) -> int:
     return int(token)
 
 
+def _self_is(query: Data) -> Data:
+    """ "This Digimon has …": it is one of the Digimon in the battle area that
+    match (there are more of them with it than without it)."""
+    matching = {"zone": "battle", **query}
+    return {"count": matching, "gt": {"count": {**matching, "exclude": "self"}}}
+
+
+def _any(conditions: list[Data]) -> Data:
+    return conditions[0] if len(conditions) == 1 else {"any": conditions}
+
+
 def _name(token: Any) -> str:
     return str(token)[1:].rsplit("]", 1)[0]
 
@@ -661,7 +672,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"turn": "self"}
 
     def has_source(self, items: list[Any]) -> Data:
-        counts = [{"count": {"zone": "sources", "under": "self", "name": _name(item)}, "gte": 1} for item in items]
+        counts = [{"count": {"zone": "sources", "under": "self", "name": name}, "gte": 1} for name in items[0]]
         return counts[0] if len(counts) == 1 else {"any": counts}
 
     def did(self, _: list[Any]) -> Data:
@@ -670,8 +681,14 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def did_not(self, _: list[Any]) -> Data:
         return {"not": {"did": "previous"}}
 
-    def self_named(self, _: list[Any]) -> Data:
-        raise _Unread  # no condition says "this card's name"
+    def self_named(self, items: list[Any]) -> Data:
+        return _any([_self_is({"name": name}) for name in items[0]])
+
+    def self_trait(self, items: list[Any]) -> Data:
+        return _self_is({"types": [_type_word(name) for name in items[0]]})
+
+    def self_text(self, _: list[Any]) -> Data:
+        raise _Unread  # no query reads a card's text
 
     def dont_have_named(self, items: list[Any]) -> Data:
         return {"count": {"zone": "battle", "owner": "self", "name": _name(items[0])}, "eq": 0}

@@ -432,3 +432,17 @@ def test_a_paraphrase_is_not_read_as_printed_text() -> None:
     # interrupt-x.yaml: a file's own account of an effect, marked "(paraphrase …)"
     reading = READER.read("(paraphrase: gained from Ebonwumon) [Your Turn] You must trash 1 card.", ["digimon"])
     assert reading.abilities == () and reading.unread
+
+
+def test_this_digimon_has_a_name_or_trait() -> None:
+    # BT19-024 Shoutmon X4's inherited shape / BT14-040's: "If this Digimon has [X] in its name" — it is one of the
+    # matching Digimon in the battle area (more of them with it than without it); "in its text" is not read
+    data, unread, _ = read_one(
+        "Inherited Effect: [When Attacking] If this Digimon has [Shoutmon] in its name, <Draw 1>."
+    )
+    mine = {"zone": "battle", "name": "Shoutmon"}
+    assert unread == () and data["do"] == [
+        {"if": {"count": mine, "gt": {"count": {**mine, "exclude": "self"}}}, "then": [{"draw": 1}]}
+    ]
+    _, unread, _ = read_one("Inherited Effect: [When Attacking] If this Digimon has <Save> in its text, <Draw 1>.")
+    assert unread
