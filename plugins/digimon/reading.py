@@ -409,7 +409,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def opp_count(self, items: list[Any]) -> Data:
         query: Data = {"zone": "battle", "owner": "opponent"}
         for part in items[2:]:
-            _merge(query, part)
+            if not isinstance(part, Token):  # "in play"
+                _merge(query, part)
         return {"count": _finish(query), _cmp(items[1]): int(items[0])}
 
     def return_from(self, items: list[Any]) -> Data:
@@ -625,6 +626,19 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def security_cmp(self, items: list[Any]) -> Data:
         return {"count": {"zone": "security", "owner": "self"}, _cmp(items[1]): int(items[0])}
+
+    def opp_memory_cmp(self, items: list[Any]) -> Data:
+        # the memory gauge is shared: the opponent's side of it (CR 1-4-2-1, as qa-09-bt13-089.yaml counts it)
+        return {"player": "opponent", "counter": "memory", _cmp(items[1]): int(items[0])}
+
+    def opp_security_cmp(self, items: list[Any]) -> Data:
+        return {"count": {"zone": "security", "owner": "opponent"}, _cmp(items[1]): int(items[0])}
+
+    def opp_pile_cmp(self, items: list[Any]) -> Data:
+        return {"count": {"zone": str(items[2]).lower(), "owner": "opponent"}, _cmp(items[1]): int(items[0])}
+
+    def trash_cmp(self, items: list[Any]) -> Data:
+        return {"count": {"zone": "trash", "owner": "self"}, _cmp(items[1]): int(items[0])}
 
     def tamer_cmp(self, items: list[Any]) -> Data:
         return {"count": {"zone": "battle", "owner": "self", "types": ["tamer"]}, _cmp(items[1]): int(items[0])}
