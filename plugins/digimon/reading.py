@@ -179,8 +179,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"no_flag": "suspended"}
 
     def color(self, items: list[Any]) -> Data:
-        if len(items) > 1:
-            return {"types": [str(item).lower() for item in items]}
+        if len(items) > 1:  # "red or blue Digimon": any of the colors, and a Digimon (_finish)
+            return {"trait_any": [str(item).lower() for item in items]}
         return {"colors": [str(items[0]).lower()]}
 
     def other(self, _: list[Any]) -> Data:
@@ -314,6 +314,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def z_sources(self, _: list[Any]) -> Data:
         return {"zone": "sources", "under": "self"}
+
+    def z_under_tamers(self, _: list[Any]) -> Data:
+        # "from under one of your Tamers", as qa-25-bt21-021-bt21-083-*.yaml writes it
+        return {"zone": "sources", "under": {"zone": "battle", "owner": "self", "types": ["tamer"]}}
 
     def z_security(self, _: list[Any]) -> Data:
         return {"zone": "security", "owner": "self"}
@@ -958,6 +962,8 @@ IT = "_it"
 def _merge(query: Data, part: Data) -> None:
     for key, value in part.items():
         if key == "trait_any":
+            if "trait_any" in query:
+                raise _Unread  # two lists of alternatives in one query: a query has one
             query["trait_any"] = value
         elif key in ("colors", "trait"):
             words = value if isinstance(value, list) else [value]

@@ -446,3 +446,21 @@ def test_this_digimon_has_a_name_or_trait() -> None:
     ]
     _, unread, _ = read_one("Inherited Effect: [When Attacking] If this Digimon has <Save> in its text, <Draw 1>.")
     assert unread
+
+
+def test_colors_listed_are_alternatives_of_one_kind() -> None:
+    # "yellow, black or purple Digimon card": a Digimon of any of the colors (before: any card of any of the words)
+    data, unread, _ = read_one(
+        "[On Play] You may play 1 yellow, black or purple Digimon card from your hand without paying the cost."
+    )
+    assert unread == () and data["do"] == [
+        {
+            "play": {
+                "zone": "hand",
+                "all_types": ["digimon"],
+                "types": ["yellow", "black", "purple"],
+                "pick": 1,
+                "owner": "self",
+            }
+        }
+    ]
