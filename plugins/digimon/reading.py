@@ -937,6 +937,13 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def t_deleted_by_rule(self, items: list[Any]) -> Data:
         return {"when": {"event": "deleted", "card": items[0], "by": "rule"}}
 
+    def t_self_blocked(self, _: list[Any]) -> Data:
+        # the event's card is the blocker (attack.py); this Digimon is the one attacking
+        return {
+            "when": {"event": "blocked", "card": "opponent"},
+            "trigger_condition": {"card": "self", "flag": "attacking"},
+        }
+
     def t_self_attacks_player(self, _: list[Any]) -> Data:
         raise _Unread  # "attacks a player": the pattern has no attack target
 
