@@ -53,7 +53,13 @@ _FIELD = {"digimon": "battle", "duelmasters": "battle", "yugioh": "field", "magi
 
 
 def triggered_headers(reading: Reading) -> list[Header]:
-    return [Header.of(part.data) for part in reading.abilities if part.data.get("kind", "triggered") in TRIGGERED_KINDS]
+    """The headers of the abilities that wait for an event: triggered kinds, and activated abilities with an
+    activation condition (a Quick Effect's "When …"), as tests/test_printed.py compares them."""
+    return [
+        Header.of(part.data)
+        for part in reading.abilities
+        if part.data.get("kind", "triggered") in TRIGGERED_KINDS or "when" in part.data
+    ]
 
 
 def compiles(game: str, ruleset: tcgtrig.Ruleset, card: card_lists.PrintedCard, reading: Reading) -> str | None:

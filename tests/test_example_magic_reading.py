@@ -110,7 +110,9 @@ def test_undying_is_the_triggered_ability_the_example_file_writes_young_wolf_dka
     )["cards"][1]["abilities"][0]
     assert undying.data["when"] == written["when"]
     assert undying.data["trigger_condition"] == written["trigger_condition"]
-    assert reading.whole
+    # the returned card is a new object (CR 400.7): no selector names it, so its counter is not read
+    # (read as "self", it would be lost: the differential of issue 38 item 6 found it)
+    assert undying.unread == ("with a +1/+1 counter on it",) and not reading.whole
 
 
 def test_keywords_of_combat_are_skipped_and_an_unread_sentence_is_reported_dark_hatchling_usg_126():
@@ -162,8 +164,11 @@ def test_an_instant_is_a_spell_of_speed_2_titanic_growth():
         "speed": 2,
         "target": {"zone": "battlefield", "types": ["creature"], "pick": 1},
         "do": [
-            {"change": {"card": "target", "stat": stat, "by": 4, "until": "end_of_turn"}}
-            for stat in ("power", "toughness")
+            *(
+                {"change": {"card": "target", "stat": stat, "by": 4, "until": "end_of_turn"}}
+                for stat in ("power", "toughness")
+            ),
+            {"move": {"card": "self", "to": "graveyard", "as": "resolved_spell"}},  # CR 608.2n
         ],
     }
 

@@ -159,3 +159,17 @@ def test_a_card_given_as_printed_names_its_unread_words(tmp_path):
         shown.output.count("\n") == 1
         and "printed.yaml:11: cards[0].text: card 'c': Duel Masters cannot read" in shown.output
     )
+
+
+def test_the_format_page_starts_from_a_card_given_as_printed():
+    import re
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "scenario-format.md").read_text(encoding="utf-8")
+    files = [text for text in re.findall(r"```yaml\n(.*?)```", page, re.S) if text.startswith("format: 1")]
+    first = tcgtrig.scenario_from_text(files[0], "docs/scenario-format.md")
+    assert any("text" in card and "abilities" not in card for card in first.data["cards"])
+    for number, text in enumerate(files):
+        scenario = tcgtrig.scenario_from_text(text, f"docs/scenario-format.md example {number + 1}")
+        for game in scenario.games():
+            result = tcgtrig.resolve(scenario, game)
+            assert tcgtrig.check_expectation(result, result.compiled.expect) == [], (number, game)

@@ -88,8 +88,12 @@ def test_every_card_and_header_is_well_formed(game):
         for header in card["headers"]:
             assert set(header) == {"words", *FIELDS}, f"{where}: fields {sorted(header)}"
             assert isinstance(header["words"], str) and header["words"].strip(), where
-            assert header["kind"] in TRIGGERED_KINDS, f"{where}: kind {header['kind']!r}"
-            assert header["event"] in legal, f"{where}: event {header['event']!r} is not in docs/events.md"
+            # an ability that waits for an event: a triggered kind, or an activated one with an activation
+            # condition (a Quick Effect's or a Spell/Trap Card's When), as the benchmark compares them
+            assert header["kind"] in (*TRIGGERED_KINDS, "activated"), f"{where}: kind {header['kind']!r}"
+            # several events, any of them ("normal_summoned or tribute_summoned"): each one is legal
+            unknown = [event for event in header["event"].split(" or ") if event not in legal]
+            assert not unknown, f"{where}: event {unknown[0]!r} is not in docs/events.md"
             assert isinstance(header["optional"], bool) and isinstance(header["once_per_turn"], bool), where
             assert header["wording"] in ("when", "if"), where
             assert header["speed"] in (1, 2, 3), where

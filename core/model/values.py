@@ -164,7 +164,12 @@ class Pattern:
     ``other``, ``any`` or a card id; ``player`` is ``self``, ``opponent`` or
     ``any`` (relative to the ability's controller); ``actor`` the same
     words for whose effect did it; ``card_is`` a query the event's card must
-    fit (written ``card: {types: [digimon], name: Renamon}``).
+    fit (written ``card: {types: [digimon], name: Renamon}``); ``against``
+    ``self``, ``source`` or a card id: the card a battle's event names as the
+    other side ("when this Digimon deletes an opponent's Digimon in battle":
+    ``{event: deleted, by: battle, against: self}``); ``events`` more event
+    names it waits for, any of them (written ``event: [normal_summoned,
+    special_summoned]``: "when a monster is Summoned").
     """
 
     event: str
@@ -178,6 +183,13 @@ class Pattern:
     stat: str | None = None
     actor: str | None = None
     card_is: Query | None = None
+    against: str | None = None
+    events: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every event name the pattern waits for: ``event``, then ``events``."""
+        return (self.event, *self.events) if self.events else (self.event,)
 
 
 # --------------------------------------------------------------------------

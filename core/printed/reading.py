@@ -168,6 +168,8 @@ class Header:
         kind = data.get("kind", "triggered")
         when = data.get("when")
         event = when.get("event") if isinstance(when, dict) else when
+        if isinstance(event, list):  # several events, any of them: one header, in printed order
+            event = " or ".join(event)
         return cls(
             kind=kind,
             event=event,  # an activated ability's activation condition too (a Quick Effect's "When …")

@@ -534,7 +534,9 @@ class Evaluator:
         """
         name = pattern.event  # not in event.names(), without the call
         if name != event.name and name != event.base:
-            return False
+            others = pattern.events  # "when a monster is Summoned": any of several names
+            if not others or (event.name not in others and event.base not in others):
+                return False
         want = pattern.card
         if want is not None and want != "any":
             got = event.card
@@ -589,4 +591,9 @@ class Evaluator:
             return False
         if pattern.stat is not None and event.stat != pattern.stat:
             return False
+        against = pattern.against
+        if against is not None:
+            wanted = self_card if against == "self" else card if against == "source" else against
+            if event.against != wanted:
+                return False
         return True

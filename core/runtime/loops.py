@@ -121,6 +121,7 @@ def _counts_alike(pattern: Pattern) -> bool:
         and pattern.card not in _RELATIVE_CARDS
         and pattern.player in (None, "any")
         and pattern.actor in (None, "any")
+        and pattern.against not in ("self", "source")
     )
 
 

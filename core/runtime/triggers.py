@@ -125,6 +125,12 @@ def _place(entry: _Entry) -> int:
     return entry[0]
 
 
+def _file_under(table: dict[str, list[Any]], pattern: Pattern, entry: Any) -> None:
+    """File ``entry`` under each event name ``pattern`` waits for."""
+    for name in pattern.names:
+        table.setdefault(name, []).append(entry)
+
+
 @define(frozen=True)
 class AbilityIndex:
     """Abilities found by event name, built once per resolution.
@@ -220,12 +226,12 @@ class AbilityIndex:
                 elif ability.kind == "continuous":
                     continuous.append((card.id, ability))
                 elif ability.when is not None and ability.kind in ("triggered", "consequence"):
-                    triggers.setdefault(ability.when.event, []).append((card.id, ability, key))
+                    _file_under(triggers, ability.when, (card.id, ability, key))
                     if ability.when.card == "self":
                         self_listeners.add(card.id)
                 elif ability.when is not None and ability.kind in ("interrupt", "replacement"):
                     if would or ability.kind == "replacement":
-                        interrupts.setdefault(ability.when.event, []).append((card.id, ability, key))
+                        _file_under(interrupts, ability.when, (card.id, ability, key))
         granted: dict[str, list[tuple[str, Ability]]] = {}
         granted_interrupts: dict[str, list[tuple[str, Ability]]] = {}
         grants, counter_words, fixed, delays = _read_words(cards, start)
@@ -244,7 +250,7 @@ class AbilityIndex:
             if ability.when is None or (ability.kind == "interrupt" and not would):
                 continue
             into = granted if ability.kind == "triggered" else granted_interrupts
-            into.setdefault(ability.when.event, []).append((key, ability))
+            _file_under(into, ability.when, (key, ability))
         return cls(
             granted={k: tuple(v) for k, v in granted.items()},
             granted_interrupts={k: tuple(v) for k, v in granted_interrupts.items()},

@@ -592,8 +592,13 @@ class Compiler:
         actor = raw.get("actor")
         if actor is not None and actor not in ("self", "opponent", "any"):
             raise self.error(path + ("actor",), f"unknown player word {actor!r}", ["self", "opponent", "any"])
+        against = raw.get("against")
+        if against is not None and against not in ("self", "source") and against not in self.known_cards:
+            raise self.error(path + ("against",), f"unknown card {against!r}", ["self", "source", *self.card_ids])
+        event, *others = self.words(raw["event"], path + ("event",))
         return Pattern(
-            event=raw["event"],
+            event=event,
+            events=tuple(others),
             card=card,
             player=player,
             from_=raw.get("from"),
@@ -604,6 +609,7 @@ class Compiler:
             stat=raw.get("stat"),
             actor=actor,
             card_is=card_is,
+            against=against,
         )
 
     def history_pattern(self, raw: Any, at: Path_) -> Pattern:

@@ -16,12 +16,11 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..printed import Header, Reading
-from ..printed.reading import TRIGGERED_KINDS
 from .source import Path_, Source
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # tcgtrig.printed is imported only for a file that gives printed text
     from ..games.ruleset import Ruleset
+    from ..printed import Header, Reading
 
 #: the keys of an ability given by its id and printed text alone
 _PRINTED_ONLY = frozenset({"id", "text"})
@@ -165,12 +164,18 @@ def disagreements(data: dict[str, Any], ruleset: Ruleset) -> list[tuple[Path_, s
 
 
 def _headers(reading: Reading) -> list[Header]:
+    from ..printed import Header
+    from ..printed.reading import TRIGGERED_KINDS
+
     return [Header.of(part.data) for part in reading.abilities if part.data.get("kind", "triggered") in TRIGGERED_KINDS]
 
 
 def _card_disagreements(
     ruleset: Ruleset, card: dict[str, Any], types: tuple[str, ...], at: Path_
 ) -> list[tuple[Path_, str]]:
+    from ..printed import Header
+    from ..printed.reading import TRIGGERED_KINDS
+
     reading = read_text(ruleset, card["text"], types)
     if reading.unread:
         return []
@@ -193,6 +198,8 @@ def _card_disagreements(
 def _ability_disagreement(
     ruleset: Ruleset, ability: dict[str, Any], types: tuple[str, ...], at: Path_
 ) -> list[tuple[Path_, str]]:
+    from ..printed import Header
+
     reading = read_text(ruleset, ability["text"], types)
     if reading.unread or len(reading.abilities) != 1:
         return []  # not read, or an ability written as one of several printed together

@@ -48,7 +48,7 @@ def _some(**items: Any) -> dict[str, Any]:
 
 def pattern_to_data(pattern: Pattern) -> dict[str, Any]:
     return {
-        "event": pattern.event,
+        "event": list(pattern.names) if pattern.events else pattern.event,
         **_some(
             card=pattern.card if pattern.card_is is None else selector_to_data(pattern.card_is),
             player=pattern.player,
@@ -58,6 +58,7 @@ def pattern_to_data(pattern: Pattern) -> dict[str, Any]:
             flag=pattern.flag,
             stat=pattern.stat,
             actor=pattern.actor,
+            against=pattern.against,
         ),
         **({"from": pattern.from_} if pattern.from_ else {}),
     }

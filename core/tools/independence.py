@@ -99,13 +99,13 @@ class Footprints:
                 if ability.kind != "triggered":
                     self.enabled = False
                 if ability.when is not None:
-                    self._listened.add(ability.when.event)
+                    self._listened.update(ability.when.names)
                 key = f"{card_id}.{ability.id}"
                 emits = self._own(key, [*ability.cost, *ability.do])
                 if not _plain(ability):
                     self._anything.add(key)
                 if ability.when is not None:
-                    listening.append((ability.when.event, emits))
+                    listening.extend((name, emits) for name in ability.when.names)
         self._own("", machine.start)
         if _can_cycle(listening):
             # effects that may set one another off without end: where such a

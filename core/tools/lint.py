@@ -189,12 +189,14 @@ def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None)
                 continue
             at = ("cards", index, "abilities", number)
             pattern = ability.when
-            if isinstance(pattern, Pattern) and pattern.event not in events:
+            for name in pattern.names if isinstance(pattern, Pattern) else ():
+                if name in events:
+                    continue
                 key = at + (("when", "event") if isinstance(raw_ability.get("when"), dict) else ("when",))
                 warn(
                     key,
-                    f"nothing emits the event {pattern.event!r}: no action of this file, no word or rule "
-                    f"of {ruleset.name}{_suggest(pattern.event, events, own_events)}",
+                    f"nothing emits the event {name!r}: no action of this file, no word or rule "
+                    f"of {ruleset.name}{_suggest(name, events, own_events)}",
                 )
             if isinstance(pattern, Pattern):
                 for word, zone in (("from", pattern.from_), ("to", pattern.to)):

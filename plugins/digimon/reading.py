@@ -834,15 +834,12 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"when": {"event": "moved", "from": "security", "player": "opponent"}}
 
     def t_wins(self, _: list[Any]) -> Data:
-        # "this Digimon deletes … in battle": it won the battle (CR 14-2) and the Digimon it battled is deleted
-        return {"when": {"event": "won_battle", "card": "self"}, "trigger_condition": dict(_LOSER_DELETED)}
+        # the opponent's Digimon deleted in a battle against this one (the event's ``against``)
+        return {"when": dict(_DELETES_IN_BATTLE)}
 
     def t_wins_survives(self, _: list[Any]) -> Data:
-        survives = {"card": "self", "in": "battle"}
-        return {
-            "when": {"event": "won_battle", "card": "self"},
-            "trigger_condition": {"all": [_LOSER_DELETED, survives]},
-        }
+        # "… and survives": this Digimon is still in the battle area as the effect triggers
+        return {"when": dict(_DELETES_IN_BATTLE), "trigger_condition": {"card": "self", "in": "battle"}}
 
     def t_self_blocks(self, _: list[Any]) -> Data:
         return {"when": {"event": "blocked", "card": "self"}}
@@ -1380,8 +1377,8 @@ def _with_rest(trigger: Data, rest: str) -> Data:
     return {**clause, "trigger": trigger}
 
 
-#: "deletes … in battle": the Digimon the winner battled is in the trash (``event.against``, a battle's events)
-_LOSER_DELETED: Data = {"card": "event.against", "in": "trash"}
+#: "this Digimon deletes an opponent's Digimon in battle": that Digimon's deletion by a battle against this one
+_DELETES_IN_BATTLE: Data = {"event": "deleted", "by": "battle", "player": "opponent", "against": "self"}
 
 #: a loose trigger's verb → its event and kind
 _VERBS = {
@@ -1669,6 +1666,11 @@ def _with_head(data: Data, head: Head) -> Data:
         data["active_in"] = "sources"
     elif head.zone:
         data["active_in"] = head.zone
+    elif kind != "activated" and "active_in" not in data:
+        # a card's own effect works while it is in play, in the battle area (not from the breeding
+        # area, CR 3-4-7-4), wherever the card starts: a Digimon played from under another sees its
+        # own [On Play] (the differential of issue 38 item 6: triggered-01's Garurumon)
+        data["active_in"] = "battle"
     return data
 
 

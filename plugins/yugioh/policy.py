@@ -303,6 +303,20 @@ def _set(arg: Any) -> dict[str, Any]:
     return {"move": {"card": card, "to": "field", "as": "set", "flags": [FACE_DOWN, DEFENSE], **modifiers}}
 
 
+def _flip_summon(arg: Any) -> dict[str, Any]:
+    """A Flip Summon (Rulebook v10, "Flip Summon"): a face-down Defense
+    Position monster is changed to face-up Attack Position; its event is
+    ``flip_summoned`` (what "When … is Flip Summoned" and "When a monster is
+    Summoned" wait for)."""
+    card, modifiers = card_argument(arg)
+    return {
+        "together": [
+            {"flag": {"card": card, "clear": FACE_DOWN, "as": "flip_summoned"}, **modifiers},
+            {"flag": {"card": card, "clear": DEFENSE}},
+        ]
+    }
+
+
 def _number(arg: Any) -> int:
     if isinstance(arg, bool) or not isinstance(arg, int):
         raise ValueError("expected a number of LP")
@@ -374,6 +388,7 @@ ALIASES = {
     "banish": move_word("banished", "banished"),
     "discard": move_word("graveyard", "discarded", **{"from": "hand"}),
     "set": _set,
+    "flip_summon": _flip_summon,
     "lp": _lp,
     "damage": _damage,
     "damage_step": _damage_step,

@@ -41,6 +41,7 @@ _CONTINUES = (
     "Otherwise",
     "●",
     "Until the end",
+    "During the next ",
     "The ",
     "Its ",
     "Their ",
@@ -70,7 +71,37 @@ def split_top(text: str, separator: str) -> list[str]:
 
 
 def _sentences(line: str) -> list[str]:
-    return split_top(line, ".")
+    """The line's sentences; a sentence in parentheses followed by more
+    words ("(You do not use "Polymerization".) If this card is …") is two."""
+    sentences: list[str] = []
+    for sentence in split_top(line, "."):
+        close = _closing(sentence) if sentence.startswith("(") else -1
+        if 0 < close < len(sentence) - 1 and sentence[close + 1 :].strip()[:1].isupper():
+            sentences += [sentence[: close + 1], sentence[close + 1 :].strip()]
+        else:
+            sentences.append(sentence)
+    return sentences
+
+
+def _closing(sentence: str) -> int:
+    """Where the parenthesis opening ``sentence`` closes (-1: it does not)."""
+    depth, quoted = 0, False
+    for index, char in enumerate(sentence):
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char == "(":
+            depth += 1
+        elif not quoted and char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _granted(sentence: str, previous: str) -> bool:
+    """ "If this card has "X" as material, it gains this effect. ● When …:
+    …": the effect granted is an effect of its own, with its own header."""
+    return previous.endswith("gains this effect.") and ":" in split_top(sentence, ";")[0]
 
 
 class YugiohReader(TextReader):
@@ -82,10 +113,16 @@ class YugiohReader(TextReader):
         parts: list[str] = []
         for line in text.split("\n"):
             for sentence in _sentences(line):
-                if sentence.startswith("●") and len(parts) > 1 and parts[-1].startswith(_OPT):
+                if sentence.startswith("●") and parts and _granted(sentence, parts[-1]):
+                    parts.append(sentence.removeprefix("●").strip())
+                elif sentence.startswith("●") and len(parts) > 1 and parts[-1].startswith(_OPT):
                     # the options of an effect printed after its once-per-turn clause
                     parts[-2] = f"{parts[-2]}\n{sentence}"
-                elif parts and (sentence.startswith(_CONTINUES) or _joins(sentence, parts[-1])):
+                elif (
+                    parts
+                    and not sentence.startswith("(Quick Effect):")
+                    and (sentence.startswith(_CONTINUES) or _joins(sentence, parts[-1]))
+                ):
                     parts[-1] = (
                         f"{parts[-1]} {sentence}" if not sentence.startswith("●") else f"{parts[-1]}\n{sentence}"
                     )
@@ -100,7 +137,7 @@ class YugiohReader(TextReader):
         """The card read part by part, then each once-per-turn clause
         applied to the effects it names."""
         reading = super().read(text, types)
-        parts = _once_per_turn(reading.parts)
+        parts = _once_per_turn(reading.parts, tuple(types))
         if not _is_monster(types) and not any(word in types for word in _LASTING):
             parts = _card_activation_first(parts, tuple(types))
         return attrs.evolve(reading, parts=parts)
@@ -125,6 +162,8 @@ def _card_activation_first(
         data["kind"] = "triggered"
         first_if, first_when = condition.lower().find("if "), condition.lower().find("when ")
         data["wording"] = "if" if first_if >= 0 and (first_when < 0 or first_if < first_when) else "when"
+        if _event_of(data["when"]) in _TIMINGS:
+            data["wording"] = "when"  # "During the End Phase, if this card is in the GY": a fixed timing
         if data.get("speed") == 3:
             data["speed"] = 2  # a Counter Trap's own activation is Spell Speed 3, its other effects 2
         if tail.strip().lower().startswith("you can "):
@@ -202,6 +241,8 @@ def _parse(words: str, start: str) -> Any:
 def _with_condition(
     words: str, condition: str, tail: str, rest: Sequence[str], types: tuple[str, ...]
 ) -> list[ReadAbility | Skipped] | None:
+    you_can = condition.lower().endswith(", you can")  # "If this card is Normal Summoned, you can: …"
+    condition = condition.removesuffix(", you can").removesuffix(", you can")
     tree = _parse(condition, "condition")
     if tree is None:
         return None
@@ -209,11 +250,20 @@ def _with_condition(
     if header is None:
         return None
     data, unread = header
+    if _own_activation(condition, types):
+        # "When this card is activated:" of a Continuous Spell or Trap: what its activation does
+        data = {"kind": "activated", "speed": _type_speed(types)}
     body = _read_body(tail, rest, data)
     if body is None:
         return None
     data.update(body[0])
+    if you_can and data.get("kind") == "triggered":
+        data["optional"] = True
     return _ability(words, data, unread + body[1])
+
+
+def _own_activation(condition: str, types: tuple[str, ...]) -> bool:
+    return not _is_monster(types) and condition.lower() in ("when this card is activated", "if this card is activated")
 
 
 def _without_condition(
@@ -242,7 +292,13 @@ def _without_condition(
     return _ability(words, data, unread + body[1])
 
 
-_CONDITIONAL = ("When ", "Each time ", "If ", "While ", "During ", "Once per turn, ", "At the ")
+_CONDITIONAL = ("When ", "Each time ", "If ", "While ", "During ", "Once per turn, ", "At the ", "The first time ")
+#: the words that open an action ("destroy that monster"): a sentence "When …, <action>" starts no Chain
+#: (``consequence``); "If …, <a state>" ("neither can be destroyed", "its original DEF becomes …") is continuous
+_IMPERATIVE = frozenset(
+    "add banish change destroy discard draw equip gain inflict lose negate pay place put remove return reveal "
+    "send set shuffle special summon take target tribute excavate look".split()
+)
 
 
 def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) -> tuple[str, list[str]]:
@@ -263,19 +319,30 @@ def _conditional(sentence: str, data: dict[str, Any], types: tuple[str, ...]) ->
         return tail, [condition]
     read, unread = header
     when = read.get("when")
-    if when is not None and " would " in condition:
+    if when is not None and " would be used as " in condition:
+        return tail, [condition]  # "If this card would be used as Synchro Material, …": a rule of materials
+    replaced = "instead of sending it to the" in tail or "is not destroyed" in tail
+    if when is not None and (" would " in condition or replaced):
         # "If this card would be destroyed, you can … instead": a replacement, as the bundled files write it
-        # (Yu-Gi-Oh!'s rule of one replacement per destruction reads that kind); without "instead", an interrupt
-        data["kind"] = "replacement" if "instead" in tail else "interrupt"
+        # (Yu-Gi-Oh!'s rule of one replacement per destruction reads that kind); "…, you can place it …,
+        # instead of sending it to the GY" replaces the move to the GY; without "instead", an interrupt
+        data["kind"] = "replacement" if "instead" in tail or replaced else "interrupt"
         data["when"] = when
+        if "instead of sending it to the" in tail and " would " not in condition:
+            data["when"] = {**when, "event": "moved", "to": "graveyard"}
         if tail.lower().startswith("you can "):
             data["optional"] = True
-        return tail, unread
+        return tail, unread  # no wording: "When"/"If" matters to a Trigger Effect (missing the timing) alone
     if when is not None:
         # "When this card leaves the field, destroy that monster" starts no Chain (Call of the Haunted, the
-        # bundled files' `consequence`); older texts print an optional Trigger Effect with a comma
-        # ("When this card is destroyed by battle, you can …")
-        chain = tail.lower().startswith("you can ") or sentence.startswith("Each time ")
+        # bundled files' `consequence`), so does "Each time …, place …"; older texts print an optional Trigger
+        # Effect with a comma ("When this card is destroyed by battle, you can …"); "If …, <a state>" is continuous
+        # "Each time you draw a card(s), gain 500 LP" (Solemn Wishes) is a Trigger Effect, but placing a counter
+        # "each time a Spell Card is activated" (Dark Red Enchanter, Royal Magical Library) starts no Chain
+        verb = tail.split(" ", 1)[0].lower()
+        chain = tail.lower().startswith("you can ") or (sentence.startswith("Each time ") and verb != "place")
+        if not chain and verb not in _IMPERATIVE:
+            return tail, [condition]
         data["kind"] = "triggered" if chain else "consequence"
         data["when"] = when
         if tail.lower().startswith("you can "):
@@ -324,28 +391,35 @@ def _name(data: dict[str, Any]) -> str:
     if isinstance(when, dict) and data["kind"] != "activated":
         if when["event"] == "moved":
             return {"graveyard": "sent_to_gy", "hand": "to_hand"}.get(when.get("to", ""), "left_field")
-        return str(when["event"])
+        return "summoned" if isinstance(when["event"], list) else str(when["event"])
     if data["kind"] == "activated" and data.get("speed", 1) != 1 or isinstance(when, dict):
         return "quick" if data.get("speed") == 2 and "when" not in data else "main"
     return {"activated": "effect", "continuous": "continuous", "consequence": "consequence"}.get(data["kind"], "effect")
 
 
-def _once_per_turn(parts: Sequence[ReadAbility | Skipped]) -> tuple[ReadAbility | Skipped, ...]:
+def _once_per_turn(parts: Sequence[ReadAbility | Skipped], types: tuple[str, ...]) -> tuple[ReadAbility | Skipped, ...]:
     """Each "You can only use this effect of X once per turn" applied to the
-    ability before it; "each effect" (and "1 X effect per turn") to every
-    ability before it; "each of the following effects" to those after."""
+    ability before it ("…, and its previous effect only once per turn" to
+    the one before that too); "each effect" (and "1 X effect per turn") to
+    every ability before it; "each of the following effects" to those
+    after; "You can only activate 1 X per turn" to the card's activation
+    alone (a Normal or Quick-Play Spell's or a Trap's first effect)."""
     result = list(parts)
     for index, part in enumerate(parts):
         if not isinstance(part, Skipped) or not part.why.startswith("a once-per-turn"):
             continue
         words = part.words
+        chosen: Sequence[int]
         if "following" in words:
             chosen = range(index + 1, len(result))
         elif "each effect" in words or " effect per turn" in words or "each of" in words:
             chosen = range(index)
+        elif " activate " in words and " effect" not in words:
+            activation = _is_monster(types) or any(word in types for word in _LASTING)
+            chosen = [] if activation else [next((i for i, p in enumerate(result) if isinstance(p, ReadAbility)), -1)]
         else:
-            chosen = range(index - 1, -1, -1)
-            chosen = [next((i for i in chosen if isinstance(result[i], ReadAbility)), -1)]
+            before = [i for i in range(index - 1, -1, -1) if isinstance(result[i], ReadAbility)]
+            chosen = before[:2] if "previous effect" in words else before[:1]
         for i in chosen:
             ability = result[i] if i >= 0 else None
             if isinstance(ability, ReadAbility) and ability.data.get("kind") != "continuous":
@@ -363,22 +437,64 @@ _FILLER = frozenset(
     "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
     "it its that face-up by your you control controls sends would be".split()
 )
-_SUMMON_EVENTS = {"Normal": "normal_summoned", "Tribute": "tribute_summoned", "Flip": "flip_summoned"}
+#: the events of each kind of Summon the words name: a Tribute Summon is a Normal Summon (rulebook:
+#: "Tribute Summon" is a Normal Summon that Tributes), so "Normal Summoned" waits for both; Fusion,
+#: Synchro, Xyz, Link, Ritual and Pendulum Summons are Special Summons
+_SUMMON_EVENTS = {
+    "Normal": ("normal_summoned", "tribute_summoned"),
+    "Tribute": ("tribute_summoned",),
+    "Flip": ("flip_summoned",),
+}
+#: a bare "Summoned" (Torrential Tribute's "When a monster(s) is Summoned"): any Summon the plugin emits
+_ANY_SUMMON = ("normal_summoned", "tribute_summoned", "flip_summoned", "special_summoned")
+
+
+def _summoned_itself(data: dict[str, Any]) -> bool:
+    """Whether the ability waits for this card's own Summon."""
+    when = data.get("when")
+    if not isinstance(when, dict) or when.get("card") != "self":
+        return False
+    names = when["event"] if isinstance(when["event"], list) else [when["event"]]
+    return all(str(name).endswith("_summoned") for name in names)
+
+
+def _event_of(pattern: dict[str, Any]) -> str | None:
+    """A pattern's event name; its first one when it names several."""
+    event = pattern.get("event")
+    return event[0] if isinstance(event, list) else event
+
+
+def _summon_events(text: str) -> str | list[str]:
+    """The event(s) of "Normal or Special Summoned", "Summoned", "Synchro Summoned"…: one name,
+    or a list of them (any of them)."""
+    kinds = [word for word in text.replace("/Set", "").split() if word != "or" and not word.startswith("Summon")]
+    if not kinds:
+        return list(_ANY_SUMMON)
+    names: list[str] = []
+    for kind in kinds:
+        for event in _SUMMON_EVENTS.get(kind, ("special_summoned",)):
+            if event not in names:
+                names.append(event)
+    return names[0] if len(names) == 1 else names
+
+
 _ZONES = {
     "deck": "deck",
+    "extra_deck": "extra_deck",
     "main deck": "deck",
     "extra deck": "extra_deck",
     "gy": "graveyard",
     "graveyard": "graveyard",
     "hand": "hand",
     "field": "field",
+    "face-up field": "field",
     "banishment": "banished",
     "pendulum zone": "field",
     "monster zone": "field",
     "main monster zone": "field",
     "spell & trap zone": "field",
 }
-_PHASES = {"Standby": "start_of_turn", "End": "end_of_turn"}
+_PHASES = {"Standby": "start_of_turn", "End": "end_of_turn", "Draw": "start_of_turn"}
 _STEPS = {
     ("start", "the Damage Step"): "start_of_damage_step",
     ("before", "damage calculation"): "before_damage_calculation",
@@ -428,7 +544,7 @@ def _except_the_turn(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 
 _EVENT_ITEMS = frozenset(
-    "summoned summons set_ flipped destroyed destroys sent banished discarded tributed leaves returned added "
+    "summoned summons set_ flipped destroyed destroys sent banished discarded tributed leaves returned added placed "
     "attack targeted activated damage draw gain_lp material phase damage_step battles negated resolves position".split()
 )
 _LEADS = frozenset("when if each_time during at_phase once_per_turn once_per_chain quick flip while_".split())
@@ -445,7 +561,12 @@ def _event_at(items: list[tuple[str, str]]) -> int | None:
         following = items[index + 1][1].lower() if index + 1 < len(items) else ""
         if name == "summoned" and following.startswith(("monster", "card")):
             continue
+        if index and items[index - 1][1].lower() in ("was", "were"):
+            continue  # "a monster that was Special Summoned", "was sent to your GY this turn": a state, no event
         found.append(index)
+    main = len(found) > 1 and items[found[0]][0] == "phase" and items[found[0]][1].split()[0] in ("Main", "Battle")
+    if main and items[found[1]][0] in ("summoned", "summons"):
+        found = found[1:]  # "During your Main Phase, if this card is Normal or Special Summoned": the Summon
     if len(found) > 1 and items[found[0]][0] == "battles" and any(items[i][0] == "damage" for i in found):
         return next(i for i in found if items[i][0] == "damage")
     return found[0] if found else None
@@ -466,21 +587,24 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         return None
     if pattern is None and leads and leads[0] == "when":
         return None  # "When" names an event; one this grammar does not know leaves the header unread
-    if "quick" in leads or pattern is None or pattern.get("event") == "activated_phase":
+    if "quick" in leads or pattern is None or _event_of(pattern) == "activated_phase":
         # a Quick Effect, even with an activation condition ("When your opponent activates … (Quick
         # Effect):"), is activated in response, not a Trigger Effect (the bundled files write it so)
         data["kind"] = "activated"
         data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
-        if pattern is not None and pattern.get("event") != "activated_phase":
+        if pattern is not None and _event_of(pattern) != "activated_phase":
             data["when"] = pattern
+            if _wording(items, at, pattern) == "if":
+                data["wording"] = "if"  # "If a Spell/Trap(s) is sent to the GY by a card effect:" (a card's activation)
     else:
         self_card = pattern.get("card") == "self"
         lasting = any(word in types for word in _LASTING)
         data["kind"] = "activated" if not monster and not lasting and not self_card else "triggered"
         data["when"] = pattern
+        if data["kind"] == "activated" and _wording(items, at, pattern) == "if":
+            data["wording"] = "if"
         if data["kind"] == "triggered":
-            lead = next((name for name in leads if name in ("when", "if", "each_time", "during", "at_phase")), "when")
-            data["wording"] = "if" if lead == "if" else "when"
+            data["wording"] = _wording(items, at, pattern)
         if not monster:
             data["speed"] = _type_speed(types)
     if pattern is not None and any(text == "would" for _, text in items) and data["kind"] == "triggered":
@@ -491,7 +615,7 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
     if "once_per_chain" in leads:
         data["tags"] = ["once_per_chain"]
     state_read = False
-    if pattern is None or pattern.get("event") == "activated_phase":
+    if pattern is None or _event_of(pattern) == "activated_phase":
         where = _where(items)
         if where:
             data["active_in"] = where
@@ -502,6 +626,25 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         state_read = _state_after(items, at, data)
     unread = [] if state_read or _placed(items, pattern) else [" ".join(text for _, text in items)]
     return data, unread
+
+
+#: events at a fixed point of the turn: their effects are worded "when" whatever word introduces them
+_TIMINGS = frozenset(
+    "start_of_turn end_of_turn start_of_damage_step before_damage_calculation after_damage_calculation "
+    "end_of_damage_step".split()
+)
+
+
+def _wording(items: list[tuple[str, str]], at: int | None, pattern: dict[str, Any]) -> str:
+    """ "if" when the word that introduces the event is "If" ("During your
+    Main Phase, if this card is Normal Summoned", "Once per turn, if …");
+    "when" for "When"/"Each time" and for the fixed timings of the turn
+    ("During the End Phase, if this card is in the GY", "After damage
+    calculation, if …")."""
+    if _event_of(pattern) in _TIMINGS or at is None:
+        return "when"
+    lead = next((name for name, _ in reversed(items[:at]) if name in ("when", "if", "each_time")), "when")
+    return "if" if lead == "if" else "when"
 
 
 def _state_after(items: list[tuple[str, str]], at: int, data: dict[str, Any]) -> bool:
@@ -565,7 +708,7 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
             if _TURNS[phrase] is not None:
                 conditions.append(_TURNS[phrase])
             continue
-        control = _control(part)
+        control = _control(part) or _have(part)
         if control is None:
             return False, None
         conditions.append(control)
@@ -643,9 +786,39 @@ _CARD_NOUNS = {
     "monsters": ["monster"],
     "monster(s)": ["monster"],
     "spell/trap": ["spell", "trap"],
+    "spells/traps": ["spell", "trap"],
     "spell": ["spell"],
+    "spells": ["spell"],
     "trap": ["trap"],
+    "traps": ["trap"],
 }
+#: "in your GY" at the end of "you have … in your GY"
+_HAVE_ZONES = {
+    ("in", "your", "GY"): "graveyard",
+    ("in", "your", "Graveyard"): "graveyard",
+    ("in", "your", "hand"): "hand",
+}
+
+
+def _have(words: list[str]) -> dict[str, Any] | None:
+    """ "you have no Spells/Traps in your GY", "you have 3 or more "X"
+    monsters in your GY": a count of your cards in a zone."""
+    if words[:2] != ["you", "have"] or len(words) < 6 or tuple(words[-3:]) not in _HAVE_ZONES:
+        return None
+    rest = words[2:-3]
+    if rest[0] == "no":
+        compare, described = ("eq", 0), rest[1:]
+    elif rest[0].isdigit() and rest[1:3] == ["or", "more"]:
+        compare, described = ("gte", int(rest[0])), rest[3:]
+    else:
+        return None
+    query: dict[str, Any] = {"zone": _HAVE_ZONES[tuple(words[-3:])], "owner": "self"}
+    found = _described([("name" if word.startswith('"') else "word", word) for word in described]) or {}
+    nouns = [word for word in described if word.lower() in _CARD_NOUNS or word.lower() in ("card", "cards")]
+    if len(nouns) != 1 or len(described) != 1 + len(found.get("all_types", [])):
+        return None
+    query.update(found)
+    return {"count": query, compare[0]: compare[1]}
 
 
 def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
@@ -657,8 +830,8 @@ def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
     for name, text in items[start:]:
         if name == "name":
             all_types.append(text.strip('"').lower())
-        elif name == "word" and text in _ATTRIBUTES | _RACES | _KINDS:
-            all_types.append(text.lower().replace("-", "_"))
+        elif name == "word" and text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
+            all_types.append(text.removesuffix("-Type").lower().replace("-", "_"))
         elif name == "word" and text.lower() in _CARD_NOUNS:
             query["types"] = _CARD_NOUNS[text.lower()]
     if all_types:
@@ -673,9 +846,11 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
     described = pattern is not None and isinstance(pattern.get("card"), dict)
     for name, text in items:
         if name == "word" and text.lower() not in _FILLER:
-            if described and (text in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS):
+            if described and (
+                text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS
+            ):
                 continue
-            if pattern is not None and pattern.get("event") == "activated" and text.lower() in ("effect", "effects"):
+            if pattern is not None and _event_of(pattern) == "activated" and text.lower() in ("effect", "effects"):
                 continue
             return False
         if name == "name" and described:
@@ -700,7 +875,7 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         elif item in ("opponent", "you") and subject is None:
             subject = item
     pattern: dict[str, Any] = {"event": _event_name(name, text, items[:at], after)}
-    if pattern["event"] in ("start_of_turn", "end_of_turn", "activated_phase"):
+    if _event_of(pattern) in ("start_of_turn", "end_of_turn", "activated_phase"):
         return pattern
     card: Any = {"this_card": "self", "opponent": "opponent", "you": "own"}.get(subject or "")
     described = _described(items[:at]) if subject != "this_card" else None
@@ -717,7 +892,9 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
     if name == "leaves":
         pattern["from"] = "field"
     if name in ("returned", "added"):
-        pattern["to"] = "hand"
+        pattern["to"] = "extra_deck" if "Extra Deck" in text else "deck" if text.endswith("Deck") else "hand"
+    if name == "placed":
+        pattern["to"] = "field"  # "If a Field Spell is placed face-up in the Field Zone"
     if name == "damage":
         pattern.pop("card", None)
         takes = text.lower().startswith("take")
@@ -742,7 +919,9 @@ def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after:
     """The zones an event names ("sent from the field to the GY") and how
     it happened ("by battle", "by card effect", "to activate")."""
     words = [text.lower() for _, text in after]
-    zones = [(index, item) for index, (item, _) in enumerate(after) if item in ("gy", "hand", "field", "deck")]
+    zones = [
+        (index, item) for index, (item, _) in enumerate(after) if item in ("gy", "hand", "field", "deck", "extra_deck")
+    ]
     if name in ("sent", "destroyed", "destroys", "material") and any(item == "gy" for _, item in zones):
         pattern["to"] = "graveyard"
     for index, item in zones:
@@ -765,12 +944,9 @@ def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after:
         pattern["by"] = "cost"
 
 
-def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str:
+def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list[tuple[str, str]]) -> str | list[str]:
     if name in ("summoned", "summons"):
-        kinds = text.replace("/Set", "").split()
-        if "Special" in kinds or len(kinds) == 1 or kinds[0] not in _SUMMON_EVENTS:
-            return "special_summoned"
-        return _SUMMON_EVENTS[kinds[0]]
+        return _summon_events(text)
     if name == "phase":
         if text.startswith("Battle") and any(lead == "at_phase" for lead, _ in before):
             opening = next(word for lead, word in before if lead == "at_phase").lower()
@@ -795,6 +971,7 @@ def _event_name(name: str, text: str, before: list[tuple[str, str]], after: list
         "leaves": "moved",
         "returned": "moved",
         "added": "moved",
+        "placed": "moved",
         "attack": "attack_declared",
         "targeted": "targeted",
         "activated": "activated",
@@ -821,7 +998,10 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
     if tail.lower().startswith("you can "):
         fields["optional"] = True
     unread: list[str] = []
-    context = _Context(event=isinstance(data.get("when"), dict))
+    when = data.get("when")
+    context = _Context(
+        event=isinstance(when, dict), event_is_self=isinstance(when, dict) and when.get("card") == "self"
+    )
     if len(pieces) > 1:
         cost_words = "; ".join(pieces[:-1])
         tree = _parse(cost_words, "cost")
@@ -849,14 +1029,29 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
         if context.failed:
             unread.append(words)
             context.failed = False
+    if context.instead or any(action == {"prevent": {}} for action in do):
+        # "… instead" / "it is not destroyed": the event does not happen (a replacement's `prevent`, as the
+        # bundled ruling-destruction-replacement-one-per-destruction.yaml writes it); in another kind, unread
+        if data.get("kind") == "replacement":
+            do = [{"prevent": {}}, *(action for action in do if action != {"prevent": {}})]
+        else:
+            unread.append(pieces[-1])
+    if context.targets is not None:
+        fields.pop("target", None)
+        fields["targets"] = context.targets
+        do = _both_targets(do)
     if do:
         fields["do"] = do
     if context.locks:
         fields["_locks"] = context.locks
     if context.self_zone is not None and "active_in" not in data:
         fields["active_in"] = context.self_zone
-    elif any(action == {"discard": "self"} for action in fields.get("cost", [])):
+    elif any(action == {"discard": "self"} for action in [*fields.get("cost", []), *do]):
         fields["active_in"] = "hand"
+    elif "active_in" not in data and _summoned_itself(data):
+        # "If this card is Summoned: …" works on the field, where the Summon puts it, wherever it starts
+        # (the differential of issue 38 item 6: a second Summon, from the banishment, was not seen)
+        fields["active_in"] = "field"
     if data.get("kind") != "triggered" and "optional" in fields:
         # "You can" marks an Ignition or Quick Effect: it is used by a player
         del fields["optional"]
@@ -868,8 +1063,11 @@ def _read_body(tail: str, rest: Sequence[str], data: dict[str, Any]) -> tuple[di
 class _Context:
     """What an effect's clauses refer to: its target, its trigger event."""
 
-    def __init__(self, event: bool) -> None:
+    def __init__(self, event: bool, event_is_self: bool = False) -> None:
         self.event = event
+        #: the trigger event is about this card itself: "that monster" then names something else
+        #: (Call of the Haunted's "When this card leaves the field, destroy that monster"), not the event's card
+        self.event_is_self = event_is_self
         self.target: dict[str, Any] | None = None
         self.targeted = False
         self.failed = False
@@ -877,6 +1075,10 @@ class _Context:
         self.self_zone: str | None = None
         #: restrictions on the player the effect ends with ("also you cannot Special Summon …")
         self.locks: list[str] = []
+        #: "… instead": what a replacement does in place of the event
+        self.instead = False
+        #: "target 1 card you control and 1 card your opponent controls": two named targets
+        self.targets: dict[str, Any] | None = None
 
 
 def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
@@ -888,10 +1090,15 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
         optional = True
         children = children[1:]
     clauses = children[0].children if children and hasattr(children[0], "children") else []
+    if any(getattr(child, "type", None) == "INSTEAD" for child in children):
+        context.instead = True
     pending: list[Any] = actions
     for child in clauses:
         if getattr(child, "type", None) == "CONNECT":
             connector = str(child).strip(" ,").lower()
+            continue
+        if getattr(child, "data", None) == "bare":
+            _second_target(child, connector, context)
             continue
         built = _may(child, context) if getattr(child, "data", None) == "may_clause" else _clause(child, context)
         if built is None:
@@ -903,6 +1110,31 @@ def _clauses(tree: Any, context: _Context) -> tuple[bool, list[Any]]:
             pending = nested
         pending.extend(built)
     return optional, actions
+
+
+def _second_target(tree: Any, connector: str | None, context: _Context) -> None:
+    """ "target 1 card you control and 1 card your opponent controls": the
+    card after "and" is a second target (``targets: {first, second}``)."""
+    query = _what(tree.children[0], context, default_zone="field")
+    if connector == "and" and context.target is not None and context.targets is None and isinstance(query, dict):
+        context.targets = {"first": context.target, "second": query}
+    else:
+        context.failed = True
+
+
+def _both_targets(actions: list[Any]) -> list[Any]:
+    """ "destroy them" with two targets: the action on each, at once."""
+    result = []
+    for action in actions:
+        (verb, arg), *more = action.items() if isinstance(action, dict) else [(None, None)]
+        if verb in ("then", "may", "else") or more:
+            action = {key: _both_targets(value) if isinstance(value, list) else value for key, value in action.items()}
+        elif arg == "target":
+            action = {"together": [{verb: "target.first"}, {verb: "target.second"}]}
+        elif isinstance(arg, dict) and arg.get("card") == "target":
+            action = {"together": [{verb: {**arg, "card": f"target.{name}"}} for name in ("first", "second")]}
+        result.append(action)
+    return result
 
 
 def _may(tree: Any, context: _Context) -> list[Any] | None:
@@ -971,6 +1203,11 @@ def _move(to: str, zone: Any = None) -> Any:
     return build
 
 
+def _count_or_one(tree: Any) -> int:
+    """ "the top 3 cards" 3, "the top card" 1."""
+    return next((_number(token) for token in tree.children if getattr(token, "type", None) == "NUMBER"), 1)
+
+
 def _amount(tree: Any) -> int:
     return next(_number(token) for token in tree.children if getattr(token, "type", None) == "NUMBER")
 
@@ -1002,6 +1239,10 @@ _ACTIONS: dict[str, Any] = {
     "special_summon": _word("special_summon", None, "self"),
     "add_hand": _move("hand", None),
     "return_hand": _move("hand", "field"),
+    "return_extra": _move("extra_deck", "field"),
+    "send_top": lambda tree, context: [
+        {"send_to_graveyard": {"zone": "deck", "owner": "self", "top": _count_or_one(tree)}}
+    ],
     "shuffle_deck": _move("deck", "field"),
     "damage": lambda tree, context: [{"damage": _amount(tree)}],
     "gain_lp": lambda tree, context: [{"lp": _amount(tree)}],
@@ -1037,7 +1278,25 @@ _ACTIONS: dict[str, Any] = {
         else [{"flag": {"card": card, "set": FACE_DOWN}}, {"flag": {"card": card, "set": DEFENSE}}]
     ),
     "lock": lambda tree, context: context.locks.append(str(tree.children[0])) or [],
+    "damage_equal": lambda tree, context: [
+        {"lose": {"player": "opponent", "counter": "lp", "amount": _stat_of(tree, context)}}
+    ],
+    "gain_equal": lambda tree, context: [
+        {"gain": {"player": "self", "counter": "lp", "amount": _stat_of(tree, context)}}
+    ],
+    "not_destroyed": lambda tree, context: [{"prevent": {}}],
 }
+
+
+def _stat_of(tree: Any, context: _Context) -> dict[str, Any]:
+    """ "equal to that monster's ATK": ``{card: …, stat: atk}``, read as the action happens."""
+    words = next(str(t) for t in tree.children if getattr(t, "type", None) == "STAT_OF").split()
+    whose = " ".join(words[:-1]).lower()
+    if whose == "this card's":
+        card = "self"
+    else:
+        card = "target" if context.targeted else "event.card"
+    return {"card": card, "stat": words[-1].lower()}
 
 
 # -- card descriptions -------------------------------------------------------------
@@ -1092,7 +1351,7 @@ def _what(
             context.targeted and word in ("it", "them", "that card", "that monster", "that monster(s)")
         ):
             return "target"
-        return "event.card" if context.event else None
+        return "event.card" if context.event and not context.event_is_self else None
     query: dict[str, Any] = {}
     all_types: list[str] = []
     for child in tree.children:
@@ -1217,7 +1476,9 @@ def _zones_into(tree: Any, query: dict[str, Any]) -> None:
         if node.data == "zone_name":
             zones.append(_ZONES[str(node.children[0]).lower()])
         elif node.data == "zone_owner":
-            owner = {"your": "self", "your opponent's": "opponent"}.get(str(node.children[0]).lower())
+            owner = {"your": "self", "your opponent's": "opponent", "their": "opponent"}.get(
+                str(node.children[0]).lower()
+            )
     if zones:
         query["zone"] = zones[0] if len(zones) == 1 else zones
     if owner:

@@ -353,6 +353,18 @@ def test_the_scenario_files_words_read_as_they_write_them() -> None:
     assert (name, data["active_in"], unread) == ("inherited", "sources", ())
 
 
+def test_a_cards_own_effect_works_in_the_battle_area_wherever_the_card_starts():
+    # BT1-032 Garurumon-like: played from among another Digimon's digivolution cards, its [On Play] sees itself
+    (on_play,) = tcgtrig.load_ruleset("digimon").read_text("[On Play] Unsuspend this Digimon.", ("digimon",)).abilities
+    assert on_play.data["active_in"] == "battle"
+    (inherited,) = (
+        tcgtrig.load_ruleset("digimon")
+        .read_text("Inherited Effect: [When Attacking] Unsuspend this Digimon.", ("digimon",))
+        .abilities
+    )
+    assert inherited.data["active_in"] == "sources"
+
+
 # -- who may decline: "you may" and "this Digimon may" leading an effect (Q&A Q1624, Q1818) -----------------
 
 
@@ -418,12 +430,20 @@ def test_delay_in_a_body_is_a_cost_and_the_security_icon_is_no_check() -> None:
     assert (Header.of(ability.data).event, ability.data["active_in"]) == ("attacking", "security")
 
 
-def test_deleting_in_battle_is_winning_it_and_keywords_per_the_cr() -> None:
-    # cr-14-2-battle-higher-dp-wins.yaml: the Digimon it battled (event.against) is deleted (CR 14-2-1-2);
+def test_deleting_in_battle_and_surviving_and_keywords_per_the_cr() -> None:
+    # BT1-077 Okuwamon's inherited shape: the opponent's Digimon deleted in a battle against this one, which is
+    # still in the battle area ("and survives");
     # ST22-13 GrandGalemon: <Fortitude> is mandatory (CR 16-27-3), <Vortex> optional (16-33-3)
-    data, unread, _ = read_one("[Your Turn] When this Digimon deletes an opponent's Digimon in battle, gain 2 memory.")
-    assert unread == () and data["when"] == {"event": "won_battle", "card": "self"}
-    assert data["trigger_condition"] == {"all": [{"card": "event.against", "in": "trash"}, {"turn": "self"}]}
+    data, unread, _ = read_one(
+        "[All Turns] When this Digimon deletes an opponent's Digimon in battle and survives, gain 1 memory."
+    )
+    assert unread == () and data["when"] == {
+        "event": "deleted",
+        "by": "battle",
+        "player": "opponent",
+        "against": "self",
+    }
+    assert data["trigger_condition"] == {"card": "self", "in": "battle"}
     fortitude, vortex = READER.read("<Fortitude>\n<Vortex>", ["digimon"]).abilities
     assert (fortitude.data.get("optional", False), vortex.data["optional"]) == (False, True)
 

@@ -95,13 +95,14 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             },
         ),
         (
-            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when`
+            # Torrential Tribute (53582587): a Trap Card's activation, speed 2, with its condition in `when` (its event is in the header: Header.of keeps it);
+            # "a monster(s) is Summoned" is any Summon (a list of events, any of them)
             "Torrential Tribute",
             "When a monster(s) is Summoned: Destroy all monsters on the field.",
             ("trap",),
             {
                 "kind": "activated",
-                "event": None,
+                "event": "normal_summoned or tribute_summoned or flip_summoned or special_summoned",
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
@@ -115,7 +116,7 @@ def compiles(reading, types=MONSTER, zone: str = "field") -> None:
             ("trap", "counter"),
             {
                 "kind": "activated",
-                "event": None,
+                "event": "normal_summoned or tribute_summoned or flip_summoned or special_summoned",
                 "optional": False,
                 "wording": "when",
                 "once_per_turn": False,
@@ -443,3 +444,185 @@ def test_a_condition_after_the_event_is_its_trigger_condition():
     assert ability.data["when"] == {"event": "end_of_turn"}
     assert ability.data["trigger_condition"] == {"happened": {"event": "special_summoned", "card": "self"}}
     assert ability.data["wording"] == "when"
+
+
+def _waiting(text: str, types=MONSTER) -> list[tuple]:
+    """(kind, event, optional, wording, once per turn, speed) of each ability that waits for an event."""
+    reading = READER.read(text, types)
+    headers = [Header.of(a.data) for a in reading.abilities if a.data["kind"] != "activated" or "when" in a.data]
+    return [(h.kind, h.event, h.optional, h.wording, h.once_per_turn, h.speed) for h in headers]
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Speedroid Maliciousmagnet (62899696): the Summon is the event, not the Main Phase; "If" gives the wording
+            "Speedroid Maliciousmagnet",
+            'During your Main Phase, if this card is Normal or Special Summoned: You can target 1 face-up monster your opponent controls; destroy it. You can only use this effect of "Speedroid Maliciousmagnet" once per turn.',
+            MONSTER,
+            # a Tribute Summon is a Normal Summon (Rulebook v10): "Normal or Special Summoned" waits for all three
+            [("triggered", "normal_summoned or tribute_summoned or special_summoned", True, "if", True, 1)],
+        ),
+        (
+            # Darklord Tezcatlipoca (88234365): "would …, … instead" is a replacement (as the bundled
+            # ruling-destruction-replacement-one-per-destruction.yaml writes it, with no wording)
+            "Darklord Tezcatlipoca",
+            'If a "Darklord" monster(s) you control would be destroyed by battle or card effect, you can discard this card instead.',
+            MONSTER,
+            [("replacement", "destroyed", True, "when", False, 1)],
+        ),
+        (
+            # Dark Red Enchanter (45462639): placing a counter "each time …" starts no Chain
+            "Dark Red Enchanter",
+            "If this card is Normal Summoned: Draw 1 card. Each time a Spell Card is activated, place 1 Spell Counter on this card when that Spell resolves.",
+            MONSTER,
+            [
+                ("triggered", "normal_summoned or tribute_summoned", False, "if", False, 1),
+                ("consequence", "activated", False, "when", False, 1),
+            ],
+        ),
+        (
+            # Magical Musket - Fiendish Deal (92534075): "You can only activate 1 X per turn" limits the card's
+            # activation, not its Trigger Effect; "If this card was …" describes, "is sent" is the event
+            "Magical Musket - Fiendish Deal",
+            'If this card in your possession is sent to your GY by an opponent\'s card effect: You can draw 1 card. You can only activate 1 "Magical Musket - Fiendish Deal" per turn.',
+            ("trap", "continuous"),
+            [("triggered", "moved", True, "if", False, 2)],
+        ),
+        (
+            # Tri-Brigade Showdown (7889323): a fixed timing of the turn is worded "when" whatever word follows it
+            "Tri-Brigade Showdown",
+            'After damage calculation, if your "Tri-Brigade" monster battled an opponent\'s monster: You can draw 1 card.',
+            ("spell", "continuous"),
+            [("triggered", "after_damage_calculation", True, "when", False, 1)],
+        ),
+    ],
+)
+def test_the_headers_of_cards_with_several_effects(card, text, types, expected):
+    assert _waiting(text, types) == expected, card
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Nettles (19505896): "… instead" is what the replacement does in place of the destruction:
+            # `prevent`, then the action (as ruling-destruction-replacement-one-per-destruction.yaml writes it)
+            "Nettles",
+            "If this face-up card would be destroyed, you can destroy 1 face-up Plant-Type monster you control instead.",
+            ("monster", "tuner"),
+            {
+                "kind": "replacement",
+                "when": {"event": "destroyed", "card": "self"},
+                "optional": True,
+                "do": [
+                    {"prevent": {}},
+                    {
+                        "destroy": {
+                            "pick": 1,
+                            "no_flag": "face_down",
+                            "types": ["monster"],
+                            "zone": "field",
+                            "owner": "self",
+                            "all_types": ["plant"],
+                        }
+                    },
+                ],
+            },
+        ),
+        (
+            # Double Cyclone (75652080): two targets, named, destroyed at once
+            "Double Cyclone",
+            "Target 1 Spell/Trap you control and 1 Spell/Trap your opponent controls; destroy them.",
+            ("spell", "quick_play"),
+            {
+                "kind": "activated",
+                "speed": 2,
+                "targets": {
+                    "first": {"types": ["spell", "trap"], "zone": "field", "owner": "self", "pick": 1},
+                    "second": {"types": ["spell", "trap"], "zone": "field", "owner": "opponent", "pick": 1},
+                },
+                "do": [{"together": [{"destroy": "target.first"}, {"destroy": "target.second"}]}],
+            },
+        ),
+        (
+            # Performapal Odd-Eyes Unicorn (86157908): an amount equal to a stat of the target
+            "Performapal Odd-Eyes Unicorn",
+            'When this card is Normal or Special Summoned: You can target 1 "Performapal" monster in your GY; gain LP equal to its ATK.',
+            MONSTER,
+            {
+                "kind": "triggered",
+                "when": {"event": ["normal_summoned", "tribute_summoned", "special_summoned"], "card": "self"},
+                "optional": True,
+                "wording": "when",
+                "target": {
+                    "pick": 1,
+                    "types": ["monster"],
+                    "zone": "graveyard",
+                    "owner": "self",
+                    "all_types": ["performapal"],
+                },
+                "do": [{"gain": {"player": "self", "counter": "lp", "amount": {"card": "target", "stat": "atk"}}}],
+                "active_in": "field",  # its own Summon puts it there, wherever it starts
+            },
+        ),
+        (
+            # Solar Recharge (691925): "send the top 2 cards of your Deck to the GY" is the Deck's first 2 cards
+            "Solar Recharge",
+            'Discard 1 "Lightsworn" monster; draw 2 cards, then send the top 2 cards of your Deck to the GY.',
+            ("spell",),
+            {
+                "kind": "activated",
+                "speed": 1,
+                "cost": [
+                    {
+                        "discard": {
+                            "pick": 1,
+                            "types": ["monster"],
+                            "all_types": ["lightsworn"],
+                            "zone": "hand",
+                            "owner": "self",
+                        }
+                    }
+                ],
+                "do": [{"draw": 2}, {"send_to_graveyard": {"zone": "deck", "owner": "self", "top": 2}}],
+            },
+        ),
+        (
+            # a condition counting your GY ("If you have no Spells/Traps in your GY:", as Ignition effects print it)
+            "a GY count",
+            "If you have no Spells/Traps in your GY: You can draw 1 card.",
+            MONSTER,
+            {
+                "kind": "activated",
+                "speed": 1,
+                "condition": {"count": {"zone": "graveyard", "owner": "self", "types": ["spell", "trap"]}, "eq": 0},
+                "do": [{"draw": 1}],
+            },
+        ),
+    ],
+)
+def test_replacements_two_targets_and_amounts_read_whole(card, text, types, expected):
+    reading = READER.read(text, types)
+    assert reading.whole, (card, reading.all_unread())
+    assert [ability.data for ability in reading.abilities] == [expected], card
+    compiles(reading, types)
+
+
+def test_that_monster_after_an_event_about_this_card_is_not_the_events_card():
+    # Call of the Haunted's "When this card leaves the field, destroy that monster": "that monster" is
+    # the monster it Special Summoned, not the card that left (the differential of issue 38 item 6
+    # found the revived monster never destroyed); the scenario language cannot name it: unread
+    reading = tcgtrig.load_ruleset("yugioh").read_text(
+        "When this card leaves the field, destroy that monster.", ("trap", "continuous")
+    )
+    (ability,) = reading.abilities
+    assert ability.unread == ("destroy that monster.",) and not reading.whole
+
+
+def test_a_summon_of_this_card_works_on_the_field():
+    reading = tcgtrig.load_ruleset("yugioh").read_text(
+        "If this card is Special Summoned: You can gain 500 LP.", ("monster", "effect")
+    )
+    assert reading.abilities[0].data["active_in"] == "field"

@@ -12,7 +12,8 @@ One ability a line, as Oracle text prints them.  A line is:
 - a **keyword** line: undying and persist are read as the triggered
   abilities the rules make of them (CR 702.93a, 702.79a, as
   ``scenarios/cr-603-10a-undying-looks-back-at-its-counters.yaml`` writes
-  undying); exalted likewise (702.83a); cycling as the activated ability
+  undying; the counter it returns with is left unread: the returned card
+  is a new object, CR 400.7, that no selector names); exalted likewise (702.83a); cycling as the activated ability
   it is (702.29a); the keywords that are only rules of combat or
   targeting the scenario language does not model (flying, trample…) are
   :class:`Skipped`;
@@ -384,12 +385,12 @@ def _keyword_ability(word: str) -> ReadAbility | None:
         data = {
             "when": {"event": "dies", "card": "self"},
             "trigger_condition": {"not": {"card": "self", "stat": stat, "gte": 1}},
-            "do": [
-                {"move": {"card": "self", "to": "battlefield"}},
-                {"change": {"card": "self", "stat": stat, "by": 1}},
-            ],
+            "do": [{"move": {"card": "self", "to": "battlefield"}}],
         }
-        return ReadAbility(word, data, name)
+        # "with a +1/+1 counter on it": the card returned is a new object (CR 400.7), which no
+        # selector of the scenario language names (``self`` finds nothing once it has moved)
+        counter = "with a +1/+1 counter on it" if name == "undying" else "with a -1/-1 counter on it"
+        return ReadAbility(word, data, name, unread=(counter,))
     if name == "exalted":
         data = {
             "when": {"event": "attacking", "card": {"owner": "self"}},
@@ -540,7 +541,8 @@ def _spell(text: str, instant: bool) -> list[ReadAbility | Skipped] | None:
     data: dict[str, Any] = {"kind": "activated", "speed": 2 if instant else 1}
     if target is not None:
         data["target"] = target
-    data["do"] = do
+    # the last step of resolving an instant or sorcery: put it into its owner's graveyard (CR 608.2n)
+    data["do"] = [*do, {"move": {"card": "self", "to": "graveyard", "as": "resolved_spell"}}]
     return [ReadAbility(text, data, "spell", unread=tuple(unread))]
 
 
