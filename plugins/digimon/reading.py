@@ -132,6 +132,17 @@ def _int(token: Any) -> int:
     return int(token)
 
 
+def _self_is(query: Data) -> Data:
+    """ "This Digimon has …": it is one of the Digimon in the battle area that
+    match (there are more of them with it than without it)."""
+    matching = {"zone": "battle", **query}
+    return {"count": matching, "gt": {"count": {**matching, "exclude": "self"}}}
+
+
+def _any(conditions: list[Data]) -> Data:
+    return conditions[0] if len(conditions) == 1 else {"any": conditions}
+
+
 def _name(token: Any) -> str:
     return str(token)[1:].rsplit("]", 1)[0]
 
@@ -168,8 +179,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"no_flag": "suspended"}
 
     def color(self, items: list[Any]) -> Data:
-        if len(items) > 1:
-            return {"types": [str(item).lower() for item in items]}
+        if len(items) > 1:  # "red or blue Digimon": any of the colors, and a Digimon (_finish)
+            return {"trait_any": [str(item).lower() for item in items]}
         return {"colors": [str(items[0]).lower()]}
 
     def other(self, _: list[Any]) -> Data:
@@ -304,6 +315,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def z_sources(self, _: list[Any]) -> Data:
         return {"zone": "sources", "under": "self"}
 
+    def z_under_tamers(self, _: list[Any]) -> Data:
+        # "from under one of your Tamers", as qa-25-bt21-021-bt21-083-*.yaml writes it
+        return {"zone": "sources", "under": {"zone": "battle", "owner": "self", "types": ["tamer"]}}
+
     def z_security(self, _: list[Any]) -> Data:
         return {"zone": "security", "owner": "self"}
 
@@ -398,7 +413,8 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def opp_count(self, items: list[Any]) -> Data:
         query: Data = {"zone": "battle", "owner": "opponent"}
         for part in items[2:]:
-            _merge(query, part)
+            if not isinstance(part, Token):  # "in play"
+                _merge(query, part)
         return {"count": _finish(query), _cmp(items[1]): int(items[0])}
 
     def return_from(self, items: list[Any]) -> Data:
@@ -576,7 +592,9 @@ class _Build(Transformer):  # type: ignore[type-arg]
             action = {"battle": {"card": target, "against": verb["against"]}}
         else:
             action = {"digivolve": {"card": target, **verb}}
-        return {"do": [{"may": [action]}]}
+        theirs = isinstance(target, dict) and target.get("owner") == "opponent"
+        # "this Digimon may …", "1 of your Digimon may …": the player's choice, the effect optional as "you may"
+        return {"do": [{"may": [action]}]} if theirs else {"do": [{"may": [action]}], "may": True}
 
     # ---- clauses
     def then(self, _: list[Any]) -> None:
@@ -612,6 +630,19 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def security_cmp(self, items: list[Any]) -> Data:
         return {"count": {"zone": "security", "owner": "self"}, _cmp(items[1]): int(items[0])}
+
+    def opp_memory_cmp(self, items: list[Any]) -> Data:
+        # the memory gauge is shared: the opponent's side of it (CR 1-4-2-1, as qa-09-bt13-089.yaml counts it)
+        return {"player": "opponent", "counter": "memory", _cmp(items[1]): int(items[0])}
+
+    def opp_security_cmp(self, items: list[Any]) -> Data:
+        return {"count": {"zone": "security", "owner": "opponent"}, _cmp(items[1]): int(items[0])}
+
+    def opp_pile_cmp(self, items: list[Any]) -> Data:
+        return {"count": {"zone": str(items[2]).lower(), "owner": "opponent"}, _cmp(items[1]): int(items[0])}
+
+    def trash_cmp(self, items: list[Any]) -> Data:
+        return {"count": {"zone": "trash", "owner": "self"}, _cmp(items[1]): int(items[0])}
 
     def tamer_cmp(self, items: list[Any]) -> Data:
         return {"count": {"zone": "battle", "owner": "self", "types": ["tamer"]}, _cmp(items[1]): int(items[0])}
@@ -659,7 +690,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"turn": "self"}
 
     def has_source(self, items: list[Any]) -> Data:
-        counts = [{"count": {"zone": "sources", "under": "self", "name": _name(item)}, "gte": 1} for item in items]
+        counts = [{"count": {"zone": "sources", "under": "self", "name": name}, "gte": 1} for name in items[0]]
         return counts[0] if len(counts) == 1 else {"any": counts}
 
     def did(self, _: list[Any]) -> Data:
@@ -668,8 +699,14 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def did_not(self, _: list[Any]) -> Data:
         return {"not": {"did": "previous"}}
 
-    def self_named(self, _: list[Any]) -> Data:
-        raise _Unread  # no condition says "this card's name"
+    def self_named(self, items: list[Any]) -> Data:
+        return _any([_self_is({"name": name}) for name in items[0]])
+
+    def self_trait(self, items: list[Any]) -> Data:
+        return _self_is({"types": [_type_word(name) for name in items[0]]})
+
+    def self_text(self, _: list[Any]) -> Data:
+        raise _Unread  # no query reads a card's text
 
     def dont_have_named(self, items: list[Any]) -> Data:
         return {"count": {"zone": "battle", "owner": "self", "name": _name(items[0])}, "eq": 0}
@@ -798,7 +835,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
 
     def t_wins(self, _: list[Any]) -> Data:
         # the opponent's Digimon deleted in a battle against this one (the event's ``against``)
-        return {"when": {"event": "deleted", "by": "battle", "player": "opponent", "against": "self"}}
+        return {"when": dict(_DELETES_IN_BATTLE)}
+
+    def t_wins_survives(self, _: list[Any]) -> Data:
+        # "… and survives": this Digimon is still in the battle area as the effect triggers
+        return {"when": dict(_DELETES_IN_BATTLE), "trigger_condition": {"card": "self", "in": "battle"}}
 
     def t_self_blocks(self, _: list[Any]) -> Data:
         return {"when": {"event": "blocked", "card": "self"}}
@@ -839,10 +880,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"when": {"event": "digivolved", "card": "self"}}
 
     def t_self_linked(self, _: list[Any]) -> Data:
-        return {"when": {"event": "linked", "card": "self"}}
+        # a card plugged in as a link card (CR 4-9): a move the game has no zone or event of its own for
+        return {"when": {"event": "moved"}, "_unread": ["gets linked"]}
 
     def t_linked(self, items: list[Any]) -> Data:
-        return {"when": {"event": "linked", "card": items[-1]}}
+        return {"when": {"event": "moved"}, "_unread": ["gets linked"]}
 
     def t_hand_trashed(self, _: list[Any]) -> Data:
         return {"when": {"event": "trashed", "from": "hand", "player": "self"}}
@@ -892,6 +934,13 @@ class _Build(Transformer):  # type: ignore[type-arg]
     def t_deleted_by_rule(self, items: list[Any]) -> Data:
         return {"when": {"event": "deleted", "card": items[0], "by": "rule"}}
 
+    def t_self_blocked(self, _: list[Any]) -> Data:
+        # the event's card is the blocker (attack.py); this Digimon is the one attacking
+        return {
+            "when": {"event": "blocked", "card": "opponent"},
+            "trigger_condition": {"card": "self", "flag": "attacking"},
+        }
+
     def t_self_attacks_player(self, _: list[Any]) -> Data:
         raise _Unread  # "attacks a player": the pattern has no attack target
 
@@ -917,6 +966,8 @@ IT = "_it"
 def _merge(query: Data, part: Data) -> None:
     for key, value in part.items():
         if key == "trait_any":
+            if "trait_any" in query:
+                raise _Unread  # two lists of alternatives in one query: a query has one
             query["trait_any"] = value
         elif key in ("colors", "trait"):
             words = value if isinstance(value, list) else [value]
@@ -1091,6 +1142,11 @@ def read_head(tree: Tree) -> Head:  # type: ignore[type-arg]
             zone = ZONES[low]
         elif low == "main":
             main = True
+    if "security" in events and turn is not None:
+        # "[Security] [Opponent's Turn] …": the {Security} icon, an effect that works while the card is face up
+        # in the security stack (CR 15-14-5), not the [Security] timing of its check
+        events.remove("security")
+        zone = "security"
     return Head(inherited, tuple(events), turn, per_turn, zone, main, tuple(keywords))
 
 
@@ -1139,7 +1195,7 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
         {"kind": "interrupt", "optional": True, "when": {**_DELETED, "by": "battle"}, "tags": ["keyword"]},
         [{"trash": {"zone": "security", "owner": "self", "top": 1}, "label": "paid"}, _PREVENT_IF_PAID],
     ),
-    "fortitude": (
+    "fortitude": (  # CR 16-27-3: its processing is mandatory
         {
             "when": _DELETED,
             "tags": ["keyword"],
@@ -1173,18 +1229,14 @@ KEYWORDS: dict[str, tuple[Data, list[Data] | None]] = {
     "material save": ({"when": _DELETED, "optional": True, "tags": ["keyword"]}, None),
     "overclock": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
     "execute": ({"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]}, None),
-    "vortex": (
-        {"when": {"event": "end_of_turn", "player": "self"}, "tags": ["keyword"]},
+    "vortex": (  # CR 16-33-3: its processing is optional
+        {"when": {"event": "end_of_turn", "player": "self"}, "optional": True, "tags": ["keyword"]},
         [
             {
-                "may": [
-                    {
-                        "attack": {
-                            "card": "self",
-                            "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
-                        }
-                    }
-                ]
+                "attack": {
+                    "card": "self",
+                    "target": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
+                }
             }
         ],
     ),
@@ -1237,11 +1289,15 @@ _RULE_SENTENCE = re.compile(
     r"color requirements|also treated as|name is also|as if its name|may also be placed for this card's DigiXros",
     re.IGNORECASE,
 )
+#: a whole part in parentheses that is an effect of its own, not a keyword's reminder (DigiXros cards)
+_NAMELESS = re.compile(r"\((When [^()]*)\)\.?")
 _INHERITED_MARK = re.compile(r" ?\(inherited\)", re.IGNORECASE)
 _GLUED = re.compile(r"(?<=[a-z)]\.)(?=[A-Z\[<])")
 
 
-_WHEN = re.compile(r"^(When|Whenever|At the end of|If [^,]* would) ", re.IGNORECASE)
+_WHEN = re.compile(
+    r"^(When |Whenever |At the end of |If [^,]* would |If [^,]* becomes? (un)?suspended,)", re.IGNORECASE
+)
 
 
 def _read(start: str, words: str) -> Any:
@@ -1274,7 +1330,7 @@ def _trigger_only(sentence: str) -> Data | None:
         if trigger is not None:
             return _with_rest(trigger, sentence[comma + 1 :])
     loose = grammar(__package__, "digimon.lark", start="loose", parser="earley", ambiguity="resolve")
-    for comma in commas[:2]:
+    for comma in commas[:4]:
         try:
             trigger = _loose(loose.parse(sentence[:comma]), sentence[:comma])
         except (UnexpectedInput, _Unread):
@@ -1291,14 +1347,16 @@ def _granted_keyword(words: str) -> str | None:
         tree = parser.parse(words.strip())
     except UnexpectedInput:
         return None
-    word = str(tree.children[-1])
+    granted = [str(child) for child in tree.children if isinstance(child, Token) and child.type == "KEYWORD_ABILITY"]
+    abilities = [word for word in granted if _keyword_reads(word)]
+    return abilities[0] if len(abilities) == 1 else None  # "gains <Rush> and <Retaliation>": <Retaliation>'s
+
+
+def _keyword_reads(word: str) -> bool:
+    """Whether a keyword is an ability the reader writes (its effect read)."""
     low = word.strip("<>").lower()
-    return (
-        word
-        if any(low.startswith(name) for name in KEYWORDS)
-        and KEYWORDS[next(n for n in KEYWORDS if low.startswith(n))][1] is not None
-        else None
-    )
+    key = next((name for name in KEYWORDS if low.startswith(name)), None)
+    return key is not None and KEYWORDS[key][1] is not None
 
 
 def _lead(words: str) -> Data:
@@ -1318,6 +1376,9 @@ def _with_rest(trigger: Data, rest: str) -> Data:
         return {"trigger": trigger, "do": [], "_rest": rest.strip()}
     return {**clause, "trigger": trigger}
 
+
+#: "this Digimon deletes an opponent's Digimon in battle": that Digimon's deletion by a battle against this one
+_DELETES_IN_BATTLE: Data = {"event": "deleted", "by": "battle", "player": "opponent", "against": "self"}
 
 #: a loose trigger's verb → its event and kind
 _VERBS = {
@@ -1358,8 +1419,10 @@ def _loose(tree: Tree, words: str) -> Data:  # type: ignore[type-arg]
     ("this" its own, "opponent's" theirs, "your" the player's), the whole
     clause left unread."""
     verb = next(child for child in tree.children if isinstance(child, Tree))
+    becomes = verb.data in ("v_suspended", "v_unsuspended") and re.search(r"\bbecomes?\b", words) is not None
     if tree.children[0].type == "IF" and not verb.data.startswith("v_would") and " would " not in f" {words} ":
-        raise _Unread  # "If …" is a condition, unless it says what would happen
+        if not becomes:  # "If … becomes suspended" is an event (an older wording of "When …")
+            raise _Unread  # "If …" is a condition, unless it says what would happen
     event, kind = _VERBS[verb.data]
     at = tree.children.index(verb)
     before = " ".join(str(child) for child in tree.children[:at]).lower()
@@ -1408,6 +1471,8 @@ class DigimonReader(TextReader):
     game = "digimon"
 
     def parts(self, text: str, types: Sequence[str]) -> Iterable[str]:
+        if text.lower().startswith("(paraphrase"):
+            return [text]  # marked as the file's own words: one part, not read (read_part)
         out: list[str] = []
         for line in _GLUED.sub(" ", text).split("\n"):
             if _INHERITED_MARK.search(line):  # "(inherited)", as the scenario files mark an inherited effect
@@ -1422,8 +1487,13 @@ class DigimonReader(TextReader):
         return out
 
     def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
+        if words.lower().startswith("(paraphrase"):
+            return None  # a scenario file's own words for the effect, not the printed card: not read as printed
         if _REQUIREMENT.match(words):
             return [Skipped(words, "a digivolution requirement, not an effect")]
+        nameless = _NAMELESS.fullmatch(words)
+        if nameless:  # "(When this Digimon would be deleted, you may place …)": an effect printed in parentheses
+            return self.read_part(nameless.group(1) + ".", types)
         if _RULE_LINE.match(words) or (
             _RULE_SENTENCE.search(words) and len(sentences(words)) == 1 and not _HEAD.match(words).group(0)
         ):  # type: ignore[union-attr]

@@ -363,3 +363,124 @@ def test_a_cards_own_effect_works_in_the_battle_area_wherever_the_card_starts():
         .abilities
     )
     assert inherited.data["active_in"] == "sources"
+
+
+# -- who may decline: "you may" and "this Digimon may" leading an effect (Q&A Q1624, Q1818) -----------------
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "do"),
+    [
+        (  # BT26-047 TyrantKabuterimon: the player's "may" is the whole effect, written as `optional: true`
+            "BT26-047 TyrantKabuterimon",
+            "[On Play] This Digimon may battle 1 of your opponent's Digimon.",
+            [
+                {
+                    "battle": {
+                        "card": "self",
+                        "against": {"zone": "battle", "owner": "opponent", "types": ["digimon"], "pick": 1},
+                    }
+                }
+            ],
+        ),
+        (  # qa-09-bt13-089.yaml's Digimon: "You may play …" leading
+            "qa-09-bt13-089.yaml",
+            "[End of Your Turn] You may play 1 level 3 Digimon card from your hand without paying the cost.",
+            [
+                {
+                    "play": {
+                        "zone": "hand",
+                        "stat": {"level": {"eq": 3}},
+                        "types": ["digimon"],
+                        "pick": 1,
+                        "owner": "self",
+                    }
+                }
+            ],
+        ),
+        (  # BT13-085 Crowmon: "If …, this Digimon may digivolve …" (its words not all read; "may" leads them)
+            "BT13-085 Crowmon",
+            "[When Attacking] If you have a Tamer, this Digimon may digivolve into [Ravemon] in your trash for the "
+            "digivolution cost.",
+            None,
+        ),
+    ],
+)
+def test_may_leading_an_effect_makes_it_optional(card: str, text: str, do: list[dict[str, Any]] | None) -> None:
+    data, unread, _ = read_one(text)
+    assert data["optional"] is True, card
+    if do is not None:
+        assert (data["do"], unread) == (do, ())
+
+
+def test_delay_in_a_body_is_a_cost_and_the_security_icon_is_no_check() -> None:
+    # qa-10-bt15-081.yaml's Biting Crush: "When …, <Delay> …" is optional (CR 16-17-2: trashing it is a choice);
+    # BT19-100 D-Reaper Zone: "[Security] [Opponent's Turn] When …" works from the security stack (CR 15-14-5)
+    data, _, _ = read_one(
+        "[All Turns] When an effect plays an opponent's Digimon, <Delay> (trash this card: …) You may play 1 "
+        "[Leviamon] from your trash without paying the cost."
+    )
+    assert (Header.of(data).event, data["optional"]) == ("played", True)
+    reading = READER.read(
+        "[Security] [Opponent's Turn] When an opponent's Digimon attacks, if all of your Digimon and Tamers have the "
+        "[D-Reaper] trait, the attacking Digimon get -1000 DP for the turn.",
+        ["option"],
+    )
+    (ability,) = reading.abilities
+    assert (Header.of(ability.data).event, ability.data["active_in"]) == ("attacking", "security")
+
+
+def test_deleting_in_battle_and_surviving_and_keywords_per_the_cr() -> None:
+    # BT1-077 Okuwamon's inherited shape: the opponent's Digimon deleted in a battle against this one, which is
+    # still in the battle area ("and survives");
+    # ST22-13 GrandGalemon: <Fortitude> is mandatory (CR 16-27-3), <Vortex> optional (16-33-3)
+    data, unread, _ = read_one(
+        "[All Turns] When this Digimon deletes an opponent's Digimon in battle and survives, gain 1 memory."
+    )
+    assert unread == () and data["when"] == {
+        "event": "deleted",
+        "by": "battle",
+        "player": "opponent",
+        "against": "self",
+    }
+    assert data["trigger_condition"] == {"card": "self", "in": "battle"}
+    fortitude, vortex = READER.read("<Fortitude>\n<Vortex>", ["digimon"]).abilities
+    assert (fortitude.data.get("optional", False), vortex.data["optional"]) == (False, True)
+
+
+def test_a_paraphrase_is_not_read_as_printed_text() -> None:
+    # interrupt-x.yaml: a file's own account of an effect, marked "(paraphrase …)"
+    reading = READER.read("(paraphrase: gained from Ebonwumon) [Your Turn] You must trash 1 card.", ["digimon"])
+    assert reading.abilities == () and reading.unread
+
+
+def test_this_digimon_has_a_name_or_trait() -> None:
+    # BT19-024 Shoutmon X4's inherited shape / BT14-040's: "If this Digimon has [X] in its name" — it is one of the
+    # matching Digimon in the battle area (more of them with it than without it); "in its text" is not read
+    data, unread, _ = read_one(
+        "Inherited Effect: [When Attacking] If this Digimon has [Shoutmon] in its name, <Draw 1>."
+    )
+    mine = {"zone": "battle", "name": "Shoutmon"}
+    assert unread == () and data["do"] == [
+        {"if": {"count": mine, "gt": {"count": {**mine, "exclude": "self"}}}, "then": [{"draw": 1}]}
+    ]
+    _, unread, _ = read_one("Inherited Effect: [When Attacking] If this Digimon has <Save> in its text, <Draw 1>.")
+    assert unread
+
+
+def test_colors_listed_are_alternatives_of_one_kind() -> None:
+    # "yellow, black or purple Digimon card": a Digimon of any of the colors (before: any card of any of the words)
+    data, unread, _ = read_one(
+        "[On Play] You may play 1 yellow, black or purple Digimon card from your hand without paying the cost."
+    )
+    assert unread == () and data["do"] == [
+        {
+            "play": {
+                "zone": "hand",
+                "all_types": ["digimon"],
+                "types": ["yellow", "black", "purple"],
+                "pick": 1,
+                "owner": "self",
+            }
+        }
+    ]
