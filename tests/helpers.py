@@ -6,7 +6,7 @@ import functools
 import subprocess
 import textwrap
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +187,19 @@ def responses(links: int, game: str = "yugioh") -> tuple[str, list[str]]:
         )
     text = f"game: {game}\ncards:\n" + "\n".join(cards) + "\nstart: [{activate: starter.main}]\n"
     return text, [f"q{i}.quick" for i in range(links)]
+
+
+def read_card(game: str, reading: Any, zone: str, types: Sequence[str] = ()) -> Any:
+    """Compile a position of one card of A's in ``zone`` whose abilities are
+    those ``reading`` (a :class:`tcgtrig.printed.Reading`) read: an ability
+    read whole must compile under its game."""
+    data = {
+        "format": 1,
+        "title": "read from printed text",
+        "game": game,
+        "players": ["A", "B"],
+        "turn_player": "A",
+        "cards": [{"id": "c", "owner": "A", "zone": zone, "types": list(types), "abilities": reading.scenario()}],
+        "start": [],
+    }
+    return tcgtrig.scenario_from_data(data).compile(tcgtrig.load_ruleset(game))

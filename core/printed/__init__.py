@@ -13,6 +13,8 @@ are its policy.  The core holds what every game's reading shares:
   grammar;
 - :func:`grammar`, a game's `lark <https://lark-parser.readthedocs.io>`_
   grammar loaded once from the file beside its plugin;
+- :class:`Unreadable` and :func:`number` (printed numbers, in figures or
+  English words), for the readers' own code;
 - :class:`Header`, what decides the order in an ability (its trigger event,
   optional or mandatory, "When" or "If", once per turn, speed): what the
   card-pool benchmark measures and ``check --strict`` compares.
@@ -24,15 +26,29 @@ resolved exactly as one written by hand.
 from __future__ import annotations
 
 from .grammar import grammar
-from .reading import Header, ReadAbility, Reading, Skipped, TextReader, ability_ids, normalize
+from .reading import (
+    NUMBER_WORDS,
+    Header,
+    ReadAbility,
+    Reading,
+    Skipped,
+    TextReader,
+    Unreadable,
+    ability_ids,
+    normalize,
+    number,
+)
 
 __all__ = [
+    "NUMBER_WORDS",
     "Header",
     "ReadAbility",
     "Reading",
     "Skipped",
     "TextReader",
+    "Unreadable",
     "ability_ids",
     "grammar",
     "normalize",
+    "number",
 ]

@@ -9,6 +9,41 @@ from typing import Any
 
 from attrs import frozen
 
+
+class Unreadable(ValueError):
+    """Words a grammar parses but the scenario language cannot say (a
+    reader raises it while it builds an ability's data; its part is then
+    reported unread, never guessed)."""
+
+
+#: Numbers printed as English words ("draw two cards", "a card")
+NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+
+
+def number(word: object) -> int:
+    """A printed number, in figures or English words ("3", "three", "a");
+    :class:`Unreadable` for anything else."""
+    text = str(word).lower()
+    if text in NUMBER_WORDS:
+        return NUMBER_WORDS[text]
+    if text.isdigit():
+        return int(text)
+    raise Unreadable(text)
+
+
 #: Ability kinds that wait for an event (the others have no trigger header).
 TRIGGERED_KINDS = ("triggered", "interrupt", "replacement", "consequence")
 

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 import tcgtrig
 import yaml
-from tcgtrig import load_ruleset, scenario_from_data
+from helpers import read_card
+from tcgtrig import scenario_from_data
 from tcgtrig.plugins.digimon.reading import READER, cut
 from tcgtrig.printed import Header, Skipped
 
@@ -30,10 +31,7 @@ def read_one(text: str) -> tuple[dict[str, Any], tuple[str, ...], str]:
 
 
 def compiles(text: str, types: list[str]) -> None:
-    abilities = READER.read(text, types).scenario()
-    data = {"format": 1, "title": "t", "game": "digimon", "players": ["A", "B"], "turn_player": "A", "start": []}
-    data["cards"] = [{"id": "c", "owner": "A", "zone": "battle", "types": types, "abilities": abilities}]
-    scenario_from_data(data).compile(load_ruleset("digimon"))
+    read_card("digimon", READER.read(text, types), "battle", types)
 
 
 # -- headers ---------------------------------------------------------------------

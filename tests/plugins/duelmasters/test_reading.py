@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import tcgtrig
-from helpers import yaml_file
+from helpers import read_card, yaml_file
 from tcgtrig.printed import Header, ReadAbility, Skipped
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "duelmasters"
@@ -43,16 +43,7 @@ def only(text: str, types: tuple[str, ...] = ("creature",)) -> ReadAbility:
 
 
 def compiles(reading: Any, zone: str = "battle", types: tuple[str, ...] = ("creature",)) -> None:
-    data = {
-        "format": 1,
-        "title": "read from text",
-        "game": "duelmasters",
-        "players": ["A", "B"],
-        "turn_player": "A",
-        "cards": [{"id": "c", "owner": "A", "zone": zone, "types": list(types), "abilities": reading.scenario()}],
-        "start": [],
-    }
-    tcgtrig.scenario_from_data(data).compile(DUELMASTERS)
+    read_card("duelmasters", reading, zone, types)
 
 
 # -- English headers and bodies ------------------------------------------------

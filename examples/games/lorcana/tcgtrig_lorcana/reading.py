@@ -30,7 +30,7 @@ from typing import Any
 from attrs import evolve
 from lark import Token, Tree
 from lark.exceptions import LarkError
-from tcgtrig.printed import ReadAbility, Skipped, TextReader, grammar
+from tcgtrig.printed import ReadAbility, Skipped, TextReader, Unreadable, grammar, number
 
 _PARSER = functools.partial(grammar, __package__, "lorcana.lark", parser="earley", ambiguity="resolve")
 
@@ -40,7 +40,6 @@ RULE_KEYWORDS = re.compile(
     r"|shift \d+( \{I\})?|shift: .+|[a-z ]+ shift \d+( \{I\})?|sing together \d+|boost \d+ \{I\})",
     re.IGNORECASE,
 )
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _STATS = {"{S}": "strength", "{W}": "willpower", "{L}": "lore"}
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 #: an ability's name: words in capitals before its text
@@ -54,19 +53,6 @@ _TRIGGER = re.compile(
 )
 _ACTIVATED = re.compile(r"^(.+?) [—-] (.+)$")
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])|, then ")
-
-
-class Unreadable(Exception):
-    """Words the scenario language cannot say."""
-
-
-def _number(token: Any) -> int:
-    word = str(token).lower()
-    if word in _NUMBERS:
-        return _NUMBERS[word]
-    if word.isdigit():
-        return int(word)
-    raise Unreadable(word)
 
 
 def _trees(tree: Tree) -> list[Tree]:
@@ -100,7 +86,7 @@ def _query(trees: list[Tree], tokens: list[Token]) -> dict[str, Any]:
             query["types"] = kind.split("_or_")
         elif kind in ("stat_lte", "stat_gte"):
             number, stat = _tokens(part)
-            query["stat"] = {_STATS[str(stat)]: {kind[-3:]: _number(number)}}
+            query["stat"] = {_STATS[str(stat)]: {kind[-3:]: number(number)}}
         else:  # cost: not a stat the scenario gives
             raise Unreadable(kind)
     return query
@@ -124,7 +110,7 @@ def _object(tree: Tree) -> Any:
         query["exclude"] = "self"
     query["pick"] = 1
     if kind == "obj_chosen_upto":
-        query["pick"] = _number(_tokens(tree)[0])
+        query["pick"] = number(_tokens(tree)[0])
         query["upto"] = True
     return query
 
@@ -136,24 +122,24 @@ def _action(tree: Tree) -> list[dict[str, Any]]:
     kind = str(tree.data)
     trees, tokens = _trees(tree), _tokens(tree)
     if kind in ("draw", "each_draws"):
-        count = 1 if trees[0].data == "one" else _number(_tokens(trees[0])[0])
+        count = 1 if trees[0].data == "one" else number(_tokens(trees[0])[0])
         if kind == "each_draws":
             return [{"draw": {"player": who, "count": count}} for who in ("self", "opponent")]
         return [{"draw": count}]
     if kind == "gain_lore":
-        return [{"gain_lore": _number(tokens[0])}]
+        return [{"gain_lore": number(tokens[0])}]
     if kind == "opponents_lose":
-        return [{"lose": {"player": "opponent", "counter": "lore", "amount": _number(tokens[0])}}]
+        return [{"lose": {"player": "opponent", "counter": "lore", "amount": number(tokens[0])}}]
     if kind == "you_lose":
-        return [{"lose": {"counter": "lore", "amount": _number(tokens[0])}}]
+        return [{"lose": {"counter": "lore", "amount": number(tokens[0])}}]
     if kind in ("banish", "exert", "ready"):
         return [{kind: _object(trees[0])}]
     if kind == "damage":
-        return [{"deal_damage": {"card": _object(trees[0]), "amount": _number(tokens[0])}}]
+        return [{"deal_damage": {"card": _object(trees[0]), "amount": number(tokens[0])}}]
     if kind == "damage_from":
         if trees[0].data != "obj_self":
             raise Unreadable("damage from another card")
-        return [{"deal_damage": {"card": _object(trees[1]), "amount": _number(tokens[0])}}]
+        return [{"deal_damage": {"card": _object(trees[1]), "amount": number(tokens[0])}}]
     if kind == "bounce":
         return [{"move": {"card": _object(trees[0]), "to": "hand"}}]
     if kind == "raise_hand":
@@ -404,9 +390,9 @@ def _having(tree: Tree) -> dict[str, Any]:
     if kind == "location_in_play":
         return {"count": {**mine, "types": ["location"]}, "gte": 1}
     if kind == "others_in_play":
-        return {"count": {**mine, "types": ["character"], "exclude": "self"}, "gte": _number(tokens[0])}
+        return {"count": {**mine, "types": ["character"], "exclude": "self"}, "gte": number(tokens[0])}
     if kind == "cards_in_hand":
-        return {"count": {"zone": "hand", "owner": "self"}, "gte": _number(tokens[0])}
+        return {"count": {"zone": "hand", "owner": "self"}, "gte": number(tokens[0])}
     return {"count": {"zone": "hand", "owner": "self"}, "eq": 0}
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from lark import Token, Tree
 from lark.exceptions import LarkError
-from tcgtrig.printed import ReadAbility, Skipped, TextReader, grammar
+from tcgtrig.printed import ReadAbility, Skipped, TextReader, Unreadable, grammar, number
 
 _PARSER = functools.partial(grammar, __package__, "magic.lark", parser="earley", ambiguity="resolve")
 
@@ -44,25 +44,10 @@ RULE_KEYWORDS = frozenset(
     "split second".split(" ")
 ) | {"first strike", "double strike", "split second"}
 
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_NUMBERS |= {"seven": 7, "eight": 8, "nine": 9, "ten": 10}
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 _TRIGGER = re.compile(r"^(When|Whenever|At) (.+?), (.+)$")
 _ACTIVATED = re.compile(r"^([^:\"]+): (.+)$")
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])|, then ")
-
-
-class Unreadable(Exception):
-    """Words the scenario language cannot say (a colour, "nontoken")."""
-
-
-def _number(token: Any) -> int:
-    word = str(token).lower()
-    if word in _NUMBERS:
-        return _NUMBERS[word]
-    if word.isdigit():
-        return int(word)
-    raise Unreadable(word)
 
 
 def _pt(token: Any) -> tuple[int, int]:
@@ -104,7 +89,7 @@ def _permanents(tree: Tree, *, another: bool = False, lenient: list[str] | None 
         if child.data == "subtype":
             subtypes.append(str(child.children[0]).lower())
         elif child.data in ("power_gte", "power_lte"):
-            query["stat"] = {"power": {child.data[-3:]: _number(child.children[0])}}
+            query["stat"] = {"power": {child.data[-3:]: number(child.children[0])}}
         elif child.data in ("nontoken", "color") and lenient is not None:
             lenient.append(str(child.children[0]) if child.children else str(child.data))
         elif child.data == "kind":
@@ -193,14 +178,14 @@ def _action(tree: Tree, context: _Context) -> list[dict[str, Any]]:
     kind = str(tree.data)
     trees, tokens = _trees(tree), _tokens(tree)
     if kind == "draw":
-        count = 1 if trees[0].data == "one" else _number(_tokens(trees[0])[0])
+        count = 1 if trees[0].data == "one" else number(_tokens(trees[0])[0])
         return [{"draw": count}]
     if kind in ("gain_life", "lose_life"):
-        return [{kind.split("_")[0]: {"counter": "life", "amount": _number(tokens[0])}}]
+        return [{kind.split("_")[0]: {"counter": "life", "amount": number(tokens[0])}}]
     if kind == "opp_loses":
-        return [{"lose": {"player": "opponent", "counter": "life", "amount": _number(tokens[0])}}]
+        return [{"lose": {"player": "opponent", "counter": "life", "amount": number(tokens[0])}}]
     if kind == "each_loses":
-        amount = _number(tokens[0])
+        amount = number(tokens[0])
         return [{"lose": {"player": who, "counter": "life", "amount": amount}} for who in ("self", "opponent")]
     if kind in ("destroy", "exile"):
         return [{kind: _object(trees[0], context)}]
@@ -229,14 +214,14 @@ def _action(tree: Tree, context: _Context) -> list[dict[str, Any]]:
         verb = "set" if kind == "tap" else "clear"
         return [{"flag": {"card": _object(trees[0], context), verb: "tapped"}}]
     if kind in ("one_counter", "counters"):
-        count = 1 if kind == "one_counter" else _number(tokens[0])
+        count = 1 if kind == "one_counter" else number(tokens[0])
         card = _object(trees[-1], context)
         return [
             {"change": {"card": card, "stat": stat, "by": count}}
             for stat in ("plus_one_counters", "power", "toughness")
         ]
     if kind in ("named_counters", "remove_counters"):
-        count, word = _number(tokens[0]), str(tokens[1]).lower()
+        count, word = number(tokens[0]), str(tokens[1]).lower()
         by = count if kind == "named_counters" else -count
         return [{"change": {"card": _object(trees[-1], context), "stat": f"{word}_counters", "by": by}}]
     if kind in ("gains", "pump_gains"):
@@ -254,10 +239,10 @@ def _action(tree: Tree, context: _Context) -> list[dict[str, Any]]:
         query = _permanents(trees[0])
         return [{"sacrifice": {**query, "owner": "self", "pick": 1}}]
     if kind in ("discard_one", "discard_n"):
-        count = 1 if kind == "discard_one" else _number(tokens[0])
+        count = 1 if kind == "discard_one" else number(tokens[0])
         return [{"discard": {"zone": "hand", "owner": "self", "pick": count}}]
     if kind in ("mill", "mill_one"):
-        count = 1 if kind == "mill_one" else _number(tokens[0])
+        count = 1 if kind == "mill_one" else number(tokens[0])
         return [{"move": {"card": {"zone": "library", "owner": "self", "top": count}, "to": "graveyard"}}]
     raise Unreadable(kind)
 
@@ -283,13 +268,13 @@ def _token(tree: Tree) -> list[dict[str, Any]]:
     """ "Create a N/N … token": a token card waiting outside the game (the
     scenario gives it, ``types: [token]``) is put onto the battlefield."""
     first = _trees(tree)[0]
-    count = 1 if first.data == "one" else _number(_tokens(first)[0])
+    count = 1 if first.data == "one" else number(_tokens(first)[0])
     query = {"zone": "outside", "owner": "self", "types": ["token"], "pick": count}
     return [{"move": {"card": query, "to": "battlefield"}}]
 
 
 def _damage(trees: list[Tree], tokens: list[Token], context: _Context) -> list[dict[str, Any]]:
-    amount = _number(tokens[0])
+    amount = number(tokens[0])
     victim = trees[-1]
     if victim.data == "victim_opponents":
         return [{"lose": {"player": "opponent", "counter": "life", "amount": amount}}]
@@ -505,13 +490,13 @@ def _intervening(tree: Tree) -> dict[str, Any]:
     if kind == "card_in_hand":
         return {"count": {"zone": "hand", "owner": "self"}, "gte": 1}
     if kind == "graveyard_n":
-        number, card_kind = _tokens(tree)
+        count, card_kind = _tokens(tree)
         kinds = str(card_kind).lower().removesuffix(" card").split(" or ")
-        return {"count": {"zone": "graveyard", "owner": "self", "types": kinds}, "gte": _number(number)}
+        return {"count": {"zone": "graveyard", "owner": "self", "types": kinds}, "gte": number(count)}
     query = {**_permanents(_trees(tree)[0]), "owner": "self"}
     if kind == "control_none":
         return {"count": query, "eq": 0}
-    return {"count": query, "gte": 1 if kind == "control_some" else _number(_tokens(tree)[0])}
+    return {"count": query, "gte": 1 if kind == "control_some" else number(_tokens(tree)[0])}
 
 
 def _static(text: str) -> list[ReadAbility | Skipped] | None:
