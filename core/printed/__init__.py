@@ -37,6 +37,7 @@ from .reading import (
     ability_ids,
     normalize,
     number,
+    without_reminders,
 )
 
 __all__ = [
@@ -51,4 +52,5 @@ __all__ = [
     "grammar",
     "normalize",
     "number",
+    "without_reminders",
 ]

@@ -231,6 +231,15 @@ class Header:
 
 
 _SPACES = re.compile(r"[ \t\u00a0\u3000]+")
+#: words in parentheses, one level of parentheses inside allowed: reminder text
+_REMINDER = re.compile(r" ?\([^()]*(?:\([^()]*\)[^()]*)*\)")
+
+
+def without_reminders(words: str) -> tuple[str, list[Skipped]]:
+    """The words with their reminder text (words in parentheses) taken out,
+    and that reminder text, each a :class:`Skipped` part."""
+    reminders = [Skipped(found.strip(), "reminder text") for found in _REMINDER.findall(words)]
+    return _REMINDER.sub("", words).strip(), reminders
 
 
 def normalize(text: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from attrs import evolve, frozen
 from lark import Discard, Lark, Token, Transformer, Tree
 from lark.exceptions import UnexpectedInput, VisitError
-from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
+from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar, without_reminders
 
 TIMINGS = (
     r"On Play|When Moving|When Digivolving|When Attacking|On Deletion|End of Attack|"
@@ -82,7 +82,6 @@ def _ends_effect(before: str) -> bool:
 # -- cutting a part into its header and its sentences ---------------------------
 
 _HEAD = re.compile(rf"^(?:Inherited Effect: ?)?(?:(?:\[(?:{TIMINGS})\]|<(?:{OWN_KEYWORDS})>) ?)*", re.IGNORECASE)
-_REMINDER = re.compile(r" ?\([^()]*(?:\([^()]*\)[^()]*)*\)")
 _REQUIREMENT = re.compile(
     r"^(\[(Digivolve|DNA Digivolve|DNA Digivolution|App Fusion|Assembly -\d+|Burst Digivolve|Fusionize|App Driver|"
     r"Link|DigiXros -\d+)\]|Digivolve: |DNA Digivolve: |DNA Digivolution: |DigiXros -?\d+:)",
@@ -1505,8 +1504,7 @@ class DigimonReader(TextReader):
         except UnexpectedInput:
             return None
         body = words[len(prefix.group(0)) if prefix else 0 :].strip()
-        skipped = [Skipped(reminder.strip(), "reminder text") for reminder in _REMINDER.findall(body)]
-        body = _REMINDER.sub("", body).strip()
+        body, skipped = without_reminders(body)
         if not body.strip(" .") and skipped and not (head.events or head.main or head.keywords or head.turn):
             return [Skipped(words, "reminder text")]
         read = self.read_effect(words, head, body)

@@ -30,7 +30,7 @@ from typing import Any
 from attrs import evolve
 from lark import Token, Tree
 from lark.exceptions import LarkError
-from tcgtrig.printed import ReadAbility, Skipped, TextReader, Unreadable, grammar, number
+from tcgtrig.printed import ReadAbility, Skipped, TextReader, Unreadable, grammar, number, without_reminders
 
 _PARSER = functools.partial(grammar, __package__, "lorcana.lark", parser="earley", ambiguity="resolve")
 
@@ -41,7 +41,6 @@ RULE_KEYWORDS = re.compile(
     re.IGNORECASE,
 )
 _STATS = {"{S}": "strength", "{W}": "willpower", "{L}": "lore"}
-_REMINDER = re.compile(r"\s*\([^()]*\)")
 #: an ability's name: words in capitals before its text
 _NAME = re.compile(r"^((?:['A-Z0-9][A-Z0-9'’,.!?&\-]*\s)+?)(?=[A-Z][a-z]|\{|[0-9]+ \{I\})")
 #: a name printed otherwise (in title case): the words before a trigger's opening
@@ -271,8 +270,7 @@ class LorcanaReader(TextReader):
     game = "lorcana"
 
     def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
-        reminders = [Skipped(match.strip(), "reminder text") for match in _REMINDER.findall(words)]
-        text = _REMINDER.sub("", words).strip()
+        text, reminders = without_reminders(words)
         if not text:
             return reminders
         if RULE_KEYWORDS.fullmatch(text.rstrip(".")):

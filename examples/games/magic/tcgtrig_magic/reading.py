@@ -32,7 +32,7 @@ from typing import Any
 
 from lark import Token, Tree
 from lark.exceptions import LarkError
-from tcgtrig.printed import ReadAbility, Skipped, TextReader, Unreadable, grammar, number
+from tcgtrig.printed import ReadAbility, Skipped, TextReader, Unreadable, grammar, number, without_reminders
 
 _PARSER = functools.partial(grammar, __package__, "magic.lark", parser="earley", ambiguity="resolve")
 
@@ -44,7 +44,6 @@ RULE_KEYWORDS = frozenset(
     "split second".split(" ")
 ) | {"first strike", "double strike", "split second"}
 
-_REMINDER = re.compile(r"\s*\([^()]*\)")
 _TRIGGER = re.compile(r"^(When|Whenever|At) (.+?), (.+)$")
 _ACTIVATED = re.compile(r"^([^:\"]+): (.+)$")
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])|, then ")
@@ -407,8 +406,7 @@ class MagicReader(TextReader):
     game = "magic"
 
     def read_part(self, words: str, types: Sequence[str]) -> Sequence[ReadAbility | Skipped] | None:
-        reminders = [Skipped(match.strip(), "reminder text") for match in _REMINDER.findall(words)]
-        text = _REMINDER.sub("", words).strip()
+        text, reminders = without_reminders(words)
         if not text:
             return reminders
         read = self._keywords(text) or self._triggered(text) or self._activated(text) or _static(text)
