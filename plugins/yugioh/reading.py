@@ -750,15 +750,49 @@ def _control(words: list[str]) -> dict[str, Any] | None:
     if len(rest) == 1 and rest[0].startswith('"'):
         # "If you control "Dark Magician""
         return {"count": {"zone": "field", "owner": owner, "name": rest[0].strip('"')}, "gte": 1}
-    if not rest or rest[0] not in ("no", "a", "an"):
-        return None
     query: dict[str, Any] = {"zone": "field", "owner": owner}
-    described = _described([("name" if word.startswith('"') else "word", word) for word in rest[1:]])
-    nouns = [word for word in rest[1:] if word.lower() in ("monster", "monsters", "card", "cards")]
-    if not nouns or len(rest) - 1 != len(nouns) + len((described or {}).get("all_types", [])):
+    count = _how_many(rest, query)
+    if count is None:
+        return None
+    compare, rest = count
+    described = _described([("name" if word.startswith('"') else "word", word) for word in rest])
+    nouns = [word for word in rest if word.lower() in _CONTROL_NOUNS]
+    if len(nouns) != 1 or len(rest) != 1 + len((described or {}).get("all_types", [])):
         return None
     query.update(described or {})
-    return {"count": query, "eq": 0} if rest[0] == "no" else {"count": query, "gte": 1}
+    query.update(_CONTROL_NOUNS[nouns[0].lower()])
+    return {"count": query, **compare}
+
+
+#: the nouns of "you control a "X" monster", "2 or more Spells/Traps", "face-up cards"
+_CONTROL_NOUNS: dict[str, dict[str, Any]] = {
+    **{noun: {"types": types} for noun, types in {"monster": ["monster"], "monsters": ["monster"]}.items()},
+    "card": {},
+    "cards": {},
+    **{
+        noun: {"types": types}
+        for noun, types in {"spell/trap": ["spell", "trap"], "spells/traps": ["spell", "trap"]}.items()
+    },
+}
+
+
+def _how_many(words: list[str], query: dict[str, Any]) -> tuple[dict[str, int], list[str]] | None:
+    """ "no", "a", "an", "another" (one other than this card), "2 or more",
+    then "face-up": the comparison of the count, and the words after them."""
+    if not words:
+        return None
+    if words[0] in ("no", "a", "an", "another"):
+        compare, rest = ({"eq": 0} if words[0] == "no" else {"gte": 1}), words[1:]
+        if words[0] == "another":
+            query["exclude"] = "self"
+    elif words[0].isdigit() and words[1:3] == ["or", "more"]:
+        compare, rest = {"gte": int(words[0])}, words[3:]
+    else:
+        return None
+    if rest[:1] == ["face-up"]:
+        query["no_flag"] = FACE_DOWN
+        rest = rest[1:]
+    return compare, rest
 
 
 def _where(items: list[tuple[str, str]]) -> str | None:
@@ -1224,6 +1258,23 @@ def _stat_change(tree: Any, context: _Context) -> list[Any] | None:
     return [{"change": {"card": card, "stat": stat, "by": amount, **until}} for stat in stats]
 
 
+def _special_summon(tree: Any, context: _Context) -> list[Any] | None:
+    """ "Special Summon this card (from your hand) in Defense Position": the
+    Summon, then the card's position as a flag (as "change … to Defense
+    Position" writes it), for a card the effect names ("this card", "that
+    target"); a card chosen by a query keeps the Summon alone."""
+    card = _card(tree, context, None, "self")
+    if card is None:
+        return None
+    actions: list[Any] = [{"special_summon": card}]
+    where = _subtree(tree, "position")
+    words = str(where.children[0]).lower() if where is not None else ""
+    if "defense" in words and isinstance(card, str):
+        flags = [FACE_DOWN, DEFENSE] if "face-down" in words else [DEFENSE]
+        actions += [{"flag": {"card": card, "set": flag}} for flag in flags]
+    return actions
+
+
 def _event_card(context: _Context) -> str:
     return "event.card"
 
@@ -1236,7 +1287,7 @@ _ACTIONS: dict[str, Any] = {
     "send_gy": _word("send_to_graveyard", None, "self"),
     "discard": _word("discard", "hand", "self"),
     "tribute": _word("tribute", "field", "self"),
-    "special_summon": _word("special_summon", None, "self"),
+    "special_summon": lambda tree, context: _special_summon(tree, context),
     "add_hand": _move("hand", None),
     "return_hand": _move("hand", "field"),
     "return_extra": _move("extra_deck", "field"),

@@ -626,3 +626,39 @@ def test_a_summon_of_this_card_works_on_the_field():
         "If this card is Special Summoned: You can gain 500 LP.", ("monster", "effect")
     )
     assert reading.abilities[0].data["active_in"] == "field"
+
+
+def test_a_summon_in_defense_position_sets_the_flag():
+    # Goyo Guardian (7391448): "Special Summon that monster to your field in Defense Position"
+    text = (
+        "When this card destroys an opponent's monster by battle and sends it to the GY: "
+        "You can Special Summon that monster to your field in Defense Position."
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["do"] == [
+        {"special_summon": "event.card"},
+        {"flag": {"card": "event.card", "set": "defense_position"}},
+    ]
+    compiles(READER.read(text, MONSTER))
+
+
+def test_another_and_or_more_in_a_control_condition():
+    # Hand of the Six Samurai (78792195): "If you control another "Six Samurai" monster:"
+    text = (
+        'If you control another "Six Samurai" monster: You can Tribute 1 "Six Samurai" monster, '
+        "then target 1 monster on the field; destroy that target."
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["condition"] == {
+        "count": {
+            "zone": "field",
+            "owner": "self",
+            "exclude": "self",
+            "types": ["monster"],
+            "all_types": ["six samurai"],
+        },
+        "gte": 1,
+    }
+    compiles(READER.read(text, MONSTER))
