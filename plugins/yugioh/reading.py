@@ -1369,6 +1369,7 @@ _REFS_SELF = (
     "this face-down card",
     "this summoned card",
     "this special summoned card",
+    "this card you control",
 )
 _REFS_TARGET = ("that target", "those targets", "the target", "the targeted card", "that target face-up")
 
@@ -1391,6 +1392,8 @@ def _what(
     if tree.data == "ref":
         word = str(tree.children[0]).lower()
         if word in _REFS_SELF:
+            if word == "this card you control" and context.self_zone is None:
+                context.self_zone = "field"
             where = _subtree(tree, "where") or source
             if where is not None and context.self_zone is None:
                 zone: dict[str, Any] = {}
@@ -1466,7 +1469,9 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
         query["exclude"] = "self"
     elif kind == "noun":
         types = _noun(str(child.children[0]))
-        if types:
+        if types and "types" in query:
+            all_types.extend(types)  # "a LIGHT or DARK monster": one of the words, and a monster
+        elif types:
             query["types"] = types
     elif kind in ("attr", "kind", "race"):
         all_types.append(token.lower().removesuffix("-type").replace(" ", "_").replace("-", "_"))
@@ -1498,6 +1503,16 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
         )
         if owner:
             query["owner"] = owner
+    elif kind == "owner_or_in":
+        # "1 Synchro Monster you control or in your GY": the field and the zone, the same player's
+        mine = token.lower() == "you control"
+        zones: dict[str, Any] = {}
+        _zones_into(child, zones)
+        if not mine or zones.get("owner", "self") != "self" or not isinstance(zones.get("zone"), str):
+            return False
+        query["zone"], query["owner"] = ["field", zones["zone"]], "self"
+    elif kind == "banished_q":
+        query["zone"] = "banished"
     elif kind == "stat":
         words = token.split()
         compare = {"less": "lte", "more": "gte"}.get(words[-2], "eq")

@@ -662,3 +662,45 @@ def test_another_and_or_more_in_a_control_condition():
         "gte": 1,
     }
     compiles(READER.read(text, MONSTER))
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "key", "expected"),
+    [
+        (
+            # Link Bound (51335426): "you control or in your GY" — the field and the GY, both yours
+            "Link Bound",
+            "Target 1 Link Monster you control or in your GY; return it to the Extra Deck.",
+            ("spell", "quick_play"),
+            "target",
+            {"pick": 1, "types": ["monster"], "zone": ["field", "graveyard"], "owner": "self", "all_types": ["link"]},
+        ),
+        (
+            # Chaos Seed (76766706): "LIGHT or DARK Warrior-Type monsters" — one of the Attributes, and a monster
+            "Chaos Seed",
+            "You can target 1 of your banished LIGHT or DARK Warrior-Type monsters; add it to your hand.",
+            ("spell",),
+            "target",
+            {
+                "pick": 1,
+                "owner": "self",
+                "zone": "banished",
+                "types": ["light", "dark"],
+                "all_types": ["warrior", "monster"],
+            },
+        ),
+        (
+            # Rescue Rabbit (85138716), its cost as printed: "banish this card you control" works on the field
+            "Rescue Rabbit",
+            "You can banish this card you control; draw 1 card.",
+            MONSTER,
+            "active_in",
+            "field",
+        ),
+    ],
+)
+def test_queries_over_zones_and_alternatives(card, text, types, key, expected):
+    ability = read_one(text, types)
+    assert ability.unread == (), card
+    assert ability.data[key] == expected, card
+    compiles(READER.read(text, types), types)
