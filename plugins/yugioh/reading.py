@@ -755,6 +755,15 @@ def _control(words: list[str]) -> dict[str, Any] | None:
     if count is None:
         return None
     compare, rest = count
+    rest = _level_and_exception(rest, query)
+    if len(rest) == 4 and rest[1] == "or" and rest[3].lower() in _CONTROL_NOUNS:
+        # "a "Tri-Brigade" or "Springans" monster", "a LIGHT or DARK monster": one of the words, and the noun
+        either = [_type_word(word) for word in (rest[0], rest[2])]
+        noun = _CONTROL_NOUNS[rest[3].lower()].get("types", [])
+        if None in either:
+            return None
+        query.update({"types": either, **({"all_types": noun} if noun else {})})
+        return {"count": query, **compare}
     described = _described([("name" if word.startswith('"') else "word", word) for word in rest])
     nouns = [word for word in rest if word.lower() in _CONTROL_NOUNS]
     if len(nouns) != 1 or len(rest) != 1 + len((described or {}).get("all_types", [])):
@@ -762,6 +771,28 @@ def _control(words: list[str]) -> dict[str, Any] | None:
     query.update(described or {})
     query.update(_CONTROL_NOUNS[nouns[0].lower()])
     return {"count": query, **compare}
+
+
+def _type_word(word: str) -> str | None:
+    """ "LIGHT", "Beast-Warrior", ""Mermail"": the word as a card type, as the queries write it."""
+    if word.startswith('"'):
+        return word.strip('"').lower()
+    if word.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
+        return word.removesuffix("-Type").lower().replace("-", "_")
+    return None
+
+
+def _level_and_exception(words: list[str], query: dict[str, Any]) -> list[str]:
+    """ "Level 4 or lower …" (a stat of the cards counted) and "…, except "X"" / "… other than "X""
+    (a name left out) put into the query; the words left."""
+    if words[:1] == ["Level"] and words[1:2] and words[1].isdigit():
+        compare = {("or", "lower"): "lte", ("or", "higher"): "gte"}.get(tuple(words[2:4]), "eq")
+        query["stat"] = {"level": {compare: int(words[1])}}
+        words = words[4:] if compare != "eq" else words[2:]
+    if len(words) > 2 and words[-1].startswith('"') and (words[-2] == "except" or words[-3:-1] == ["other", "than"]):
+        query["exclude"] = {"name": words[-1].strip('"')}
+        words = words[:-2] if words[-2] == "except" else words[:-3]
+    return words
 
 
 #: the nouns of "you control a "X" monster", "2 or more Spells/Traps", "face-up cards"

@@ -704,3 +704,62 @@ def test_queries_over_zones_and_alternatives(card, text, types, key, expected):
     assert ability.unread == (), card
     assert ability.data[key] == expected, card
     compiles(READER.read(text, types), types)
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Magnetic Field (4740489): a Level and two type words
+            "Magnetic Field",
+            'If you control a Level 4 or lower EARTH Rock monster: You can target 1 Level 4 or lower "Magnet Warrior" '
+            "monster in your GY; Special Summon it.",
+            ("spell", "continuous"),
+            {
+                "count": {
+                    "zone": "field",
+                    "owner": "self",
+                    "stat": {"level": {"lte": 4}},
+                    "types": ["monster"],
+                    "all_types": ["earth", "rock"],
+                },
+                "gte": 1,
+            },
+        ),
+        (
+            # Tri-Brigade Springans Kitt (19304410): one of two archetypes, one name left out
+            "Tri-Brigade Springans Kitt",
+            'If you control a "Tri-Brigade" or "Springans" monster, except "Tri-Brigade Springans Kitt": '
+            "You can Special Summon this card from your hand.",
+            MONSTER,
+            {
+                "count": {
+                    "zone": "field",
+                    "owner": "self",
+                    "exclude": {"name": "Tri-Brigade Springans Kitt"},
+                    "types": ["tri-brigade", "springans"],
+                    "all_types": ["monster"],
+                },
+                "gte": 1,
+            },
+        ),
+    ],
+)
+def test_control_conditions_with_levels_alternatives_and_exceptions(card, text, types, expected):
+    ability = read_one(text, types)
+    assert ability.unread == (), card
+    assert ability.data["condition"] == expected, card
+    compiles(READER.read(text, types), types)
+
+
+def test_which_ritual_spell_summons_the_card_is_a_procedure():
+    # Cyber Angel Idaten (3629090): "You can Ritual Summon this card with …" starts no Chain: no ability
+    text = (
+        'You can Ritual Summon this card with "Machine Angel Ritual". If this card is Ritual Summoned: '
+        "You can add 1 Ritual Spell from your Deck or GY to your hand."
+    )
+    types = ("monster", "ritual", "effect")
+    reading = READER.read(text, types)
+    assert reading.whole
+    assert isinstance(reading.parts[0], Skipped) and reading.parts[0].why.startswith("a Summoning procedure")
+    compiles(reading, types)
