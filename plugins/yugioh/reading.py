@@ -575,7 +575,54 @@ def _event_at(items: list[tuple[str, str]]) -> int | None:
 def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str]] | None:
     """The ability's header from its activation condition, and the words of
     the condition it could not place."""
-    items = _items(tree)
+    items, state = _while(_items(tree))
+    header = _header_of(items, types)
+    if header is None or state is None:
+        return header
+    data, unread = header
+    where = _WHILE_HERE.get(" ".join(text for _, text in state))
+    if where is not None and "when" in data:
+        # "… while this card is in your GY": where the ability works
+        data["active_in"] = where
+        return _ordered(data), unread
+    read, condition = _state(state)
+    if not read or condition is None or "when" not in data:
+        return data, [" ".join(text for _, text in _items(tree))]
+    # "When your opponent activates …, while you control …": the state as the event happens (a Trigger
+    # Effect's trigger condition) or as the effect is activated (a Quick Effect's condition)
+    data["trigger_condition" if data["kind"] == "triggered" else "condition"] = condition
+    return _ordered(data), unread
+
+
+#: "while …" naming where this card is: the zone the ability works in
+_WHILE_HERE: dict[str, str | list[str]] = {
+    **{f"{who} this {what}": "field" for who in ("you control", "you control face-up") for what in ("card", "monster")},
+    **{f"this {what} is on the field": "field" for what in ("card", "monster")},
+    **{f"this {what} is face-up on the field": "field" for what in ("card", "monster")},
+    "this card is in your GY": "graveyard",
+    "this card is in your Graveyard": "graveyard",
+    "this card is in your hand": "hand",
+    "this card is in the GY": "graveyard",
+    "this card is in the Graveyard": "graveyard",
+    "this card is in your hand or GY": ["hand", "graveyard"],
+    "this card is banished": "banished",
+}
+
+
+def _while(items: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]] | None]:
+    """ "If this card is Special Summoned while you control …": the condition
+    cut at "while" after its event, the "(Quick Effect)" kept in the header."""
+    events = [index for index, (name, _) in enumerate(items) if name in _EVENT_ITEMS]
+    cut = next((index for index, (name, _) in enumerate(items) if name == "while_"), None)
+    if cut is None or not events or events[0] > cut:
+        return items, None
+    head = [item for item in items[:cut] if item != ("punct", ",")] if items[cut - 1] == ("punct", ",") else items[:cut]
+    state = [item for item in items[cut + 1 :] if item[0] != "quick"]
+    return [*head, *(item for item in items[cut + 1 :] if item[0] == "quick")], state
+
+
+def _header_of(items: list[tuple[str, str]], types: tuple[str, ...]) -> tuple[dict[str, Any], list[str]] | None:
+    """The header from the condition's items (``_header``)."""
     leads = [name for name, _ in items if name in _LEADS]
     at = _event_at(items)
     pattern = _pattern(items, at) if at is not None else None
@@ -756,6 +803,9 @@ def _control(words: list[str]) -> dict[str, Any] | None:
         return None
     compare, rest = count
     rest = _level_and_exception(rest, query)
+    if len(rest) == 1 and rest[0].startswith('"'):
+        # "a face-up "Elemental HERO Avian""
+        return {"count": {**query, "name": rest[0].strip('"')}, **compare}
     if len(rest) == 4 and rest[1] == "or" and rest[3].lower() in _CONTROL_NOUNS:
         # "a "Tri-Brigade" or "Springans" monster", "a LIGHT or DARK monster": one of the words, and the noun
         either = [_type_word(word) for word in (rest[0], rest[2])]
@@ -909,6 +959,8 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
     words, the event, the card it is about (described, or whose), where it
     went, and how."""
     described = pattern is not None and isinstance(pattern.get("card"), dict)
+    if pattern is not None and _event_of(pattern) == "activated" and any(name == "phase" for name, _ in items):
+        return False  # "When your opponent activates a Trap Card during the Battle Phase": no phase is modelled
     for name, text in items:
         if name == "word" and text.lower() not in _FILLER:
             if described and (
@@ -948,6 +1000,8 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         if card in ("opponent", "own"):
             described["owner"] = "opponent" if card == "opponent" else "self"
         card = described
+    if name == "activated" and card in ("opponent", "own"):
+        card = _activated_card(after, card) or card
     if name == "destroys":
         card = "opponent" if card == "self" else None
         pattern["by"] = "battle"
@@ -978,6 +1032,21 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         if name == "gain_lp":
             pattern["counter"] = "lp"
     return pattern
+
+
+def _activated_card(after: list[tuple[str, str]], owner: str) -> dict[str, Any] | None:
+    """ "your opponent activates a monster effect", "… a Spell/Trap Card": the kinds of card whose
+    activation it waits for (none named: "a card or effect")."""
+    types: list[str] = []
+    for name, text in after:
+        if name == "punct" and text == "(":
+            break
+        for word in _CARD_NOUNS.get(text.lower(), []) if name == "word" else []:
+            if word not in types:
+                types.append(word)
+    if not types:
+        return None
+    return {"types": types, "owner": "opponent" if owner == "opponent" else "self"}
 
 
 def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after: list[tuple[str, str]]) -> None:

@@ -763,3 +763,52 @@ def test_which_ritual_spell_summons_the_card_is_a_procedure():
     assert reading.whole
     assert isinstance(reading.parts[0], Skipped) and reading.parts[0].why.startswith("a Summoning procedure")
     compiles(reading, types)
+
+
+def test_while_after_the_event_is_a_condition_or_where_the_card_works():
+    # Ursarctic Megapolar (28715905): "while you control another "Ursarctic" monster" holds as the Summon happens
+    megapolar = READER.read(
+        'If this card is Special Summoned while you control another "Ursarctic" monster: '
+        "You can target 1 Spell/Trap your opponent controls; destroy it.",
+        MONSTER,
+    )
+    assert megapolar.whole
+    assert megapolar.abilities[0].data["trigger_condition"] == {
+        "count": {
+            "zone": "field",
+            "owner": "self",
+            "exclude": "self",
+            "types": ["monster"],
+            "all_types": ["ursarctic"],
+        },
+        "gte": 1,
+    }
+    # Feather Wind (71060915), a Counter Trap: the state as it is activated
+    wind = READER.read(
+        'When a Spell/Trap Card is activated while you control a face-up "Elemental HERO Avian": '
+        "Negate the activation and destroy it.",
+        ("trap", "counter"),
+    )
+    assert wind.whole
+    assert wind.abilities[0].data["when"] == {"event": "activated", "card": {"types": ["spell", "trap"]}}
+    assert wind.abilities[0].data["condition"] == {
+        "count": {"zone": "field", "owner": "self", "no_flag": "face_down", "name": "Elemental HERO Avian"},
+        "gte": 1,
+    }
+    # Link Streamer (23331400): "while this monster is on the field" is where it works
+    streamer = READER.read(
+        "When a Cyberse monster(s) is Normal or Special Summoned to your field while this monster is on the field "
+        '(except during the Damage Step): You can Special Summon 1 "Data Token" (Cyberse/LIGHT/Level 1/ATK 0/DEF 0).',
+        MONSTER,
+    )
+    assert streamer.whole and streamer.abilities[0].data["active_in"] == "field"
+    for reading, types in ((megapolar, MONSTER), (wind, ("trap", "counter")), (streamer, MONSTER)):
+        compiles(reading, types)
+
+
+def test_the_kind_of_card_an_opponent_activates_and_an_unmodelled_phase():
+    # Trap Jammer (19252988): the activation of a Trap Card; "during the Battle Phase" is not modelled: unread
+    text = "When your opponent activates a Trap Card during the Battle Phase: Negate the activation, and if you do, destroy it."
+    reading = READER.read(text, ("trap", "counter"))
+    assert reading.abilities[0].data["when"] == {"event": "activated", "card": {"types": ["trap"], "owner": "opponent"}}
+    assert reading.abilities[0].unread == ("When your opponent activates a Trap Card during the Battle Phase",)
