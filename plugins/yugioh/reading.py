@@ -755,6 +755,8 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
             if _TURNS[phrase] is not None:
                 conditions.append(_TURNS[phrase])
             continue
+        if part[0] == "have":
+            part = ["you", *part]  # "you control … and have no cards in your hand"
         control = _control(part) or _have(part)
         if control is None:
             return False, None
@@ -868,8 +870,13 @@ def _how_many(words: list[str], query: dict[str, Any]) -> tuple[dict[str, int], 
             query["exclude"] = "self"
     elif words[0].isdigit() and words[1:3] == ["or", "more"]:
         compare, rest = {"gte": int(words[0])}, words[3:]
+    elif words[:2] == ["at", "least"] and words[2:3] and words[2].isdigit():
+        compare, rest = {"gte": int(words[2])}, words[3:]
     else:
         return None
+    if rest[:1] == ["other"]:
+        query["exclude"] = "self"  # "2 or more other Cyberse monsters"
+        rest = rest[1:]
     if rest[:1] == ["face-up"]:
         query["no_flag"] = FACE_DOWN
         rest = rest[1:]
@@ -942,8 +949,13 @@ def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
     start = max((index for index, (name, _) in enumerate(items) if name in _LEADS), default=-1) + 1
     query: dict[str, Any] = {}
     all_types: list[str] = []
-    for name, text in items[start:]:
-        if name == "name":
+    words = [text for _, text in items[start:]]
+    for index, (name, text) in enumerate(items[start:]):
+        if text == "Level" and index + 1 < len(words) and words[index + 1].isdigit():
+            # "a Level 4 or lower monster"
+            compare = {("or", "lower"): "lte", ("or", "higher"): "gte"}.get(tuple(words[index + 2 : index + 4]), "eq")
+            query["stat"] = {"level": {compare: int(words[index + 1])}}
+        elif name == "name":
             all_types.append(text.strip('"').lower())
         elif name == "word" and text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
             all_types.append(text.removesuffix("-Type").lower().replace("-", "_"))
@@ -961,7 +973,10 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
     described = pattern is not None and isinstance(pattern.get("card"), dict)
     if pattern is not None and _event_of(pattern) == "activated" and any(name == "phase" for name, _ in items):
         return False  # "When your opponent activates a Trap Card during the Battle Phase": no phase is modelled
+    leveled = described and "stat" in pattern["card"]  # type: ignore[index]
     for name, text in items:
+        if leveled and (text in ("Level", "lower", "higher") or name == "number"):
+            continue
         if name == "word" and text.lower() not in _FILLER:
             if described and (
                 text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS

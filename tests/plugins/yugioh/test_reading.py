@@ -812,3 +812,42 @@ def test_the_kind_of_card_an_opponent_activates_and_an_unmodelled_phase():
     reading = READER.read(text, ("trap", "counter"))
     assert reading.abilities[0].data["when"] == {"event": "activated", "card": {"types": ["trap"], "owner": "opponent"}}
     assert reading.abilities[0].unread == ("When your opponent activates a Trap Card during the Battle Phase",)
+
+
+def test_at_least_other_and_have_in_a_condition_and_a_level_in_an_event():
+    # Flick Clown (209710): "at least 2 other …" and "… and have no cards in your hand"
+    clown = read_one(
+        "If you control at least 2 other Cyberse monsters and have no cards in your hand: "
+        "You can pay 1000 LP; draw 1 card."
+    )
+    assert clown.unread == ()
+    assert clown.data["condition"] == {
+        "all": [
+            {
+                "count": {
+                    "zone": "field",
+                    "owner": "self",
+                    "exclude": "self",
+                    "types": ["monster"],
+                    "all_types": ["cyberse"],
+                },
+                "gte": 2,
+            },
+            {"count": {"zone": "hand", "owner": "self"}, "eq": 0},
+        ]
+    }
+    # Starry Knight Orbitael (44818): the returning card's Level is part of the event's card
+    text = (
+        "If a face-up Level 7 LIGHT Dragon monster you control returns to the hand, while this card is in your GY "
+        "(except during the Damage Step): You can draw 1 card."
+    )
+    orbitael = read_one(text)
+    assert orbitael.unread == ()
+    assert orbitael.data["when"]["card"] == {
+        "stat": {"level": {"eq": 7}},
+        "types": ["monster"],
+        "all_types": ["light", "dragon"],
+        "owner": "self",
+    }
+    assert orbitael.data["active_in"] == "graveyard"
+    compiles(READER.read(text, MONSTER))
