@@ -925,16 +925,20 @@ _HAVE_ZONES = {
 def _have(words: list[str]) -> dict[str, Any] | None:
     """ "you have no Spells/Traps in your GY", "you have 3 or more "X"
     monsters in your GY": a count of your cards in a zone."""
+    query: dict[str, Any] = {}
+    words = _level_and_exception(words, query)  # "… in your GY other than "Laval Volcano Handmaiden""
     if words[:2] != ["you", "have"] or len(words) < 6 or tuple(words[-3:]) not in _HAVE_ZONES:
         return None
     rest = words[2:-3]
     if rest[0] == "no":
         compare, described = ("eq", 0), rest[1:]
+    elif rest[0] in ("a", "an"):
+        compare, described = ("gte", 1), rest[1:]
     elif rest[0].isdigit() and rest[1:3] == ["or", "more"]:
         compare, described = ("gte", int(rest[0])), rest[3:]
     else:
         return None
-    query: dict[str, Any] = {"zone": _HAVE_ZONES[tuple(words[-3:])], "owner": "self"}
+    query.update({"zone": _HAVE_ZONES[tuple(words[-3:])], "owner": "self"})
     found = _described([("name" if word.startswith('"') else "word", word) for word in described]) or {}
     nouns = [word for word in described if word.lower() in _CARD_NOUNS or word.lower() in ("card", "cards")]
     if len(nouns) != 1 or len(described) != 1 + len(found.get("all_types", [])):

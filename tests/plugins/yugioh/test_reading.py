@@ -851,3 +851,24 @@ def test_at_least_other_and_have_in_a_condition_and_a_level_in_an_event():
     }
     assert orbitael.data["active_in"] == "graveyard"
     compiles(READER.read(text, MONSTER))
+
+
+def test_you_have_a_card_in_your_gy_other_than_a_name():
+    # Laval Volcano Handmaiden (2407147): the state after the event, with a name left out
+    text = (
+        'When this card is sent to the GY, if you have a "Laval" monster in your GY other than '
+        '"Laval Volcano Handmaiden": You can send 1 "Laval" monster from your Deck to your GY.'
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["trigger_condition"] == {
+        "count": {
+            "exclude": {"name": "Laval Volcano Handmaiden"},
+            "zone": "graveyard",
+            "owner": "self",
+            "types": ["monster"],
+            "all_types": ["laval"],
+        },
+        "gte": 1,
+    }
+    compiles(READER.read(text, MONSTER))
