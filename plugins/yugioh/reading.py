@@ -1394,6 +1394,17 @@ def _special_summon(tree: Any, context: _Context) -> list[Any] | None:
     return actions
 
 
+def _stat_equal(tree: Any, context: _Context) -> list[Any] | None:
+    """ "this card gains ATK equal to that monster's ATK": the change by
+    that card's current stat, read as the action happens."""
+    card = _card(tree, context, "field", None)
+    if card is None:
+        return None
+    stat = next(str(token) for token in tree.children if getattr(token, "type", None) == "STATNAME").lower()
+    until = {"until": "end_of_turn"} if _subtree(tree, "until") is not None else {}
+    return [{"change": {"card": card, "stat": stat, "by": _stat_of(tree, context), **until}}]
+
+
 def _event_card(context: _Context) -> str:
     return "event.card"
 
@@ -1437,6 +1448,7 @@ _ACTIONS: dict[str, Any] = {
         {"send_to_graveyard": {"zone": "sources", "under": "self", "pick": _amount(tree)}}
     ],
     "stat_change": _stat_change,
+    "stat_equal": _stat_equal,
     "set_card": _word("set", None, "self"),
     "place_pendulum": _move("field", "hand"),
     "to_defense": lambda tree, context: (

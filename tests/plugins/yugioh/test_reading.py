@@ -872,3 +872,17 @@ def test_you_have_a_card_in_your_gy_other_than_a_name():
         "gte": 1,
     }
     compiles(READER.read(text, MONSTER))
+
+
+def test_gains_atk_equal_to_another_cards_atk():
+    # Brinegir (2102065): "this card gains ATK equal to that monster's ATK" — the change by the target's current ATK
+    text = (
+        "If this card is Normal or Special Summoned: You can target 1 WATER monster in your GY; "
+        "this card gains ATK equal to that monster's ATK until the end of this turn."
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["do"] == [
+        {"change": {"card": "self", "stat": "atk", "by": {"card": "target", "stat": "atk"}, "until": "end_of_turn"}}
+    ]
+    compiles(READER.read(text, MONSTER))
