@@ -638,7 +638,9 @@ def _header_of(items: list[tuple[str, str]], types: tuple[str, ...]) -> tuple[di
         # a Quick Effect, even with an activation condition ("When your opponent activates … (Quick
         # Effect):"), is activated in response, not a Trigger Effect (the bundled files write it so)
         data["kind"] = "activated"
-        data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
+        # older texts print a Quick Effect as "during either player's turn:" (Risebell the Star Psycher)
+        quick = "quick" in leads or " ".join(text for _, text in items).endswith("either player's turn")
+        data["speed"] = 2 if quick and monster else (_type_speed(types) if not monster else 1)
         if pattern is not None and _event_of(pattern) != "activated_phase":
             data["when"] = pattern
             if _wording(items, at, pattern) == "if":
@@ -1405,6 +1407,24 @@ def _stat_equal(tree: Any, context: _Context) -> list[Any] | None:
     return [{"change": {"card": card, "stat": stat, "by": _stat_of(tree, context), **until}}]
 
 
+def _level_change(tree: Any, context: _Context) -> list[Any] | None:
+    """ "increase its Level by 1", "reduce this card's Level by 2": a change of the stat ``level``."""
+    tokens = {getattr(token, "type", None): str(token).lower() for token in tree.children if not hasattr(token, "data")}
+    whose = tokens["POSS"]
+    card: str | None
+    if whose == "this card's":
+        card = "self"
+    elif context.targeted:
+        card = "target"
+    else:
+        card = "event.card" if context.event and not context.event_is_self else None
+    if card is None:
+        return None
+    amount = _amount(tree) * (1 if tokens["LEVEL_VERB"] == "increase" else -1)
+    until = {"until": "end_of_turn"} if _subtree(tree, "until") is not None else {}
+    return [{"change": {"card": card, "stat": "level", "by": amount, **until}}]
+
+
 def _event_card(context: _Context) -> str:
     return "event.card"
 
@@ -1421,6 +1441,10 @@ _ACTIONS: dict[str, Any] = {
     "add_hand": _move("hand", None),
     "return_hand": _move("hand", "field"),
     "return_extra": _move("extra_deck", "field"),
+    "send_top_opponent": lambda tree, context: [
+        {"send_to_graveyard": {"zone": "deck", "owner": "opponent", "top": _count_or_one(tree)}}
+    ],
+    "level_change": lambda tree, context: _level_change(tree, context),
     "send_top": lambda tree, context: [
         {"send_to_graveyard": {"zone": "deck", "owner": "self", "top": _count_or_one(tree)}}
     ],
@@ -1630,13 +1654,13 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
     elif kind == "owner":
         query["zone"] = "field"
         owner = {"your opponent controls": "opponent", "you control": "self", "they control": "opponent"}.get(
-            token.lower()
+            token.lower().replace(" currently", "")
         )
         if owner:
             query["owner"] = owner
     elif kind == "owner_or_in":
         # "1 Synchro Monster you control or in your GY": the field and the zone, the same player's
-        mine = token.lower() == "you control"
+        mine = token.lower().replace(" currently", "") == "you control"
         zones: dict[str, Any] = {}
         _zones_into(child, zones)
         if not mine or zones.get("owner", "self") != "self" or not isinstance(zones.get("zone"), str):

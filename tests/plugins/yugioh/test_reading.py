@@ -886,3 +886,63 @@ def test_gains_atk_equal_to_another_cards_atk():
         {"change": {"card": "self", "stat": "atk", "by": {"card": "target", "stat": "atk"}, "until": "end_of_turn"}}
     ]
     compiles(READER.read(text, MONSTER))
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "expected"),
+    [
+        (
+            # Risebell the Star Psycher (14812659): a Level changed; "during either player's turn" is a Quick Effect
+            "Risebell the Star Psycher",
+            "Once per turn, during either player's turn: You can target 1 face-up monster on the field; "
+            "increase its Level by 1.",
+            {
+                "kind": "activated",
+                "speed": 2,
+                "once_per_turn": True,
+                "target": {"pick": 1, "no_flag": "face_down", "types": ["monster"], "zone": "field"},
+                "do": [{"change": {"card": "target", "stat": "level", "by": 1}}],
+            },
+        ),
+        (
+            # Doom Dozer (76039636): "the top card of their Deck"
+            "Doom Dozer",
+            "If this card inflicts battle damage to your opponent: Send the top card of their Deck to the GY.",
+            {
+                "kind": "triggered",
+                "when": {"event": "lost", "counter": "lp", "player": "opponent", "by": "battle"},
+                "wording": "if",
+                "do": [{"send_to_graveyard": {"zone": "deck", "owner": "opponent", "top": 1}}],
+            },
+        ),
+        (
+            # Sonic Warrior (17932494): "you currently control"
+            "Sonic Warrior",
+            "If this card is sent to the Graveyard: All Level 2 or lower monsters you currently control gain 500 ATK.",
+            {
+                "kind": "triggered",
+                "when": {"event": "moved", "card": "self", "to": "graveyard"},
+                "wording": "if",
+                "do": [
+                    {
+                        "change": {
+                            "card": {
+                                "stat": {"level": {"lte": 2}},
+                                "types": ["monster"],
+                                "zone": "field",
+                                "owner": "self",
+                            },
+                            "stat": "atk",
+                            "by": 500,
+                        }
+                    }
+                ],
+            },
+        ),
+    ],
+)
+def test_levels_their_deck_and_currently(card, text, expected):
+    reading = READER.read(text, MONSTER)
+    assert reading.whole, card
+    assert reading.abilities[0].data == expected, card
+    compiles(reading)
