@@ -435,7 +435,7 @@ def _once_per_turn(parts: Sequence[ReadAbility | Skipped], types: tuple[str, ...
 #: words of a condition that add nothing to its header and trigger pattern
 _FILLER = frozenset(
     "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
-    "it its that face-up by your you control controls sends would be".split()
+    "it its that face-up by your you control controls sends would be each".split()
 )
 #: the events of each kind of Summon the words name: a Tribute Summon is a Normal Summon (rulebook:
 #: "Tribute Summon" is a Normal Summon that Tributes), so "Normal Summoned" waits for both; Fusion,
@@ -674,7 +674,20 @@ def _header_of(items: list[tuple[str, str]], types: tuple[str, ...]) -> tuple[di
     elif at is not None:
         state_read = _state_after(items, at, data)
     unread = [] if state_read or _placed(items, pattern) else [" ".join(text for _, text in items)]
+    turn = _whose_phase(items, at, pattern)
+    if turn is not None and not unread:
+        # "During your End Phase": the End Phase of your turn only (the turn events come every turn)
+        known = data.get("trigger_condition")
+        data["trigger_condition"] = turn if known is None else {"all": [turn, known]}
     return data, unread
+
+
+def _whose_phase(items: list[tuple[str, str]], at: int | None, pattern: dict[str, Any] | None) -> dict[str, Any] | None:
+    """ "your End Phase" ``{turn: self}``, "your opponent's Standby Phase" ``{not: {turn: self}}``."""
+    if at is None or at == 0 or pattern is None or _event_of(pattern) not in ("start_of_turn", "end_of_turn"):
+        return None
+    whose = items[at - 1][0]
+    return {"turn": "self"} if whose == "you" else {"not": {"turn": "self"}} if whose == "opponent" else None
 
 
 #: events at a fixed point of the turn: their effects are worded "when" whatever word introduces them
@@ -752,6 +765,9 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
         earlier = _this_turn(phrase)
         if earlier is not None:
             conditions.append(earlier)
+            continue
+        if len(part) == 5 and part[0].startswith('"') and part[1:] == ["is", "on", "the", "field"]:
+            conditions.append({"count": {"zone": "field", "name": part[0].strip('"')}, "gte": 1})
             continue
         if phrase in _TURNS:
             if _TURNS[phrase] is not None:
@@ -966,7 +982,9 @@ def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
         elif name == "word" and text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
             all_types.append(text.removesuffix("-Type").lower().replace("-", "_"))
         elif name == "word" and text.lower() in _CARD_NOUNS:
-            query["types"] = _CARD_NOUNS[text.lower()]
+            # "a Spell/Trap Card, or monster effect": any of the nouns
+            known = query.setdefault("types", [])
+            known += [word for word in _CARD_NOUNS[text.lower()] if word not in known]
     if all_types:
         query["all_types"] = all_types
     return query or None

@@ -946,3 +946,22 @@ def test_levels_their_deck_and_currently(card, text, expected):
     assert reading.whole, card
     assert reading.abilities[0].data == expected, card
     compiles(reading)
+
+
+def test_whose_phase_and_a_named_card_on_the_field():
+    # Aurkus, Lightsworn Druid (7183277): "During each of your End Phases" — the End Phase of your turn only
+    aurkus = READER.read("During each of your End Phases: Send the top 2 cards of your Deck to the Graveyard.", MONSTER)
+    assert aurkus.whole
+    assert aurkus.abilities[0].data["trigger_condition"] == {"turn": "self"}
+    # Divine Punishment (81066751): any of the nouns; '"X" is on the field' is a condition
+    text = (
+        'When a Spell/Trap Card, or monster effect, is activated, while "The Sanctuary in the Sky" is on the field: '
+        "Negate the activation, and if you do, destroy it."
+    )
+    punishment = READER.read(text, ("trap", "counter"))
+    assert punishment.whole
+    data = punishment.abilities[0].data
+    assert data["when"] == {"event": "activated", "card": {"types": ["spell", "trap", "monster"]}}
+    assert data["condition"] == {"count": {"zone": "field", "name": "The Sanctuary in the Sky"}, "gte": 1}
+    compiles(aurkus)
+    compiles(punishment, ("trap", "counter"))
