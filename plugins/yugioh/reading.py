@@ -870,6 +870,8 @@ _CONTROL_NOUNS: dict[str, dict[str, Any]] = {
     **{noun: {"types": types} for noun, types in {"monster": ["monster"], "monsters": ["monster"]}.items()},
     "card": {},
     "cards": {},
+    "token": {"types": ["token"]},
+    "tokens": {"types": ["token"]},
     **{
         noun: {"types": types}
         for noun, types in {"spell/trap": ["spell", "trap"], "spells/traps": ["spell", "trap"]}.items()

@@ -965,3 +965,13 @@ def test_whose_phase_and_a_named_card_on_the_field():
     assert data["condition"] == {"count": {"zone": "field", "name": "The Sanctuary in the Sky"}, "gte": 1}
     compiles(aurkus)
     compiles(punishment, ("trap", "counter"))
+
+
+def test_a_token_counted_in_a_condition():
+    # Mecha Phantom Beast Blackfalcon (4417407): "While you control a Token" reads; the protection does not
+    reading = READER.read(
+        "While you control a Token, this card cannot be destroyed by battle or card effects.", MONSTER
+    )
+    ability = reading.abilities[0]
+    assert ability.data["condition"] == {"count": {"zone": "field", "owner": "self", "types": ["token"]}, "gte": 1}
+    assert ability.unread == ("this card cannot be destroyed by battle or card effects.",)
