@@ -1445,6 +1445,31 @@ def _level_change(tree: Any, context: _Context) -> list[Any] | None:
     return [{"change": {"card": card, "stat": "level", "by": amount, **until}}]
 
 
+def _special_summon_both(tree: Any, context: _Context) -> list[Any] | None:
+    """ "Special Summon both this card from your hand and 1 "X" from your
+    Deck": the two Summons at once (``together``)."""
+    connector = next(str(token) for token in tree.children if getattr(token, "type", None) == "CONNECT")
+    whats = _whats(tree)
+    if connector.strip(" ,").lower() != "and" or len(whats) != 2:
+        return None
+    # each card with the zone printed after it ("from your hand", read inside the description or after it)
+    sources, current = [None, None], -1
+    for child in tree.children:
+        if getattr(child, "data", None) in ("ref", "query", "token"):
+            current += 1
+        elif getattr(child, "data", None) == "from_zone":
+            sources[current] = child
+    cards = [
+        _what(what, context, default_owner="self", source=source) for what, source in zip(whats, sources, strict=True)
+    ]
+    tail = _subtree(tree, "except_tail")
+    if tail is not None and isinstance(cards[1], dict):
+        cards[1]["exclude"] = {"name": str(tail.children[-1]).strip('"')}
+    if any(card is None for card in cards):
+        return None
+    return [{"together": [{"special_summon": card} for card in cards]}]
+
+
 def _event_card(context: _Context) -> str:
     return "event.card"
 
@@ -1493,6 +1518,7 @@ _ACTIONS: dict[str, Any] = {
     ],
     "stat_change": _stat_change,
     "stat_equal": _stat_equal,
+    "special_summon_both": _special_summon_both,
     "set_card": _word("set", None, "self"),
     "place_pendulum": _move("field", "hand"),
     "to_defense": lambda tree, context: (

@@ -975,3 +975,33 @@ def test_a_token_counted_in_a_condition():
     ability = reading.abilities[0]
     assert ability.data["condition"] == {"count": {"zone": "field", "owner": "self", "types": ["token"]}, "gte": 1}
     assert ability.unread == ("this card cannot be destroyed by battle or card effects.",)
+
+
+def test_special_summon_both():
+    # Impcantation Bookstone (18474999): two Special Summons at once
+    text = (
+        "You can reveal 1 Ritual Spell in your hand; Special Summon both this card from your hand and "
+        '1 "Impcantation" monster from your Deck, except "Impcantation Bookstone".'
+    )
+    reading = READER.read(text, MONSTER)
+    assert reading.whole
+    data = reading.abilities[0].data
+    assert data["active_in"] == "hand"
+    assert data["do"] == [
+        {
+            "together": [
+                {"special_summon": "self"},
+                {
+                    "special_summon": {
+                        "pick": 1,
+                        "types": ["monster"],
+                        "zone": "deck",
+                        "owner": "self",
+                        "exclude": {"name": "Impcantation Bookstone"},
+                        "all_types": ["impcantation"],
+                    }
+                },
+            ]
+        }
+    ]
+    compiles(reading, zone="hand")
