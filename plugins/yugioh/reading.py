@@ -435,7 +435,7 @@ def _once_per_turn(parts: Sequence[ReadAbility | Skipped], types: tuple[str, ...
 #: words of a condition that add nothing to its header and trigger pattern
 _FILLER = frozenset(
     "a an the is are was were this card cards card(s) monster monsters monster(s) on or and to from in of "
-    "it its that face-up by your you control controls sends would be".split()
+    "it its that face-up by your you control controls sends would be each".split()
 )
 #: the events of each kind of Summon the words name: a Tribute Summon is a Normal Summon (rulebook:
 #: "Tribute Summon" is a Normal Summon that Tributes), so "Normal Summoned" waits for both; Fusion,
@@ -575,7 +575,54 @@ def _event_at(items: list[tuple[str, str]]) -> int | None:
 def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str]] | None:
     """The ability's header from its activation condition, and the words of
     the condition it could not place."""
-    items = _items(tree)
+    items, state = _while(_items(tree))
+    header = _header_of(items, types)
+    if header is None or state is None:
+        return header
+    data, unread = header
+    where = _WHILE_HERE.get(" ".join(text for _, text in state))
+    if where is not None and "when" in data:
+        # "… while this card is in your GY": where the ability works
+        data["active_in"] = where
+        return _ordered(data), unread
+    read, condition = _state(state)
+    if not read or condition is None or "when" not in data:
+        return data, [" ".join(text for _, text in _items(tree))]
+    # "When your opponent activates …, while you control …": the state as the event happens (a Trigger
+    # Effect's trigger condition) or as the effect is activated (a Quick Effect's condition)
+    data["trigger_condition" if data["kind"] == "triggered" else "condition"] = condition
+    return _ordered(data), unread
+
+
+#: "while …" naming where this card is: the zone the ability works in
+_WHILE_HERE: dict[str, str | list[str]] = {
+    **{f"{who} this {what}": "field" for who in ("you control", "you control face-up") for what in ("card", "monster")},
+    **{f"this {what} is on the field": "field" for what in ("card", "monster")},
+    **{f"this {what} is face-up on the field": "field" for what in ("card", "monster")},
+    "this card is in your GY": "graveyard",
+    "this card is in your Graveyard": "graveyard",
+    "this card is in your hand": "hand",
+    "this card is in the GY": "graveyard",
+    "this card is in the Graveyard": "graveyard",
+    "this card is in your hand or GY": ["hand", "graveyard"],
+    "this card is banished": "banished",
+}
+
+
+def _while(items: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], list[tuple[str, str]] | None]:
+    """ "If this card is Special Summoned while you control …": the condition
+    cut at "while" after its event, the "(Quick Effect)" kept in the header."""
+    events = [index for index, (name, _) in enumerate(items) if name in _EVENT_ITEMS]
+    cut = next((index for index, (name, _) in enumerate(items) if name == "while_"), None)
+    if cut is None or not events or events[0] > cut:
+        return items, None
+    head = [item for item in items[:cut] if item != ("punct", ",")] if items[cut - 1] == ("punct", ",") else items[:cut]
+    state = [item for item in items[cut + 1 :] if item[0] != "quick"]
+    return [*head, *(item for item in items[cut + 1 :] if item[0] == "quick")], state
+
+
+def _header_of(items: list[tuple[str, str]], types: tuple[str, ...]) -> tuple[dict[str, Any], list[str]] | None:
+    """The header from the condition's items (``_header``)."""
     leads = [name for name, _ in items if name in _LEADS]
     at = _event_at(items)
     pattern = _pattern(items, at) if at is not None else None
@@ -591,7 +638,9 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
         # a Quick Effect, even with an activation condition ("When your opponent activates … (Quick
         # Effect):"), is activated in response, not a Trigger Effect (the bundled files write it so)
         data["kind"] = "activated"
-        data["speed"] = 2 if "quick" in leads and monster else (_type_speed(types) if not monster else 1)
+        # older texts print a Quick Effect as "during either player's turn:" (Risebell the Star Psycher)
+        quick = "quick" in leads or " ".join(text for _, text in items).endswith("either player's turn")
+        data["speed"] = 2 if quick and monster else (_type_speed(types) if not monster else 1)
         if pattern is not None and _event_of(pattern) != "activated_phase":
             data["when"] = pattern
             if _wording(items, at, pattern) == "if":
@@ -625,7 +674,20 @@ def _header(tree: Any, types: tuple[str, ...]) -> tuple[dict[str, Any], list[str
     elif at is not None:
         state_read = _state_after(items, at, data)
     unread = [] if state_read or _placed(items, pattern) else [" ".join(text for _, text in items)]
+    turn = _whose_phase(items, at, pattern)
+    if turn is not None and not unread:
+        # "During your End Phase": the End Phase of your turn only (the turn events come every turn)
+        known = data.get("trigger_condition")
+        data["trigger_condition"] = turn if known is None else {"all": [turn, known]}
     return data, unread
+
+
+def _whose_phase(items: list[tuple[str, str]], at: int | None, pattern: dict[str, Any] | None) -> dict[str, Any] | None:
+    """ "your End Phase" ``{turn: self}``, "your opponent's Standby Phase" ``{not: {turn: self}}``."""
+    if at is None or at == 0 or pattern is None or _event_of(pattern) not in ("start_of_turn", "end_of_turn"):
+        return None
+    whose = items[at - 1][0]
+    return {"turn": "self"} if whose == "you" else {"not": {"turn": "self"}} if whose == "opponent" else None
 
 
 #: events at a fixed point of the turn: their effects are worded "when" whatever word introduces them
@@ -704,10 +766,15 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
         if earlier is not None:
             conditions.append(earlier)
             continue
+        if len(part) == 5 and part[0].startswith('"') and part[1:] == ["is", "on", "the", "field"]:
+            conditions.append({"count": {"zone": "field", "name": part[0].strip('"')}, "gte": 1})
+            continue
         if phrase in _TURNS:
             if _TURNS[phrase] is not None:
                 conditions.append(_TURNS[phrase])
             continue
+        if part[0] == "have":
+            part = ["you", *part]  # "you control … and have no cards in your hand"
         control = _control(part) or _have(part)
         if control is None:
             return False, None
@@ -750,15 +817,90 @@ def _control(words: list[str]) -> dict[str, Any] | None:
     if len(rest) == 1 and rest[0].startswith('"'):
         # "If you control "Dark Magician""
         return {"count": {"zone": "field", "owner": owner, "name": rest[0].strip('"')}, "gte": 1}
-    if not rest or rest[0] not in ("no", "a", "an"):
-        return None
     query: dict[str, Any] = {"zone": "field", "owner": owner}
-    described = _described([("name" if word.startswith('"') else "word", word) for word in rest[1:]])
-    nouns = [word for word in rest[1:] if word.lower() in ("monster", "monsters", "card", "cards")]
-    if not nouns or len(rest) - 1 != len(nouns) + len((described or {}).get("all_types", [])):
+    count = _how_many(rest, query)
+    if count is None:
+        return None
+    compare, rest = count
+    rest = _level_and_exception(rest, query)
+    if len(rest) == 1 and rest[0].startswith('"'):
+        # "a face-up "Elemental HERO Avian""
+        return {"count": {**query, "name": rest[0].strip('"')}, **compare}
+    if len(rest) == 4 and rest[1] == "or" and rest[3].lower() in _CONTROL_NOUNS:
+        # "a "Tri-Brigade" or "Springans" monster", "a LIGHT or DARK monster": one of the words, and the noun
+        either = [_type_word(word) for word in (rest[0], rest[2])]
+        noun = _CONTROL_NOUNS[rest[3].lower()].get("types", [])
+        if None in either:
+            return None
+        query.update({"types": either, **({"all_types": noun} if noun else {})})
+        return {"count": query, **compare}
+    described = _described([("name" if word.startswith('"') else "word", word) for word in rest])
+    nouns = [word for word in rest if word.lower() in _CONTROL_NOUNS]
+    if len(nouns) != 1 or len(rest) != 1 + len((described or {}).get("all_types", [])):
         return None
     query.update(described or {})
-    return {"count": query, "eq": 0} if rest[0] == "no" else {"count": query, "gte": 1}
+    query.update(_CONTROL_NOUNS[nouns[0].lower()])
+    return {"count": query, **compare}
+
+
+def _type_word(word: str) -> str | None:
+    """ "LIGHT", "Beast-Warrior", ""Mermail"": the word as a card type, as the queries write it."""
+    if word.startswith('"'):
+        return word.strip('"').lower()
+    if word.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
+        return word.removesuffix("-Type").lower().replace("-", "_")
+    return None
+
+
+def _level_and_exception(words: list[str], query: dict[str, Any]) -> list[str]:
+    """ "Level 4 or lower …" (a stat of the cards counted) and "…, except "X"" / "… other than "X""
+    (a name left out) put into the query; the words left."""
+    if words[:1] == ["Level"] and words[1:2] and words[1].isdigit():
+        compare = {("or", "lower"): "lte", ("or", "higher"): "gte"}.get(tuple(words[2:4]), "eq")
+        query["stat"] = {"level": {compare: int(words[1])}}
+        words = words[4:] if compare != "eq" else words[2:]
+    if len(words) > 2 and words[-1].startswith('"') and (words[-2] == "except" or words[-3:-1] == ["other", "than"]):
+        query["exclude"] = {"name": words[-1].strip('"')}
+        words = words[:-2] if words[-2] == "except" else words[:-3]
+    return words
+
+
+#: the nouns of "you control a "X" monster", "2 or more Spells/Traps", "face-up cards"
+_CONTROL_NOUNS: dict[str, dict[str, Any]] = {
+    **{noun: {"types": types} for noun, types in {"monster": ["monster"], "monsters": ["monster"]}.items()},
+    "card": {},
+    "cards": {},
+    "token": {"types": ["token"]},
+    "tokens": {"types": ["token"]},
+    **{
+        noun: {"types": types}
+        for noun, types in {"spell/trap": ["spell", "trap"], "spells/traps": ["spell", "trap"]}.items()
+    },
+}
+
+
+def _how_many(words: list[str], query: dict[str, Any]) -> tuple[dict[str, int], list[str]] | None:
+    """ "no", "a", "an", "another" (one other than this card), "2 or more",
+    then "face-up": the comparison of the count, and the words after them."""
+    if not words:
+        return None
+    if words[0] in ("no", "a", "an", "another"):
+        compare, rest = ({"eq": 0} if words[0] == "no" else {"gte": 1}), words[1:]
+        if words[0] == "another":
+            query["exclude"] = "self"
+    elif words[0].isdigit() and words[1:3] == ["or", "more"]:
+        compare, rest = {"gte": int(words[0])}, words[3:]
+    elif words[:2] == ["at", "least"] and words[2:3] and words[2].isdigit():
+        compare, rest = {"gte": int(words[2])}, words[3:]
+    else:
+        return None
+    if rest[:1] == ["other"]:
+        query["exclude"] = "self"  # "2 or more other Cyberse monsters"
+        rest = rest[1:]
+    if rest[:1] == ["face-up"]:
+        query["no_flag"] = FACE_DOWN
+        rest = rest[1:]
+    return compare, rest
 
 
 def _where(items: list[tuple[str, str]]) -> str | None:
@@ -803,16 +945,20 @@ _HAVE_ZONES = {
 def _have(words: list[str]) -> dict[str, Any] | None:
     """ "you have no Spells/Traps in your GY", "you have 3 or more "X"
     monsters in your GY": a count of your cards in a zone."""
+    query: dict[str, Any] = {}
+    words = _level_and_exception(words, query)  # "… in your GY other than "Laval Volcano Handmaiden""
     if words[:2] != ["you", "have"] or len(words) < 6 or tuple(words[-3:]) not in _HAVE_ZONES:
         return None
     rest = words[2:-3]
     if rest[0] == "no":
         compare, described = ("eq", 0), rest[1:]
+    elif rest[0] in ("a", "an"):
+        compare, described = ("gte", 1), rest[1:]
     elif rest[0].isdigit() and rest[1:3] == ["or", "more"]:
         compare, described = ("gte", int(rest[0])), rest[3:]
     else:
         return None
-    query: dict[str, Any] = {"zone": _HAVE_ZONES[tuple(words[-3:])], "owner": "self"}
+    query.update({"zone": _HAVE_ZONES[tuple(words[-3:])], "owner": "self"})
     found = _described([("name" if word.startswith('"') else "word", word) for word in described]) or {}
     nouns = [word for word in described if word.lower() in _CARD_NOUNS or word.lower() in ("card", "cards")]
     if len(nouns) != 1 or len(described) != 1 + len(found.get("all_types", [])):
@@ -827,13 +973,20 @@ def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
     start = max((index for index, (name, _) in enumerate(items) if name in _LEADS), default=-1) + 1
     query: dict[str, Any] = {}
     all_types: list[str] = []
-    for name, text in items[start:]:
-        if name == "name":
+    words = [text for _, text in items[start:]]
+    for index, (name, text) in enumerate(items[start:]):
+        if text == "Level" and index + 1 < len(words) and words[index + 1].isdigit():
+            # "a Level 4 or lower monster"
+            compare = {("or", "lower"): "lte", ("or", "higher"): "gte"}.get(tuple(words[index + 2 : index + 4]), "eq")
+            query["stat"] = {"level": {compare: int(words[index + 1])}}
+        elif name == "name":
             all_types.append(text.strip('"').lower())
         elif name == "word" and text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS:
             all_types.append(text.removesuffix("-Type").lower().replace("-", "_"))
         elif name == "word" and text.lower() in _CARD_NOUNS:
-            query["types"] = _CARD_NOUNS[text.lower()]
+            # "a Spell/Trap Card, or monster effect": any of the nouns
+            known = query.setdefault("types", [])
+            known += [word for word in _CARD_NOUNS[text.lower()] if word not in known]
     if all_types:
         query["all_types"] = all_types
     return query or None
@@ -844,7 +997,12 @@ def _placed(items: list[tuple[str, str]], pattern: dict[str, Any] | None) -> boo
     words, the event, the card it is about (described, or whose), where it
     went, and how."""
     described = pattern is not None and isinstance(pattern.get("card"), dict)
+    if pattern is not None and _event_of(pattern) == "activated" and any(name == "phase" for name, _ in items):
+        return False  # "When your opponent activates a Trap Card during the Battle Phase": no phase is modelled
+    leveled = described and "stat" in pattern["card"]  # type: ignore[index]
     for name, text in items:
+        if leveled and (text in ("Level", "lower", "higher") or name == "number"):
+            continue
         if name == "word" and text.lower() not in _FILLER:
             if described and (
                 text.removesuffix("-Type") in _ATTRIBUTES | _RACES | _KINDS or text.lower() in _CARD_NOUNS
@@ -883,6 +1041,8 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         if card in ("opponent", "own"):
             described["owner"] = "opponent" if card == "opponent" else "self"
         card = described
+    if name == "activated" and card in ("opponent", "own"):
+        card = _activated_card(after, card) or card
     if name == "destroys":
         card = "opponent" if card == "self" else None
         pattern["by"] = "battle"
@@ -913,6 +1073,21 @@ def _pattern(items: list[tuple[str, str]], at: int) -> dict[str, Any] | None:
         if name == "gain_lp":
             pattern["counter"] = "lp"
     return pattern
+
+
+def _activated_card(after: list[tuple[str, str]], owner: str) -> dict[str, Any] | None:
+    """ "your opponent activates a monster effect", "… a Spell/Trap Card": the kinds of card whose
+    activation it waits for (none named: "a card or effect")."""
+    types: list[str] = []
+    for name, text in after:
+        if name == "punct" and text == "(":
+            break
+        for word in _CARD_NOUNS.get(text.lower(), []) if name == "word" else []:
+            if word not in types:
+                types.append(word)
+    if not types:
+        return None
+    return {"types": types, "owner": "opponent" if owner == "opponent" else "self"}
 
 
 def _where_and_how(pattern: dict[str, Any], name: str, before: list[str], after: list[tuple[str, str]]) -> None:
@@ -1224,6 +1399,77 @@ def _stat_change(tree: Any, context: _Context) -> list[Any] | None:
     return [{"change": {"card": card, "stat": stat, "by": amount, **until}} for stat in stats]
 
 
+def _special_summon(tree: Any, context: _Context) -> list[Any] | None:
+    """ "Special Summon this card (from your hand) in Defense Position": the
+    Summon, then the card's position as a flag (as "change … to Defense
+    Position" writes it), for a card the effect names ("this card", "that
+    target"); a card chosen by a query keeps the Summon alone."""
+    card = _card(tree, context, None, "self")
+    if card is None:
+        return None
+    actions: list[Any] = [{"special_summon": card}]
+    where = _subtree(tree, "position")
+    words = str(where.children[0]).lower() if where is not None else ""
+    if "defense" in words and isinstance(card, str):
+        flags = [FACE_DOWN, DEFENSE] if "face-down" in words else [DEFENSE]
+        actions += [{"flag": {"card": card, "set": flag}} for flag in flags]
+    return actions
+
+
+def _stat_equal(tree: Any, context: _Context) -> list[Any] | None:
+    """ "this card gains ATK equal to that monster's ATK": the change by
+    that card's current stat, read as the action happens."""
+    card = _card(tree, context, "field", None)
+    if card is None:
+        return None
+    stat = next(str(token) for token in tree.children if getattr(token, "type", None) == "STATNAME").lower()
+    until = {"until": "end_of_turn"} if _subtree(tree, "until") is not None else {}
+    return [{"change": {"card": card, "stat": stat, "by": _stat_of(tree, context), **until}}]
+
+
+def _level_change(tree: Any, context: _Context) -> list[Any] | None:
+    """ "increase its Level by 1", "reduce this card's Level by 2": a change of the stat ``level``."""
+    tokens = {getattr(token, "type", None): str(token).lower() for token in tree.children if not hasattr(token, "data")}
+    whose = tokens["POSS"]
+    card: str | None
+    if whose == "this card's":
+        card = "self"
+    elif context.targeted:
+        card = "target"
+    else:
+        card = "event.card" if context.event and not context.event_is_self else None
+    if card is None:
+        return None
+    amount = _amount(tree) * (1 if tokens["LEVEL_VERB"] == "increase" else -1)
+    until = {"until": "end_of_turn"} if _subtree(tree, "until") is not None else {}
+    return [{"change": {"card": card, "stat": "level", "by": amount, **until}}]
+
+
+def _special_summon_both(tree: Any, context: _Context) -> list[Any] | None:
+    """ "Special Summon both this card from your hand and 1 "X" from your
+    Deck": the two Summons at once (``together``)."""
+    connector = next(str(token) for token in tree.children if getattr(token, "type", None) == "CONNECT")
+    whats = _whats(tree)
+    if connector.strip(" ,").lower() != "and" or len(whats) != 2:
+        return None
+    # each card with the zone printed after it ("from your hand", read inside the description or after it)
+    sources, current = [None, None], -1
+    for child in tree.children:
+        if getattr(child, "data", None) in ("ref", "query", "token"):
+            current += 1
+        elif getattr(child, "data", None) == "from_zone":
+            sources[current] = child
+    cards = [
+        _what(what, context, default_owner="self", source=source) for what, source in zip(whats, sources, strict=True)
+    ]
+    tail = _subtree(tree, "except_tail")
+    if tail is not None and isinstance(cards[1], dict):
+        cards[1]["exclude"] = {"name": str(tail.children[-1]).strip('"')}
+    if any(card is None for card in cards):
+        return None
+    return [{"together": [{"special_summon": card} for card in cards]}]
+
+
 def _event_card(context: _Context) -> str:
     return "event.card"
 
@@ -1236,10 +1482,14 @@ _ACTIONS: dict[str, Any] = {
     "send_gy": _word("send_to_graveyard", None, "self"),
     "discard": _word("discard", "hand", "self"),
     "tribute": _word("tribute", "field", "self"),
-    "special_summon": _word("special_summon", None, "self"),
+    "special_summon": lambda tree, context: _special_summon(tree, context),
     "add_hand": _move("hand", None),
     "return_hand": _move("hand", "field"),
     "return_extra": _move("extra_deck", "field"),
+    "send_top_opponent": lambda tree, context: [
+        {"send_to_graveyard": {"zone": "deck", "owner": "opponent", "top": _count_or_one(tree)}}
+    ],
+    "level_change": lambda tree, context: _level_change(tree, context),
     "send_top": lambda tree, context: [
         {"send_to_graveyard": {"zone": "deck", "owner": "self", "top": _count_or_one(tree)}}
     ],
@@ -1267,6 +1517,8 @@ _ACTIONS: dict[str, Any] = {
         {"send_to_graveyard": {"zone": "sources", "under": "self", "pick": _amount(tree)}}
     ],
     "stat_change": _stat_change,
+    "stat_equal": _stat_equal,
+    "special_summon_both": _special_summon_both,
     "set_card": _word("set", None, "self"),
     "place_pendulum": _move("field", "hand"),
     "to_defense": lambda tree, context: (
@@ -1318,6 +1570,7 @@ _REFS_SELF = (
     "this face-down card",
     "this summoned card",
     "this special summoned card",
+    "this card you control",
 )
 _REFS_TARGET = ("that target", "those targets", "the target", "the targeted card", "that target face-up")
 
@@ -1340,6 +1593,8 @@ def _what(
     if tree.data == "ref":
         word = str(tree.children[0]).lower()
         if word in _REFS_SELF:
+            if word == "this card you control" and context.self_zone is None:
+                context.self_zone = "field"
             where = _subtree(tree, "where") or source
             if where is not None and context.self_zone is None:
                 zone: dict[str, Any] = {}
@@ -1415,7 +1670,9 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
         query["exclude"] = "self"
     elif kind == "noun":
         types = _noun(str(child.children[0]))
-        if types:
+        if types and "types" in query:
+            all_types.extend(types)  # "a LIGHT or DARK monster": one of the words, and a monster
+        elif types:
             query["types"] = types
     elif kind in ("attr", "kind", "race"):
         all_types.append(token.lower().removesuffix("-type").replace(" ", "_").replace("-", "_"))
@@ -1443,10 +1700,20 @@ def _describe(child: Any, query: dict[str, Any], all_types: list[str]) -> bool:
     elif kind == "owner":
         query["zone"] = "field"
         owner = {"your opponent controls": "opponent", "you control": "self", "they control": "opponent"}.get(
-            token.lower()
+            token.lower().replace(" currently", "")
         )
         if owner:
             query["owner"] = owner
+    elif kind == "owner_or_in":
+        # "1 Synchro Monster you control or in your GY": the field and the zone, the same player's
+        mine = token.lower().replace(" currently", "") == "you control"
+        zones: dict[str, Any] = {}
+        _zones_into(child, zones)
+        if not mine or zones.get("owner", "self") != "self" or not isinstance(zones.get("zone"), str):
+            return False
+        query["zone"], query["owner"] = ["field", zones["zone"]], "self"
+    elif kind == "banished_q":
+        query["zone"] = "banished"
     elif kind == "stat":
         words = token.split()
         compare = {"less": "lte", "more": "gte"}.get(words[-2], "eq")

@@ -626,3 +626,382 @@ def test_a_summon_of_this_card_works_on_the_field():
         "If this card is Special Summoned: You can gain 500 LP.", ("monster", "effect")
     )
     assert reading.abilities[0].data["active_in"] == "field"
+
+
+def test_a_summon_in_defense_position_sets_the_flag():
+    # Goyo Guardian (7391448): "Special Summon that monster to your field in Defense Position"
+    text = (
+        "When this card destroys an opponent's monster by battle and sends it to the GY: "
+        "You can Special Summon that monster to your field in Defense Position."
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["do"] == [
+        {"special_summon": "event.card"},
+        {"flag": {"card": "event.card", "set": "defense_position"}},
+    ]
+    compiles(READER.read(text, MONSTER))
+
+
+def test_another_and_or_more_in_a_control_condition():
+    # Hand of the Six Samurai (78792195): "If you control another "Six Samurai" monster:"
+    text = (
+        'If you control another "Six Samurai" monster: You can Tribute 1 "Six Samurai" monster, '
+        "then target 1 monster on the field; destroy that target."
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["condition"] == {
+        "count": {
+            "zone": "field",
+            "owner": "self",
+            "exclude": "self",
+            "types": ["monster"],
+            "all_types": ["six samurai"],
+        },
+        "gte": 1,
+    }
+    compiles(READER.read(text, MONSTER))
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "key", "expected"),
+    [
+        (
+            # Link Bound (51335426): "you control or in your GY" — the field and the GY, both yours
+            "Link Bound",
+            "Target 1 Link Monster you control or in your GY; return it to the Extra Deck.",
+            ("spell", "quick_play"),
+            "target",
+            {"pick": 1, "types": ["monster"], "zone": ["field", "graveyard"], "owner": "self", "all_types": ["link"]},
+        ),
+        (
+            # Chaos Seed (76766706): "LIGHT or DARK Warrior-Type monsters" — one of the Attributes, and a monster
+            "Chaos Seed",
+            "You can target 1 of your banished LIGHT or DARK Warrior-Type monsters; add it to your hand.",
+            ("spell",),
+            "target",
+            {
+                "pick": 1,
+                "owner": "self",
+                "zone": "banished",
+                "types": ["light", "dark"],
+                "all_types": ["warrior", "monster"],
+            },
+        ),
+        (
+            # Rescue Rabbit (85138716), its cost as printed: "banish this card you control" works on the field
+            "Rescue Rabbit",
+            "You can banish this card you control; draw 1 card.",
+            MONSTER,
+            "active_in",
+            "field",
+        ),
+    ],
+)
+def test_queries_over_zones_and_alternatives(card, text, types, key, expected):
+    ability = read_one(text, types)
+    assert ability.unread == (), card
+    assert ability.data[key] == expected, card
+    compiles(READER.read(text, types), types)
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "types", "expected"),
+    [
+        (
+            # Magnetic Field (4740489): a Level and two type words
+            "Magnetic Field",
+            'If you control a Level 4 or lower EARTH Rock monster: You can target 1 Level 4 or lower "Magnet Warrior" '
+            "monster in your GY; Special Summon it.",
+            ("spell", "continuous"),
+            {
+                "count": {
+                    "zone": "field",
+                    "owner": "self",
+                    "stat": {"level": {"lte": 4}},
+                    "types": ["monster"],
+                    "all_types": ["earth", "rock"],
+                },
+                "gte": 1,
+            },
+        ),
+        (
+            # Tri-Brigade Springans Kitt (19304410): one of two archetypes, one name left out
+            "Tri-Brigade Springans Kitt",
+            'If you control a "Tri-Brigade" or "Springans" monster, except "Tri-Brigade Springans Kitt": '
+            "You can Special Summon this card from your hand.",
+            MONSTER,
+            {
+                "count": {
+                    "zone": "field",
+                    "owner": "self",
+                    "exclude": {"name": "Tri-Brigade Springans Kitt"},
+                    "types": ["tri-brigade", "springans"],
+                    "all_types": ["monster"],
+                },
+                "gte": 1,
+            },
+        ),
+    ],
+)
+def test_control_conditions_with_levels_alternatives_and_exceptions(card, text, types, expected):
+    ability = read_one(text, types)
+    assert ability.unread == (), card
+    assert ability.data["condition"] == expected, card
+    compiles(READER.read(text, types), types)
+
+
+def test_which_ritual_spell_summons_the_card_is_a_procedure():
+    # Cyber Angel Idaten (3629090): "You can Ritual Summon this card with …" starts no Chain: no ability
+    text = (
+        'You can Ritual Summon this card with "Machine Angel Ritual". If this card is Ritual Summoned: '
+        "You can add 1 Ritual Spell from your Deck or GY to your hand."
+    )
+    types = ("monster", "ritual", "effect")
+    reading = READER.read(text, types)
+    assert reading.whole
+    assert isinstance(reading.parts[0], Skipped) and reading.parts[0].why.startswith("a Summoning procedure")
+    compiles(reading, types)
+
+
+def test_while_after_the_event_is_a_condition_or_where_the_card_works():
+    # Ursarctic Megapolar (28715905): "while you control another "Ursarctic" monster" holds as the Summon happens
+    megapolar = READER.read(
+        'If this card is Special Summoned while you control another "Ursarctic" monster: '
+        "You can target 1 Spell/Trap your opponent controls; destroy it.",
+        MONSTER,
+    )
+    assert megapolar.whole
+    assert megapolar.abilities[0].data["trigger_condition"] == {
+        "count": {
+            "zone": "field",
+            "owner": "self",
+            "exclude": "self",
+            "types": ["monster"],
+            "all_types": ["ursarctic"],
+        },
+        "gte": 1,
+    }
+    # Feather Wind (71060915), a Counter Trap: the state as it is activated
+    wind = READER.read(
+        'When a Spell/Trap Card is activated while you control a face-up "Elemental HERO Avian": '
+        "Negate the activation and destroy it.",
+        ("trap", "counter"),
+    )
+    assert wind.whole
+    assert wind.abilities[0].data["when"] == {"event": "activated", "card": {"types": ["spell", "trap"]}}
+    assert wind.abilities[0].data["condition"] == {
+        "count": {"zone": "field", "owner": "self", "no_flag": "face_down", "name": "Elemental HERO Avian"},
+        "gte": 1,
+    }
+    # Link Streamer (23331400): "while this monster is on the field" is where it works
+    streamer = READER.read(
+        "When a Cyberse monster(s) is Normal or Special Summoned to your field while this monster is on the field "
+        '(except during the Damage Step): You can Special Summon 1 "Data Token" (Cyberse/LIGHT/Level 1/ATK 0/DEF 0).',
+        MONSTER,
+    )
+    assert streamer.whole and streamer.abilities[0].data["active_in"] == "field"
+    for reading, types in ((megapolar, MONSTER), (wind, ("trap", "counter")), (streamer, MONSTER)):
+        compiles(reading, types)
+
+
+def test_the_kind_of_card_an_opponent_activates_and_an_unmodelled_phase():
+    # Trap Jammer (19252988): the activation of a Trap Card; "during the Battle Phase" is not modelled: unread
+    text = "When your opponent activates a Trap Card during the Battle Phase: Negate the activation, and if you do, destroy it."
+    reading = READER.read(text, ("trap", "counter"))
+    assert reading.abilities[0].data["when"] == {"event": "activated", "card": {"types": ["trap"], "owner": "opponent"}}
+    assert reading.abilities[0].unread == ("When your opponent activates a Trap Card during the Battle Phase",)
+
+
+def test_at_least_other_and_have_in_a_condition_and_a_level_in_an_event():
+    # Flick Clown (209710): "at least 2 other …" and "… and have no cards in your hand"
+    clown = read_one(
+        "If you control at least 2 other Cyberse monsters and have no cards in your hand: "
+        "You can pay 1000 LP; draw 1 card."
+    )
+    assert clown.unread == ()
+    assert clown.data["condition"] == {
+        "all": [
+            {
+                "count": {
+                    "zone": "field",
+                    "owner": "self",
+                    "exclude": "self",
+                    "types": ["monster"],
+                    "all_types": ["cyberse"],
+                },
+                "gte": 2,
+            },
+            {"count": {"zone": "hand", "owner": "self"}, "eq": 0},
+        ]
+    }
+    # Starry Knight Orbitael (44818): the returning card's Level is part of the event's card
+    text = (
+        "If a face-up Level 7 LIGHT Dragon monster you control returns to the hand, while this card is in your GY "
+        "(except during the Damage Step): You can draw 1 card."
+    )
+    orbitael = read_one(text)
+    assert orbitael.unread == ()
+    assert orbitael.data["when"]["card"] == {
+        "stat": {"level": {"eq": 7}},
+        "types": ["monster"],
+        "all_types": ["light", "dragon"],
+        "owner": "self",
+    }
+    assert orbitael.data["active_in"] == "graveyard"
+    compiles(READER.read(text, MONSTER))
+
+
+def test_you_have_a_card_in_your_gy_other_than_a_name():
+    # Laval Volcano Handmaiden (2407147): the state after the event, with a name left out
+    text = (
+        'When this card is sent to the GY, if you have a "Laval" monster in your GY other than '
+        '"Laval Volcano Handmaiden": You can send 1 "Laval" monster from your Deck to your GY.'
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["trigger_condition"] == {
+        "count": {
+            "exclude": {"name": "Laval Volcano Handmaiden"},
+            "zone": "graveyard",
+            "owner": "self",
+            "types": ["monster"],
+            "all_types": ["laval"],
+        },
+        "gte": 1,
+    }
+    compiles(READER.read(text, MONSTER))
+
+
+def test_gains_atk_equal_to_another_cards_atk():
+    # Brinegir (2102065): "this card gains ATK equal to that monster's ATK" — the change by the target's current ATK
+    text = (
+        "If this card is Normal or Special Summoned: You can target 1 WATER monster in your GY; "
+        "this card gains ATK equal to that monster's ATK until the end of this turn."
+    )
+    ability = read_one(text)
+    assert ability.unread == ()
+    assert ability.data["do"] == [
+        {"change": {"card": "self", "stat": "atk", "by": {"card": "target", "stat": "atk"}, "until": "end_of_turn"}}
+    ]
+    compiles(READER.read(text, MONSTER))
+
+
+@pytest.mark.parametrize(
+    ("card", "text", "expected"),
+    [
+        (
+            # Risebell the Star Psycher (14812659): a Level changed; "during either player's turn" is a Quick Effect
+            "Risebell the Star Psycher",
+            "Once per turn, during either player's turn: You can target 1 face-up monster on the field; "
+            "increase its Level by 1.",
+            {
+                "kind": "activated",
+                "speed": 2,
+                "once_per_turn": True,
+                "target": {"pick": 1, "no_flag": "face_down", "types": ["monster"], "zone": "field"},
+                "do": [{"change": {"card": "target", "stat": "level", "by": 1}}],
+            },
+        ),
+        (
+            # Doom Dozer (76039636): "the top card of their Deck"
+            "Doom Dozer",
+            "If this card inflicts battle damage to your opponent: Send the top card of their Deck to the GY.",
+            {
+                "kind": "triggered",
+                "when": {"event": "lost", "counter": "lp", "player": "opponent", "by": "battle"},
+                "wording": "if",
+                "do": [{"send_to_graveyard": {"zone": "deck", "owner": "opponent", "top": 1}}],
+            },
+        ),
+        (
+            # Sonic Warrior (17932494): "you currently control"
+            "Sonic Warrior",
+            "If this card is sent to the Graveyard: All Level 2 or lower monsters you currently control gain 500 ATK.",
+            {
+                "kind": "triggered",
+                "when": {"event": "moved", "card": "self", "to": "graveyard"},
+                "wording": "if",
+                "do": [
+                    {
+                        "change": {
+                            "card": {
+                                "stat": {"level": {"lte": 2}},
+                                "types": ["monster"],
+                                "zone": "field",
+                                "owner": "self",
+                            },
+                            "stat": "atk",
+                            "by": 500,
+                        }
+                    }
+                ],
+            },
+        ),
+    ],
+)
+def test_levels_their_deck_and_currently(card, text, expected):
+    reading = READER.read(text, MONSTER)
+    assert reading.whole, card
+    assert reading.abilities[0].data == expected, card
+    compiles(reading)
+
+
+def test_whose_phase_and_a_named_card_on_the_field():
+    # Aurkus, Lightsworn Druid (7183277): "During each of your End Phases" — the End Phase of your turn only
+    aurkus = READER.read("During each of your End Phases: Send the top 2 cards of your Deck to the Graveyard.", MONSTER)
+    assert aurkus.whole
+    assert aurkus.abilities[0].data["trigger_condition"] == {"turn": "self"}
+    # Divine Punishment (81066751): any of the nouns; '"X" is on the field' is a condition
+    text = (
+        'When a Spell/Trap Card, or monster effect, is activated, while "The Sanctuary in the Sky" is on the field: '
+        "Negate the activation, and if you do, destroy it."
+    )
+    punishment = READER.read(text, ("trap", "counter"))
+    assert punishment.whole
+    data = punishment.abilities[0].data
+    assert data["when"] == {"event": "activated", "card": {"types": ["spell", "trap", "monster"]}}
+    assert data["condition"] == {"count": {"zone": "field", "name": "The Sanctuary in the Sky"}, "gte": 1}
+    compiles(aurkus)
+    compiles(punishment, ("trap", "counter"))
+
+
+def test_a_token_counted_in_a_condition():
+    # Mecha Phantom Beast Blackfalcon (4417407): "While you control a Token" reads; the protection does not
+    reading = READER.read(
+        "While you control a Token, this card cannot be destroyed by battle or card effects.", MONSTER
+    )
+    ability = reading.abilities[0]
+    assert ability.data["condition"] == {"count": {"zone": "field", "owner": "self", "types": ["token"]}, "gte": 1}
+    assert ability.unread == ("this card cannot be destroyed by battle or card effects.",)
+
+
+def test_special_summon_both():
+    # Impcantation Bookstone (18474999): two Special Summons at once
+    text = (
+        "You can reveal 1 Ritual Spell in your hand; Special Summon both this card from your hand and "
+        '1 "Impcantation" monster from your Deck, except "Impcantation Bookstone".'
+    )
+    reading = READER.read(text, MONSTER)
+    assert reading.whole
+    data = reading.abilities[0].data
+    assert data["active_in"] == "hand"
+    assert data["do"] == [
+        {
+            "together": [
+                {"special_summon": "self"},
+                {
+                    "special_summon": {
+                        "pick": 1,
+                        "types": ["monster"],
+                        "zone": "deck",
+                        "owner": "self",
+                        "exclude": {"name": "Impcantation Bookstone"},
+                        "all_types": ["impcantation"],
+                    }
+                },
+            ]
+        }
+    ]
+    compiles(reading, zone="hand")
