@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-from helpers import yaml_file
+from helpers import read_card, yaml_file
 from tcgtrig.plugins.yugioh.reading import READER
 from tcgtrig.printed import Header, Skipped
 
@@ -34,16 +34,7 @@ def header(text: str, types=MONSTER) -> dict:
 
 
 def compiles(reading, types=MONSTER, zone: str = "field") -> None:
-    data = {
-        "format": 1,
-        "title": "read",
-        "game": "yugioh",
-        "players": ["A", "B"],
-        "turn_player": "A",
-        "cards": [{"id": "c", "owner": "A", "zone": zone, "types": list(types), "abilities": reading.scenario()}],
-        "start": [],
-    }
-    tcgtrig.scenario_from_data(data).compile(tcgtrig.load_ruleset("yugioh"))
+    read_card("yugioh", reading, zone, types)
 
 
 # -- headers ---------------------------------------------------------------------
