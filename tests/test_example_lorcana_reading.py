@@ -153,3 +153,21 @@ def test_gain_lore_when_others_are_banished_read_from_text_resolves_as_the_writt
     expectation = scenario.compile(RULESET).expect
     assert expectation is not None and tcgtrig.check_expectation(result, expectation) == []
     assert result.keys("resolved") == written.keys("resolved") == ["watcher.see"] * 3
+
+
+def test_a_chosen_character_with_at_most_n_strength_madame_medusa_set3_112():
+    reading = read(
+        "THAT TERRIBLE WOMAN When you play this character, banish chosen opposing character with 3 {S} or less."
+    )
+    (ability,) = reading.abilities
+    assert ability.data["do"] == [
+        {
+            "banish": {
+                "zone": "play",
+                "owner": "opponent",
+                "types": ["character"],
+                "stat": {"strength": {"lte": 3}},
+                "pick": 1,
+            }
+        }
+    ]

@@ -84,8 +84,8 @@ def _query(trees: list[Tree], tokens: list[Token]) -> dict[str, Any]:
         elif kind in ("character_or_location", "item_or_location"):
             query["types"] = kind.split("_or_")
         elif kind in ("stat_lte", "stat_gte"):
-            number, stat = _tokens(part)
-            query["stat"] = {_STATS[str(stat)]: {kind[-3:]: number(number)}}
+            amount, stat = _tokens(part)
+            query["stat"] = {_STATS[str(stat)]: {kind[-3:]: number(amount)}}
         else:  # cost: not a stat the scenario gives
             raise Unreadable(kind)
     return query
