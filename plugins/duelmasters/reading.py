@@ -34,7 +34,7 @@ from typing import Any
 
 from lark import Token, Transformer, Tree, v_args
 from lark.exceptions import LarkError
-from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, grammar
+from tcgtrig.printed import ReadAbility, Reading, Skipped, TextReader, Unreadable, grammar, number
 
 
 def _parse(words: str, start: str) -> Any:
@@ -142,10 +142,6 @@ _TRIGGER_THEN_TEXT_EN = re.compile(r"^(Shield [Tt]rigger(?: \([^()]*\))?)\.? +(?
 _BULLET = re.compile(r"^[■●・]\s*")
 
 
-class Unreadable(ValueError):
-    """Words the grammar parses but the scenario language cannot say."""
-
-
 def _check_zones(value: Any) -> None:
     """A query names its zone ("a card" alone is from nowhere)."""
     if isinstance(value, dict):
@@ -172,11 +168,6 @@ def _civ(token: Any) -> str:
     return words.get(str(token), str(token).lower())
 
 
-def _num(token: Any) -> int:
-    text = str(token).lower()
-    return {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}.get(text) or int(text)
-
-
 def _signed(token: Any) -> int:
     return int(str(token).replace(" ", ""))
 
@@ -198,12 +189,12 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {"zone": "deck", "owner": "self", "top": 1}
 
     def sel_top_nth(self, n: Token, *_: Any) -> dict[str, Any]:
-        if _num(n) != 1:
+        if number(n) != 1:
             raise Unreadable("the Nth card of the deck")
         return {"zone": "deck", "owner": "self", "top": 1}
 
     def sel_top_n(self, n: Token, *_: Any) -> dict[str, Any]:
-        return {"zone": "deck", "owner": "self", "top": _num(n)}
+        return {"zone": "deck", "owner": "self", "top": number(n)}
 
     def sel_query(self, *parts: Any) -> dict[str, Any]:
         query: dict[str, Any] = {}
@@ -247,10 +238,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return ("all", 0)
 
     def c_upto(self, n: Token, *_: Any) -> tuple[str, int]:
-        return ("upto", _num(n))
+        return ("upto", number(n))
 
     def c_n(self, n: Token, *_: Any) -> tuple[str, int]:
-        return ("n", _num(n))
+        return ("n", number(n))
 
     def c_default(self) -> tuple[str, int]:
         return ("default", 1)
@@ -338,10 +329,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return {}
 
     def f_power_lte(self, n: Token, *_: Any) -> dict[str, Any]:
-        return {"stat": {"power": {"lte": _num(n)}}}
+        return {"stat": {"power": {"lte": number(n)}}}
 
     def f_power_gte(self, n: Token, *_: Any) -> dict[str, Any]:
-        return {"stat": {"power": {"gte": _num(n)}}}
+        return {"stat": {"power": {"gte": number(n)}}}
 
     def f_has(self, name: Token, *_: Any) -> dict[str, Any]:
         word = str(name).strip('"「」 .').lower().replace(" ", "_")
@@ -362,13 +353,13 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return [{"draw": 1}]
 
     def draw_n(self, n: Token, *_: Any) -> list[Any]:
-        return [{"draw": _num(n)}]
+        return [{"draw": number(n)}]
 
     def draw_upto(self, n: Token, *_: Any) -> list[Any]:
         """ "Draw up to N cards": a card at a time (Duel Masters draws one card
         N times), each one the player may stop before."""
         actions: list[Any] = [{"may": [{"draw": 1}]}]
-        for _ in range(_num(n) - 1):
+        for _ in range(number(n) - 1):
             actions = [{"may": [{"draw": 1}, *actions]}]
         return actions
 
@@ -428,10 +419,10 @@ class _Build(Transformer):  # type: ignore[type-arg]
         return [{"move": {"card": query, "to": "hand"}}]
 
     def discard_own(self, n: Token, *_: Any) -> list[Any]:
-        return [{"discard": {"zone": "hand", "owner": "self", "pick": _num(n)}}]
+        return [{"discard": {"zone": "hand", "owner": "self", "pick": number(n)}}]
 
     def discard_opponent(self, n: Token, *_: Any) -> list[Any]:
-        return [{"discard": {"zone": "hand", "owner": "opponent", "pick": _num(n), "chooser": "opponent"}}]
+        return [{"discard": {"zone": "hand", "owner": "opponent", "pick": number(n), "chooser": "opponent"}}]
 
     def choose_only(self, sel: Any, *_: Any) -> list[Any]:
         return [{"_choose": sel}]
@@ -934,7 +925,7 @@ class DuelMastersReader(TextReader):
                 )
             ]
         if kind == "ninja_strike_line":
-            return [self._ninja_strike(words, _num(tree.children[1]))]
+            return [self._ninja_strike(words, number(tree.children[1]))]
         if kind == "silent_skill_line":
             optional, actions = _effect(BUILD.transform(tree.children[-1]))
             return [self._silent_skill(words, actions)]
