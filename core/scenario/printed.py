@@ -100,17 +100,12 @@ def reading_game(data: dict[str, Any], source: Source, compiling: Ruleset, at: P
         message = f"the file's cards are printed text of {game!r}, which is not installed"
         raise source.error((key,), message, available_games())
     else:
-        ruleset = _ruleset(game)
+        from .reading import shared_ruleset  # lazily: reading imports the compiler, which imports this
+
+        ruleset = shared_ruleset(game)
     if not ruleset.reads_text:
         raise source.error(at, f"{ruleset.info.title} reads no printed text: give the card's abilities")
     return ruleset
-
-
-@lru_cache(maxsize=16)
-def _ruleset(game: str) -> Ruleset:
-    from ..games.manager import load_ruleset
-
-    return load_ruleset(game)
 
 
 def _read(source: Source, ruleset: Ruleset, text: Any, types: tuple[str, ...], at: Path_, card: str) -> Reading:

@@ -94,16 +94,17 @@ class Scenario:
         if self.game is None or self.game.split("/", 1)[0] not in installed_games():
             return
         try:
-            ruleset = _checking_ruleset(self.game)
+            ruleset = shared_ruleset(self.game)
         except PluginError:
             return  # a broken game is reported where it is used (compare still resolves the others)
         self._checked[_ruleset_key(ruleset)] = Compiler(self, ruleset).compile()
 
 
 @cache
-def _checking_ruleset(game: str) -> Ruleset:
-    """The ruleset files are checked against at load time (built once per
-    game: the check only compiles, so one can serve every file)."""
+def shared_ruleset(game: str) -> Ruleset:
+    """The ruleset of ``game`` that files are checked against at load time
+    and whose printed card text they give is read with (built once per game:
+    checking compiles and reading reads, so one serves every file)."""
     from ..games.manager import load_ruleset
 
     return load_ruleset(game)

@@ -232,14 +232,15 @@ def printed_disagreements(scenario: Scenario) -> list[Finding]:
     differ on what decides the order (``check --strict``), read by the game
     whose text it is (the file's ``words``, else its ``game``) when it is
     installed and reads printed text."""
-    from ..games.manager import available_games, load_ruleset, split_game
+    from ..games.manager import available_games, split_game
     from ..scenario.printed import disagreements
+    from ..scenario.reading import shared_ruleset
 
     data = scenario.data
     named = data.get("words") if isinstance(data.get("words"), str) else data.get("game")
     if not isinstance(named, str) or split_game(named)[0] not in available_games():
         return []
-    ruleset = load_ruleset(split_game(named)[0])
+    ruleset = shared_ruleset(split_game(named)[0])
     if not ruleset.reads_text:
         return []
     return [
