@@ -173,3 +173,14 @@ def test_the_format_page_starts_from_a_card_given_as_printed():
         for game in scenario.games():
             result = tcgtrig.resolve(scenario, game)
             assert tcgtrig.check_expectation(result, result.compiled.expect) == [], (number, game)
+
+
+@pytest.mark.parametrize("game", sorted(EXAMPLES))
+def test_a_part_longer_than_any_card_prints_is_unread_without_being_parsed(game):
+    from tcgtrig.printed.reading import MAX_PART
+
+    text, _, _, types = EXAMPLES[game]
+    long = text.rstrip(".") + " and" * (MAX_PART // 4) + "."
+    reading = tcgtrig.load_ruleset(game).read_text(long, types)
+    assert reading.unread == (long,) and not reading.abilities
+    assert tcgtrig.load_ruleset(game).read_text(text, types).whole  # the card's own length still reads

@@ -44,6 +44,12 @@ def number(word: object) -> int:
     raise Unreadable(text)
 
 
+#: The longest part a reader parses, in characters: the longest line of the
+#: card lists measured (Digimon, Yu-Gi-Oh!, Duel Masters, Lorcana) is 710;
+#: a longer part is unread without being parsed, so a hostile text costs a
+#: grammar no more than a card could.
+MAX_PART = 2_000
+
 #: Ability kinds that wait for an event (the others have no trigger header).
 TRIGGERED_KINDS = ("triggered", "interrupt", "replacement", "consequence")
 
@@ -287,6 +293,9 @@ class TextReader:
         parts: list[ReadAbility | Skipped] = []
         unread: list[str] = []
         for words in self.parts(self.normalize(text), tuple(types)):
+            if len(words) > MAX_PART:  # no card prints one: not parsed (a grammar's work grows with it)
+                unread.append(words)
+                continue
             read = self.read_part(words, tuple(types))
             if read is None:
                 unread.append(words)

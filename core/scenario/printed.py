@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # tcgtrig.printed is imported only for a file that gives prin
 _PRINTED_ONLY = frozenset({"id", "text"})
 #: the longest stretch of unread words an error quotes
 _QUOTE = 80
+#: the longest text whose reading is kept for the next compile (4,096 of them at most)
+_KEPT = 4_000
 
 
 def given_as_printed(card: dict[str, Any]) -> bool:
@@ -122,7 +124,12 @@ def _read(source: Source, ruleset: Ruleset, text: Any, types: tuple[str, ...], a
 
 def read_text(ruleset: Ruleset, text: str, types: Sequence[str] = ()) -> Reading:
     """What ``ruleset``'s game reads in ``text``, read once per process
-    for each text (a file is compiled once per game; ``compare`` reads five)."""
+    for each text of a card's length (a file is compiled once per game;
+    ``compare`` reads five); a longer one is read each time, not kept."""
+    if len(text) > _KEPT:
+        reading = ruleset.read_text(text, tuple(types))
+        assert reading is not None  # callers ask only a game that reads text (Ruleset.reads_text)
+        return reading
     return _read_once(ruleset, text, tuple(types))
 
 
