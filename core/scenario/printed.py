@@ -1,6 +1,6 @@
 """Cards given as printed: a card's ``text:`` instead of its ``abilities:``,
 or an ability by its ``id`` and ``text:`` alone, read by the game whose card
-it is (``tcgtrig_read_text``) into abilities before the file is checked.
+it is (``tcgtrig_read_text``) into abilities as the file is compiled.
 
 The abilities read are scenario data, put in place of the text as the file
 is compiled, so the compiler (and ``compare``, under every game) sees a
