@@ -161,7 +161,7 @@ class InteractiveChooser:
         (within the budget) shows that every answer leads to the same
         outcome; past the budget, say so and ask.
     :param undo: the answer ``undo`` takes back the person's last answer
-        (and the answers taken for them after it): :class:`UndoAnswer` is
+        (and the answers taken for them after it): :class:`~tcgtrig.choices.UndoAnswer` is
         raised, the caller rebuilds the position from its ``answers``.
     :param outcomes: the answer ``outcomes`` explores where each option
         leads (the budget shared out equally) and asks again.

@@ -420,7 +420,7 @@ def check_ruleset(
     game: str | Ruleset, *, positions: int = 100, seed: int = 0, plugins: Iterable[object] = ()
 ) -> Report:
     """Check ``positions`` random positions under ``game`` (a name or a
-    :class:`Ruleset`).  Raises :class:`ConformanceError` on the first broken
+    :class:`~tcgtrig.Ruleset`).  Raises :class:`ConformanceError` on the first broken
     invariant; returns what was looked at."""
     ruleset = game if isinstance(game, Ruleset) else load_ruleset(game, plugins=plugins)
     check_words(ruleset)

@@ -31,7 +31,7 @@ class Engine:
     """Resolves one position under one ruleset.
 
     Drive it with :meth:`run` and a chooser, or step by step: :meth:`advance`
-    returns the next :class:`~tcgtrig.choices.Decision` (``None`` when the
+    returns the next :class:`~tcgtrig.Decision` (``None`` when the
     resolution is over) and :meth:`answer` takes one of its labels.
     :meth:`copy` branches the whole position; :meth:`result` gives the
     :class:`~tcgtrig.resolution.Resolution` (trace, tree, JSON) at any point.

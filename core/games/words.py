@@ -66,7 +66,7 @@ def closest(name: str, known: Iterable[str], own: Iterable[str] = ()) -> str | N
     """The known name closest to a misspelt ``name``, for a hint ("did you
     mean …?"), or ``None``.  The game's own names (``own``: its words, its
     events, the file's) are offered first: one of them is preferred unless
-    another name is closer by more than :data:`OWN_FIRST` (issue 37 item
+    another name is closer by more than ``OWN_FIRST`` (issue 37 item
     18: ``koed`` in a game whose word emits ``ko`` suggested the core's
     ``moved``, as close and first by name)."""
     ours = set(own)

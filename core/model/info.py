@@ -128,14 +128,14 @@ class GameInfo:
     :param version: the ruleset's own version.
     :param summary: one line on what it implements.
     :param rules: the rules document it follows (``Comprehensive Rules 4.2``).
-    :param resolution: one of :data:`RESOLUTION_MODELS`.
+    :param resolution: one of :data:`~tcgtrig.model.info.RESOLUTION_MODELS`.
     :param chain_triggers: in a chain game, when what triggers while a
         chain resolves goes on: ``after_chain`` (Yu-Gi-Oh!'s SEGOC: once the
         whole chain has resolved; the default) or ``on_top`` (Magic: The
         Gathering, CR 603.3 and 117.5: after each link resolves, state
         checks, then the new triggers go on top of what is left of the
         chain and players may respond again before the next link).
-    :param terms: the game's words for the core's notions (:data:`TERMS`),
+    :param terms: the game's words for the core's notions (:data:`~tcgtrig.model.info.TERMS`),
         for display: ``depth`` (``{"depth": "priority"}``: the detail key of
         an effect's depth), and in a chain game ``chain``, ``chain_link``
         and ``chain_link_short`` (Yu-Gi-Oh!'s ``Chain``, ``Chain Link``,
@@ -196,19 +196,19 @@ class GameInfo:
         and ``level``): the conformance kit gives its cards such stats, so
         that the game's rules processing is exercised.
     :param zone_roles: what each of the game's zones is, in the core's
-        words (:data:`ZONE_ROLES`): Digimon's ``trash`` is ``discard``.  A
+        words (:data:`~tcgtrig.model.info.ZONE_ROLES`): Digimon's ``trash`` is ``discard``.  A
         word of another game is read through them: its ``trash`` means
         the zone whose role is ``discard`` wherever the file is resolved.
     :param event_roles: the same for the game's events
-        (:data:`EVENT_ROLES`): Digimon's ``deleted`` is ``destroyed``.
-    :param flag_roles: the same for its flags (:data:`FLAG_ROLES`):
+        (:data:`~tcgtrig.model.info.EVENT_ROLES`): Digimon's ``deleted`` is ``destroyed``.
+    :param flag_roles: the same for its flags (:data:`~tcgtrig.model.info.FLAG_ROLES`):
         Digimon's ``suspended`` is ``tapped``.
-    :param stat_roles: the same for its stats (:data:`STAT_ROLES`):
+    :param stat_roles: the same for its stats (:data:`~tcgtrig.model.info.STAT_ROLES`):
         Digimon's ``dp`` is ``strength``; a card's ``dp: 4000`` written in
         Digimon's words is Magic's ``power: 4000, toughness: 4000``.
-    :param counter_roles: the same for its counters (:data:`COUNTER_ROLES`):
+    :param counter_roles: the same for its counters (:data:`~tcgtrig.model.info.COUNTER_ROLES`):
         Yu-Gi-Oh!'s ``lp`` is ``life``.
-    :param type_roles: the same for its card types (:data:`TYPE_ROLES`):
+    :param type_roles: the same for its card types (:data:`~tcgtrig.model.info.TYPE_ROLES`):
         Yu-Gi-Oh!'s ``monster`` is ``unit``.
     :param turn_marks: marks (the ``mark`` action) that last no longer than
         a turn: the core clears them as the turn passes (Digimon's

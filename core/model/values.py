@@ -328,7 +328,7 @@ Value = Union[int, Count, StatOf, DidCount, HappenedCount]
 
 @frozen
 class Compare:
-    """``op`` is one of :data:`COMPARISONS`; compares a number with ``value``."""
+    """``op`` is one of :data:`~tcgtrig.model.values.COMPARISONS`; compares a number with ``value``."""
 
     op: str
     value: Value
@@ -803,7 +803,7 @@ class Mod:
     covered (digivolution) or its top card is removed, and ends when the
     card moves.
 
-    ``until`` is one of :data:`DURATIONS` (``None``: while the card stays
+    ``until`` is one of :data:`~tcgtrig.model.values.DURATIONS` (``None``: while the card stays
     where it is); ``player`` is who made the change, for "your" and
     "opponent's" turn.
     """

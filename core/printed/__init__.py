@@ -1,6 +1,6 @@
 """Printed card text, read into abilities.
 
-Each game reads its own card text (:func:`tcgtrig_read_text`): its templates
+Each game reads its own card text (:func:`~tcgtrig.games.hookspecs.tcgtrig_read_text`): its templates
 are its policy.  The core holds what every game's reading shares:
 
 - :class:`Reading`, what a game reads in a text: its abilities in the
