@@ -7,8 +7,8 @@ the module it is defined in); ``__all__`` is its keys, and the
 holds the two together.
 
 How a name the docs use counts.  The docs are README.md, CONTRIBUTING.md,
-every ``*.md`` under ``docs/`` at any depth (the plugin authors' reference
-included) and the example games' READMEs; a name is used where they write
+every ``*.md`` and ``*.rst`` under ``docs/`` at any depth (the plugin
+authors' reference included) and the example games' READMEs; a name is used where they write
 ``tcgtrig.NAME`` (in text or code) or ``from tcgtrig import NAME`` (in a code
 block).  A top-level name (``tcgtrig.resolve``) must be in ``tcgtrig.__all__``
 or be a public submodule (``tcgtrig.conformance``).  A dotted path
@@ -16,7 +16,9 @@ or be a public submodule (``tcgtrig.conformance``).  A dotted path
 import, and each step after a module must be in that module's own
 ``__all__`` (or be a public submodule of it): a submodule's ``__all__`` is
 its public face, and ``tcgtrig.games.words`` itself is public because
-``games/words.py`` is a module whose name does not start with ``_``.  An
+``games/words.py`` is a module whose name does not start with ``_``.  The
+hooks of the contract are public where they are specified
+(``tcgtrig.games.hookspecs.tcgtrig_pending_rank``).  An
 attribute of a public class or object (``tcgtrig.Resolution.keys``,
 ``tcgtrig.GameInfo.zone_roles``) is public with it.  And back: every name in
 ``tcgtrig.__all__`` is used somewhere in the docs, as ``tcgtrig.NAME``, in a
@@ -44,7 +46,8 @@ END = "    # END generated"
 
 def docs() -> list[Path]:
     """Every documentation file a reader (or a plugin author) meets."""
-    found = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    found += sorted(path for path in (ROOT / "docs").rglob("*") if path.suffix in (".md", ".rst"))
     found += sorted((ROOT / "examples" / "games").glob("*/README*"))
     return found
 
@@ -78,7 +81,8 @@ def used_paths() -> dict[str, str]:
 def _public_step(owner: object, name: str) -> tuple[bool, object]:
     """Whether ``owner.name`` is public by the rules above, and what it is."""
     if isinstance(owner, ModuleType):
-        if name in getattr(owner, "__all__", ()) or name in ("__all__", "__version__"):
+        public = name in getattr(owner, "__all__", ()) or name in ("__all__", "__version__")
+        if public or (owner.__name__ == "tcgtrig.games.hookspecs" and name.startswith("tcgtrig_")):
             return True, getattr(owner, name)
         if hasattr(owner, "__path__") and not name.startswith("_"):  # a package: its public submodules
             if importlib.util.find_spec(f"{owner.__name__}.{name}") is not None:
