@@ -133,3 +133,9 @@ def test_resolving_a_bound_scenario_again_compiles_nothing(counts):
     again = tcgtrig.resolve(bound, choices=[])
     assert first.keys("resolved") and again.keys("resolved")
     assert (counts.reads, counts.loads, counts.compiles) == ({T1: 1}, {"digimon": 1}, {(T1, "digimon"): 1})
+
+
+def test_words_and_read_load_the_game_once(counts):
+    invoke("words", "--game", "digimon")
+    invoke("read", "--game", "digimon", "[On Play] Gain 1 memory.")
+    assert counts.loads == {"digimon": 1}

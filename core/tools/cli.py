@@ -389,12 +389,12 @@ def words(game: str | None, as_json: bool) -> None:
     """List each game's words beside what they mean in core words."""
     from rich.table import Table
 
-    from ..games.manager import available_games, load_ruleset
+    from ..games.manager import available_games, shared_ruleset
     from ..games.meanings import word_meanings
 
     names = [game] if game else available_games()
     for name in names:
-        load_ruleset(name)  # an unknown game is bad input, naming the installed ones
+        shared_ruleset(name)  # an unknown game is bad input, naming the installed ones
     listing = {name: word_meanings(name) for name in names}
     if as_json:
         _dump(
@@ -928,14 +928,14 @@ def read(source: str, game: str | None, types: tuple[str, ...], as_json: bool) -
     input).  Exit status: 0 every word read, 1 some words not read (shown
     as ``NOT READ``), 2 bad input.
     """
-    from ..games.manager import available_games, load_ruleset
+    from ..games.manager import available_games, shared_ruleset
     from ..printed.show import reading_to_data, reading_to_yaml
 
     text = _printed_text(source)
     if game is None:
-        readers = [name for name in available_games() if load_ruleset(name).reads_text]
+        readers = [name for name in available_games() if shared_ruleset(name).reads_text]
         raise TcgTrigError(f"say whose card text it is: --game GAME (legal: {', '.join(readers)})")
-    ruleset = load_ruleset(game)
+    ruleset = shared_ruleset(game)
     if not ruleset.reads_text:
         raise TcgTrigError(f"{ruleset.info.title} reads no printed text")
     with _plugins_print_aside(as_json):
