@@ -165,7 +165,7 @@ def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
     ``check_game=False`` and binds it (:func:`bind`): one compile.
     """
     with collector_paused():  # reading builds the whole file's values at once, all kept
-        return _checked(scenario_from_source(load_source(path)), check_game)
+        return _game_checked(scenario_from_source(load_source(path)), check_game)
 
 
 def scenario_from_text(
@@ -174,15 +174,15 @@ def scenario_from_text(
     """Read and check scenario text (YAML unless ``kind="json"``); see
     :func:`load_scenario` for ``check_game``."""
     with collector_paused():
-        return _checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
+        return _game_checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
 
 
 def scenario_from_data(data: Mapping[str, Any], file: str = "<data>", *, check_game: bool = True) -> Scenario:
     """Check scenario data built in Python (same rules as a file)."""
-    return _checked(scenario_from_source(Source(json.loads(json.dumps(data)), file, {})), check_game)
+    return _game_checked(scenario_from_source(Source(json.loads(json.dumps(data)), file, {})), check_game)
 
 
-def _checked(scenario: Scenario, check_game: bool) -> Scenario:
+def _game_checked(scenario: Scenario, check_game: bool) -> Scenario:
     if check_game:
         scenario.check_game()
     return scenario
