@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .choices import Chooser, Decision
-from .games.manager import Ruleset, load_ruleset, pick_game
+from .games.manager import Ruleset
 from .model.info import GameEnd
 from .model.pending import PendingEffect
 from .model.state import GameState
@@ -19,7 +19,7 @@ from .model.trace import Trace
 from .model.values import Action
 from .runtime.evaluate import Evaluator
 from .runtime.machine import DEFAULT_MAX_STEPS, MAX_FRAMES, Machine
-from .scenario.reading import Compiled, Scenario
+from .scenario.reading import Bound, Compiled, Scenario, bind
 
 if TYPE_CHECKING:
     from .resolution import Resolution
@@ -86,23 +86,26 @@ class Engine:
     @classmethod
     def for_scenario(
         cls,
-        scenario: Scenario,
+        scenario: Scenario | Bound,
         game: str | Ruleset | None = None,
         *,
         max_steps: int = DEFAULT_MAX_STEPS,
         fused: bool = True,
     ) -> Engine:
         """An engine at the start of ``scenario`` under ``game`` (a name,
-        ``GAME/VARIANT`` or a :class:`Ruleset`; default: the file's game)."""
-        ruleset = game if isinstance(game, Ruleset) else load_ruleset(pick_game(scenario, game))
-        compiled = scenario.compile(ruleset)
+        ``GAME/VARIANT`` or a :class:`Ruleset`; default: the file's game).
+        A :class:`~tcgtrig.scenario.reading.Bound` scenario is already bound
+        to its game (``game`` is not used): the engine starts from a copy of
+        its compiled state, nothing is loaded or compiled again."""
+        bound = scenario if isinstance(scenario, Bound) else bind(scenario, game)
+        compiled = bound.compiled
         return cls(
-            ruleset,
+            bound.ruleset,
             compiled.state.copy(),
             compiled.start,
             max_steps,
             compiled=compiled,
-            title=scenario.title,
+            title=bound.scenario.title,
             fused=fused,
         )
 

@@ -17,9 +17,9 @@ from typing import Any
 from attrs import frozen
 
 from .base.errors import ScenarioError
-from .games.manager import load_ruleset
+from .games.manager import Ruleset, load_ruleset
 from .resolution import Resolution, resolve
-from .scenario.reading import Expectation, Scenario
+from .scenario.reading import Bindings, Expectation, Scenario, bind
 
 __all__ = ["Mismatch", "check_expectation", "check_scenario", "expected_refusal", "ORDERED"]
 
@@ -38,7 +38,9 @@ class Mismatch:
     actual: Any
 
 
-def check_scenario(scenario: Scenario, game: str) -> tuple[Resolution | None, list[Mismatch]]:
+def check_scenario(
+    scenario: Scenario, game: str | Ruleset, bindings: Bindings | None = None
+) -> tuple[Resolution | None, list[Mismatch]]:
     """Resolve ``scenario`` under ``game`` and compare the result with the
     file's expectations for that game — what ``tcgtrig check`` and the
     pytest plugin do for each game a file expects.  Where the file expects
@@ -46,12 +48,17 @@ def check_scenario(scenario: Scenario, game: str) -> tuple[Resolution | None, li
     ``None`` when it was, and the one mismatch is ``refused`` when the error
     does not contain TEXT or the file resolved after all.
 
+    ``game``: a name, or its ruleset (loaded once by the caller); the
+    ruleset is loaded at most once here, and the file compiled once (by
+    ``bindings``, the file's compiles so far, when given).
+
     :raises TcgTrigError: the file cannot be resolved under ``game``, and
         its expectation does not say it is refused.
     """
-    refused = expected_refusal(scenario, game)
+    ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
+    refused = expected_refusal(scenario, ruleset)
     try:
-        result = resolve(scenario, game)
+        result = resolve(bindings(ruleset) if bindings is not None else bind(scenario, ruleset))
     except ScenarioError as error:
         if refused is None:
             raise
@@ -61,14 +68,14 @@ def check_scenario(scenario: Scenario, game: str) -> tuple[Resolution | None, li
     return result, check_expectation(result, result.compiled.expect)  # type: ignore[arg-type]
 
 
-def expected_refusal(scenario: Scenario, game: str) -> str | None:
+def expected_refusal(scenario: Scenario, game: str | Ruleset) -> str | None:
     """The ``refused`` text of the file's expectation for ``game``, if any.
 
     :raises ScenarioError: other keys stand beside it (a refused file has
         nothing else to check).
     """
     expected = scenario.data.get("expect") or {}
-    key = load_ruleset(game).key_in(expected)
+    key = (game if isinstance(game, Ruleset) else load_ruleset(game)).key_in(expected)
     raw = expected.get(key) if key is not None else None
     if not isinstance(raw, dict) or "refused" not in raw:
         return None

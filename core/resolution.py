@@ -19,10 +19,10 @@ from .base import jsontext
 from .base.errors import ChoiceError, PluginError
 from .choices import Chooser, ScriptedChooser
 from .engine import DEFAULT_MAX_STEPS, Engine
-from .games.manager import Ruleset, load_ruleset, pick_game
+from .games.manager import Ruleset, pick_game
 from .model.state import GameState
 from .model.trace import Trace
-from .scenario.reading import Compiled, Scenario, load_scenario
+from .scenario.reading import Bound, Compiled, Scenario, bind, load_scenario
 from .scenario.source import format_path
 
 __all__ = ["Resolution", "Placement", "resolve", "pick_game", "summary"]
@@ -185,7 +185,7 @@ def summary(state: GameState, view: Any) -> dict[str, Any]:
 
 
 def resolve(
-    scenario: Scenario | str | Path,
+    scenario: Scenario | Bound | str | Path,
     game: str | Ruleset | None = None,
     *,
     chooser: Chooser | None = None,
@@ -196,7 +196,10 @@ def resolve(
 ) -> Resolution:
     """Resolve a scenario under a game.
 
-    :param scenario: a :class:`Scenario` or a path to a scenario file.
+    :param scenario: a :class:`Scenario`, a path to a scenario file, or a
+        scenario already bound to its game
+        (:func:`tcgtrig.scenario.reading.bind`: read, loaded and compiled
+        once; ``game`` and ``plugins`` are then not used).
     :param game: a game name or a :class:`Ruleset`; default: the file's.
     :param chooser: who decides; default: the file's ``choices``, then the
         default chooser.
@@ -207,13 +210,14 @@ def resolve(
     :param fused: let the common case run on the fused path (see
         :class:`~tcgtrig.engine.Engine`); ``False``: the general way alone.
     """
-    if not isinstance(scenario, Scenario):  # checked when compiled for ``game``, not for the file's own
-        scenario = load_scenario(scenario, check_game=game is None)
-    if isinstance(game, Ruleset):
-        ruleset = game
+    if isinstance(scenario, Bound):
+        bound = scenario
     else:
-        ruleset = load_ruleset(pick_game(scenario, game), plugins=plugins)
-    engine = Engine.for_scenario(scenario, ruleset, max_steps=max_steps, fused=fused)
+        if not isinstance(scenario, Scenario):  # checked as it is compiled for the game, once
+            scenario = load_scenario(scenario, check_game=False)
+        bound = bind(scenario, game, plugins=plugins)
+    scenario, ruleset = bound.scenario, bound.ruleset
+    engine = Engine.for_scenario(bound, max_steps=max_steps, fused=fused)
     from_file = chooser is None and choices is None
     if chooser is None:
         chooser = ScriptedChooser(list(choices) if choices is not None else engine.compiled.choices)

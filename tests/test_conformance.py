@@ -418,7 +418,7 @@ def test_world_positions_set_the_games_rules_processing_off():
     ruleset = tcgtrig.load_ruleset("digimon")
     by_rule = 0
     for seed in range(60):
-        scenario = tcgtrig.scenario.scenario_from_data(world_position(seed, ruleset), file="<w>", check_game=False)
+        scenario = tcgtrig.scenario_from_data(world_position(seed, ruleset), file="<w>", check_game=False)
         result = Engine.for_scenario(scenario, ruleset, max_steps=400).run(RandomChooser(seed)).result()
         by_rule += sum(
             1

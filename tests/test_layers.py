@@ -11,12 +11,8 @@ listed, with its reason, in :data:`LAZY_UPWARD`.
 from __future__ import annotations
 
 import ast
-import importlib
 from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
-from tcgtrig.base.old_paths import MOVED
 
 CORE = Path(__file__).resolve().parents[1] / "core"
 
@@ -130,19 +126,3 @@ def test_no_circle_at_module_level():
                 path.append(target)
                 on_path.add(target)
                 work.append(iter(sorted(edges[target])))
-
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_the_first_releases_paths_still_import(old):
-    assert importlib.import_module(old) is importlib.import_module(MOVED[old])
-
-
-def test_the_packages_that_replaced_modules_hand_out_their_names():
-    from tcgtrig.model import Card
-    from tcgtrig.model.values import Card as card
-    from tcgtrig.scenario import load_scenario
-    from tcgtrig.scenario.reading import load_scenario as load
-
-    assert Card is card and load_scenario is load
-    with pytest.raises(ImportError):
-        from tcgtrig.model import no_such_name  # noqa: F401

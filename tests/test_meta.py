@@ -154,7 +154,7 @@ def test_the_format_docs_name_every_action_and_game_word():
 
 
 def test_the_schema_ships_in_the_package():
-    schema = tcgtrig.scenario.schema()
+    schema = importlib.import_module("tcgtrig.scenario.reading").schema()
     assert schema["title"].startswith("tcgtrig scenario")
     assert set(schema["required"]) == {"format", "title", "players", "turn_player", "cards", "start"}
 
@@ -194,7 +194,7 @@ def test_readme_scenario_examples_resolve_as_they_expect():
 def test_the_schema_names_every_core_action_and_ability_key():
     from tcgtrig.scenario.reading import CORE_ACTIONS
 
-    schema = tcgtrig.scenario.schema()
+    schema = importlib.import_module("tcgtrig.scenario.reading").schema()
     description = schema["$defs"]["action"]["description"]
     assert [word for word in CORE_ACTIONS if word not in description] == []
     ability = schema["$defs"]["ability"]["properties"]
@@ -236,3 +236,21 @@ def test_no_long_function_without_a_reason():
                 if length > LONGEST and "Why one function:" not in (ast.get_docstring(node) or ""):
                     unexplained.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({length} lines)")
     assert not unexplained, "split these, or say why each is one function:\n" + "\n".join(unexplained)
+
+
+def test_mypy_checks_the_core_the_games_and_every_example_game():
+    """``python -m mypy`` (what CI runs) checks core/, plugins/ and each
+    example game's package, the games under every flag of ``--strict``
+    (issue 39 item 7): each example game's folder is a base of its package
+    (``mypy_path``), and ``.typecheck/tcgtrig`` is core/ under the name the
+    games import."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert {"core", "plugins", "examples/games/*/tcgtrig_*/*.py"} <= set(config["files"])
+    bases = {path.replace("$MYPY_CONFIG_FILE_DIR", str(ROOT)) for path in config["mypy_path"]}
+    games = {str(folder) for folder in (ROOT / "examples" / "games").iterdir() if (folder / "pyproject.toml").is_file()}
+    assert games and games <= bases
+    assert (ROOT / ".typecheck" / "tcgtrig").resolve() == (ROOT / "core").resolve()
+    strict = next(o for o in config["overrides"] if "plugins.*" in o["module"])
+    packages = {f"{p.name}.*" for g in games for p in Path(g).glob("tcgtrig_*") if (p / "__init__.py").is_file()}
+    assert packages <= set(strict["module"])
+    assert strict["disallow_untyped_defs"] and strict["disallow_any_generics"] and strict["warn_return_any"]

@@ -37,6 +37,7 @@ __all__ = [
     "load_ruleset",
     "make_plugin_manager",
     "pick_game",
+    "shared_ruleset",
 ]
 
 #: The entry-point group games register under.
@@ -247,6 +248,18 @@ def load_ruleset(game: str, *, plugins: Iterable[object] = (), autoload: bool = 
             said = exc.detail.removeprefix("did not finish loading")  # " in 2 s (…); TCGTRIG_PLUGIN_TIMEOUT …"
             _hung.setdefault(base, f"is still loading{where}: an earlier attempt did not finish{said}")
         raise
+
+
+@functools.cache
+def shared_ruleset(game: str) -> Ruleset:
+    """The ruleset of ``game`` (an installed game's name, no variant) that
+    files are checked against at load time, whose printed card text they
+    give is read with, and whose words a file written in them
+    (``words: GAME``) is read by, under any game: built once per game, since
+    checking compiles and reading reads with it, so one serves every file.
+    A file is resolved under the ruleset it is bound to
+    (:func:`tcgtrig.scenario.reading.bind`), loaded by itself."""
+    return load_ruleset(game)
 
 
 #: Installed games whose loading (a hook asked once: game info, words,

@@ -35,10 +35,10 @@ def flow(value: Any) -> str:
 def word_meanings(game: str) -> tuple[tuple[str, str, str], ...]:
     """``(word, sample argument, meaning)`` for each of ``game``'s words,
     sorted; the meaning is ``""`` where no sample argument fits."""
-    from .manager import load_ruleset
+    from .manager import shared_ruleset
 
     out = []
-    for word, expand in sorted(load_ruleset(game).aliases.items()):
+    for word, expand in sorted(shared_ruleset(game).aliases.items()):
         for sample in _SAMPLES:
             try:
                 expansion = expand(sample)
@@ -55,7 +55,7 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
     """Where ``word`` is another installed game's word, one line saying
     whose and what it means in core words (for the error ``game`` gives a
     file that uses it); else ``None``."""
-    from .manager import available_games, load_ruleset, split_game
+    from .manager import available_games, shared_ruleset, split_game
 
     own = split_game(game)[0]
     found = []
@@ -68,7 +68,7 @@ def meaning_elsewhere(word: str, game: str) -> str | None:
             continue
         if word in meanings:
             sample, meaning = meanings[word]
-            title = load_ruleset(other).info.title
+            title = shared_ruleset(other).info.title
             found.append(f"{title}'s word ({word}: {sample} means {meaning})" if meaning else f"{title}'s word")
     if not found:
         return None

@@ -213,7 +213,7 @@ class Compiler:
         flag, stat, counter and card type read by its role in this game, and
         its action words read as that game's (the expectations stay as
         written: each game's are in its own words)."""
-        from ..games.manager import available_games, load_ruleset, split_game
+        from ..games.manager import available_games, shared_ruleset, split_game
         from ..games.meanings import Translation
 
         written = split_game(data["words"])[0]
@@ -225,7 +225,7 @@ class Compiler:
                 f"the file is written in the words of {written!r}, which is not installed",
                 available_games(),
             )
-        self.written = load_ruleset(written)
+        self.written = shared_ruleset(written)
         words = frozenset(self.written.aliases) - frozenset(CORE_ACTIONS) - frozenset(CONTROL_BY_WORD)
         read = Translation(self.written.info, self.ruleset.info, words, notes=self.notes)
         return {
@@ -710,13 +710,13 @@ class Compiler:
         """Another game's word (``owner``'s) that means nothing here, in a
         file written for that game: the action is left out, and a note says
         so (a start left with no action at all is refused: :meth:`compile`)."""
-        from ..games.manager import available_games, load_ruleset
+        from ..games.manager import available_games, shared_ruleset
 
         if owner is None and self.written is not None and word in self.written.aliases:
             owner = self.written.info.title
         if owner is None:
             owner = next(
-                (load_ruleset(g).info.title for g in available_games() if word in load_ruleset(g).aliases),
+                (shared_ruleset(g).info.title for g in available_games() if word in shared_ruleset(g).aliases),
                 "another game",
             )
         line = self.source.line(path)
@@ -743,7 +743,7 @@ class Compiler:
         file's own game first, else the first game by name that has the
         word).  ``None`` where no game has it, or its expansion uses words
         of its own game (not portable: the caller names the word)."""
-        from ..games.manager import available_games, load_ruleset, split_game
+        from ..games.manager import available_games, shared_ruleset, split_game
         from ..games.meanings import Translation
 
         own = split_game(self.game)[0]
@@ -754,7 +754,7 @@ class Compiler:
             if other == own or other not in available_games():
                 continue
             try:
-                source = load_ruleset(other)
+                source = shared_ruleset(other)
             except TcgTrigError:
                 continue
             if word not in source.aliases:

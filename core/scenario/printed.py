@@ -102,7 +102,7 @@ def reading_game(data: dict[str, Any], source: Source, compiling: Ruleset, at: P
         message = f"the file's cards are printed text of {game!r}, which is not installed"
         raise source.error((key,), message, available_games())
     else:
-        from .reading import shared_ruleset  # lazily: reading imports the compiler, which imports this
+        from ..games.manager import shared_ruleset
 
         ruleset = shared_ruleset(game)
     if not ruleset.reads_text:

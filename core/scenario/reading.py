@@ -7,20 +7,24 @@ shipped in the package, then the cards, players and references are checked
 (:mod:`.validating`).  It is *compiled* once per game
 (:meth:`Scenario.compile`, :mod:`.compiler`), because each game brings its
 own action words (aliases).  Nothing in a scenario is evaluated as code.
+
+A command reads a file once, picks its game and loads that game's ruleset
+once, and compiles the file once for it: :func:`bind` gives the three
+together, a :class:`Bound`, which the engine, :func:`tcgtrig.resolve` and
+the explorer take as it is.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from functools import cache
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from attrs import field, frozen
 
 from ..base.errors import PluginError
-from ..games.manager import Ruleset
+from ..games.manager import Ruleset, load_ruleset, pick_game, shared_ruleset
 from ..language import CORE_ACTIONS
 from .compiler import Compiled, Compiler, Expectation, collector_paused
 from .source import Source, load_source, parse_source
@@ -35,11 +39,11 @@ from .validating import (
     schema,
 )
 
-if TYPE_CHECKING:
-    pass
-
 __all__ = [
     "Scenario",
+    "Bound",
+    "bind",
+    "Bindings",
     "Compiled",
     "Expectation",
     "load_scenario",
@@ -59,8 +63,6 @@ class Scenario:
     players: tuple[str, str]
     turn_player: str
     source: Source = field(eq=False, repr=False)
-    #: compiled at load time, by ruleset: handed out once, to the first compile for that ruleset
-    _checked: dict[Any, Compiled] = field(factory=dict, eq=False, repr=False)
 
     @property
     def file(self) -> str:
@@ -82,37 +84,75 @@ class Scenario:
 
     def compile(self, ruleset: Ruleset) -> Compiled:
         """Build the state, the start actions, the choices and the expectation
-        for ``ruleset``; its aliases give meaning to the game's words."""
-        compiled = self._checked.pop(_ruleset_key(ruleset), None)
-        return compiled if compiled is not None else Compiler(self, ruleset).compile()
+        for ``ruleset``; its aliases give meaning to the game's words.
+        Each call compiles again: a command that resolves a file more than
+        once compiles it once, with :func:`bind`."""
+        return Compiler(self, ruleset).compile()
 
     def check_game(self) -> None:
         """Compile under the file's own ``game`` (when it is installed), so
         an unknown card, effect key or word is reported now, not when the
-        position is resolved.  The next :meth:`compile` for that game reuses
-        the result."""
+        position is resolved.  What it compiles is not kept: to resolve the
+        file, :func:`bind` it (once)."""
         if self.game is None or self.game.split("/", 1)[0] not in installed_games():
             return
         try:
             ruleset = shared_ruleset(self.game)
         except PluginError:
             return  # a broken game is reported where it is used (compare still resolves the others)
-        self._checked[_ruleset_key(ruleset)] = Compiler(self, ruleset).compile()
+        Compiler(self, ruleset).compile()
 
 
-@cache
-def shared_ruleset(game: str) -> Ruleset:
-    """The ruleset of ``game`` that files are checked against at load time
-    and whose printed card text they give is read with (built once per game:
-    checking compiles and reading reads, so one serves every file)."""
-    from ..games.manager import load_ruleset
+@frozen
+class Bound:
+    """A scenario bound to one game: the file read once, its game picked
+    and its ruleset loaded once, and the file compiled once for it.  The
+    engine (:meth:`~tcgtrig.engine.Engine.for_scenario`),
+    :func:`~tcgtrig.resolve` and :func:`~tcgtrig.explore` take it as it is,
+    so a command that resolves a file again (``play``'s undo, ``compare``'s
+    second try with the default answers) neither reads, loads nor compiles
+    it again: each engine starts from a copy of the compiled state."""
 
-    return load_ruleset(game)
+    scenario: Scenario
+    ruleset: Ruleset
+    compiled: Compiled
+
+    @property
+    def game(self) -> str:
+        """The ruleset's name (``GAME`` or ``GAME/VARIANT``)."""
+        return self.ruleset.name
 
 
-def _ruleset_key(ruleset: Ruleset) -> tuple[str, tuple[str, ...]]:
-    """Rulesets with the same name and plugins compile a file alike."""
-    return ruleset.name, tuple(sorted(name for name, _ in ruleset.pm.list_name_plugin()))
+def bind(scenario: Scenario, game: str | Ruleset | None = None, *, plugins: Iterable[object] = ()) -> Bound:
+    """``scenario`` bound to ``game``: a name (``GAME/VARIANT``), a
+    :class:`Ruleset`, or ``None`` for the file's own game (see
+    :func:`~tcgtrig.games.manager.pick_game`); ``plugins``: extra plugins
+    (house rules) when the game is named.
+
+    :raises ScenarioError: the file does not compile under the game (an
+        unknown card, effect key or word).
+    :raises UnknownGameError: no such game is installed.
+    """
+    ruleset = game if isinstance(game, Ruleset) else load_ruleset(pick_game(scenario, game), plugins=plugins)
+    return Bound(scenario, ruleset, scenario.compile(ruleset))
+
+
+class Bindings:
+    """One scenario's bindings, one per ruleset, each made when first asked
+    for: a command that resolves a file under several games and lints it
+    in its own words (``check``, ``compare``) compiles it once per game.
+    It lives as long as the command's work on the file, not in the file."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self._bound: dict[int, Bound] = {}  # by id(ruleset): each Bound holds its ruleset, so the id stays its own
+
+    def __call__(self, ruleset: Ruleset) -> Bound:
+        """The scenario bound to ``ruleset`` (compiled the first time)."""
+        bound = self._bound.get(id(ruleset))
+        if bound is None:
+            bound = self._bound[id(ruleset)] = bind(self.scenario, ruleset)
+        return bound
 
 
 def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
@@ -121,9 +161,11 @@ def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
     With ``check_game`` (the default), a file that names an installed
     ``game`` is also compiled for it (:meth:`Scenario.check_game`): an
     unknown card or word is a :class:`ScenarioError` here, at load time.
+    A command that goes on to resolve the file reads it with
+    ``check_game=False`` and binds it (:func:`bind`): one compile.
     """
     with collector_paused():  # reading builds the whole file's values at once, all kept
-        return _checked(scenario_from_source(load_source(path)), check_game)
+        return _game_checked(scenario_from_source(load_source(path)), check_game)
 
 
 def scenario_from_text(
@@ -132,15 +174,15 @@ def scenario_from_text(
     """Read and check scenario text (YAML unless ``kind="json"``); see
     :func:`load_scenario` for ``check_game``."""
     with collector_paused():
-        return _checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
+        return _game_checked(scenario_from_source(parse_source(text, file, kind=kind)), check_game)
 
 
 def scenario_from_data(data: Mapping[str, Any], file: str = "<data>", *, check_game: bool = True) -> Scenario:
     """Check scenario data built in Python (same rules as a file)."""
-    return _checked(scenario_from_source(Source(json.loads(json.dumps(data)), file, {})), check_game)
+    return _game_checked(scenario_from_source(Source(json.loads(json.dumps(data)), file, {})), check_game)
 
 
-def _checked(scenario: Scenario, check_game: bool) -> Scenario:
+def _game_checked(scenario: Scenario, check_game: bool) -> Scenario:
     if check_game:
         scenario.check_game()
     return scenario

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..expect import Mismatch
     from ..games.manager import Ruleset
     from ..resolution import Resolution
-    from ..scenario.reading import Scenario
+    from ..scenario.reading import Bindings, Bound, Scenario
     from .lint import Finding
 
 __all__ = ["main"]
@@ -389,12 +389,12 @@ def words(game: str | None, as_json: bool) -> None:
     """List each game's words beside what they mean in core words."""
     from rich.table import Table
 
-    from ..games.manager import available_games, load_ruleset
+    from ..games.manager import available_games, shared_ruleset
     from ..games.meanings import word_meanings
 
     names = [game] if game else available_games()
     for name in names:
-        load_ruleset(name)  # an unknown game is bad input, naming the installed ones
+        shared_ruleset(name)  # an unknown game is bad input, naming the installed ones
     listing = {name: word_meanings(name) for name in names}
     if as_json:
         _dump(
@@ -519,19 +519,30 @@ def _refuse_overwriting_input(output: str | None, file: str, option: str) -> Non
 STDIN_NAME = "<stdin>"
 
 
-def _load(file: str, game: str | None = None, *, check_game: bool = True) -> Any:
+def _read(file: str) -> Scenario:
     """A scenario file, or standard input for ``-`` (every command that
-    reads a scenario takes it: issue 37 item 34).  With ``game``
-    (``--game``) the file is checked when it is compiled for that game, not
-    for its own ``game:``: a file may be resolved under a game whose words
-    it uses but its own game lacks (issue 37 item 26); ``check_game=False``:
-    not checked for any game here (the caller compiles it per game)."""
-    check_game = check_game and game is None
+    reads a scenario takes it: issue 37 item 34), read and checked once; it
+    is compiled where it is bound to a game (:func:`_bound`, or per game)."""
     from ..scenario.reading import load_scenario, scenario_from_text
 
     if file == "-":
-        return scenario_from_text(_read_stdin(), STDIN_NAME, check_game=check_game)
-    return load_scenario(file, check_game=check_game)
+        return scenario_from_text(_read_stdin(), STDIN_NAME, check_game=False)
+    return load_scenario(file, check_game=False)
+
+
+def _bound(file: str, game: str | None) -> Bound:
+    """A scenario file read once, bound to its game once: ``--game``, else
+    the file's own (:func:`tcgtrig.scenario.reading.bind`: compiled once,
+    for that game alone: a file may be resolved under a game whose words it
+    uses but its own game lacks, issue 37 item 26).  A command loads each
+    game's ruleset once (:func:`tcgtrig.games.manager.shared_ruleset`): the
+    one the file is resolved under also reads its printed text and, for
+    another game, its words."""
+    from ..games.manager import pick_game, shared_ruleset
+    from ..scenario.reading import bind
+
+    scenario = _read(file)
+    return bind(scenario, shared_ruleset(pick_game(scenario, game)))
 
 
 def _read_stdin() -> str:
@@ -554,24 +565,25 @@ def _resolve(
     file: str, game: str | None, choices: tuple[str, ...], seed: int | None, max_steps: int | None, chooser: Any = None
 ) -> tuple[Scenario, Resolution]:
     from ..choices import RandomChooser, ScriptedChooser
-    from ..resolution import pick_game, resolve
+    from ..resolution import resolve
 
-    scenario = _load(file, game)
+    bound = _bound(file, game)
     kwargs: dict[str, Any] = {}
     if max_steps is not None:
         kwargs["max_steps"] = max_steps
     if seed is not None:
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
-    return scenario, resolve(scenario, pick_game(scenario, game), chooser=chooser, choices=choices or None, **kwargs)
+    return bound.scenario, resolve(bound, chooser=chooser, choices=choices or None, **kwargs)
 
 
-def _typos(scenario: Scenario, result: Resolution, strict: bool) -> list[Finding]:
+def _typos(scenario: Scenario, result: Resolution, strict: bool, bindings: Bindings | None = None) -> list[Finding]:
     """The typo warnings of a resolved file; with ``strict`` they are bad
     input, and so is a card's printed text that disagrees with the
-    abilities written for it on what decides the order."""
+    abilities written for it on what decides the order.  ``bindings``: the
+    file's compiles so far (see :func:`tcgtrig.tools.lint.lint`)."""
     from .lint import lint, printed_disagreements
 
-    findings = lint(scenario, result.engine.ruleset, result.compiled)
+    findings = lint(scenario, result.engine.ruleset, result.compiled, bindings=bindings)
     if strict:
         findings += printed_disagreements(scenario)
     if strict and findings:
@@ -688,12 +700,12 @@ def check(files: tuple[str, ...], game: str | None, strict: bool) -> None:
     warning; with ``--strict``, an error.  Exit status: 0 nothing failed,
     1 an expectation did not hold, 2 a file could not be read.
     """
-    from ..games.manager import available_games, load_ruleset
+    from ..games.manager import available_games, shared_ruleset
 
     _for_output()  # each file's verdict is written as it is found: nothing is kept for the end
     files = _scenario_files(files)
     tally = _Tally(_console(), strict, set(available_games()))
-    chosen = load_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
+    chosen = shared_ruleset(game) if game is not None else None  # an unknown game or variant is bad input
     for file in files:
         _check_file(file, chosen, game, tally)
     tally.console.print(tally.summary())
@@ -739,8 +751,10 @@ class _Tally:
 def _check_file(file: str, chosen: Ruleset | None, game: str | None, tally: _Tally) -> None:
     """``check`` one file: each game's expectations in it (only ``chosen``'s
     with ``--game``), or why there is nothing to check."""
+    from ..scenario.reading import Bindings
+
     try:
-        scenario = _load(file, check_game=False)  # checked per game below
+        scenario = _read(file)  # compiled per game below
     except TcgTrigError as exc:
         tally.error("", exc)
         return
@@ -751,23 +765,25 @@ def _check_file(file: str, chosen: Ruleset | None, game: str | None, tally: _Tal
         tally.skip(f"{_markup(file)} {_markup(f'[{game}]')}: no expectations for this game")
         return
     names = [key] if key else list(expected)
+    bindings = Bindings(scenario)  # compiled once per game, also to lint it in its own words
     if not names:
-        _check_without_expectations(file, scenario, tally)
+        _check_without_expectations(file, bindings, tally)
     for name in names:
-        _check_game(file, scenario, name, tally)
+        _check_game(file, bindings, name, tally)
 
 
-def _check_without_expectations(file: str, scenario: Scenario, tally: _Tally) -> None:
+def _check_without_expectations(file: str, bindings: Bindings, tally: _Tally) -> None:
     """A file without an ``expect`` block is skipped, its typos warned of all
     the same when its game is installed (with ``--strict``: an error)."""
-    from ..games.manager import load_ruleset, split_game
+    from ..games.manager import shared_ruleset, split_game
     from .lint import lint
 
+    scenario = bindings.scenario
     findings: list[Finding] = []
     if scenario.game and split_game(scenario.game)[0] in tally.installed:
         try:
-            ruleset = load_ruleset(scenario.game)
-            findings = lint(scenario, ruleset, scenario.compile(ruleset))
+            bound = bindings(shared_ruleset(scenario.game))
+            findings = lint(scenario, bound.ruleset, bound.compiled, bindings=bindings)
         except TcgTrigError as exc:
             tally.error("", exc)
             return
@@ -778,12 +794,13 @@ def _check_without_expectations(file: str, scenario: Scenario, tally: _Tally) ->
         tally.errors += 1
 
 
-def _check_game(file: str, scenario: Scenario, name: str, tally: _Tally) -> None:
+def _check_game(file: str, bindings: Bindings, name: str, tally: _Tally) -> None:
     """``check`` one file's expectations for one game: PASS, FAIL (with a
     table of what differs), SKIP (the game is not installed) or ERROR."""
     from ..expect import check_scenario
-    from ..games.manager import split_game
+    from ..games.manager import shared_ruleset, split_game
 
+    scenario = bindings.scenario
     label = f"{_markup(file)} {_markup(f'[{name}]')}"
     if split_game(name)[0] not in tally.installed:
         tally.skip(
@@ -792,8 +809,8 @@ def _check_game(file: str, scenario: Scenario, name: str, tally: _Tally) -> None
         )
         return
     try:
-        result, mismatches = check_scenario(scenario, name)
-        found = [] if result is None else _typos(scenario, result, tally.strict)
+        result, mismatches = check_scenario(scenario, shared_ruleset(name), bindings)
+        found = [] if result is None else _typos(scenario, result, tally.strict, bindings)
         typos = [f for f in found if (f.file, f.path) not in tally.warned]
     except TcgTrigError as exc:
         tally.error(f"{label}: ", exc)
@@ -840,8 +857,9 @@ def _run_and_save(
     from ..engine import DEFAULT_MAX_STEPS, Engine
     from ..saving import run_until, save_position
 
-    scenario = _load(file, game)
-    engine = Engine.for_scenario(scenario, game, max_steps=max_steps or DEFAULT_MAX_STEPS)
+    bound = _bound(file, game)
+    scenario = bound.scenario
+    engine = Engine.for_scenario(bound, max_steps=max_steps or DEFAULT_MAX_STEPS)
     if seed is not None:  # as run does: after any --choice, the random player; the file's choices are ignored
         chooser = ScriptedChooser(list(choices), fallback=RandomChooser(seed))
     else:
@@ -910,14 +928,14 @@ def read(source: str, game: str | None, types: tuple[str, ...], as_json: bool) -
     input).  Exit status: 0 every word read, 1 some words not read (shown
     as ``NOT READ``), 2 bad input.
     """
-    from ..games.manager import available_games, load_ruleset
+    from ..games.manager import available_games, shared_ruleset
     from ..printed.show import reading_to_data, reading_to_yaml
 
     text = _printed_text(source)
     if game is None:
-        readers = [name for name in available_games() if load_ruleset(name).reads_text]
+        readers = [name for name in available_games() if shared_ruleset(name).reads_text]
         raise TcgTrigError(f"say whose card text it is: --game GAME (legal: {', '.join(readers)})")
-    ruleset = load_ruleset(game)
+    ruleset = shared_ruleset(game)
     if not ruleset.reads_text:
         raise TcgTrigError(f"{ruleset.info.title} reads no printed text")
     with _plugins_print_aside(as_json):
@@ -1020,7 +1038,7 @@ def compare(file: str, games: str | None, as_json: bool, html_out: str | None, e
 
     _refuse_overwriting_input(html_out, file, "--html")
     budget.keep_for_output(COMPARE_OUTPUT_SHARE)  # several resolutions, then a table and a page
-    scenario = _load(file, check_game=False)  # compiled per game below
+    scenario = _read(file)  # compiled per game below
     names = [name.strip() for name in games.split(",") if name.strip()] if games else None
     with _plugins_print_aside(as_json):
         comparison = compare_all(scenario, names)
@@ -1356,15 +1374,13 @@ def explore(
     the memory bound) stopped the search: the outcomes listed are those
     found so far, and standard error says what was cut.
     """
-    from ..resolution import pick_game
     from .explore import explore as explore_positions
 
     with _plugins_print_aside(as_json):  # (workers are forked where they can be: they keep this thread's route)
-        scenario = _load(file, game)  # --game: checked for that game (issue 37 item 26)
+        bound = _bound(file, game)
         with _Progress("exploring") as progress:
             found = explore_positions(
-                scenario,
-                pick_game(scenario, game),
+                bound,
                 max_states=max_states,
                 max_outcomes=max_outcomes,
                 max_depth=max_depth,
@@ -1538,12 +1554,9 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
     """
     from ..choices import InteractiveChooser, UndoAnswer
     from ..engine import Engine
-    from ..games.manager import load_ruleset
-    from ..resolution import pick_game
     from .render import print_tree
 
-    scenario = _load(file, game)  # --game: checked for that game (issue 37 item 26)
-    ruleset = load_ruleset(pick_game(scenario, game))
+    bound = _bound(file, game)
     chooser = InteractiveChooser(
         _read_answer_now,
         _say,
@@ -1555,7 +1568,7 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
         progress=_question_progress,
         why_stopped=_why_stopped,
     )
-    engine = Engine.for_scenario(scenario, ruleset)
+    engine = Engine.for_scenario(bound)
     shown = 0  # trace steps shown so far
     while True:
         decision = engine.advance()
@@ -1565,9 +1578,9 @@ def play(file: str, game: str | None, skip_irrelevant: bool, max_states: int, ma
         try:
             engine.answer(chooser.choose(decision, engine))
         except UndoAnswer as undo:  # the position of the answer taken back, by replaying the ones before
-            engine = _replayed(Engine.for_scenario(scenario, ruleset), undo.answers)
+            engine = _replayed(Engine.for_scenario(bound), undo.answers)
             shown = len(engine.trace)
-    engine.title = scenario.title
+    engine.title = bound.scenario.title
     result = engine.result()
     _for_output()
     print_tree(result, _console())

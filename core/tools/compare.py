@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, Any
 from attrs import evolve, frozen
 
 from ..base.errors import ChoiceError, PluginError, TcgTrigError
-from ..games.manager import Ruleset, available_games, load_ruleset, split_game
+from ..games.manager import Ruleset, available_games, shared_ruleset, split_game
 from ..games.meanings import ROLE_KINDS
 from ..resolution import Resolution, resolve, summary
-from ..scenario.reading import Scenario
+from ..scenario.reading import Bindings, Bound, Scenario
 
 if TYPE_CHECKING:
     from ..model.info import GameInfo
@@ -148,14 +148,15 @@ def compare(
     rulesets: dict[str, Ruleset | str] = {}
     for name in names:
         try:
-            ruleset = load_ruleset(name)
+            ruleset = shared_ruleset(name)  # one per game, also reading the file's words or printed text
         except PluginError as exc:  # a broken game is its own column's error; the others still resolve
             rulesets[name] = str(exc)
             continue
         # an unknown name fails above, listing the games
         rulesets[ruleset.name] = ruleset
+    bindings = Bindings(scenario)  # each game's compile, also linting the file in its own words
     columns = [
-        _column(scenario, name, ruleset, explore_budget)
+        _column(bindings, name, ruleset, explore_budget)
         if isinstance(ruleset, Ruleset)
         else Column(game=name, error=ruleset)
         for name, ruleset in rulesets.items()
@@ -167,22 +168,24 @@ def compare(
     return Comparison(scenario.title, tuple(_silent_columns_said(columns)))
 
 
-def _column(scenario: Scenario, name: str, ruleset: Ruleset, explore_budget: int) -> Column:
+def _column(bindings: Bindings, name: str, ruleset: Ruleset, explore_budget: int) -> Column:
     """One game's column: resolved with the file's script where it is this
     game's, else with the default answers (and their outcomes explored)."""
+    scenario = bindings.scenario
     because = _because(scenario, ruleset)
     try:
-        compiled = scenario.compile(ruleset)
+        bound = bindings(ruleset)  # compiled once: each try below starts from a copy of its state
     except TcgTrigError as exc:
         return Column(game=name, error=str(exc), because=because)
-    notes = [*compiled.notes, *_lint_lines(scenario, ruleset, compiled)]
+    compiled = bound.compiled
+    notes = [*compiled.notes, *_lint_lines(bindings, ruleset, compiled)]
     script = compiled.choices
     owner = _script_owner(scenario)
     scripted = bool(script) and (owner is None or owner == ruleset.game)
     try:
         if scripted:
             try:
-                result = resolve(scenario, ruleset)
+                result = resolve(bound)
             except ChoiceError as exc:
                 if owner is not None:
                     raise  # the file's own script does not fit its own game: bad input, as run says
@@ -190,12 +193,12 @@ def _column(scenario: Scenario, name: str, ruleset: Ruleset, explore_budget: int
                     f"the file's choices do not fit {ruleset.name} (choice #{exc.index} {exc.label!r} is not legal "
                     f"for {exc.decision}): {_defaults_used()}"
                 )
-                result = resolve(scenario, ruleset, choices=[])
+                result = resolve(bound, choices=[])
                 scripted = False
         else:
             if script:
                 notes.append(f"the file's choices are {_title(owner)}'s: {_defaults_used()}")
-            result = resolve(scenario, ruleset, choices=[])
+            result = resolve(bound, choices=[])
     except ChoiceError:
         raise  # the file's own script refused by its own game: bad input (run says the same)
     except TcgTrigError as exc:
@@ -203,14 +206,14 @@ def _column(scenario: Scenario, name: str, ruleset: Ruleset, explore_budget: int
     outcomes: tuple[Resolution, ...] = ()
     explored = ""
     if script and not scripted and explore_budget > 0:
-        outcomes, explored = _outcomes(scenario, ruleset, result, explore_budget)
+        outcomes, explored = _outcomes(bound, result, explore_budget)
     return Column(game=name, result=result, notes=tuple(notes), outcomes=outcomes, explored=explored, because=because)
 
 
 def _title(game: str | None) -> str:
     """A game's title, or its name where it cannot be loaded."""
     try:
-        return load_ruleset(game).info.title if game in available_games() else str(game)
+        return shared_ruleset(game).info.title if game in available_games() else str(game)
     except TcgTrigError:
         return str(game)
 
@@ -240,34 +243,32 @@ def _because(scenario: Scenario, ruleset: Ruleset) -> str | None:
     return because if isinstance(because, str) else None
 
 
-def _lint_lines(scenario: Scenario, ruleset: Ruleset, compiled: Any) -> list[str]:
+def _lint_lines(bindings: Bindings, ruleset: Ruleset, compiled: Any) -> list[str]:
     """The game's typo warnings for the file, as one line each (the file's
     name left out: every note is about this file)."""
     from .lint import lint
 
     try:
-        findings = lint(scenario, ruleset, compiled)
+        findings = lint(bindings.scenario, ruleset, compiled, bindings=bindings)
     except TcgTrigError:
         return []
     return [f"line {f.line}, {f.path}: {f.message}" if f.line else f"{f.path}: {f.message}" for f in findings]
 
 
-def _outcomes(
-    scenario: Scenario, ruleset: Ruleset, first: Resolution, budget: int
-) -> tuple[tuple[Resolution, ...], str]:
+def _outcomes(bound: Bound, first: Resolution, budget: int) -> tuple[tuple[Resolution, ...], str]:
     """The distinct outcomes the answers can reach (the default answers'
     first), each resolved again from the script that reaches it; none when
     the answers cannot change the result."""
     from .explore import explore
 
-    found = explore(scenario, ruleset, max_states=budget, max_outcomes=MAX_OUTCOMES, jobs=1)
+    found = explore(bound, max_states=budget, max_outcomes=MAX_OUTCOMES, jobs=1)
     if len(found.outcomes) < 2:
         return (), ""
     seen = {_end_key(first)}
     out = [first]
     for outcome in found.outcomes:
         try:
-            result = resolve(scenario, ruleset, choices=outcome.choices)
+            result = resolve(bound, choices=outcome.choices)
         except TcgTrigError:
             continue
         key = _end_key(result)

@@ -56,7 +56,7 @@ if TYPE_CHECKING:  # imported where they are used: the command line reads DEFAUL
     from ..engine import Engine
     from ..games.manager import Ruleset
     from ..model.decision import Decision
-    from ..scenario.reading import Scenario
+    from ..scenario.reading import Bound, Scenario
 
 __all__ = [
     "Exploration",
@@ -487,8 +487,8 @@ def _reporting(progress: Progress | None, offset: int = 0) -> Callable[[_Walker]
 
 
 def explore(
-    scenario: Scenario,
-    game: str | Ruleset,
+    scenario: Scenario | Bound,
+    game: str | Ruleset | None = None,
     *,
     max_states: int = DEFAULT_MAX_STATES,
     max_outcomes: int = DEFAULT_MAX_OUTCOMES,
@@ -498,7 +498,10 @@ def explore(
     progress: Progress | None = None,
     reduce: bool = True,
 ) -> Exploration:
-    """Try every legal decision of ``scenario`` under ``game``.
+    """Try every legal decision of ``scenario`` under ``game`` (a name, a
+    :class:`Ruleset`, or ``None``: the file's own game; a scenario already
+    bound to its game, :func:`tcgtrig.scenario.reading.bind`, is explored
+    under that game, compiled as it is).
 
     :param max_states: the work budget: positions reached (the start, and
         one for every option tried), over every process.
@@ -529,10 +532,10 @@ def explore(
         every order.
     """
     from ..engine import Engine
-    from ..games.manager import Ruleset, load_ruleset
+    from ..scenario.reading import Bound, bind
 
-    ruleset = game if isinstance(game, Ruleset) else load_ruleset(game)
-    root = Engine.for_scenario(scenario, ruleset)
+    bound = scenario if isinstance(scenario, Bound) else bind(scenario, game)
+    root = Engine.for_scenario(bound)
     jobs = available_cores() if jobs is None else jobs
     limits = _Limits(max_outcomes, max_depth, reduce)
     if serial_first > 0:
@@ -549,7 +552,7 @@ def explore(
     if decision is None or len(decision.options) < 2:
         return _walk(root, max_states, limits, progress)
     options = list(decision.options)
-    farm = _OptionFarm(root, scenario, ruleset.name, options, max_states - 1, limits, progress)
+    farm = _OptionFarm(root, bound.scenario, bound.game, options, max_states - 1, limits, progress)
     return farm.explore(jobs)
 
 

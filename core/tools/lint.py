@@ -26,7 +26,7 @@ from ..games.guard import NOT_THE_PLUGINS
 from ..games.manager import Ruleset
 from ..games.words import closest
 from ..model.values import SOURCES, Ability, Card, Emit, Move, Pattern, walk
-from ..scenario.reading import Compiled, Scenario
+from ..scenario.reading import Bindings, Compiled, Scenario
 from ..scenario.source import format_path
 
 __all__ = ["Finding", "lint", "CORE_EVENTS", "game_events", "game_zones"]
@@ -162,15 +162,29 @@ def _suggest(name: str, known: Iterable[str], own: Iterable[str] = ()) -> str:
     return f" (did you mean {close!r}?)" if close else ""
 
 
-def lint(scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None) -> list[Finding]:
-    """The typos in ``scenario`` under ``ruleset``, in file order.  A file
-    written in another installed game's words (``words:``) is checked
-    against that game's names: they are the file's vocabulary, and read by
-    role under ``ruleset`` they are not typos."""
+def _read_in(
+    scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None, bindings: Bindings | None
+) -> tuple[Ruleset, Compiled]:
+    """The game whose names :func:`lint` checks the file against, and the
+    file compiled for it: the game of its ``words`` when that is another."""
     written = _words_game(scenario, ruleset)
     if written is not None:
         ruleset, compiled = written, None
-    compiled = compiled if compiled is not None else scenario.compile(ruleset)
+    if compiled is None:
+        compiled = bindings(ruleset).compiled if bindings is not None else scenario.compile(ruleset)
+    return ruleset, compiled
+
+
+def lint(
+    scenario: Scenario, ruleset: Ruleset, compiled: Compiled | None = None, *, bindings: Bindings | None = None
+) -> list[Finding]:
+    """The typos in ``scenario`` under ``ruleset``, in file order.  A file
+    written in another installed game's words (``words:``) is checked
+    against that game's names: they are the file's vocabulary, and read by
+    role under ``ruleset`` they are not typos.  ``bindings``: the file's
+    compiles for each game so far (a file linted under several games is
+    compiled in its own words once)."""
+    ruleset, compiled = _read_in(scenario, ruleset, compiled, bindings)
     file_events, file_zones = _file_events_and_zones(compiled)
     events = game_events(ruleset) | file_events
     own_events = (events - set(CORE_EVENTS)) | file_events  # the game's words and rules, and the file's own
@@ -232,9 +246,8 @@ def printed_disagreements(scenario: Scenario) -> list[Finding]:
     differ on what decides the order (``check --strict``), read by the game
     whose text it is (the file's ``words``, else its ``game``) when it is
     installed and reads printed text."""
-    from ..games.manager import available_games, split_game
+    from ..games.manager import available_games, shared_ruleset, split_game
     from ..scenario.printed import disagreements
-    from ..scenario.reading import shared_ruleset
 
     data = scenario.data
     named = data.get("words") if isinstance(data.get("words"), str) else data.get("game")
@@ -252,7 +265,7 @@ def printed_disagreements(scenario: Scenario) -> list[Finding]:
 def _words_game(scenario: Scenario, ruleset: Ruleset) -> Ruleset | None:
     """The game whose words the file is written in, when it is another
     installed game than ``ruleset``'s."""
-    from ..games.manager import available_games, load_ruleset, split_game
+    from ..games.manager import available_games, shared_ruleset, split_game
 
     words = scenario.data.get("words")
     if not isinstance(words, str):
@@ -260,7 +273,7 @@ def _words_game(scenario: Scenario, ruleset: Ruleset) -> Ruleset | None:
     written = split_game(words)[0]
     if written == split_game(ruleset.name)[0] or written not in available_games():
         return None
-    return load_ruleset(written)
+    return shared_ruleset(written)
 
 
 def _query_zones(data: Any) -> Iterator[tuple[tuple[Any, ...], str]]:

@@ -36,7 +36,7 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 
 
 @hookimpl
-def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
     return policy.rank(state, effect)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from attrs import evolve, frozen
 from lark import Discard, Lark, Token, Transformer, Tree
@@ -149,10 +149,10 @@ def _name(token: Any) -> str:
 class _Build(Transformer):  # type: ignore[type-arg]
     """Each rule of ``digimon.lark`` into scenario data."""
 
-    def WHEN(self, token: Any) -> Discard:  # noqa: N802 - a terminal's callback
+    def WHEN(self, token: Any) -> Any:  # noqa: N802 - a terminal's callback: Discard
         return Discard
 
-    def COMMA_AND(self, token: Any) -> Discard:  # noqa: N802 - a terminal's callback
+    def COMMA_AND(self, token: Any) -> Any:  # noqa: N802 - a terminal's callback: Discard
         return Discard
 
     # ---- targets
@@ -1118,7 +1118,7 @@ class Head:
     keywords: tuple[str, ...] = ()
 
 
-def read_head(tree: Tree) -> Head:  # type: ignore[type-arg]
+def read_head(tree: Tree[Any]) -> Head:  # its parts: the INHERITED token, or trees of one token
     inherited, events, keywords = False, [], []
     turn = zone = None
     per_turn: int | None = None
@@ -1127,9 +1127,10 @@ def read_head(tree: Tree) -> Head:  # type: ignore[type-arg]
         if isinstance(item, Token) and item.type == "INHERITED":
             inherited = True
             continue
-        word = str(item.children[0])
+        first = cast(Token, item.children[0])  # a header's parts are each one token
+        word = str(first)
         low = word.lower()
-        if item.children[0].type == "KEYWORD_ABILITY":
+        if first.type == "KEYWORD_ABILITY":
             keywords.append(word)
         elif low in EVENTS:
             events.append(low)
@@ -1413,13 +1414,17 @@ _VERB_KEYS: dict[str, Data] = {
 }
 
 
-def _loose(tree: Tree, words: str) -> Data:  # type: ignore[type-arg]
+def _loose(tree: Tree[Token], words: str) -> Data:
     """A trigger read by its verb alone: whose card from the words before it
     ("this" its own, "opponent's" theirs, "your" the player's), the whole
     clause left unread."""
     verb = next(child for child in tree.children if isinstance(child, Tree))
     becomes = verb.data in ("v_suspended", "v_unsuspended") and re.search(r"\bbecomes?\b", words) is not None
-    if tree.children[0].type == "IF" and not verb.data.startswith("v_would") and " would " not in f" {words} ":
+    if (
+        cast(Token, tree.children[0]).type == "IF"
+        and not verb.data.startswith("v_would")
+        and " would " not in f" {words} "
+    ):
         if not becomes:  # "If … becomes suspended" is an event (an older wording of "When …")
             raise _Unread  # "If …" is a condition, unless it says what would happen
     event, kind = _VERBS[verb.data]
@@ -1494,8 +1499,8 @@ class DigimonReader(TextReader):
         if nameless:  # "(When this Digimon would be deleted, you may place …)": an effect printed in parentheses
             return self.read_part(nameless.group(1) + ".", types)
         if _RULE_LINE.match(words) or (
-            _RULE_SENTENCE.search(words) and len(sentences(words)) == 1 and not _HEAD.match(words).group(0)
-        ):  # type: ignore[union-attr]
+            _RULE_SENTENCE.search(words) and len(sentences(words)) == 1 and not _HEAD.match(words).group(0)  # type: ignore[union-attr]
+        ):
             return [Skipped(words, "a rule of the card (a name, a trait, a requirement), not an effect")]
         prefix = _HEAD.match(words)
         head_words = prefix.group(0).strip() if prefix else ""
@@ -1653,9 +1658,10 @@ def _with_head(data: Data, head: Head) -> Data:
     its uses a turn, the zone it works from."""
     data = dict(data)
     kind = data.get("kind", "triggered")
-    if head.turn and TURNS[head.turn]:
+    turn = TURNS[head.turn] if head.turn else None
+    if turn:
         key = "condition" if kind in ("continuous", "activated") else "trigger_condition"
-        data[key] = _all(data.get(key), TURNS[head.turn])
+        data[key] = _all(data.get(key), turn)
     if head.per_turn == 1:
         data["once_per_turn"] = True
     elif head.per_turn == 2:

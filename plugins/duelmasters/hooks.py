@@ -31,7 +31,7 @@ def tcgtrig_look_back(card: Card, event: Event) -> bool:
 
 
 @hookimpl
-def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
     return policy.rank(state, effect)
 
 

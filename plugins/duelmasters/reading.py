@@ -359,7 +359,7 @@ class _Build(Transformer):  # type: ignore[type-arg]
         """ "Draw up to N cards": a card at a time (Duel Masters draws one card
         N times), each one the player may stop before."""
         actions: list[Any] = [{"may": [{"draw": 1}]}]
-        for _ in range(number(n) - 1):
+        for _draw in range(number(n) - 1):
             actions = [{"may": [{"draw": 1}, *actions]}]
         return actions
 
@@ -805,7 +805,7 @@ def _english_header(tree: Any) -> list[_Head]:
     return heads
 
 
-def _event(who: str, card: Any, event: Tree, unread: tuple[str, ...]) -> _Head:
+def _event(who: str, card: Any, event: Tree[Token], unread: tuple[str, ...]) -> _Head:
     word, when, extra = _EVENTS[event.data]
     when, extra = dict(when), dict(extra)
     notes = (*unread, _NARROWER[event.data]) if event.data in _NARROWER else unread
@@ -824,7 +824,7 @@ def _event(who: str, card: Any, event: Tree, unread: tuple[str, ...]) -> _Head:
     return (name, when, extra, notes)
 
 
-def _player_event(player: str | None, verb: Tree) -> _Head:
+def _player_event(player: str | None, verb: Tree[Token]) -> _Head:
     """ "Whenever your opponent summons a creature", "… casts a light or
     water spell", "When each player untaps his cards …"."""
     word, when, extra = _EVENTS[verb.data]

@@ -52,7 +52,7 @@ def tcgtrig_look_back(state: GameState, card: Card, ability: Ability, event: Eve
 
 
 @hookimpl
-def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
     return policy.rank(state, effect)
 
 
@@ -129,7 +129,7 @@ class Goat:
     """``yugioh/goat``: within a SEGOC group, the earliest trigger goes on the chain first."""
 
     @hookimpl
-    def tcgtrig_pending_rank(self, state: GameState, effect: PendingEffect) -> tuple | None:
+    def tcgtrig_pending_rank(self, state: GameState, effect: PendingEffect) -> tuple[int, ...] | None:
         return policy.rank_trigger_first(state, effect)
 
     @hookimpl

@@ -770,8 +770,9 @@ def _state(items: list[tuple[str, str]]) -> tuple[bool, dict[str, Any] | None]:
             conditions.append({"count": {"zone": "field", "name": part[0].strip('"')}, "gte": 1})
             continue
         if phrase in _TURNS:
-            if _TURNS[phrase] is not None:
-                conditions.append(_TURNS[phrase])
+            turn = _TURNS[phrase]
+            if turn is not None:
+                conditions.append(turn)
             continue
         if part[0] == "have":
             part = ["you", *part]  # "you control … and have no cards in your hand"
@@ -852,11 +853,15 @@ def _type_word(word: str) -> str | None:
     return None
 
 
+#: "Level 4 or lower" / "or higher": the comparison the words after the number make
+_OR_WORSE: dict[tuple[str, ...], str] = {("or", "lower"): "lte", ("or", "higher"): "gte"}
+
+
 def _level_and_exception(words: list[str], query: dict[str, Any]) -> list[str]:
     """ "Level 4 or lower …" (a stat of the cards counted) and "…, except "X"" / "… other than "X""
     (a name left out) put into the query; the words left."""
     if words[:1] == ["Level"] and words[1:2] and words[1].isdigit():
-        compare = {("or", "lower"): "lte", ("or", "higher"): "gte"}.get(tuple(words[2:4]), "eq")
+        compare = _OR_WORSE.get(tuple(words[2:4]), "eq")
         query["stat"] = {"level": {compare: int(words[1])}}
         words = words[4:] if compare != "eq" else words[2:]
     if len(words) > 2 and words[-1].startswith('"') and (words[-2] == "except" or words[-3:-1] == ["other", "than"]):
@@ -935,7 +940,7 @@ _CARD_NOUNS = {
     "traps": ["trap"],
 }
 #: "in your GY" at the end of "you have … in your GY"
-_HAVE_ZONES = {
+_HAVE_ZONES: dict[tuple[str, ...], str] = {
     ("in", "your", "GY"): "graveyard",
     ("in", "your", "Graveyard"): "graveyard",
     ("in", "your", "hand"): "hand",
@@ -977,7 +982,7 @@ def _described(items: list[tuple[str, str]]) -> dict[str, Any] | None:
     for index, (name, text) in enumerate(items[start:]):
         if text == "Level" and index + 1 < len(words) and words[index + 1].isdigit():
             # "a Level 4 or lower monster"
-            compare = {("or", "lower"): "lte", ("or", "higher"): "gte"}.get(tuple(words[index + 2 : index + 4]), "eq")
+            compare = _OR_WORSE.get(tuple(words[index + 2 : index + 4]), "eq")
             query["stat"] = {"level": {compare: int(words[index + 1])}}
         elif name == "name":
             all_types.append(text.strip('"').lower())

@@ -135,7 +135,7 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 
 
 @hookimpl
-def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
     """The bag: the active player's abilities first, then each other
     player's in turn order; among one player's, the player chooses (equal
     rank)."""

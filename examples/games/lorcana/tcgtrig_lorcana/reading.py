@@ -54,15 +54,15 @@ _ACTIVATED = re.compile(r"^(.+?) [—-] (.+)$")
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-Z])|, then ")
 
 
-def _trees(tree: Tree) -> list[Tree]:
+def _trees(tree: Tree[Token]) -> list[Tree[Token]]:
     return [child for child in tree.children if isinstance(child, Tree)]
 
 
-def _tokens(tree: Tree) -> list[Token]:
+def _tokens(tree: Tree[Token]) -> list[Token]:
     return [child for child in tree.children if isinstance(child, Token)]
 
 
-def _query(trees: list[Tree], tokens: list[Token]) -> dict[str, Any]:
+def _query(trees: list[Tree[Token]], tokens: list[Token]) -> dict[str, Any]:
     """A query of cards in play from qualifiers, a noun and "of yours"."""
     query: dict[str, Any] = {"zone": "play"}
     for part in trees:
@@ -91,7 +91,7 @@ def _query(trees: list[Tree], tokens: list[Token]) -> dict[str, Any]:
     return query
 
 
-def _object(tree: Tree) -> Any:
+def _object(tree: Tree[Token]) -> Any:
     """The cards an effect acts on, from ``object``."""
     kind = str(tree.data)
     if kind == "obj_self":
@@ -114,7 +114,7 @@ def _object(tree: Tree) -> Any:
     return query
 
 
-def _action(tree: Tree) -> list[dict[str, Any]]:
+def _action(tree: Tree[Token]) -> list[dict[str, Any]]:
     """The actions of one effect.
 
     Why one function: one branch per printed template, each a line or two."""
@@ -205,7 +205,7 @@ _CHARACTERS: dict[str, dict[str, Any]] = {
 }
 
 
-def _characters(tree: Tree) -> dict[str, Any]:
+def _characters(tree: Tree[Token]) -> dict[str, Any]:
     """The card pattern of "one of your (other) [Toy] characters"."""
     kind = str(tree.data)
     if kind in ("yours_other_kind", "yours_kind", "any_kind"):
@@ -227,7 +227,7 @@ class _Qualified(Exception):
         self.when, self.name, self.words = when, name, words
 
 
-def _when(tree: Tree) -> tuple[dict[str, Any], str]:
+def _when(tree: Tree[Token]) -> tuple[dict[str, Any], str]:
     """The trigger pattern and the ability's name when it has none printed."""
     kind = str(tree.data)
     trees = _trees(tree)
@@ -360,7 +360,7 @@ def _activated(words: str, body: str, name: str | None) -> list[ReadAbility] | N
     return [ReadAbility(words, data, _id(name, "activated"), unread=tuple(unread))]
 
 
-def _cost(tree: Tree) -> list[dict[str, Any]]:
+def _cost(tree: Tree[Token]) -> list[dict[str, Any]]:
     """The costs the core pays: {E} and banishing it (ink is not modelled)."""
     cost: list[dict[str, Any]] = []
     for part in _trees(tree):
@@ -373,7 +373,7 @@ def _cost(tree: Tree) -> list[dict[str, Any]]:
     return cost
 
 
-def _having(tree: Tree) -> dict[str, Any]:
+def _having(tree: Tree[Token]) -> dict[str, Any]:
     """ "if you have …": a condition read as the effect resolves."""
     kind = str(tree.data)
     tokens = [str(token) for token in _tokens(tree)]

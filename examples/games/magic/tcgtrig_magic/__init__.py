@@ -153,7 +153,7 @@ def tcgtrig_action_aliases() -> dict[str, Any]:
 
 
 @hookimpl
-def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple:
+def tcgtrig_pending_rank(state: GameState, effect: PendingEffect) -> tuple[int, ...]:
     """APNAP (CR 101.4): the active player's triggers go on the stack
     first, then each other player's in turn order.  Replacement effects
     that would apply to one event are not ordered by their controllers:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from lark import Token, Tree
 from lark.exceptions import LarkError
@@ -75,7 +75,7 @@ class _Context:
         self.it = it
 
 
-def _permanents(tree: Tree, *, another: bool = False, lenient: list[str] | None = None) -> dict[str, Any]:
+def _permanents(tree: Tree[Token], *, another: bool = False, lenient: list[str] | None = None) -> dict[str, Any]:
     """A query of permanents on the battlefield from ``permanents``.  With
     ``lenient``, the qualifiers no query can say (a colour, "nontoken") are
     listed there instead of making the words unreadable."""
@@ -124,13 +124,13 @@ def _permanents(tree: Tree, *, another: bool = False, lenient: list[str] | None 
     return query
 
 
-def _object(tree: Tree, context: _Context) -> Any:
+def _object(tree: Tree[Token], context: _Context) -> Any:
     """The cards an effect acts on, from ``object``."""
     if tree.data == "obj_self":
         return "self"
     if tree.data == "obj_it":
         return context.it
-    query = _permanents(tree.children[0])
+    query = _permanents(cast("Tree[Token]", tree.children[0]))
     if tree.data == "obj_all":
         return query
     query["pick"] = 1
@@ -143,7 +143,7 @@ def _object(tree: Tree, context: _Context) -> Any:
     return query
 
 
-def _gy_card(tree: Tree, context: _Context) -> Any:
+def _gy_card(tree: Tree[Token], context: _Context) -> Any:
     words = [str(child).lower() for child in tree.children if isinstance(child, Token)]
     if any(child for child in tree.children if isinstance(child, Tree)):
         raise Unreadable("a coloured card")
@@ -161,15 +161,15 @@ def _gy_card(tree: Tree, context: _Context) -> Any:
     return query
 
 
-def _trees(tree: Tree) -> list[Tree]:
+def _trees(tree: Tree[Token]) -> list[Tree[Token]]:
     return [child for child in tree.children if isinstance(child, Tree)]
 
 
-def _tokens(tree: Tree) -> list[Token]:
+def _tokens(tree: Tree[Token]) -> list[Token]:
     return [child for child in tree.children if isinstance(child, Token)]
 
 
-def _action(tree: Tree, context: _Context) -> list[dict[str, Any]]:
+def _action(tree: Tree[Token], context: _Context) -> list[dict[str, Any]]:
     """The actions of one effect (``effect`` subtrees).
 
     Why one function: one branch per printed template, each a line or two;
@@ -246,7 +246,7 @@ def _action(tree: Tree, context: _Context) -> list[dict[str, Any]]:
     raise Unreadable(kind)
 
 
-def _gains(kind: str, trees: list[Tree], tokens: list[Token], context: _Context) -> list[dict[str, Any]]:
+def _gains(kind: str, trees: list[Tree[Token]], tokens: list[Token], context: _Context) -> list[dict[str, Any]]:
     """ "gains flying until end of turn": the keyword as a flag on the card
     for the turn (a query's ``has:`` finds it); with "gets +N/+N and"."""
     card = _object(trees[0], context)
@@ -263,7 +263,7 @@ def _gains(kind: str, trees: list[Tree], tokens: list[Token], context: _Context)
     return actions
 
 
-def _token(tree: Tree) -> list[dict[str, Any]]:
+def _token(tree: Tree[Token]) -> list[dict[str, Any]]:
     """ "Create a N/N … token": a token card waiting outside the game (the
     scenario gives it, ``types: [token]``) is put onto the battlefield."""
     first = _trees(tree)[0]
@@ -272,7 +272,7 @@ def _token(tree: Tree) -> list[dict[str, Any]]:
     return [{"move": {"card": query, "to": "battlefield"}}]
 
 
-def _damage(trees: list[Tree], tokens: list[Token], context: _Context) -> list[dict[str, Any]]:
+def _damage(trees: list[Tree[Token]], tokens: list[Token], context: _Context) -> list[dict[str, Any]]:
     amount = number(tokens[0])
     victim = trees[-1]
     if victim.data == "victim_opponents":
@@ -281,7 +281,7 @@ def _damage(trees: list[Tree], tokens: list[Token], context: _Context) -> list[d
         return [{"lose": {"counter": "life", "amount": amount}}]
     if victim.data == "victim_players":
         return [{"lose": {"player": who, "counter": "life", "amount": amount}} for who in ("self", "opponent")]
-    query = _permanents(victim.children[0])
+    query = _permanents(cast("Tree[Token]", victim.children[0]))
     if victim.data == "victim_target":
         query["pick"] = 1
         if context.target is None:
@@ -291,7 +291,7 @@ def _damage(trees: list[Tree], tokens: list[Token], context: _Context) -> list[d
 
 
 #: trigger patterns (``trigger`` alternatives) as scenario ``when``
-def _when(tree: Tree) -> tuple[dict[str, Any], str, str]:
+def _when(tree: Tree[Token]) -> tuple[dict[str, Any], str, str]:
     """The trigger pattern, the ability's name, and what "it" is in its effect."""
     kind = str(tree.data)
     trees = _trees(tree)
@@ -304,7 +304,7 @@ def _when(tree: Tree) -> tuple[dict[str, Any], str, str]:
     return when, name, it
 
 
-def _pattern(kind: str, trees: list[Tree], qualifiers: list[str]) -> tuple[dict[str, Any], str, str]:
+def _pattern(kind: str, trees: list[Tree[Token]], qualifiers: list[str]) -> tuple[dict[str, Any], str, str]:
     """Why one function: one branch per trigger template, each a line or two."""
     if kind == "enters_other":
         card = _permanents(trees[1], another=trees[0].data == "another", lenient=qualifiers)
@@ -481,7 +481,7 @@ class MagicReader(TextReader):
         return [ReadAbility(text, data, "activated", unread=tuple(unread))]
 
 
-def _intervening(tree: Tree) -> dict[str, Any]:
+def _intervening(tree: Tree[Token]) -> dict[str, Any]:
     """An intervening "if" (CR 603.4): checked as the event happens and again
     as the ability resolves (the game's ``condition_on_resolution``)."""
     kind = str(tree.data)
@@ -529,7 +529,7 @@ def _spell(text: str, instant: bool) -> list[ReadAbility | Skipped] | None:
     return [ReadAbility(text, data, "spell", unread=tuple(unread))]
 
 
-def _cost(tree: Tree) -> list[dict[str, Any]]:
+def _cost(tree: Tree[Token]) -> list[dict[str, Any]]:
     """The costs the core pays: {T} and sacrificing it (mana is not modelled)."""
     cost: list[dict[str, Any]] = []
     for part in _trees(tree):
