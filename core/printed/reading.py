@@ -9,6 +9,22 @@ from typing import Any
 
 from attrs import frozen
 
+__all__ = [
+    "MAX_PART",
+    "NUMBER_WORDS",
+    "Header",
+    "ReadAbility",
+    "Reading",
+    "Skipped",
+    "TextReader",
+    "Unreadable",
+    "ability_ids",
+    "in_key_order",
+    "normalize",
+    "number",
+    "without_reminders",
+]
+
 
 class Unreadable(ValueError):
     """Words a grammar parses but the scenario language cannot say (a

@@ -9,7 +9,7 @@ shipped in the package, then the cards, players and references are checked
 own action words (aliases).  Nothing in a scenario is evaluated as code.
 
 A command reads a file once, picks its game and loads that game's ruleset
-once, and compiles the file once for it: :func:`bind` gives the three
+once, and compiles the file once for it: :func:`~tcgtrig.scenario.reading.bind` gives the three
 together, a :class:`Bound`, which the engine, :func:`tcgtrig.resolve` and
 the explorer take as it is.
 """
@@ -86,14 +86,14 @@ class Scenario:
         """Build the state, the start actions, the choices and the expectation
         for ``ruleset``; its aliases give meaning to the game's words.
         Each call compiles again: a command that resolves a file more than
-        once compiles it once, with :func:`bind`."""
+        once compiles it once, with :func:`~tcgtrig.scenario.reading.bind`."""
         return Compiler(self, ruleset).compile()
 
     def check_game(self) -> None:
         """Compile under the file's own ``game`` (when it is installed), so
         an unknown card, effect key or word is reported now, not when the
         position is resolved.  What it compiles is not kept: to resolve the
-        file, :func:`bind` it (once)."""
+        file, :func:`~tcgtrig.scenario.reading.bind` it (once)."""
         if self.game is None or self.game.split("/", 1)[0] not in installed_games():
             return
         try:
@@ -125,7 +125,7 @@ class Bound:
 
 def bind(scenario: Scenario, game: str | Ruleset | None = None, *, plugins: Iterable[object] = ()) -> Bound:
     """``scenario`` bound to ``game``: a name (``GAME/VARIANT``), a
-    :class:`Ruleset`, or ``None`` for the file's own game (see
+    :class:`~tcgtrig.Ruleset`, or ``None`` for the file's own game (see
     :func:`~tcgtrig.games.manager.pick_game`); ``plugins``: extra plugins
     (house rules) when the game is named.
 
@@ -162,7 +162,7 @@ def load_scenario(path: str | Path, *, check_game: bool = True) -> Scenario:
     ``game`` is also compiled for it (:meth:`Scenario.check_game`): an
     unknown card or word is a :class:`ScenarioError` here, at load time.
     A command that goes on to resolve the file reads it with
-    ``check_game=False`` and binds it (:func:`bind`): one compile.
+    ``check_game=False`` and binds it (:func:`~tcgtrig.scenario.reading.bind`): one compile.
     """
     with collector_paused():  # reading builds the whole file's values at once, all kept
         return _game_checked(scenario_from_source(load_source(path)), check_game)

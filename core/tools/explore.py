@@ -499,7 +499,7 @@ def explore(
     reduce: bool = True,
 ) -> Exploration:
     """Try every legal decision of ``scenario`` under ``game`` (a name, a
-    :class:`Ruleset`, or ``None``: the file's own game; a scenario already
+    :class:`~tcgtrig.Ruleset`, or ``None``: the file's own game; a scenario already
     bound to its game, :func:`tcgtrig.scenario.reading.bind`, is explored
     under that game, compiled as it is).
 
