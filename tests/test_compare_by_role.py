@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
 import tcgtrig
 from click.testing import CliRunner
-from helpers import quick_share, require_example_games
+from helpers import require_example_games
 from tcgtrig.tools.cli import main
 from tcgtrig.tools.compare import compare, comparison_json, describe_difference, differences, vocabulary
 
@@ -44,8 +45,10 @@ def run(*args: object) -> str:
     return result.stdout
 
 
+@cache
 def _names_by_role() -> dict[str, set[str]]:
-    """Every name any installed game gives a role, by role (all kinds)."""
+    """Every name any installed game gives a role, by role (all kinds);
+    read once for the run (each file's test reads it)."""
     out: dict[str, set[str]] = {}
     for game in tcgtrig.available_games():
         info = tcgtrig.load_ruleset(game).info
@@ -107,7 +110,7 @@ def test_marks_are_the_games_bookkeeping_compared_only_with_all():
     assert [d for d in every["differences"] if d["what"] == "marks"]
 
 
-@pytest.mark.parametrize("path", quick_share(FILES), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_difference_is_of_names_only(path):
     """Wherever a difference is read by role, no two of its values are
     names of one role (``trash | graveyard``): the names went into the

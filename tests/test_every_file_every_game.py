@@ -10,17 +10,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import bundled
 import pytest
 import tcgtrig
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = sorted(
-    {
-        *ROOT.glob("tests/scenarios/**/*.yaml"),
-        *ROOT.glob("tests/plugins/*/positions/*.yaml"),
-        *ROOT.glob("examples/*.yaml"),
-        *ROOT.glob("examples/games/*/scenarios/*.yaml"),
-    }
+FILES = bundled.files(
+    "tests/scenarios/**/*.yaml",
+    "tests/plugins/*/positions/*.yaml",
+    "examples/*.yaml",
+    "examples/games/*/scenarios/*.yaml",
 )
 #: the one line a word of another game gets
 ELSEWHERE = re.compile(
@@ -33,12 +32,14 @@ ELSEWHERE = re.compile(
 
 @pytest.mark.parametrize("game", tcgtrig.available_games())
 def test_each_file_compiles_or_names_the_other_games_word(game):
-    ruleset = tcgtrig.load_ruleset(game)
+    ruleset = bundled.ruleset(game)
     compiled = refused = 0
     for path in FILES:
-        scenario = tcgtrig.load_scenario(path, check_game=False)
-        try:
-            scenario.compile(ruleset)
+        if bundled.resolved(path, game) is not None:  # the run's one resolution of the pair: it compiled
+            compiled += 1
+            continue
+        try:  # refused: compiling again (cheap, it stops at the word) tells a refusal from a run's error
+            bundled.scenario(path).compile(ruleset)
         except tcgtrig.ScenarioError as error:
             match = ELSEWHERE.match(str(error))
             assert match, f"{path.relative_to(ROOT)} under {game}: {error}"

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import bundled
 import pytest
 import tcgtrig
-from helpers import quick_share
 from tcgtrig.tools.render import build_tree, render_text, tree_lines
 
 ROOT = Path(__file__).parent.parent
@@ -24,14 +24,11 @@ CHOICE = re.compile(r"\? (\S+) chose .*? \((\w+)")
 
 
 def resolutions(path: Path) -> list[tcgtrig.Resolution]:
-    scenario = tcgtrig.load_scenario(path)
-    found = []
-    for game in GAMES:
-        try:
-            found.append(tcgtrig.resolve(scenario, game))
-        except tcgtrig.TcgTrigError:  # a file in another game's words
-            continue
-    return found
+    """``path`` under each of :data:`GAMES` that can resolve it (the run's
+    one resolution of each pair: :func:`bundled.outcome`)."""
+    tcgtrig.load_scenario(path)  # the file's own game is installed
+    found = [bundled.resolved(path, game) for game in GAMES]
+    return [result for result in found if result is not None]  # None: a file in another game's words
 
 
 def printed(text: str) -> list[tuple[str, ...]]:
@@ -57,13 +54,13 @@ def happened(result: tcgtrig.Resolution) -> list[tuple[str, ...]]:
     return out
 
 
-@pytest.mark.parametrize("path", quick_share(FILES), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_activations_and_decisions_print_in_the_order_they_happened(path):
     for result in resolutions(path):
         assert printed(render_text(result)) == happened(result), result.game
 
 
-@pytest.mark.parametrize("path", quick_share(FILES), ids=lambda p: f"{p.parent.name}/{p.stem}")
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_step_is_drawn_at_or_below_the_line_of_the_step_before(path):
     for result in resolutions(path):
         places: list = []

@@ -7,9 +7,9 @@ import json
 import re
 from pathlib import Path
 
+import bundled
 import pytest
 from click.testing import CliRunner
-from helpers import quick_share
 from tcgtrig.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,33 +56,35 @@ def test_a_file_that_is_not_a_saved_position_is_bad_input(tmp_path):
 
 
 def _bundled() -> list[tuple[Path, str]]:
-    import tcgtrig
-
-    out = []
-    for path in sorted((ROOT / "tests" / "scenarios").rglob("*.yaml")) + sorted((ROOT / "examples").glob("*.yaml")):
-        for game in tcgtrig.load_scenario(path, check_game=False).games():
-            out.append((path, game))
-    return out
+    return [(path, game) for path in bundled.SCENARIOS for game in bundled.scenario(path).games()]
 
 
-@pytest.mark.parametrize("path, game", quick_share(_bundled()), ids=lambda v: v.name if isinstance(v, Path) else v)
+@pytest.mark.parametrize("path, game", _bundled(), ids=lambda v: v.name if isinstance(v, Path) else v)
 def test_every_bundled_file_resumes_identically_from_every_stop(path, game):
     """Every game, every bundled file, every stop point (after 0, 1, 2, …
-    activations, including mid-chain and mid-interrupt window)."""
+    activations, including mid-chain and mid-interrupt window).
+
+    One run is stopped at each point in turn and saved there (a stop
+    steps the engine as a run from the start would: ``run_until`` counts
+    the activations of the whole trace); each save is resumed.  The
+    uninterrupted trace is the run's one resolution of the pair."""
     import tcgtrig
     from tcgtrig.choices import ScriptedChooser
     from tcgtrig.saving import resume_position, run_until, save_position
 
-    scenario = tcgtrig.load_scenario(path, check_game=False)
-    whole = tcgtrig.resolve(scenario, game)
-    expected = whole.json_text()
+    scenario = bundled.scenario(path)
+    expected = bundled.json_text(path, game)  # raises when the game refuses the file
+    whole = bundled.resolved(path, game)
+    assert whole is not None
     activations = len(whole.keys("activated"))
+    engine = tcgtrig.Engine.for_scenario(scenario, game)
+    chooser = ScriptedChooser(list(engine.compiled.choices))
     for stop in range(activations + 1):
-        engine = tcgtrig.Engine.for_scenario(scenario, game)
-        chooser = ScriptedChooser(list(engine.compiled.choices))
         run_until(engine, chooser, stop)
         saved = json.loads(json.dumps(save_position(scenario, engine, chooser)))
         assert resume_position(saved, str(path)).json_text() == expected, f"stopped after {stop}"
+    run_until(engine, chooser, activations + 1)  # on to the end: the stopped run finishes as the whole one
+    assert engine.finished and engine.result(tuple(chooser.remaining)).json_text() == expected
 
 
 def test_an_edited_save_is_refused(tmp_path):
