@@ -48,6 +48,16 @@ def outcome(path: Path, game: str) -> Resolution | TcgTrigError:
         return error
 
 
+def checked(path: Path) -> Scenario:
+    """:func:`scenario`, its own ``game`` checked as ``tcgtrig.load_scenario``
+    checks it (installed, and the file compiles for it): that error is
+    raised again, with the words ``load_scenario`` gives it."""
+    found = scenario(path)
+    if found.game is not None and isinstance(outcome(path, found.game), TcgTrigError):
+        tcgtrig.load_scenario(path)  # raises when the file's own game refuses it
+    return found
+
+
 def resolved(path: Path, game: str) -> Resolution | None:
     """:func:`outcome`, ``None`` when the game refused the file."""
     found = outcome(path, game)

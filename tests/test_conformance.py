@@ -61,7 +61,7 @@ def _pairs() -> list[Any]:
     for path in sorted(p for p in SCENARIOS.rglob("*") if p.suffix in SUFFIXES):
         name = path.relative_to(SCENARIOS).with_suffix("").as_posix()
         try:
-            named = tcgtrig.load_scenario(path).games()
+            named = bundled.scenario(path).games()  # read, not compiled: each pair's test compiles it
         except TcgTrigError as exc:  # the scenario plugin reports it as a failure
             params.append(
                 pytest.param(
@@ -99,6 +99,12 @@ def default_run(path: Path, game: str) -> Any:
 
 def compiled(path: Path, game: str) -> Any:
     reference(path, game)  # skip the over-long ones first
+    return _compiled(path, game)
+
+
+@cache
+def _compiled(path: Path, game: str) -> Any:
+    """The file compiled for ``game``, once: each engine takes a copy of its state."""
     return tcgtrig.load_scenario(path).compile(ruleset(game))
 
 
@@ -186,10 +192,10 @@ def test_every_resolved_instance_was_activated_first(path, game):
 @pytest.mark.parametrize(("path", "game"), PAIRS)
 def test_random_play_always_ends_with_the_same_invariants(path, game):
     reference(path, game)
-    scenario = tcgtrig.load_scenario(path)
+    scenario = bundled.scenario(path)
     for seed in SEEDS:
         recording = Recording(RandomChooser(seed), scenario.players)
-        result = resolve(scenario, game, chooser=recording, max_steps=STEP_BUDGET)
+        result = resolve(scenario, ruleset(game), chooser=recording, max_steps=STEP_BUDGET)
         recording.check(result.trace)
         won = result.outcome.endswith(" wins") and result.outcome[:-5] in scenario.players  # the win action
         assert result.outcome in ("complete", "draw") or won, (seed, result.outcome, result.reason)
@@ -197,7 +203,7 @@ def test_random_play_always_ends_with_the_same_invariants(path, game):
             assert result.trace[-1].kind == "ended" and result.reason
         check_endings(result.trace, complete=result.outcome == "complete")
         check_causes(result.trace)
-        again = resolve(scenario, game, chooser=RandomChooser(seed), max_steps=STEP_BUDGET)
+        again = resolve(scenario, ruleset(game), chooser=RandomChooser(seed), max_steps=STEP_BUDGET)
         assert json.dumps(again.to_dict()) == json.dumps(result.to_dict()), f"seed {seed} is not reproducible"
 
 
@@ -243,7 +249,7 @@ def test_state_at_every_decision_survives_a_json_round_trip(path, game):
 def test_stepping_by_hand_equals_run(path, game):
     expected = default_run(path, game)
     engine = new_engine(path, game)
-    chooser = Recording(DefaultChooser(), tcgtrig.load_scenario(path).players)
+    chooser = Recording(DefaultChooser(), bundled.scenario(path).players)
     while (decision := engine.advance()) is not None:
         engine.answer(chooser.choose(decision, engine))
     assert engine.advance() is None and engine.finished
@@ -260,7 +266,7 @@ def test_stepping_by_hand_with_the_files_choices_equals_resolve(path, game):
     expected = reference(path, game)
     engine = new_engine(path, game)
     made = compiled(path, game)
-    chooser = ScriptedChooser(made.choices)
+    chooser = ScriptedChooser(list(made.choices))
     recording = Recording(chooser, made.state.players)
     while (decision := engine.advance()) is not None:
         engine.answer(recording.choose(decision, engine))

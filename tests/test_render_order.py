@@ -26,7 +26,7 @@ CHOICE = re.compile(r"\? (\S+) chose .*? \((\w+)")
 def resolutions(path: Path) -> list[tcgtrig.Resolution]:
     """``path`` under each of :data:`GAMES` that can resolve it (the run's
     one resolution of each pair: :func:`bundled.outcome`)."""
-    tcgtrig.load_scenario(path)  # the file's own game is installed
+    bundled.checked(path)  # the file's own game is installed, and compiles it
     found = [bundled.resolved(path, game) for game in GAMES]
     return [result for result in found if result is not None]  # None: a file in another game's words
 

@@ -21,7 +21,7 @@ VALIDATOR = jsonschema.Draft202012Validator(schema("trace"))
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_trace_follows_the_schema(path):
-    scenario = tcgtrig.load_scenario(path)
+    scenario = bundled.checked(path)
     checked = 0
     for game in dict.fromkeys([*tcgtrig.available_games(), *scenario.games()]):  # variants the file names too
         result = bundled.resolved(path, game)  # the run's one resolution of the pair
