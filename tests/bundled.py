@@ -76,5 +76,4 @@ def json_text(path: Path, game: str) -> str:
 def steps_taken(result: Resolution) -> int:
     """The activations and rules passes the resolution took (what
     ``max_steps`` bounds)."""
-    guard = result.engine.machine._guard
-    return guard.steps if guard is not None else 0
+    return result.engine.machine.steps()[0]
