@@ -192,7 +192,6 @@ def resolve(
     choices: Iterable[str] | None = None,
     plugins: Iterable[object] = (),
     max_steps: int = DEFAULT_MAX_STEPS,
-    fused: bool = True,
 ) -> Resolution:
     """Resolve a scenario under a game.
 
@@ -204,8 +203,6 @@ def resolve(
     :param plugins: extra plugins (house rules) for the game.
     :param max_steps: activations and rules passes before the resolution is
         declared an endless loop.
-    :param fused: let the common case run on the fused path (see
-        :class:`~tcgtrig.engine.Engine`); ``False``: the general way alone.
     """
     if not isinstance(scenario, Scenario):  # checked when compiled for ``game``, not for the file's own
         scenario = load_scenario(scenario, check_game=game is None)
@@ -213,7 +210,7 @@ def resolve(
         ruleset = game
     else:
         ruleset = load_ruleset(pick_game(scenario, game), plugins=plugins)
-    engine = Engine.for_scenario(scenario, ruleset, max_steps=max_steps, fused=fused)
+    engine = Engine.for_scenario(scenario, ruleset, max_steps=max_steps)
     from_file = chooser is None and choices is None
     if chooser is None:
         chooser = ScriptedChooser(list(choices) if choices is not None else engine.compiled.choices)

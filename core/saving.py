@@ -97,28 +97,19 @@ def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> Non
 
 def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], bool]) -> None:
     """One frame step at a time, answering from ``chooser``, until after a
-    step ``enough()`` holds with no question open (or the end).
-
-    The fused path is off while it steps: one of its steps may carry out a
-    whole cascade, so a stop (and the replay that finds it again) would not
-    fall where it was asked for.  It is on again afterwards: it takes over
-    from wherever the frames are."""
+    step ``enough()`` holds with no question open (or the end)."""
     machine = engine.machine
     # as Engine.run does: the loop detector sees the chooser's state, so a stop changes nothing
     machine.chooser_fingerprint = chooser.fingerprint
     machine.chooser_answering = getattr(chooser, "answering", None)
-    fusable, machine._fusable = machine._fusable, False
-    try:
-        while not engine.finished:
-            if engine.decision is not None:
-                engine.answer(chooser.choose(engine.decision, engine))
-                continue
-            machine.frames[-1].step(machine)
-            machine.drop_frames_if_ended()
-            if enough() and engine.decision is None:
-                return
-    finally:
-        machine._fusable = fusable
+    while not engine.finished:
+        if engine.decision is not None:
+            engine.answer(chooser.choose(engine.decision, engine))
+            continue
+        machine.frames[-1].step(machine)
+        machine.drop_frames_if_ended()
+        if enough() and engine.decision is None:
+            return
 
 
 def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:

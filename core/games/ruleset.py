@@ -304,7 +304,7 @@ class Ruleset:
     def _note_every_effect_hooks(self) -> None:
         """Whether the game implements each hook the engine calls for every
         effect: where it leaves one to the core, the hot paths (admission,
-        the fused path, ``gain``) skip the call, whose default they know."""
+        activation, ``gain``) skip the call, whose default they know."""
         self.checks_pending = self._check is not None
         self.ranks_pending = self._rank is not None or self._details is not None
         self.orders_pending = self._who is not None

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy as _copy
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define, evolve, field, fields, setters
@@ -19,6 +20,7 @@ from ..model.pending import PendingEffect, PendingPool, event_signature
 from ..model.values import Action, May, Query, Together
 from . import actions as _actions
 from .evaluate import Scope
+from .machine_base import MEMORY_EVERY_LINKS
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -194,11 +196,14 @@ class MainLoop(Frame):
             machine.begin(self.start)
             self.phase = "settle"
         elif self.phase == "settle":
-            if machine._fusable:
-                machine.fused_cycle(self)
-                return
             self.phase = "pick"
-            Settle.begin(machine)
+            ruleset, state = machine.ruleset, machine.state
+            # the game's rules first (a game with no rules hook is not asked: the cards it would be shown wait)
+            todo = ruleset.processes_rules and ruleset.rules_processing(state, machine.view, state.take_touched())
+            if todo or machine.delayed:
+                Settle.begin(machine, todo or ())  # the rules act, or what a delay put off may be due
+            elif machine.matched and (not machine.chain_links or machine.on_top):
+                machine.admit()  # Settle.admit(machine), without the call
             frames = machine.frames
             if frames and frames[-1] is self and machine.decision is None and machine.outcome is None:
                 self.pick(machine)  # nothing waits: pick now rather than on the next step
@@ -207,9 +212,6 @@ class MainLoop(Frame):
         else:  # picked
             effect = self.labels.resolve(machine.take_answer())
             self.labels = None
-            if machine._fusable:
-                machine.fused_cycle(self, effect)
-                return
             self.take(machine, effect)
 
     def pick(self, machine: Machine) -> None:
@@ -223,7 +225,14 @@ class MainLoop(Frame):
         if not bucket:
             self.nothing_pending(machine)
             return
-        player = machine.ruleset.who_orders(machine.state, bucket)
+        ruleset = machine.ruleset
+        if not ruleset.orders_pending:  # the first effect's controller orders (Ruleset.who_orders, without the call)
+            if len(bucket) == 1 and not machine.due:
+                self.take(machine, next(iter(bucket.values())))  # the one effect: nothing to order
+                return
+            player = next(iter(bucket.values())).controller
+        else:
+            player = ruleset.who_orders(machine.state, bucket)
         if machine.due and player in machine.due:
             # the player declares their uses before processing anything
             machine.push(Declare(machine.declarations_due(player)))
@@ -238,7 +247,7 @@ class MainLoop(Frame):
         """Nothing is pending: open a chain window, end the turn, or finish."""
         if machine.chain_links or machine.offers:
             self.phase = "settle"
-            machine.push(ChainWindow())
+            ChainWindow.begin(machine)
         elif machine.open_window_after_action():
             # something happened that started no chain: the players may start one
             self.phase = "settle"
@@ -255,8 +264,9 @@ class MainLoop(Frame):
         the rule that put it first, if another waits)."""
         pool = machine.pool
         pool.remove(effect.id)
-        if pool or machine.offers:
-            machine.place(effect, next(iter(pool.next_bucket().values())) if pool else machine.offers[0])
+        waiting = pool._rank_of  # whether another effect waits (bool(pool), read at C speed)
+        if waiting or machine.offers:
+            machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else machine.offers[0])
         self.phase = "pick" if machine.chain else "settle"
         Activation.attempt(machine, effect, "main")
 
@@ -270,10 +280,11 @@ class Settle(Frame):
     phase: str = "rules"
 
     @classmethod
-    def begin(cls, machine: Machine) -> None:
-        """Settle now: the frame goes on the stack only if the rules act
-        (and must be asked again once their actions are done)."""
-        todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
+    def begin(cls, machine: Machine, todo: Sequence[Any]) -> None:
+        """Settle now, ``todo`` being what the game's rules do first (its
+        ``rules_processing``, just asked): the frame goes on the stack only
+        if they act (and must be asked again once their actions are done),
+        or what a delay put off happens first."""
         if not todo:
             if machine.delayed:  # what a delay put off may be due: it happens first, then this settles again
                 machine.push(cls())
@@ -411,9 +422,17 @@ class Activation(Frame):
         use it, activate it — all now, with no frame built."""
         if effect.id in machine.conditional.effects:  # a dict lookup: this runs on every activation
             machine.conditional.discard(effect.id, machine.state)
+        ability = effect.ability
         if window == "main" or window == "interrupt":
-            drop = machine.ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
-            if drop is None:
+            ruleset = machine.ruleset
+            # the calls only where they may find something: the game checks pending effects, the
+            # ability has a trigger condition (what Ruleset.check_pending and trigger_condition_lapsed test first)
+            drop = (
+                ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
+                if ruleset.checks_pending
+                else None
+            )
+            if drop is None and ability.trigger_condition is not None:
                 drop = machine.trigger_condition_lapsed(effect)
             if drop is not None:
                 machine.drop(effect, drop)
@@ -423,7 +442,7 @@ class Activation(Frame):
             machine.record("failed", effect, reason=reason)
             return
         # a response chosen in a chain window was the choice to use it
-        if effect.ability.optional and effect.declaration != "made" and window != "chain":
+        if ability.optional and effect.declaration != "made" and window != "chain":
             machine.push(cls(effect, window, target, parent, collect=collect))
             machine.ask(
                 Decision(
@@ -436,7 +455,10 @@ class Activation(Frame):
                 )
             )
             return
-        cls.go(machine, effect, window, target, parent, collect)
+        if collect is not None:  # cls.go(...), without the call
+            collect.choose(machine, effect)
+        else:
+            machine.activate(effect, window, target, parent)
 
     def step(self, machine: Machine) -> None:
         machine.pop()
@@ -917,6 +939,20 @@ class ChainWindow(Frame):
     def detail(self) -> tuple[Any, ...]:
         return (self.passes, self.open)
 
+    @classmethod
+    def begin(cls, machine: Machine) -> None:
+        """Open a window on the chain: the frame goes on the stack only if
+        someone may respond.  With nothing offered and no activated ability
+        anywhere, both players pass at once (as :meth:`step` has them do)
+        and the chain resolves."""
+        if machine.offers or machine.index.activated:
+            machine.push(cls())
+        elif machine.chain_links:
+            resolving = ResolveChain()
+            machine.push(resolving)
+            if machine.frames[-1] is resolving:  # the chain resolves now rather than on the next step
+                resolving.step(machine)
+
     def step(self, machine: Machine) -> None:
         if self.labels is not None:
             label = machine.take_answer()
@@ -981,24 +1017,37 @@ class ResolveChain(Frame):
         return (self.resolved_one,)
 
     def step(self, machine: Machine) -> None:
-        if not machine.chain_links or (machine.on_top and self.resolved_one):
-            machine.resolving_link = 0
-            machine.pop()
-            return
-        self.resolved_one = True
-        if machine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
-            return
-        machine.resolving_link = len(machine.chain_links)
-        effect = machine.take_link()
-        machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
-        machine.last_moment = machine.moment
-        machine.last_events = ()
-        run = EffectRun(scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
-        if effect.negated:  # nothing it says happens; its card still goes where the game puts a negated one
-            if effect.ability.kind == "activated" and machine.ruleset.places_activated:
-                machine.put_away(effect, run, "negated")
-            return
-        machine.resolve(effect, run, link=len(machine.chain_links) + 1)
+        """Resolve the next link; and the next, while nothing it did waits
+        (what the following steps would do, in this one)."""
+        frames, links = machine.frames, machine.chain_links
+        while True:
+            if not links or (machine.on_top and self.resolved_one):
+                machine.resolving_link = 0
+                machine.pop()
+                return
+            self.resolved_one = True
+            # what each link triggers waits for the whole chain: it may be a lot (machine.out_of_memory(),
+            # which reads the memory every few links, called only when it may read it)
+            if machine.over_budget is not None or not (machine.links_resolved + 1) & MEMORY_EVERY_LINKS:
+                if machine.out_of_memory():
+                    return
+            else:
+                machine.links_resolved += 1
+            machine.resolving_link = len(links)
+            machine.chain_keys.pop()  # machine.take_link(), without the call
+            effect = links.pop()
+            machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
+            machine.last_moment = machine.moment
+            machine.last_events = ()
+            # scope, instance, trigger_cause, depth
+            run = EffectRun(machine.scope_of(effect), effect.id, effect.id, effect.depth)
+            if effect.negated:  # nothing it says happens; its card still goes where the game puts a negated one
+                if effect.ability.kind == "activated" and machine.ruleset.places_activated:
+                    machine.put_away(effect, run, "negated")
+            else:
+                machine.resolve(effect, run, True, len(links) + 1)
+            if frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
+                return
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
