@@ -211,8 +211,23 @@ class Op:
         return self
 
 
+class MakeOp(Protocol):
+    """The signature of :data:`make_op`: :class:`Op`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        part: int,
+        event: Event,
+        subject: str | None = ...,
+        incarnation: int | None = ...,
+        data: tuple[tuple[str, Any], ...] = ...,
+        apply: Apply = ...,
+    ) -> Op: ...
+
+
 #: :class:`Op`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`)
-make_op = maker(Op)
+make_op: MakeOp = maker(Op)
 
 
 class Planning(NamedTuple):
