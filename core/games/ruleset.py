@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from ..base.errors import PluginError, TcgTrigError
+from ..base.generated import compile_generated
 from ..model.info import (
     CHAIN_TRIGGERS,
     RESOLUTION_MODELS,
@@ -112,7 +113,8 @@ def _caller_maker(name: str, spec: tuple[str, ...], wanted: tuple[str, ...]) -> 
             f"    return call_{name}\n"
         )
         scope: dict[str, Any] = {}
-        exec(compile(source, f"<caller of {name}>", "exec"), scope)  # noqa: S102 - the hook's own argument names
+        # registered with linecache: a traceback through the caller shows its lines
+        exec(compile_generated(source, f"caller of {name}"), scope)  # noqa: S102 - the hook's own argument names
         known = _CALLER_MAKERS[name, spec, wanted] = scope["make"]
     return known
 

@@ -18,6 +18,15 @@ names, as the hot paths pass them — and runs no converter and no
 validator: the engine's hot paths pass values already of each field's type
 (a tuple where the class would convert to one).  Plugins, scenarios and
 everything else make records through the class itself.
+
+Each maker is declared with a ``Protocol`` beside its class
+(``make_pending: MakePending = maker(PendingEffect)``) whose ``__call__``
+lists the class's fields, so mypy checks every place a record is made —
+the number, order and types of the arguments — at no cost when it runs;
+``tests/core/test_records.py`` holds each Protocol to its class's fields.
+The maker's source is registered with :mod:`linecache`
+(:func:`~tcgtrig.base.generated.compile_generated`): a traceback through
+it shows its lines.
 """
 
 from __future__ import annotations
@@ -26,6 +35,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import attrs
+
+from ..base.generated import compile_generated
 
 __all__ = ["maker"]
 
@@ -78,7 +89,8 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
         f"def make_{cls.__name__}({star}{', '.join(required + optional)}):\n"
         "    self = _new(_twin)\n" + "".join(body) + "    self.__class__ = _cls\n    return self\n"
     )
-    exec(compile(source, f"<maker of {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own field names
+    # registered with linecache: a traceback through the maker shows its lines
+    exec(compile_generated(source, f"maker of {cls.__qualname__}"), scope)  # noqa: S102 - our own field names
     make: Callable[..., _T] = scope[f"make_{cls.__name__}"]
     make.__doc__ = f"Make a :class:`{cls.__qualname__}` at slot speed (:func:`tcgtrig.model.records.maker`)."
     return make
