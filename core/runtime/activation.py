@@ -326,7 +326,7 @@ class Activating(MachineBase):
             if ability.cost:
                 self.push(RunActions(ability.cost, self.cost_run(run)))
             return
-        self.resolve(effect, run, ability.kind != "replacement")
+        self.resolve(effect, run, ability.kind != "replacement", None)
 
     def put_in_place(self, effect: PendingEffect, scope: Scope | None) -> tuple[PendingEffect, Scope | None]:
         """An activated ability's card is put where the game says as it is
@@ -382,9 +382,11 @@ class Activating(MachineBase):
         if zone is not None:
             self.push(RunActions((Move(card=SELF, to=zone, by="rule"),), run))
 
-    def resolve(self, effect: PendingEffect, run: EffectRun, record: bool = True, link: int | None = None) -> None:
+    def resolve(self, effect: PendingEffect, run: EffectRun, record: bool, link: int | None) -> None:
         """Carry out an activated effect: its ``resolved`` step (``record``;
-        ``link``: its place on the chain), then its actions."""
+        ``link``: its place on the chain, ``None`` off the chain), then its
+        actions.  Every argument is given (a call with defaults to fill in
+        costs more: this runs for every effect)."""
         ability = effect.ability
         lapsed = self.lapsed_on_resolution(effect, run) if ability.trigger_condition is not None else None
         if record:

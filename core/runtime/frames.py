@@ -192,62 +192,81 @@ class MainLoop(Frame):
     nested: bool = False
 
     def step(self, machine: Machine) -> None:
-        if self.phase == "start":
-            machine.begin(self.start)
-            self.phase = "settle"
-        elif self.phase == "settle":
-            self.phase = "pick"
-            ruleset, state = machine.ruleset, machine.state
-            # the game's rules first (a game with no rules hook is not asked: the cards it would be shown wait)
-            todo = ruleset.processes_rules and ruleset.rules_processing(state, machine.view, state.take_touched())
-            if todo or machine.delayed:
-                Settle.begin(machine, todo or ())  # the rules act, or what a delay put off may be due
-            elif machine.matched and (not machine.chain_links or machine.on_top):
-                machine.admit()  # Settle.admit(machine), without the call
-            frames = machine.frames
-            if frames and frames[-1] is self and machine.decision is None and machine.outcome is None:
-                self.pick(machine)  # nothing waits: pick now rather than on the next step
-        elif self.phase == "pick":
-            self.pick(machine)
-        else:  # picked
+        """Settle, then pick the next pending effect (or ask which, or see
+        that none is left), then take it: each part as soon as nothing
+        waits after the one before, the phase saying where a step resumes.
+
+        Why one function: it runs for every effect, and in CPython a call
+        costs about as much as one of these parts (some 600 instructions);
+        settling, picking and taking follow one another here instead."""
+        phase = self.phase
+        if phase == "picked":
             effect = self.labels.resolve(machine.take_answer())
             self.labels = None
-            self.take(machine, effect)
-
-    def pick(self, machine: Machine) -> None:
-        """Take the next pending effect, or ask which; with none pending,
-        open a chain window, end the turn, or finish."""
-        if machine.check_loop("pick"):
-            return
-        bucket = machine.pool.next_bucket()
-        if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
-            bucket = machine.pool.next_bucket()  # some lapsed: what may go next now
-        if not bucket:
-            self.nothing_pending(machine)
-            return
-        ruleset = machine.ruleset
-        if not ruleset.orders_pending:  # the first effect's controller orders (Ruleset.who_orders, without the call)
-            if len(bucket) == 1 and not machine.due:
-                self.take(machine, next(iter(bucket.values())))  # the one effect: nothing to order
-                return
-            player = next(iter(bucket.values())).controller
         else:
-            player = ruleset.who_orders(machine.state, bucket)
-        if machine.due and player in machine.due:
-            # the player declares their uses before processing anything
-            machine.push(Declare(machine.declarations_due(player)))
-            return
-        if len(bucket) == 1:  # nothing to order: no decision to build
-            self.take(machine, next(iter(bucket.values())))
-            return
-        self.labels = ask_order(machine, machine.pool, bucket, player, "pending effect")
-        self.phase = "picked"
+            if phase == "start":
+                machine.begin(self.start)
+                self.phase = "settle"
+                return
+            if phase == "settle":
+                self.phase = "pick"
+                ruleset, state = machine.ruleset, machine.state
+                # the game's rules first (a game with no rules hook is not asked: the cards it would be shown wait)
+                todo = ruleset.processes_rules and ruleset.rules_processing(state, machine.view, state.take_touched())
+                if todo or machine.delayed:
+                    Settle.begin(machine, todo or ())  # the rules act, or what a delay put off may be due
+                elif machine.matched and (not machine.chain_links or machine.on_top):
+                    machine.admit()  # Settle.admit(machine), without the call
+                frames = machine.frames
+                if not frames or frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
+                    return  # something waits: the pick is a later step's
+            # pick: the next pending effect, or ask which; with none pending, open a chain window, end the
+            # turn, or finish
+            if machine.check_loop("pick"):
+                return
+            pool = machine.pool
+            bucket = pool.next_bucket()
+            if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
+                bucket = pool.next_bucket()  # some lapsed: what may go next now
+            if not bucket:
+                self.nothing_pending(machine)
+                return
+            effect = next(iter(bucket.values()))
+            ruleset = machine.ruleset
+            # who orders: the game, or the first effect's controller (Ruleset.who_orders' default, without the call)
+            player = ruleset.who_orders(machine.state, bucket) if ruleset.orders_pending else effect.controller
+            if machine.due and player in machine.due:
+                # the player declares their uses before processing anything
+                machine.push(Declare(machine.declarations_due(player)))
+                return
+            if len(bucket) != 1:
+                self.labels = ask_order(machine, pool, bucket, player, "pending effect")
+                self.phase = "picked"
+                return
+            # the one effect: nothing to order, no decision to build
+        # take: it leaves the pool and is activated (with the rule that put it first, if another waits)
+        pool = machine.pool
+        pool.remove(effect.id)
+        waiting = pool._rank_of  # whether another effect waits (bool(pool), read at C speed)
+        if waiting or machine.offers:
+            machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else machine.offers[0])
+        self.phase = "pick" if machine.chain else "settle"
+        Activation.attempt(machine, effect, "main", None, None, None)
 
     def nothing_pending(self, machine: Machine) -> None:
         """Nothing is pending: open a chain window, end the turn, or finish."""
         if machine.chain_links or machine.offers:
             self.phase = "settle"
-            ChainWindow.begin(machine)
+            # a window on the chain: the frame goes on the stack only if someone may respond; with nothing
+            # offered and no activated ability anywhere, both players pass at once (as ChainWindow.step has
+            # them do) and the chain resolves, now rather than on the next step
+            if machine.offers or machine.index.activated:
+                machine.push(ChainWindow())
+            elif machine.chain_links:
+                resolving = ResolveChain()
+                machine.push(resolving)
+                if machine.frames[-1] is resolving:
+                    resolving.step(machine)
         elif machine.open_window_after_action():
             # something happened that started no chain: the players may start one
             self.phase = "settle"
@@ -258,17 +277,6 @@ class MainLoop(Frame):
             self.phase = "settle"  # what the new turn's start triggers
         else:
             machine.finish()
-
-    def take(self, machine: Machine, effect: PendingEffect) -> None:
-        """``effect`` was picked: it leaves the pool and is activated (with
-        the rule that put it first, if another waits)."""
-        pool = machine.pool
-        pool.remove(effect.id)
-        waiting = pool._rank_of  # whether another effect waits (bool(pool), read at C speed)
-        if waiting or machine.offers:
-            machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else machine.offers[0])
-        self.phase = "pick" if machine.chain else "settle"
-        Activation.attempt(machine, effect, "main")
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -408,18 +416,19 @@ class Activation(Frame):
     def detail(self) -> tuple[Any, ...]:
         return (self.effect.signature(), self.window, self.parent.signature() if self.parent is not None else None)
 
-    @classmethod
+    @staticmethod
     def attempt(
-        cls,
         machine: Machine,
         effect: PendingEffect,
         window: str,
-        target: Perform | None = None,
-        parent: EffectRun | None = None,
-        collect: InterruptWindow | None = None,
+        target: Perform | None,
+        parent: EffectRun | None,
+        collect: InterruptWindow | None,
     ) -> None:
         """Check ``effect`` and, unless its player must first say whether to
-        use it, activate it — all now, with no frame built."""
+        use it, activate it — all now, with no frame built.  Every argument
+        is given (a call with defaults to fill in costs more: this runs for
+        every effect)."""
         if effect.id in machine.conditional.effects:  # a dict lookup: this runs on every activation
             machine.conditional.discard(effect.id, machine.state)
         ability = effect.ability
@@ -443,7 +452,7 @@ class Activation(Frame):
             return
         # a response chosen in a chain window was the choice to use it
         if ability.optional and effect.declaration != "made" and window != "chain":
-            machine.push(cls(effect, window, target, parent, collect=collect))
+            machine.push(Activation(effect, window, target, parent, collect=collect))
             machine.ask(
                 Decision(
                     kind="use",
@@ -495,7 +504,7 @@ class ResolveEffect(Frame):
 
     def step(self, machine: Machine) -> None:
         machine.pop()
-        machine.resolve(self.effect, self.run, record=self.record)
+        machine.resolve(self.effect, self.run, self.record, None)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -890,7 +899,7 @@ class InterruptWindow(Frame):
             machine.place(effect, next(iter(pool.next_bucket().values())))
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
-        Activation.attempt(machine, effect, "interrupt", target=self.target, collect=collect)
+        Activation.attempt(machine, effect, "interrupt", self.target, None, collect)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -921,7 +930,7 @@ class InlineActivation(Frame):
             window="inline",
         )
         window = "chain" if (machine.chain and self.run.start) else "inline"
-        Activation.attempt(machine, effect, window, parent=self.run)
+        Activation.attempt(machine, effect, window, None, self.run, None)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -939,20 +948,6 @@ class ChainWindow(Frame):
     def detail(self) -> tuple[Any, ...]:
         return (self.passes, self.open)
 
-    @classmethod
-    def begin(cls, machine: Machine) -> None:
-        """Open a window on the chain: the frame goes on the stack only if
-        someone may respond.  With nothing offered and no activated ability
-        anywhere, both players pass at once (as :meth:`step` has them do)
-        and the chain resolves."""
-        if machine.offers or machine.index.activated:
-            machine.push(cls())
-        elif machine.chain_links:
-            resolving = ResolveChain()
-            machine.push(resolving)
-            if machine.frames[-1] is resolving:  # the chain resolves now rather than on the next step
-                resolving.step(machine)
-
     def step(self, machine: Machine) -> None:
         if self.labels is not None:
             label = machine.take_answer()
@@ -965,7 +960,7 @@ class ChainWindow(Frame):
                 chosen = candidates[label]
                 if chosen in machine.offers:
                     machine.offers.remove(chosen)
-                Activation.attempt(machine, chosen, "chain")
+                Activation.attempt(machine, chosen, "chain", None, None, None)
                 return
         if not machine.offers and not machine.index.activated:
             self.passes = 2  # no one has anything to respond with: both players pass
@@ -1023,7 +1018,7 @@ class ResolveChain(Frame):
         while True:
             if not links or (machine.on_top and self.resolved_one):
                 machine.resolving_link = 0
-                machine.pop()
+                frames.pop()  # machine.pop(), without the call
                 return
             self.resolved_one = True
             # what each link triggers waits for the whole chain: it may be a lot (machine.out_of_memory(),
@@ -1046,8 +1041,8 @@ class ResolveChain(Frame):
                     machine.put_away(effect, run, "negated")
             else:
                 machine.resolve(effect, run, True, len(links) + 1)
-            if frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
-                return
+            if machine.outcome is not None or machine.decision is not None or frames[-1] is not self:
+                return  # the run ended (its frames go after this step), a question, or the link's own frames
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -1063,7 +1058,7 @@ class ApplyConsequence(Frame):
         machine.pop()
         effect = self.effect
         machine.trace.add("applied", effect.trace_head() + ("event", effect.events[0].name))
-        machine.resolve(effect, self.run, record=False)
+        machine.resolve(effect, self.run, False, None)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
