@@ -245,8 +245,11 @@ class Planning(NamedTuple):
 
 
 #: ``Planning`` from one tuple of its seven fields, at C speed (the class's
-#: own ``__new__`` is a Python function): every action planned makes one
-make_planning: Callable[[tuple[Any, ...]], Planning] = functools.partial(tuple.__new__, Planning)
+#: own ``__new__`` is a Python function): every action planned makes one.
+#: Typed field by field, so mypy checks the tuple where an action is planned.
+make_planning: Callable[
+    [tuple[Machine, int, dict[str, list[str]], Scope, str, str | None, dict[str, int] | None]], Planning
+] = functools.partial(tuple.__new__, Planning)
 
 
 class Reader(Protocol):
