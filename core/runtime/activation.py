@@ -92,6 +92,13 @@ class Activating(MachineBase):
         )
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Perform | None) -> str | None:
+        """Why ``effect`` may not be activated now (``None``: it may): its
+        uses this turn are spent, its condition does not hold, its cost
+        cannot be paid, it has nothing to target, or the game blocks it.
+        An ability with no per-turn limit, condition, cost or targets, in a
+        game that blocks nothing, has nothing to look at
+        (:meth:`Activation.attempt <tcgtrig.runtime.frames.Activation.attempt>`
+        does not call this for it)."""
         ability = effect.ability
         if ability.uses_per_turn and self.spent(effect):
             limit = ability.uses_per_turn
@@ -273,7 +280,9 @@ class Activating(MachineBase):
             if not links:
                 self.chains += 1
             link = len(links) + 1
-            self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", link) + rule)
+            # its trace head, made as it was admitted (effect.trace_head(), without the call once made)
+            head = effect._head or effect.trace_head()
+            self.trace.add("activated", head + ("chain", self.chains, "chain_link", link) + rule)
             if activated:
                 effect, scope = self.put_in_place(effect, scope)
             # self.add_link(effect), without the call
@@ -293,7 +302,8 @@ class Activating(MachineBase):
                 if ability.cost:
                     self.push(RunActions(ability.cost, self.cost_run(run)))
             return
-        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
+        head = effect._head or effect.trace_head()  # made as it was admitted: trace_head(), without the call
+        self.trace.add("applied" if ability.kind == "replacement" else "activated", head + rule)
         if activated:
             effect, scope = self.put_in_place(effect, scope)
         if scope is None:
@@ -390,7 +400,7 @@ class Activating(MachineBase):
         ability = effect.ability
         lapsed = self.lapsed_on_resolution(effect, run) if ability.trigger_condition is not None else None
         if record:
-            head = effect.trace_head()
+            head = effect._head or effect.trace_head()  # made as it was admitted: trace_head(), without the call
             if link is not None:
                 head += ("chain", self.chains, "chain_link", link)
                 if self._stacked == self.chains:  # it shared the chain: the chain's order says when it resolves

@@ -446,7 +446,17 @@ class Activation(Frame):
             if drop is not None:
                 machine.drop(effect, drop)
                 return
-        reason = machine.activation_failure(effect, window, target)
+        # spent? its condition? its cost? its targets? may the game block it? (activation_failure looks at
+        # these: with none of them, it is not called)
+        reason = (
+            machine.activation_failure(effect, window, target)
+            if ability.uses_per_turn
+            or ability.condition is not None
+            or ability.cost
+            or ability.targets
+            or machine.ruleset.may_block
+            else None
+        )
         if reason is not None:
             machine.record("failed", effect, reason=reason)
             return
