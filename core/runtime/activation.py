@@ -40,6 +40,7 @@ from .frames import (
     ResolveEffect,
     RunActions,
     flatten,
+    make_run,
 )
 from .machine_base import MachineBase
 from .responders import ResponderTable, Responses, leaves_of, put, tree_of
@@ -328,7 +329,7 @@ class Activating(MachineBase):
                 ops=parent.ops,
             )
         else:  # scope, instance, trigger_cause, depth
-            run = EffectRun(scope, effect.id, effect.id, effect.depth)
+            run = make_run(scope, effect.id, effect.id, effect.depth)
         if ability.cost or ability.targets:  # paid first, then targets; the effect resolves once they are
             self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
             if ability.targets:

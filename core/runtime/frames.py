@@ -11,12 +11,13 @@ from __future__ import annotations
 import copy as _copy
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from attrs import define, evolve, field, fields, setters
 
 from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels, make_decision
 from ..model.pending import PendingEffect, PendingPool, event_signature
+from ..model.records import maker
 from ..model.values import Action, May, Query, Together
 from . import actions as _actions
 from .evaluate import Scope
@@ -154,6 +155,30 @@ class EffectRun(Live):
         self.did["previous"] = count
         if label:
             self.did[label] = count
+
+
+class MakeRun(Protocol):
+    """The signature of :data:`make_run`: :class:`EffectRun`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        scope: Scope,
+        instance: int,
+        trigger_cause: int,
+        depth: int,
+        by: str = ...,
+        did: dict[str, int] = ...,
+        target: Perform | None = ...,
+        ops: tuple[int, ...] = ...,
+        start: bool = ...,
+        collect: list[tuple[Action, EffectRun]] | None = ...,
+    ) -> EffectRun: ...
+
+
+#: :class:`EffectRun` made without attrs' ``__init__`` called through the type
+#: (:func:`~tcgtrig.model.records.maker`): one for every effect that activates
+make_run: MakeRun = maker(EffectRun)
 
 
 # ---------------------------------------------------------------------------
@@ -1045,7 +1070,7 @@ class ResolveChain(Frame):
             machine.last_moment = machine.moment
             machine.last_events = ()
             # scope, instance, trigger_cause, depth
-            run = EffectRun(machine.scope_of(effect), effect.id, effect.id, effect.depth)
+            run = make_run(machine.scope_of(effect), effect.id, effect.id, effect.depth)
             if effect.negated:  # nothing it says happens; its card still goes where the game puts a negated one
                 if effect.ability.kind == "activated" and machine.ruleset.places_activated:
                     machine.put_away(effect, run, "negated")

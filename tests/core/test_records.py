@@ -156,6 +156,7 @@ TYPED_MAKERS = [
     ("tcgtrig.runtime.evaluate", "make_scope", "Scope", "MakeScope"),
     ("tcgtrig.language.base", "make_op", "Op", "MakeOp"),
     ("tcgtrig.model.decision", "make_decision", "Decision", "MakeDecision"),
+    ("tcgtrig.runtime.frames", "make_run", "EffectRun", "MakeRun"),
 ]
 
 
@@ -224,3 +225,20 @@ def test_mypy_catches_a_record_made_with_wrong_arguments(tmp_path):
         "[arg-type]",
         'Missing positional argument "controller" in call to "__call__" of "MakeScope"  [call-arg]',
     ], out
+
+
+def test_a_live_object_is_made_on_its_own_class_with_its_defaults():
+    """A mutable slotted class (a live object of the runtime) is made on
+    itself, each field set as attrs' ``__init__`` sets it: a new ``did``
+    for each run."""
+    from tcgtrig.runtime.frames import EffectRun, make_run
+
+    scope = make_scope(key="c.a", controller="A")
+    made, again, plain = make_run(scope, 3, 1, 2), make_run(scope, 3, 1, 2), EffectRun(scope, 3, 1, 2)
+    assert type(made) is EffectRun
+    assert [getattr(made, f.name) for f in attrs.fields(EffectRun)] == [
+        getattr(plain, f.name) for f in attrs.fields(EffectRun)
+    ]
+    assert made.did == {} and made.did is not again.did
+    made.by = "cost"  # mutable, as the class is
+    assert made.by == "cost"
