@@ -102,14 +102,19 @@ def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], b
     # as Engine.run does: the loop detector sees the chooser's state, so a stop changes nothing
     machine.chooser_fingerprint = chooser.fingerprint
     machine.chooser_answering = getattr(chooser, "answering", None)
-    while not engine.finished:
-        if engine.decision is not None:
-            engine.answer(chooser.choose(engine.decision, engine))
-            continue
-        machine.frames[-1].step(machine)
-        machine.drop_frames_if_ended()
-        if enough() and engine.decision is None:
-            return
+    # the main loop hands back after each effect it takes (it goes on to the next in the same step otherwise)
+    machine.one_move = True
+    try:
+        while not engine.finished:
+            if engine.decision is not None:
+                engine.answer(chooser.choose(engine.decision, engine))
+                continue
+            machine.frames[-1].step(machine)
+            machine.drop_frames_if_ended()
+            if enough() and engine.decision is None:
+                return
+    finally:
+        machine.one_move = False
 
 
 def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:

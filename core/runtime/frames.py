@@ -223,60 +223,78 @@ class MainLoop(Frame):
 
         Why one function: it runs for every effect, and in CPython a call
         costs about as much as one of these parts (some 600 instructions);
-        settling, picking and taking follow one another here instead."""
-        phase = self.phase
-        if phase == "picked":
-            effect = self.labels.resolve(machine.take_answer())
-            self.labels = None
-        else:
-            if phase == "start":
-                machine.begin(self.start)
-                self.phase = "settle"
-                return
-            if phase == "settle":
-                self.phase = "pick"
-                ruleset, state = machine.ruleset, machine.state
-                # the game's rules first (a game with no rules hook is not asked: the cards it would be shown wait)
-                todo = ruleset.processes_rules and ruleset.rules_processing(state, machine.view, state.take_touched())
-                if todo or machine.delayed:
-                    Settle.begin(machine, todo or ())  # the rules act, or what a delay put off may be due
-                elif machine.matched and (not machine.chain_links or machine.on_top):
-                    machine.admit()  # Settle.admit(machine), without the call
-                frames = machine.frames
-                if not frames or frames[-1] is not self or machine.decision is not None or machine.outcome is not None:
-                    return  # something waits: the pick is a later step's
-            # pick: the next pending effect, or ask which; with none pending, open a chain window, end the
-            # turn, or finish
-            if machine.check_loop("pick"):
-                return
+        settling, picking and taking follow one another here instead, and
+        so do the effects of a cascade while nothing waits between them.
+        """
+        frames = machine.frames
+        while True:
+            phase = self.phase
+            if phase == "picked":
+                effect = self.labels.resolve(machine.take_answer())
+                self.labels = None
+            else:
+                if phase == "start":
+                    machine.begin(self.start)
+                    self.phase = "settle"
+                    return
+                if phase == "settle":
+                    self.phase = "pick"
+                    ruleset, state = machine.ruleset, machine.state
+                    # the game's rules first (a game with no rules hook is not asked: the cards it would be shown wait)
+                    todo = ruleset.processes_rules and ruleset.rules_processing(
+                        state, machine.view, state.take_touched()
+                    )
+                    if todo or machine.delayed:
+                        Settle.begin(machine, todo or ())  # the rules act, or what a delay put off may be due
+                    elif machine.matched and (not machine.chain_links or machine.on_top):
+                        machine.admit()  # Settle.admit(machine), without the call
+                    if machine.decision is not None or machine.outcome is not None:
+                        return  # a question, or the end
+                    if not frames or frames[-1] is not self:
+                        return  # something waits: the pick is a later step's
+                # pick: the next pending effect, or ask which; with none pending, open a chain window, end the
+                # turn, or finish
+                if machine.check_loop("pick"):
+                    return
+                pool = machine.pool
+                bucket = pool.next_bucket()
+                if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
+                    bucket = pool.next_bucket()  # some lapsed: what may go next now
+                if not bucket:
+                    self.nothing_pending(machine)
+                    return
+                effect = next(iter(bucket.values()))
+                ruleset = machine.ruleset
+                # who orders: the game, or the first effect's controller (Ruleset.who_orders' default, without the call)
+                player = ruleset.who_orders(machine.state, bucket) if ruleset.orders_pending else effect.controller
+                if machine.due and player in machine.due:
+                    # the player declares their uses before processing anything
+                    machine.push(Declare(machine.declarations_due(player)))
+                    return
+                if len(bucket) != 1:
+                    self.labels = ask_order(machine, pool, bucket, player, "pending effect")
+                    self.phase = "picked"
+                    return
+                # the one effect: nothing to order, no decision to build
+            # take: it leaves the pool and is activated (with the rule that put it first, if another waits)
             pool = machine.pool
-            bucket = pool.next_bucket()
-            if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
-                bucket = pool.next_bucket()  # some lapsed: what may go next now
-            if not bucket:
-                self.nothing_pending(machine)
+            pool.remove(effect.id)
+            waiting = pool._rank_of  # whether another effect waits (bool(pool), read at C speed)
+            if waiting or machine.offers:
+                machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else machine.offers[0])
+            self.phase = "pick" if machine.chain else "settle"
+            Activation.attempt(machine, effect, "main", None, None, None)
+            # nothing waits after it: the next effect, in this step (what the next step would do), unless the
+            # machine moves one step at a time (saving.run_until: a stop falls after the activation it counts)
+            if (
+                machine.one_move
+                or self.phase != "settle"
+                or machine.decision is not None
+                or machine.outcome is not None
+                or not frames
+                or frames[-1] is not self
+            ):
                 return
-            effect = next(iter(bucket.values()))
-            ruleset = machine.ruleset
-            # who orders: the game, or the first effect's controller (Ruleset.who_orders' default, without the call)
-            player = ruleset.who_orders(machine.state, bucket) if ruleset.orders_pending else effect.controller
-            if machine.due and player in machine.due:
-                # the player declares their uses before processing anything
-                machine.push(Declare(machine.declarations_due(player)))
-                return
-            if len(bucket) != 1:
-                self.labels = ask_order(machine, pool, bucket, player, "pending effect")
-                self.phase = "picked"
-                return
-            # the one effect: nothing to order, no decision to build
-        # take: it leaves the pool and is activated (with the rule that put it first, if another waits)
-        pool = machine.pool
-        pool.remove(effect.id)
-        waiting = pool._rank_of  # whether another effect waits (bool(pool), read at C speed)
-        if waiting or machine.offers:
-            machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else machine.offers[0])
-        self.phase = "pick" if machine.chain else "settle"
-        Activation.attempt(machine, effect, "main", None, None, None)
 
     def nothing_pending(self, machine: Machine) -> None:
         """Nothing is pending: open a chain window, end the turn, or finish."""

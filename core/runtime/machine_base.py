@@ -130,6 +130,9 @@ class MachineBase:
     _at_once: frozenset[type] = field(init=False, default=frozenset())
     #: whether this advance holds the collector back (:meth:`Machine.advance`)
     _holding: bool = False
+    #: one frame move per step: the main loop hands back after each effect it takes, so that
+    #: stepping stops where it is asked to (:func:`tcgtrig.saving.run_until`)
+    one_move: bool = False
     _guard: LoopGuard = field(default=None)
     _growth: GrowthGuard = field(factory=GrowthGuard)
     #: the growth guard shown only the positions with more pending than ever before
