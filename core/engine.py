@@ -49,10 +49,6 @@ class Engine:
     :param compiled: the compiled scenario ``state`` and ``start`` came from
         (``None``: the engine notes where the cards start by itself).
     :param title: the title :meth:`result` gives.
-    :param fused: let the common case (nothing can interrupt, replace or
-        ask) run on the fused path (:mod:`tcgtrig.runtime.fused`);
-        ``False`` takes every step the general way, the reference the
-        fused path is tested against.  Both give the same trace.
     """
 
     __slots__ = ("machine", "compiled", "title")
@@ -73,9 +69,8 @@ class Engine:
         *,
         compiled: Compiled | None = None,
         title: str = "",
-        fused: bool = True,
     ) -> None:
-        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps, fused=fused)
+        self.machine = Machine(ruleset, state, tuple(start), max_steps=max_steps)
         self.compiled = (
             compiled
             if compiled is not None
@@ -90,7 +85,6 @@ class Engine:
         game: str | Ruleset | None = None,
         *,
         max_steps: int = DEFAULT_MAX_STEPS,
-        fused: bool = True,
     ) -> Engine:
         """An engine at the start of ``scenario`` under ``game`` (a name,
         ``GAME/VARIANT`` or a :class:`Ruleset`; default: the file's game).
@@ -106,7 +100,6 @@ class Engine:
             max_steps,
             compiled=compiled,
             title=bound.scenario.title,
-            fused=fused,
         )
 
     @classmethod

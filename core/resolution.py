@@ -192,7 +192,6 @@ def resolve(
     choices: Iterable[str] | None = None,
     plugins: Iterable[object] = (),
     max_steps: int = DEFAULT_MAX_STEPS,
-    fused: bool = True,
 ) -> Resolution:
     """Resolve a scenario under a game.
 
@@ -207,8 +206,6 @@ def resolve(
     :param plugins: extra plugins (house rules) for the game.
     :param max_steps: activations and rules passes before the resolution is
         declared an endless loop.
-    :param fused: let the common case run on the fused path (see
-        :class:`~tcgtrig.engine.Engine`); ``False``: the general way alone.
     """
     if isinstance(scenario, Bound):
         bound = scenario
@@ -217,7 +214,7 @@ def resolve(
             scenario = load_scenario(scenario, check_game=False)
         bound = bind(scenario, game, plugins=plugins)
     scenario, ruleset = bound.scenario, bound.ruleset
-    engine = Engine.for_scenario(bound, max_steps=max_steps, fused=fused)
+    engine = Engine.for_scenario(bound, max_steps=max_steps)
     from_file = chooser is None and choices is None
     if chooser is None:
         chooser = ScriptedChooser(list(choices) if choices is not None else engine.compiled.choices)

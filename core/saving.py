@@ -97,17 +97,13 @@ def run_until(engine: Engine, chooser: ScriptedChooser, activations: int) -> Non
 
 def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], bool]) -> None:
     """One frame step at a time, answering from ``chooser``, until after a
-    step ``enough()`` holds with no question open (or the end).
-
-    The fused path is off while it steps: one of its steps may carry out a
-    whole cascade, so a stop (and the replay that finds it again) would not
-    fall where it was asked for.  It is on again afterwards: it takes over
-    from wherever the frames are."""
+    step ``enough()`` holds with no question open (or the end)."""
     machine = engine.machine
     # as Engine.run does: the loop detector sees the chooser's state, so a stop changes nothing
     machine.chooser_fingerprint = chooser.fingerprint
     machine.chooser_answering = getattr(chooser, "answering", None)
-    fusable, machine._fusable = machine._fusable, False
+    # the main loop hands back after each effect it takes (it goes on to the next in the same step otherwise)
+    machine.one_move = True
     try:
         while not engine.finished:
             if engine.decision is not None:
@@ -118,7 +114,7 @@ def _step_until(engine: Engine, chooser: ScriptedChooser, enough: Callable[[], b
             if enough() and engine.decision is None:
                 return
     finally:
-        machine._fusable = fusable
+        machine.one_move = False
 
 
 def save_position(scenario: Scenario, engine: Engine, chooser: ScriptedChooser) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import functools
 import subprocess
 import textwrap
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,32 +22,6 @@ def yaml_file(path: Path) -> Any:
     """A YAML file's data, read once for the whole run (libyaml's loader when
     it is there).  Shared between tests: read it, do not change it."""
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-#: how the quick tier samples a matrix that runs once per bundled file: one
-#: file in QUICK_SHARE (the slow tier, which CI runs, takes every one).  Only
-#: tests/core/test_fused_path.py samples still (issue 39 item 1 deletes it);
-#: the other per-file checks run every file in both tiers, each resolved once
-#: (tests/bundled.py).
-QUICK_SHARE = 3
-_PARAM = type(pytest.param())
-
-
-def quick_share(params: Iterable[Any]) -> list[Any]:
-    """``params`` for ``pytest.mark.parametrize``, every one but each
-    :data:`QUICK_SHARE`-th marked ``slow``: a per-file matrix keeps the quick
-    tier under its budget with a spread of the files (in their sorted order,
-    so each game and folder is in it), and CI still runs them all.  A
-    ``pytest.param`` keeps its own id and marks; the others are named by
-    the test's ``ids`` as before."""
-    out = []
-    for number, param in enumerate(params):
-        if not isinstance(param, _PARAM):
-            param = pytest.param(*(param if isinstance(param, tuple) else (param,)))
-        if number % QUICK_SHARE:
-            param = pytest.param(*param.values, id=param.id, marks=(*param.marks, pytest.mark.slow))
-        out.append(param)
-    return out
 
 
 HEADER = """\
@@ -160,8 +134,6 @@ def require_example_games() -> None:
     import os
     import sys
     from pathlib import Path
-
-    import pytest
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
     from repository_games import missing_example_games

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from ..base.errors import PluginError, TcgTrigError
+from ..base.generated import compile_generated
 from ..model.info import (
     CHAIN_TRIGGERS,
     RESOLUTION_MODELS,
@@ -112,7 +113,8 @@ def _caller_maker(name: str, spec: tuple[str, ...], wanted: tuple[str, ...]) -> 
             f"    return call_{name}\n"
         )
         scope: dict[str, Any] = {}
-        exec(compile(source, f"<caller of {name}>", "exec"), scope)  # noqa: S102 - the hook's own argument names
+        # registered with linecache: a traceback through the caller shows its lines
+        exec(compile_generated(source, f"caller of {name}"), scope)  # noqa: S102 - the hook's own argument names
         known = _CALLER_MAKERS[name, spec, wanted] = scope["make"]
     return known
 
@@ -304,7 +306,7 @@ class Ruleset:
     def _note_every_effect_hooks(self) -> None:
         """Whether the game implements each hook the engine calls for every
         effect: where it leaves one to the core, the hot paths (admission,
-        the fused path, ``gain``) skip the call, whose default they know."""
+        activation, ``gain``) skip the call, whose default they know."""
         self.checks_pending = self._check is not None
         self.ranks_pending = self._rank is not None or self._details is not None
         self.orders_pending = self._who is not None

@@ -211,8 +211,23 @@ class Op:
         return self
 
 
+class MakeOp(Protocol):
+    """The signature of :data:`make_op`: :class:`Op`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        part: int,
+        event: Event,
+        subject: str | None = ...,
+        incarnation: int | None = ...,
+        data: tuple[tuple[str, Any], ...] = ...,
+        apply: Apply = ...,
+    ) -> Op: ...
+
+
 #: :class:`Op`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`)
-make_op = maker(Op)
+make_op: MakeOp = maker(Op)
 
 
 class Planning(NamedTuple):
@@ -230,8 +245,11 @@ class Planning(NamedTuple):
 
 
 #: ``Planning`` from one tuple of its seven fields, at C speed (the class's
-#: own ``__new__`` is a Python function): every action planned makes one
-make_planning: Callable[[tuple[Any, ...]], Planning] = functools.partial(tuple.__new__, Planning)
+#: own ``__new__`` is a Python function): every action planned makes one.
+#: Typed field by field, so mypy checks the tuple where an action is planned.
+make_planning: Callable[
+    [tuple[Machine, int, dict[str, list[str]], Scope, str, str | None, dict[str, int] | None]], Planning
+] = functools.partial(tuple.__new__, Planning)
 
 
 class Reader(Protocol):

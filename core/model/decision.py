@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import field, frozen
 
@@ -61,8 +61,23 @@ class Decision:
         return list(self.options)
 
 
+class MakeDecision(Protocol):
+    """The signature of :data:`make_decision`: :class:`Decision`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        kind: str,
+        player: str,
+        prompt: str,
+        options: Sequence[str],
+        default: str,
+        effect: str | None = ...,
+    ) -> Decision: ...
+
+
 #: :class:`Decision`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`)
-make_decision = maker(Decision)
+make_decision: MakeDecision = maker(Decision)
 
 
 class EffectLabels(Sequence[str]):

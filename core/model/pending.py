@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import define, field, frozen, setters
 
@@ -275,9 +275,43 @@ class PendingEffect:
         return self.ability.tags
 
 
+class MakePending(Protocol):
+    """The signature of :data:`make_pending`: :class:`PendingEffect`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        id: int,
+        key: str,
+        card: str,
+        ability: Ability,
+        controller: str,
+        self_card: str,
+        events: tuple[Event, ...] = ...,
+        moment: int = ...,
+        timing: int = ...,
+        depth: int = ...,
+        cause: int | None = ...,
+        incarnation: int = ...,
+        self_incarnation: int = ...,
+        looked_back: bool = ...,
+        fixed: Fixed = ...,
+        granted: bool = ...,
+        grant: Mod | None = ...,
+        window: str = ...,
+        rank: Rank = ...,
+        details: tuple[tuple[str, Any], ...] = ...,
+        link: int = ...,
+        declaration: str = ...,
+        targets: Targets = ...,
+        negated: str = ...,
+        negated_by: str = ...,
+    ) -> PendingEffect: ...
+
+
 #: :class:`PendingEffect`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
 #: ``events`` must be a tuple
-make_pending = maker(PendingEffect)
+make_pending: MakePending = maker(PendingEffect)
 
 #: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
 _set_rank = PendingEffect.__dict__["rank"].__set__

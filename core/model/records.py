@@ -18,6 +18,15 @@ names, as the hot paths pass them — and runs no converter and no
 validator: the engine's hot paths pass values already of each field's type
 (a tuple where the class would convert to one).  Plugins, scenarios and
 everything else make records through the class itself.
+
+Each maker is declared with a ``Protocol`` beside its class
+(``make_pending: MakePending = maker(PendingEffect)``) whose ``__call__``
+lists the class's fields, so mypy checks every place a record is made —
+the number, order and types of the arguments — at no cost when it runs;
+``tests/core/test_records.py`` holds each Protocol to its class's fields.
+The maker's source is registered with :mod:`linecache`
+(:func:`~tcgtrig.base.generated.compile_generated`): a traceback through
+it shows its lines.
 """
 
 from __future__ import annotations
@@ -27,6 +36,8 @@ from typing import Any, TypeVar
 
 import attrs
 
+from ..base.generated import compile_generated
+
 __all__ = ["maker"]
 
 _T = TypeVar("_T")
@@ -35,16 +46,24 @@ _T = TypeVar("_T")
 def maker(cls: type[_T]) -> Callable[..., _T]:
     """A function taking ``cls``'s keywords that makes an instance of
     ``cls`` (a frozen, slotted attrs class made with
-    ``weakref_slot=False``) without its per-field ``__setattr__`` calls."""
+    ``weakref_slot=False``) without its per-field ``__setattr__`` calls.
+    A slotted class with no hook on assignment (a live object of the
+    runtime, ``on_setattr=setters.NO_OP``) is made on itself, without
+    attrs' ``__init__`` called through the type."""
     slots = cls.__dict__.get("__slots__")
-    if slots is None or "__weakref__" in slots:
-        raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
-    twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
-    try:  # an interpreter that will not give a twin's instance the class makes records the class's own way
-        probe: Any = object.__new__(twin)
-        probe.__class__ = cls
-    except TypeError:
-        return cls
+    if slots is None:
+        raise TypeError(f"{cls.__name__}: a maker needs a slotted class")
+    if cls.__setattr__ is object.__setattr__:  # mutable, no hook on assignment: stored as it is
+        twin: type = cls
+    else:
+        if "__weakref__" in slots:
+            raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
+        twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
+        try:  # an interpreter that will not give a twin's instance the class makes records the class's own way
+            probe: Any = object.__new__(twin)
+            probe.__class__ = cls
+        except TypeError:
+            return cls
     scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls, "_unset": object()}
     required: list[str] = []
     optional: list[str] = []
@@ -76,9 +95,13 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     star = "" if order == [name.partition("=")[0] for name in required + optional] else "*, "
     source = (
         f"def make_{cls.__name__}({star}{', '.join(required + optional)}):\n"
-        "    self = _new(_twin)\n" + "".join(body) + "    self.__class__ = _cls\n    return self\n"
+        "    self = _new(_twin)\n"
+        + "".join(body)
+        + ("    self.__class__ = _cls\n" if twin is not cls else "")
+        + "    return self\n"
     )
-    exec(compile(source, f"<maker of {cls.__qualname__}>", "exec"), scope)  # noqa: S102 - our own field names
+    # registered with linecache: a traceback through the maker shows its lines
+    exec(compile_generated(source, f"maker of {cls.__qualname__}"), scope)  # noqa: S102 - our own field names
     make: Callable[..., _T] = scope[f"make_{cls.__name__}"]
     make.__doc__ = f"Make a :class:`{cls.__qualname__}` at slot speed (:func:`tcgtrig.model.records.maker`)."
     return make

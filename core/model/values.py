@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar, Union, get_args
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union, get_args
 
 from attrs import field, frozen
 from attrs import fields as attrs_fields
@@ -1025,6 +1025,30 @@ _share_on_copy(
 )
 
 
+class MakeEvent(Protocol):
+    """The signature of :data:`make_event`: :class:`Event`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        name: str,
+        base: str | None = ...,
+        card: str | None = ...,
+        player: str | None = ...,
+        from_: str | None = ...,
+        to: str | None = ...,
+        by: str | None = ...,
+        counter: str | None = ...,
+        amount: int | None = ...,
+        flag: str | None = ...,
+        stat: str | None = ...,
+        cards: tuple[str, ...] = ...,
+        actor: str | None = ...,
+        reason: str | None = ...,
+        against: str | None = ...,
+    ) -> Event: ...
+
+
 #: :class:`Event`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
 #: ``cards`` must be a tuple
-make_event = maker(Event)
+make_event: MakeEvent = maker(Event)

@@ -40,6 +40,7 @@ from .frames import (
     ResolveEffect,
     RunActions,
     flatten,
+    make_run,
 )
 from .machine_base import MachineBase
 from .responders import ResponderTable, Responses, leaves_of, put, tree_of
@@ -92,6 +93,13 @@ class Activating(MachineBase):
         )
 
     def activation_failure(self, effect: PendingEffect, window: str, target: Perform | None) -> str | None:
+        """Why ``effect`` may not be activated now (``None``: it may): its
+        uses this turn are spent, its condition does not hold, its cost
+        cannot be paid, it has nothing to target, or the game blocks it.
+        An ability with no per-turn limit, condition, cost or targets, in a
+        game that blocks nothing, has nothing to look at
+        (:meth:`Activation.attempt <tcgtrig.runtime.frames.Activation.attempt>`
+        does not call this for it)."""
         ability = effect.ability
         if ability.uses_per_turn and self.spent(effect):
             limit = ability.uses_per_turn
@@ -248,19 +256,41 @@ class Activating(MachineBase):
         )
 
     def activate(self, effect: PendingEffect, window: str, target: Perform | None, parent: EffectRun | None) -> None:
+        """Activate a picked effect that may go: spend its use, record it
+        (with the rule that put it first), then add it to the chain (chain
+        games) or resolve it — its cost and targets first, if it has any.
+
+        Why one function: it runs for every effect; the steps of the usual
+        case (a triggered effect with no cost or targets) are inlined, each
+        naming the method it stands for, which the other cases call."""
         ability = effect.ability
         checked, self._checked = self._checked, None
         # its scope as its activation was checked, just now (nothing has happened since)
         scope = checked[1] if checked is not None and checked[0] is effect else None
-        self.mark_activated(effect, window)
-        rule = self.placed_rule(effect)  # why it went first, if another waited
-        if window in ("main", "chain") and self.chain:
-            if not self.chain_links:
+        if ability.uses_per_turn or window == "interrupt":
+            self.mark_activated(effect, window)
+        # why it went first, if another waited (self.placed_rule(effect), without the call)
+        placed, rule = self._placed, ()
+        if placed is not None:
+            self._placed = None
+            if placed[0] == effect.id:
+                rule = placed[1]
+        activated = ability.kind == "activated"
+        if self.chain and (window == "main" or window == "chain"):
+            links = self.chain_links
+            if not links:
                 self.chains += 1
-            link = len(self.chain_links) + 1
-            self.trace.add("activated", effect.trace_head() + ("chain", self.chains, "chain_link", link) + rule)
-            effect, scope = self.put_in_place(effect, scope)
-            self.add_link(effect)
+            link = len(links) + 1
+            # its trace head, made as it was admitted (effect.trace_head(), without the call once made)
+            head = effect._head or effect.trace_head()
+            self.trace.add("activated", head + ("chain", self.chains, "chain_link", link) + rule)
+            if activated:
+                effect, scope = self.put_in_place(effect, scope)
+            # self.add_link(effect), without the call
+            if links:
+                self._stacked = self.chains  # its links resolve by the chain's order
+            links.append(effect)
+            self.chain_keys.push(effect.key)
             if ability.cost or ability.targets:  # its scope is worked out again as the link resolves
                 run = EffectRun(
                     scope=scope if scope is not None else self.scope_of(effect),
@@ -273,8 +303,10 @@ class Activating(MachineBase):
                 if ability.cost:
                     self.push(RunActions(ability.cost, self.cost_run(run)))
             return
-        self.trace.add("applied" if ability.kind == "replacement" else "activated", effect.trace_head() + rule)
-        effect, scope = self.put_in_place(effect, scope)
+        head = effect._head or effect.trace_head()  # made as it was admitted: trace_head(), without the call
+        self.trace.add("applied" if ability.kind == "replacement" else "activated", head + rule)
+        if activated:
+            effect, scope = self.put_in_place(effect, scope)
         if scope is None:
             scope = self.scope_of(effect)
         if target is not None:  # the interrupt window (only it has a target): against the action it interrupts
@@ -296,8 +328,8 @@ class Activating(MachineBase):
                 target=parent.target,
                 ops=parent.ops,
             )
-        else:
-            run = EffectRun(scope=scope, instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
+        else:  # scope, instance, trigger_cause, depth
+            run = make_run(scope, effect.id, effect.id, effect.depth)
         if ability.cost or ability.targets:  # paid first, then targets; the effect resolves once they are
             self.push(ResolveEffect(effect, run, ability.kind != "replacement"))
             if ability.targets:
@@ -305,7 +337,7 @@ class Activating(MachineBase):
             if ability.cost:
                 self.push(RunActions(ability.cost, self.cost_run(run)))
             return
-        self.resolve(effect, run, record=ability.kind != "replacement")
+        self.resolve(effect, run, ability.kind != "replacement", None)
 
     def put_in_place(self, effect: PendingEffect, scope: Scope | None) -> tuple[PendingEffect, Scope | None]:
         """An activated ability's card is put where the game says as it is
@@ -361,10 +393,15 @@ class Activating(MachineBase):
         if zone is not None:
             self.push(RunActions((Move(card=SELF, to=zone, by="rule"),), run))
 
-    def resolve(self, effect: PendingEffect, run: EffectRun, *, record: bool = True, link: int | None = None) -> None:
-        lapsed = self.lapsed_on_resolution(effect, run) if effect.ability.trigger_condition is not None else None
+    def resolve(self, effect: PendingEffect, run: EffectRun, record: bool, link: int | None) -> None:
+        """Carry out an activated effect: its ``resolved`` step (``record``;
+        ``link``: its place on the chain, ``None`` off the chain), then its
+        actions.  Every argument is given (a call with defaults to fill in
+        costs more: this runs for every effect)."""
+        ability = effect.ability
+        lapsed = self.lapsed_on_resolution(effect, run) if ability.trigger_condition is not None else None
         if record:
-            head = effect.trace_head()
+            head = effect._head or effect.trace_head()  # made as it was admitted: trace_head(), without the call
             if link is not None:
                 head += ("chain", self.chains, "chain_link", link)
                 if self._stacked == self.chains:  # it shared the chain: the chain's order says when it resolves
@@ -375,11 +412,13 @@ class Activating(MachineBase):
         if run.trigger_cause == effect.id:
             self.last_instance = effect.id
             self.last_depth = effect.depth
-        do = () if lapsed is not None else effect.ability.do
-        if effect.ability.kind == "activated" and self.ruleset.places_activated:
+        do = () if lapsed is not None else ability.do
+        if ability.kind == "activated" and self.ruleset.places_activated:
             self.put_away(effect, run)  # once its actions are done
-        if len(do) == 1:  # no list to keep a place in
-            self.begin_action(do[0], run)
+        if len(do) == 1:  # no list to keep a place in: self.begin_action(do[0], run), without the call
+            action = do[0]
+            if run.collect is not None or type(action) not in self._at_once or not self.perform_now(action, run):
+                self.begin_waiting(action, run)
         elif do:
             self.push(RunActions(do, run))
 

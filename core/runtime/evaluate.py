@@ -9,7 +9,7 @@ effect's controller, its card, what ``self`` means, the triggering events);
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import evolve, field, frozen
 
@@ -108,9 +108,26 @@ class Scope:
         return self
 
 
+class MakeScope(Protocol):
+    """The signature of :data:`make_scope`: :class:`Scope`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        key: str,
+        controller: str,
+        card: str | None = ...,
+        self_card: str | None = ...,
+        events: tuple[Event, ...] = ...,
+        self_incarnation: int | None = ...,
+        fixed: tuple[tuple[Any, int | None], ...] = ...,
+        targets: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...] = ...,
+    ) -> Scope: ...
+
+
 #: :class:`Scope`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
 #: ``events`` must be a tuple
-make_scope = maker(Scope)
+make_scope: MakeScope = maker(Scope)
 
 
 class _Tally:

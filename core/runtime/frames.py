@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import copy as _copy
 import re
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from attrs import define, evolve, field, fields, setters
 
 from ..model.decision import DECLINE, NONE, PASS, USE, Decision, EffectLabels, make_decision
 from ..model.pending import PendingEffect, PendingPool, event_signature
+from ..model.records import maker
 from ..model.values import Action, May, Query, Together
 from . import actions as _actions
 from .evaluate import Scope
+from .machine_base import MEMORY_EVERY_LINKS
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -154,6 +157,30 @@ class EffectRun(Live):
             self.did[label] = count
 
 
+class MakeRun(Protocol):
+    """The signature of :data:`make_run`: :class:`EffectRun`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        scope: Scope,
+        instance: int,
+        trigger_cause: int,
+        depth: int,
+        by: str = ...,
+        did: dict[str, int] = ...,
+        target: Perform | None = ...,
+        ops: tuple[int, ...] = ...,
+        start: bool = ...,
+        collect: list[tuple[Action, EffectRun]] | None = ...,
+    ) -> EffectRun: ...
+
+
+#: :class:`EffectRun` made without attrs' ``__init__`` called through the type
+#: (:func:`~tcgtrig.model.records.maker`): one for every effect that activates
+make_run: MakeRun = maker(EffectRun)
+
+
 # ---------------------------------------------------------------------------
 # Frames
 # ---------------------------------------------------------------------------
@@ -190,55 +217,99 @@ class MainLoop(Frame):
     nested: bool = False
 
     def step(self, machine: Machine) -> None:
-        if self.phase == "start":
-            machine.begin(self.start)
-            self.phase = "settle"
-        elif self.phase == "settle":
-            if machine._fusable:
-                machine.fused_cycle(self)
-                return
-            self.phase = "pick"
-            Settle.begin(machine)
-            frames = machine.frames
-            if frames and frames[-1] is self and machine.decision is None and machine.outcome is None:
-                self.pick(machine)  # nothing waits: pick now rather than on the next step
-        elif self.phase == "pick":
-            self.pick(machine)
-        else:  # picked
-            effect = self.labels.resolve(machine.take_answer())
-            self.labels = None
-            if machine._fusable:
-                machine.fused_cycle(self, effect)
-                return
-            self.take(machine, effect)
+        """Settle, then pick the next pending effect (or ask which, or see
+        that none is left), then take it: each part as soon as nothing
+        waits after the one before, the phase saying where a step resumes.
 
-    def pick(self, machine: Machine) -> None:
-        """Take the next pending effect, or ask which; with none pending,
-        open a chain window, end the turn, or finish."""
-        if machine.check_loop("pick"):
-            return
-        bucket = machine.pool.next_bucket()
-        if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
-            bucket = machine.pool.next_bucket()  # some lapsed: what may go next now
-        if not bucket:
-            self.nothing_pending(machine)
-            return
-        player = machine.ruleset.who_orders(machine.state, bucket)
-        if machine.due and player in machine.due:
-            # the player declares their uses before processing anything
-            machine.push(Declare(machine.declarations_due(player)))
-            return
-        if len(bucket) == 1:  # nothing to order: no decision to build
-            self.take(machine, next(iter(bucket.values())))
-            return
-        self.labels = ask_order(machine, machine.pool, bucket, player, "pending effect")
-        self.phase = "picked"
+        Why one function: it runs for every effect, and in CPython a call
+        costs about as much as one of these parts (some 600 instructions);
+        settling, picking and taking follow one another here instead, and
+        so do the effects of a cascade while nothing waits between them.
+        """
+        frames = machine.frames
+        while True:
+            phase = self.phase
+            if phase == "picked":
+                effect = self.labels.resolve(machine.take_answer())
+                self.labels = None
+            else:
+                if phase == "start":
+                    machine.begin(self.start)
+                    self.phase = "settle"
+                    return
+                if phase == "settle":
+                    self.phase = "pick"
+                    ruleset, state = machine.ruleset, machine.state
+                    # the game's rules first (a game with no rules hook is not asked: the cards it would be shown wait)
+                    todo = ruleset.processes_rules and ruleset.rules_processing(
+                        state, machine.view, state.take_touched()
+                    )
+                    if todo or machine.delayed:
+                        Settle.begin(machine, todo or ())  # the rules act, or what a delay put off may be due
+                    elif machine.matched and (not machine.chain_links or machine.on_top):
+                        machine.admit()  # Settle.admit(machine), without the call
+                    if machine.decision is not None or machine.outcome is not None:
+                        return  # a question, or the end
+                    if not frames or frames[-1] is not self:
+                        return  # something waits: the pick is a later step's
+                # pick: the next pending effect, or ask which; with none pending, open a chain window, end the
+                # turn, or finish
+                if machine.check_loop("pick"):
+                    return
+                pool = machine.pool
+                bucket = pool.next_bucket()
+                if machine.conditional.effects and machine.recheck_trigger_conditions(bucket):
+                    bucket = pool.next_bucket()  # some lapsed: what may go next now
+                if not bucket:
+                    self.nothing_pending(machine)
+                    return
+                effect = next(iter(bucket.values()))
+                ruleset = machine.ruleset
+                # who orders: the game, or the first effect's controller (Ruleset.who_orders' default, without the call)
+                player = ruleset.who_orders(machine.state, bucket) if ruleset.orders_pending else effect.controller
+                if machine.due and player in machine.due:
+                    # the player declares their uses before processing anything
+                    machine.push(Declare(machine.declarations_due(player)))
+                    return
+                if len(bucket) != 1:
+                    self.labels = ask_order(machine, pool, bucket, player, "pending effect")
+                    self.phase = "picked"
+                    return
+                # the one effect: nothing to order, no decision to build
+            # take: it leaves the pool and is activated (with the rule that put it first, if another waits)
+            pool = machine.pool
+            pool.remove(effect.id)
+            waiting = pool._rank_of  # whether another effect waits (bool(pool), read at C speed)
+            if waiting or machine.offers:
+                machine.place(effect, next(iter(pool.next_bucket().values())) if waiting else machine.offers[0])
+            self.phase = "pick" if machine.chain else "settle"
+            Activation.attempt(machine, effect, "main", None, None, None)
+            # nothing waits after it: the next effect, in this step (what the next step would do), unless the
+            # machine moves one step at a time (saving.run_until: a stop falls after the activation it counts)
+            if (
+                machine.one_move
+                or self.phase != "settle"
+                or machine.decision is not None
+                or machine.outcome is not None
+                or not frames
+                or frames[-1] is not self
+            ):
+                return
 
     def nothing_pending(self, machine: Machine) -> None:
         """Nothing is pending: open a chain window, end the turn, or finish."""
         if machine.chain_links or machine.offers:
             self.phase = "settle"
-            machine.push(ChainWindow())
+            # a window on the chain: the frame goes on the stack only if someone may respond; with nothing
+            # offered and no activated ability anywhere, both players pass at once (as ChainWindow.step has
+            # them do) and the chain resolves, now rather than on the next step
+            if machine.offers or machine.index.activated:
+                machine.push(ChainWindow())
+            elif machine.chain_links:
+                resolving = ResolveChain()
+                machine.push(resolving)
+                if machine.frames[-1] is resolving:
+                    resolving.step(machine)
         elif machine.open_window_after_action():
             # something happened that started no chain: the players may start one
             self.phase = "settle"
@@ -250,16 +321,6 @@ class MainLoop(Frame):
         else:
             machine.finish()
 
-    def take(self, machine: Machine, effect: PendingEffect) -> None:
-        """``effect`` was picked: it leaves the pool and is activated (with
-        the rule that put it first, if another waits)."""
-        pool = machine.pool
-        pool.remove(effect.id)
-        if pool or machine.offers:
-            machine.place(effect, next(iter(pool.next_bucket().values())) if pool else machine.offers[0])
-        self.phase = "pick" if machine.chain else "settle"
-        Activation.attempt(machine, effect, "main")
-
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
 class Settle(Frame):
@@ -270,10 +331,11 @@ class Settle(Frame):
     phase: str = "rules"
 
     @classmethod
-    def begin(cls, machine: Machine) -> None:
-        """Settle now: the frame goes on the stack only if the rules act
-        (and must be asked again once their actions are done)."""
-        todo = machine.ruleset.rules_processing(machine.state, machine.view, machine.state.take_touched())
+    def begin(cls, machine: Machine, todo: Sequence[Any]) -> None:
+        """Settle now, ``todo`` being what the game's rules do first (its
+        ``rules_processing``, just asked): the frame goes on the stack only
+        if they act (and must be asked again once their actions are done),
+        or what a delay put off happens first."""
         if not todo:
             if machine.delayed:  # what a delay put off may be due: it happens first, then this settles again
                 machine.push(cls())
@@ -397,34 +459,53 @@ class Activation(Frame):
     def detail(self) -> tuple[Any, ...]:
         return (self.effect.signature(), self.window, self.parent.signature() if self.parent is not None else None)
 
-    @classmethod
+    @staticmethod
     def attempt(
-        cls,
         machine: Machine,
         effect: PendingEffect,
         window: str,
-        target: Perform | None = None,
-        parent: EffectRun | None = None,
-        collect: InterruptWindow | None = None,
+        target: Perform | None,
+        parent: EffectRun | None,
+        collect: InterruptWindow | None,
     ) -> None:
         """Check ``effect`` and, unless its player must first say whether to
-        use it, activate it — all now, with no frame built."""
+        use it, activate it — all now, with no frame built.  Every argument
+        is given (a call with defaults to fill in costs more: this runs for
+        every effect)."""
         if effect.id in machine.conditional.effects:  # a dict lookup: this runs on every activation
             machine.conditional.discard(effect.id, machine.state)
+        ability = effect.ability
         if window == "main" or window == "interrupt":
-            drop = machine.ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
-            if drop is None:
+            ruleset = machine.ruleset
+            # the calls only where they may find something: the game checks pending effects, the
+            # ability has a trigger condition (what Ruleset.check_pending and trigger_condition_lapsed test first)
+            drop = (
+                ruleset.check_pending(machine.state, effect, "activation", machine.last_moment)
+                if ruleset.checks_pending
+                else None
+            )
+            if drop is None and ability.trigger_condition is not None:
                 drop = machine.trigger_condition_lapsed(effect)
             if drop is not None:
                 machine.drop(effect, drop)
                 return
-        reason = machine.activation_failure(effect, window, target)
+        # spent? its condition? its cost? its targets? may the game block it? (activation_failure looks at
+        # these: with none of them, it is not called)
+        reason = (
+            machine.activation_failure(effect, window, target)
+            if ability.uses_per_turn
+            or ability.condition is not None
+            or ability.cost
+            or ability.targets
+            or machine.ruleset.may_block
+            else None
+        )
         if reason is not None:
             machine.record("failed", effect, reason=reason)
             return
         # a response chosen in a chain window was the choice to use it
-        if effect.ability.optional and effect.declaration != "made" and window != "chain":
-            machine.push(cls(effect, window, target, parent, collect=collect))
+        if ability.optional and effect.declaration != "made" and window != "chain":
+            machine.push(Activation(effect, window, target, parent, collect=collect))
             machine.ask(
                 Decision(
                     kind="use",
@@ -436,7 +517,10 @@ class Activation(Frame):
                 )
             )
             return
-        cls.go(machine, effect, window, target, parent, collect)
+        if collect is not None:  # cls.go(...), without the call
+            collect.choose(machine, effect)
+        else:
+            machine.activate(effect, window, target, parent)
 
     def step(self, machine: Machine) -> None:
         machine.pop()
@@ -473,7 +557,7 @@ class ResolveEffect(Frame):
 
     def step(self, machine: Machine) -> None:
         machine.pop()
-        machine.resolve(self.effect, self.run, record=self.record)
+        machine.resolve(self.effect, self.run, self.record, None)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -868,7 +952,7 @@ class InterruptWindow(Frame):
             machine.place(effect, next(iter(pool.next_bucket().values())))
         self.phase = "pick"
         collect = self if self.together and effect.kind == "replacement" else None
-        Activation.attempt(machine, effect, "interrupt", target=self.target, collect=collect)
+        Activation.attempt(machine, effect, "interrupt", self.target, None, collect)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -899,7 +983,7 @@ class InlineActivation(Frame):
             window="inline",
         )
         window = "chain" if (machine.chain and self.run.start) else "inline"
-        Activation.attempt(machine, effect, window, parent=self.run)
+        Activation.attempt(machine, effect, window, None, self.run, None)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -929,7 +1013,7 @@ class ChainWindow(Frame):
                 chosen = candidates[label]
                 if chosen in machine.offers:
                     machine.offers.remove(chosen)
-                Activation.attempt(machine, chosen, "chain")
+                Activation.attempt(machine, chosen, "chain", None, None, None)
                 return
         if not machine.offers and not machine.index.activated:
             self.passes = 2  # no one has anything to respond with: both players pass
@@ -981,24 +1065,37 @@ class ResolveChain(Frame):
         return (self.resolved_one,)
 
     def step(self, machine: Machine) -> None:
-        if not machine.chain_links or (machine.on_top and self.resolved_one):
-            machine.resolving_link = 0
-            machine.pop()
-            return
-        self.resolved_one = True
-        if machine.out_of_memory():  # what each link triggers waits for the whole chain: it may be a lot
-            return
-        machine.resolving_link = len(machine.chain_links)
-        effect = machine.take_link()
-        machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
-        machine.last_moment = machine.moment
-        machine.last_events = ()
-        run = EffectRun(scope=machine.scope_of(effect), instance=effect.id, trigger_cause=effect.id, depth=effect.depth)
-        if effect.negated:  # nothing it says happens; its card still goes where the game puts a negated one
-            if effect.ability.kind == "activated" and machine.ruleset.places_activated:
-                machine.put_away(effect, run, "negated")
-            return
-        machine.resolve(effect, run, link=len(machine.chain_links) + 1)
+        """Resolve the next link; and the next, while nothing it did waits
+        (what the following steps would do, in this one)."""
+        frames, links = machine.frames, machine.chain_links
+        while True:
+            if not links or (machine.on_top and self.resolved_one):
+                machine.resolving_link = 0
+                frames.pop()  # machine.pop(), without the call
+                return
+            self.resolved_one = True
+            # what each link triggers waits for the whole chain: it may be a lot (machine.out_of_memory(),
+            # which reads the memory every few links, called only when it may read it)
+            if machine.over_budget is not None or not (machine.links_resolved + 1) & MEMORY_EVERY_LINKS:
+                if machine.out_of_memory():
+                    return
+            else:
+                machine.links_resolved += 1
+            machine.resolving_link = len(links)
+            machine.chain_keys.pop()  # machine.take_link(), without the call
+            effect = links.pop()
+            machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
+            machine.last_moment = machine.moment
+            machine.last_events = ()
+            # scope, instance, trigger_cause, depth
+            run = make_run(machine.scope_of(effect), effect.id, effect.id, effect.depth)
+            if effect.negated:  # nothing it says happens; its card still goes where the game puts a negated one
+                if effect.ability.kind == "activated" and machine.ruleset.places_activated:
+                    machine.put_away(effect, run, "negated")
+            else:
+                machine.resolve(effect, run, True, len(links) + 1)
+            if machine.outcome is not None or machine.decision is not None or frames[-1] is not self:
+                return  # the run ended (its frames go after this step), a question, or the link's own frames
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
@@ -1014,7 +1111,7 @@ class ApplyConsequence(Frame):
         machine.pop()
         effect = self.effect
         machine.trace.add("applied", effect.trace_head() + ("event", effect.events[0].name))
-        machine.resolve(effect, self.run, record=False)
+        machine.resolve(effect, self.run, False, None)
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks

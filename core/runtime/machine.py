@@ -55,10 +55,9 @@ from .frames import (
     flatten,
     shallow_copy,
 )
-from .fused import Fusing
 from .loops import HISTORY, MOVED, PILE_WORK_PER_STEP, STATS, Facts, Growth, LoopGuard, Read
 from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
-from .performing import Performing
+from .performing import Performing, at_once
 from .rechecks import condition_reads
 from .triggers import AbilityIndex
 
@@ -81,7 +80,7 @@ _HISTORY_AT = 15
 
 
 @define(eq=False, on_setattr=setters.NO_OP)  # live object: no per-assignment hooks
-class Machine(Activating, Performing, Fusing):
+class Machine(Activating, Performing):
     """The working parts of an :class:`~tcgtrig.engine.Engine`: the frames
     drive it.
 
@@ -89,8 +88,7 @@ class Machine(Activating, Performing, Fusing):
     steps the frames, records the trace, watches for loops and turns what
     triggered into pending effects.  Activating and resolving effects is
     :class:`~tcgtrig.runtime.activation.Activating`; actions, interrupt windows and
-    the moments they make are :class:`~tcgtrig.runtime.performing.Performing`;
-    the common case in one loop is :class:`~tcgtrig.runtime.fused.Fusing`.
+    the moments they make are :class:`~tcgtrig.runtime.performing.Performing`.
 
     Its fields (the position) and the methods the parts call on one
     another are declared once, on
@@ -109,15 +107,7 @@ class Machine(Activating, Performing, Fusing):
             )
         self.view = Evaluator(self.state, self.index.continuous)
         self._interruptible = bool(self.index.interrupts or self.index.granted_interrupts)
-        # positions with interrupts take every step through the frames, and so do
-        # chain games in which a player may respond or new triggers go on top
-        # and so do positions where something happens after an event or a chain (consequences, delays)
-        self._fusable = (
-            self.fused
-            and not self._interruptible
-            and not self.index.sequenced
-            and not (self.chain and (self.on_top or self.index.activated))
-        )
+        self._at_once = at_once(self._interruptible, self.ruleset.info.draw_one_at_a_time)
         if self._guard is None:
             self._guard = LoopGuard(self.max_steps)
         rule_counters = self.ruleset.info.rule_counters
@@ -388,26 +378,9 @@ class Machine(Activating, Performing, Fusing):
         """Every player's counters, in a fixed order."""
         return tuple(sorted((p, tuple(sorted(v.items()))) for p, v in self.state.counters.items()))
 
-    def quick_rest(self) -> tuple[Any, ...]:
-        """What the loop guards' quick look reads besides the state and the
-        pool: the frames' number, the chooser, the chain, the offers, the
-        turn and whether the last moment was answered."""
-        return (
-            len(self.frames),
-            self.chooser_fingerprint() if self.chooser_fingerprint else None,
-            len(self.chain_links),
-            self.chain_links[-1].signature() if self.chain_links else None,
-            len(self.offers),
-            self.state.turn,
-            self.state.turn_player,
-            self.answered_moment == self.last_moment,
-        )
-
-    def check_loop(self, where: str, rest: tuple[Any, ...] | None = None) -> bool:
+    def check_loop(self, where: str) -> bool:
         """Count a step; end the resolution if the position repeats, or
         repeats but for counters nothing reads and effects piling up.
-        ``rest``: :meth:`quick_rest`, if the caller knows it did not change
-        (the fused path).
 
         Why one function: it runs at every step of every resolution.  The
         cheap looks come first and usually decide; the position's parts it
@@ -416,10 +389,20 @@ class Machine(Activating, Performing, Fusing):
         if self.over_budget is not None:
             self.stop(self.over_budget)
             return True
-        if rest is None:
-            rest = self.quick_rest()
-        chooser = rest[1]
-        state, pool, guard = self.state, self.pool, self._guard
+        state, pool, guard, links = self.state, self.pool, self._guard, self.chain_links
+        chooser = self.chooser_fingerprint() if self.chooser_fingerprint else None
+        # what the quick look reads besides the state and the pool: the frames' number, the chooser,
+        # the chain, the offers, the turn and whether the last moment was answered
+        rest = (
+            len(self.frames),
+            chooser,
+            len(links),
+            links[-1].signature() if links else None,
+            len(self.offers),
+            state.turn,
+            state.turn_player,
+            self.answered_moment == self.last_moment,
+        )
         fingerprint, pool_quick = state.fingerprint(), pool.quick_fingerprint()
         quick = (where, fingerprint, pool_quick, rest)
         look = self._looking

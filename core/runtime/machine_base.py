@@ -76,11 +76,6 @@ class MachineBase:
     state: GameState
     start: tuple[Action, ...] = field(converter=_actions, default=())
     max_steps: int = DEFAULT_MAX_STEPS
-    #: whether the common uninterruptible case may run on the fused path
-    #: (:mod:`tcgtrig.runtime.fused`); ``False``: the frames alone, the reference
-    fused: bool = True
-    #: effects the fused path took from the pool (to activate, or to find lost or failed); the rest went the general way
-    fused_effects: int = 0
     pool: PendingPool = field(factory=PendingPool)
     trace: Trace = field(factory=Trace)
     frames: list[Frame] = field(factory=list)
@@ -130,10 +125,14 @@ class MachineBase:
     _contexts: dict[str, ActivationContext] = field(factory=dict)
     #: whether any card has (or may gain) an interrupt or a replacement
     _interruptible: bool = field(init=False, default=True)
+    #: the actions carried out at once, without a frame, when nothing makes them wait: the primitive
+    #: ones (none where a card may interrupt or replace; a draw not, where the game draws one card at a time)
+    _at_once: frozenset[type] = field(init=False, default=frozenset())
     #: whether this advance holds the collector back (:meth:`Machine.advance`)
     _holding: bool = False
-    #: whether the main loop settles and picks on the fused path (:mod:`tcgtrig.runtime.fused`)
-    _fusable: bool = field(init=False, default=False)
+    #: one frame move per step: the main loop hands back after each effect it takes, so that
+    #: stepping stops where it is asked to (:func:`tcgtrig.saving.run_until`)
+    one_move: bool = False
     _guard: LoopGuard = field(default=None)
     _growth: GrowthGuard = field(factory=GrowthGuard)
     #: the growth guard shown only the positions with more pending than ever before
@@ -244,6 +243,19 @@ class MachineBase:
     def begin_action(self, action: Action, run: EffectRun) -> None:
         """Begin one action of an effect (:meth:`Performing.begin_action
         <tcgtrig.runtime.performing.Performing.begin_action>`)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def begin_waiting(self, action: Action, run: EffectRun) -> None:
+        """Begin an action not carried out at once (:meth:`Performing.begin_waiting
+        <tcgtrig.runtime.performing.Performing.begin_waiting>`)."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def perform_now(self, action: Action, run: EffectRun) -> bool:
+        """Carry out a primitive action at once, if no player picks its
+        cards (:meth:`Performing.perform_now
+        <tcgtrig.runtime.performing.Performing.perform_now>`)."""
         raise NotImplementedError
 
     @abstractmethod

@@ -61,6 +61,18 @@ if TYPE_CHECKING:
 
 #: the primitive actions (one :class:`~tcgtrig.runtime.frames.Perform` each)
 _AT_ONCE = frozenset(BY_MODEL)
+
+
+def at_once(interruptible: bool, draw_one_at_a_time: bool) -> frozenset[type]:
+    """The actions :meth:`Performing.begin_action` carries out at once
+    (:meth:`Performing.perform_now`, no frame): the primitive ones — none
+    where a card may interrupt or replace one, and not a draw in a game
+    that draws one card at a time."""
+    if interruptible:
+        return frozenset()
+    return _AT_ONCE - {Draw} if draw_one_at_a_time else _AT_ONCE
+
+
 #: what a replacement applying together with others does at once: the rest
 #: of its actions wait for the others'
 _NOT_COLLECTED = NOT_AT_ONCE
@@ -74,14 +86,17 @@ class Performing(MachineBase):
     """Actions, interrupt windows and moments (mixed into the machine)."""
 
     def begin_action(self, action: Action, run: EffectRun) -> None:
-        if (
-            run.collect is None
-            and type(action) in _AT_ONCE
-            and not self._interruptible
-            and not (type(action) is Draw and self.ruleset.info.draw_one_at_a_time)
-            and self.perform_now(action, run)
-        ):
+        """Begin one of an effect's actions: at once when nothing could
+        make it wait (:meth:`perform_now`), else through its frame or its
+        control action's method."""
+        if run.collect is None and type(action) in self._at_once and self.perform_now(action, run):
             return  # nothing could make it wait
+        self.begin_waiting(action, run)
+
+    def begin_waiting(self, action: Action, run: EffectRun) -> None:
+        """Begin an action :meth:`perform_now` did not carry out: a
+        replacement's gathered with others', a control action, a draw taken
+        one card at a time, or a :class:`~tcgtrig.runtime.frames.Perform`."""
         if run.collect is not None and not isinstance(action, _NOT_COLLECTED):
             # a replacement applying together with others: its actions wait for theirs
             for part in flatten(action) if isinstance(action, Together) else [action]:

@@ -26,7 +26,6 @@ from ..model.values import (
     Change,
     Count,
     CounterIs,
-    Delay,
     Event,
     Gain,
     Grant,
@@ -158,10 +157,6 @@ class AbilityIndex:
     listeners: dict[str, Listeners] = {}
     #: cards with an ability whose ``when.card`` is ``self``
     self_listeners: frozenset[str] = frozenset()
-    #: the words hold a ``consequence`` ability or a ``delay``: what happens
-    #: after an event, or once a chain is over, takes every step through the
-    #: frames (the fused path has no place for them)
-    sequenced: bool = False
     #: the conditions in the words that read a counter
     counter_reads: tuple[CounterIs, ...] = ()
     #: counters the words only ever raise, or only ever lower; and the
@@ -174,9 +169,6 @@ class AbilityIndex:
     #: the patterns of the ``happened`` conditions that count alike for
     #: every asker, whose counts :data:`number_reads` compare (``("happened", i)``)
     history_patterns: tuple[Pattern, ...] = ()
-    #: per ability (by ``id``): the ability, and whether its effect runs on the
-    #: fused path (:func:`tcgtrig.runtime.fused.fusable`), found once
-    fast: dict[int, tuple[Ability, bool]] = Factory(dict)
     #: ``activated`` as :meth:`responders` files it, per (player, lowest speed)
     _responders: dict[tuple[str, int | None], tuple[tuple[str, str, Ability], ...]] = Factory(dict)
 
@@ -234,8 +226,7 @@ class AbilityIndex:
                         _file_under(interrupts, ability.when, (card.id, ability, key))
         granted: dict[str, list[tuple[str, Ability]]] = {}
         granted_interrupts: dict[str, list[tuple[str, Ability]]] = {}
-        grants, counter_words, fixed, delays = _read_words(cards, start)
-        sequenced = delays or any(a.kind == "consequence" for card in cards for a in card.abilities)
+        grants, counter_words, fixed = _read_words(cards, start)
         signs: dict[Any, set[int]] = {}
         for item in counter_words:
             if isinstance(item, Gain):
@@ -262,7 +253,6 @@ class AbilityIndex:
             number_reads=reads,
             history_patterns=patterns,
             self_listeners=frozenset(self_listeners),
-            sequenced=sequenced,
             interrupts={k: tuple(v) for k, v in interrupts.items()},
             continuous=tuple(continuous),
             by_key=by_key,
@@ -442,19 +432,17 @@ _NUMBER_WORDS = frozenset({CounterIs, Gain, Change, StatIs, Query, StatOf, Battl
 
 def _read_words(
     cards: Sequence[Card], start: Sequence[Action]
-) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, _Fixed]], bool]:
+) -> tuple[list[tuple[str, Ability]], list[Any], dict[int, tuple[Ability, _Fixed]]]:
     """One walk of every word of the cards (their abilities, and those they
     gained already) and of the start actions, gathering: every ``grant``
     there and every gained ability on a card, as (effect key, ability); the
     counter words (``CounterIs`` and ``Gain``), in walk order; each
-    printed ability's :func:`fixed_values`, by ``id``; and whether any
-    word is a ``delay``.  The counter words are those of
+    printed ability's :func:`fixed_values`, by ``id``.  The counter words are those of
     :data:`_NUMBER_WORDS`: what reads or changes a counter, a stat or the
     turn's history."""
     found: dict[int, tuple[str, Ability]] = {}
     counters: list[Any] = []
     fixed: dict[int, tuple[Ability, _Fixed]] = {}
-    delays = False
     for card in cards:
         for mod in card.mods:
             if mod.ability is not None and mod.key is not None:
@@ -473,11 +461,9 @@ def _read_words(
                 found[id(item.ability)] = (item.key, item.ability)
             elif kind in _MAYBE_FIXED and is_fixed_value(item):
                 values[item] = None
-            elif kind is Delay:
-                delays = True
         if isinstance(root, Ability):
             fixed[id(root)] = (root, tuple(values))
-    return list(found.values()), counters, fixed, delays
+    return list(found.values()), counters, fixed
 
 
 def _found(

@@ -145,3 +145,100 @@ def test_an_effect_found_as_it_matched_is_filled_in_as_it_is_admitted():
     )
     assert one.signature() == again.signature() and one.signature_hash() == again.signature_hash()
     assert one.signature() != twin.signature() and one.signature_hash() != twin.signature_hash()
+
+
+# -- issue 39 item 2: makers typed so that mypy checks where records are made --------
+
+#: each maker, its class, and the Protocol that gives mypy its signature
+TYPED_MAKERS = [
+    ("tcgtrig.model.pending", "make_pending", "PendingEffect", "MakePending"),
+    ("tcgtrig.model.values", "make_event", "Event", "MakeEvent"),
+    ("tcgtrig.runtime.evaluate", "make_scope", "Scope", "MakeScope"),
+    ("tcgtrig.language.base", "make_op", "Op", "MakeOp"),
+    ("tcgtrig.model.decision", "make_decision", "Decision", "MakeDecision"),
+    ("tcgtrig.runtime.frames", "make_run", "EffectRun", "MakeRun"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "cls", "shape"), TYPED_MAKERS)
+def test_a_maker_s_typed_signature_is_its_class_s_fields(module, name, cls, shape):
+    """The Protocol a maker is declared with (what mypy checks its calls
+    against) lists the class's fields in order, with the types the class
+    gives them, a default where the class has one, and takes them by place
+    where the maker does (its fields without a default first)."""
+    import importlib
+    import inspect
+
+    found = importlib.import_module(module)
+    record, protocol = getattr(found, cls), getattr(found, shape)
+    assert found.__annotations__[name] == shape  # make_x: MakeX = maker(X)
+    signature = inspect.signature(protocol.__call__)
+    params = list(signature.parameters.values())[1:]  # after self
+    fields = [field for field in attrs.fields(record) if field.init]
+    by_place = [f.alias for f in fields] == [f.alias for f in fields if f.default is attrs.NOTHING] + [
+        f.alias for f in fields if f.default is not attrs.NOTHING
+    ]
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if by_place else inspect.Parameter.KEYWORD_ONLY
+    assert [(p.name, p.annotation, p.default is p.empty, p.kind) for p in params] == [
+        (f.alias, f.type, f.default is attrs.NOTHING, kind) for f in fields
+    ]
+    assert signature.return_annotation == cls
+
+
+BAD_CALLS = """\
+from core.model.pending import make_pending
+from core.runtime.evaluate import make_scope
+from core.model.values import make_event
+from core.language.base import make_planning
+
+make_pending(1, "c.a", "c", None, "A", "c", [])
+make_scope("c.a")
+make_event(name="gained", amount="2")
+make_planning((None, 0, {}, make_scope("c.a", "A"), "effect"))
+"""
+
+
+def test_mypy_catches_a_record_made_with_wrong_arguments(tmp_path):
+    """Before issue 39 the makers were ``Callable[..., T]``: mypy let any
+    arguments through.  The project's own mypy settings, on a file making
+    records wrongly, find each mistake (the cache is the checkout's, shared
+    with ``mypy``: about a second once warm)."""
+    from pathlib import Path
+
+    from mypy import api
+
+    root = Path(__file__).resolve().parents[2]
+    bad = tmp_path / "bad_records.py"
+    bad.write_text(BAD_CALLS, encoding="utf-8")
+    out, _, status = api.run(
+        [str(bad), "--config-file", str(root / "pyproject.toml"), "--cache-dir", str(root / ".mypy_cache")]
+    )
+    # by the file's name: mypy's cache may still give the folder of an earlier run's file
+    mine = sorted(line.split(": error: ")[1] for line in out.splitlines() if "bad_records.py:" in line)
+    assert status == 1
+    assert mine == [
+        'Argument "amount" to "__call__" of "MakeEvent" has incompatible type "str"; expected "int | None"  [arg-type]',
+        'Argument 1 has incompatible type "tuple[None, int, dict[str, list[str]], Scope, str]"; expected '
+        '"tuple[Machine, int, dict[str, list[str]], Scope, str, str | None, dict[str, int] | None]"  [arg-type]',
+        'Argument 4 to "__call__" of "MakePending" has incompatible type "None"; expected "Ability"  [arg-type]',
+        'Argument 7 to "__call__" of "MakePending" has incompatible type "list[Never]"; expected "tuple[Event, ...]"  '
+        "[arg-type]",
+        'Missing positional argument "controller" in call to "__call__" of "MakeScope"  [call-arg]',
+    ], out
+
+
+def test_a_live_object_is_made_on_its_own_class_with_its_defaults():
+    """A mutable slotted class (a live object of the runtime) is made on
+    itself, each field set as attrs' ``__init__`` sets it: a new ``did``
+    for each run."""
+    from tcgtrig.runtime.frames import EffectRun, make_run
+
+    scope = make_scope(key="c.a", controller="A")
+    made, again, plain = make_run(scope, 3, 1, 2), make_run(scope, 3, 1, 2), EffectRun(scope, 3, 1, 2)
+    assert type(made) is EffectRun
+    assert [getattr(made, f.name) for f in attrs.fields(EffectRun)] == [
+        getattr(plain, f.name) for f in attrs.fields(EffectRun)
+    ]
+    assert made.did == {} and made.did is not again.did
+    made.by = "cost"  # mutable, as the class is
+    assert made.by == "cost"
