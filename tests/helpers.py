@@ -24,6 +24,23 @@ def yaml_file(path: Path) -> Any:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
+#: one card whose two abilities both trigger on ``ping`` and do nothing: the smallest order to decide
+TWO_EFFECTS_ON_PING = """\
+format: 1
+title: two effects
+players: [A, B]
+turn_player: A
+cards:
+  - id: a
+    owner: A
+    zone: battle
+    abilities:
+      - {id: first, when: ping, do: []}
+      - {id: second, when: ping, do: []}
+start: [{emit: {event: ping}}]
+"""
+
+
 HEADER = """\
 format: 1
 title: test

@@ -12,25 +12,12 @@ import traceback
 import attrs
 import pytest
 import tcgtrig
-from helpers import PlainGame, run
+from helpers import TWO_EFFECTS_ON_PING, PlainGame, run
 from tcgtrig import PluginError, hookimpl
 from tcgtrig.base.generated import compile_generated
 from tcgtrig.model.records import maker
 
-TWO_EFFECTS = """\
-format: 1
-title: two effects
-players: [A, B]
-turn_player: A
-cards:
-  - id: a
-    owner: A
-    zone: battle
-    abilities:
-      - {id: first, when: ping, do: []}
-      - {id: second, when: ping, do: []}
-start: [{emit: {event: ping}}]
-"""
+TWO_EFFECTS = TWO_EFFECTS_ON_PING
 
 
 def shown(error: BaseException) -> str:

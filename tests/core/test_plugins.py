@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import tcgtrig
-from helpers import PlainGame, run
+from helpers import TWO_EFFECTS_ON_PING, PlainGame, run
 from tcgtrig import GameInfo, PluginError, UnknownGameError, hookimpl
 
 TOY_GAME = '''
@@ -28,20 +28,7 @@ def tcgtrig_pending_rank(effect):
     return (-effect.id,)
 '''
 
-SCENARIO = """\
-format: 1
-title: two effects
-players: [A, B]
-turn_player: A
-cards:
-  - id: a
-    owner: A
-    zone: battle
-    abilities:
-      - {id: first, when: ping, do: []}
-      - {id: second, when: ping, do: []}
-start: [{emit: {event: ping}}]
-"""
+SCENARIO = TWO_EFFECTS_ON_PING
 
 
 def install_fake_distribution(root: Path, name: str, module: str, source: str) -> None:
