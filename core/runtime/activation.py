@@ -160,12 +160,6 @@ class Activating(MachineBase):
         limit = effect.ability.uses_per_turn
         return bool(limit) and self.state.is_used(self.ruleset.once_per_turn_key(self.state, effect), limit)
 
-    def add_link(self, effect: PendingEffect) -> None:
-        if self.chain_links:
-            self._stacked = self.chains  # its links resolve by the chain's order
-        self.chain_links.append(effect)
-        self.chain_keys.push(effect.key)
-
     def place(self, effect: PendingEffect, then: PendingEffect) -> tuple[Any, ...]:
         """``effect`` was taken from the pending effects to activate while
         ``then`` still waits: the rule that put it first
@@ -191,10 +185,6 @@ class Activating(MachineBase):
             return ()
         self._placed = None
         return placed[1] if placed[0] == effect.id else ()
-
-    def take_link(self) -> PendingEffect:
-        self.chain_keys.pop()
-        return self.chain_links.pop()
 
     def can_pay(self, cost: Sequence[Action], scope: Scope) -> bool:
         """Whether a cost can be paid in full now: every ``pick: N`` finds N
@@ -286,7 +276,7 @@ class Activating(MachineBase):
             self.trace.add("activated", head + ("chain", self.chains, "chain_link", link) + rule)
             if activated:
                 effect, scope = self.put_in_place(effect, scope)
-            # self.add_link(effect), without the call
+            # it becomes the chain's newest link (its key kept with it, for the links' per-chain checks)
             if links:
                 self._stacked = self.chains  # its links resolve by the chain's order
             links.append(effect)

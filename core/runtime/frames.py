@@ -1082,7 +1082,7 @@ class ResolveChain(Frame):
             else:
                 machine.links_resolved += 1
             machine.resolving_link = len(links)
-            machine.chain_keys.pop()  # machine.take_link(), without the call
+            machine.chain_keys.pop()  # the newest link is taken off, its key with it
             effect = links.pop()
             machine.moment += 1  # a link resolving is something that happens, even if it changes nothing
             machine.last_moment = machine.moment

@@ -85,3 +85,34 @@ def test_a_position_in_progress_can_start_with_uses_spent():
     strict = info_only_ruleset("strict", spent_abilities_trigger=False)
     result = run(PING_THRICE.rstrip(" ") + "    used: [twice.go]\n", strict)
     assert result.keys("resolved") == ["twice.go"] and result.state.used == {"twice.go": 2}
+
+
+SPENT_INTERRUPT = """
+    cards:
+      - id: mon
+        owner: A
+        zone: battle
+        abilities:
+          - id: save
+            kind: interrupt
+            once_per_turn: true
+            when: {event: deleted, card: self}
+            do: [{prevent: {}}]
+    used: [mon.save]
+    start:
+      - move: {card: mon, to: trash, as: deleted}
+    """
+
+
+def test_a_spent_interrupt_does_not_trigger_where_the_game_says_so():
+    # the "when ... would" window checks the per-turn use as the interrupt would trigger (runtime/performing.py)
+    strict = info_only_ruleset("strict", spent_abilities_trigger=False)
+    result = run(SPENT_INTERRUPT, strict)
+    assert result.keys("triggered") == [] and result.keys("failed") == []
+    assert result.state.cards["mon"].zone == "trash"
+
+
+def test_a_spent_interrupt_triggers_and_fails_by_default(plain):
+    result = run(SPENT_INTERRUPT, plain)
+    assert result.keys("failed") == ["mon.save"] and result.keys("prevented") == []
+    assert result.state.cards["mon"].zone == "trash"

@@ -96,6 +96,16 @@ def test_duplicate_card_id():
     assert err.line == 7
 
 
+def test_duplicate_ability_id_on_one_card_names_the_second():
+    err = error_of(
+        GOOD_TOP
+        + "cards:\n  - id: a\n    owner: A\n    zone: battle\n    abilities:\n"
+        + "      - {id: go, when: ping, do: []}\n      - {id: go, when: ping, do: []}\nstart: []\n"
+    )
+    assert "duplicate ability id 'go' on card 'a'" in str(err)
+    assert err.path == "cards[0].abilities[1].id" and err.line == 11
+
+
 def test_duplicate_yaml_key():
     err = error_of(GOOD_TOP + "cards: []\nstart: []\nstart: []\n")
     assert "duplicate key 'start'" in str(err)
