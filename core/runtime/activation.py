@@ -333,9 +333,8 @@ class Activating(MachineBase):
         """An activated ability's card is put where the game says as it is
         activated (``tcgtrig_activation_zone``), ``by: rule``, as part of
         the activation: the effect, the same, now belongs to the card where
-        it was put (and its scope is worked out again)."""
-        if effect.ability.kind != "activated":
-            return effect, scope
+        it was put (and its scope is worked out again).  Called for an
+        activated ability only (its callers look at the kind)."""
         self.reveal(effect)
         if not self.ruleset.places_activated:
             return effect, scope
