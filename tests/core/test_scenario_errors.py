@@ -106,6 +106,18 @@ def test_duplicate_ability_id_on_one_card_names_the_second():
     assert err.path == "cards[0].abilities[1].id" and err.line == 11
 
 
+def test_an_unknown_key_in_a_pattern_written_as_a_mapping_names_the_pattern_s_keys():
+    # ``when`` is one of two shapes (an event's name, or a pattern): the error is the pattern's, the shape meant
+    err = error_of(
+        GOOD_TOP
+        + "cards:\n  - id: a\n    owner: A\n    zone: battle\n    abilities:\n"
+        + "      - {id: go, when: {event: ping, bogus: 1}, do: []}\nstart: []\n"
+    )
+    assert "unknown key 'bogus'" in err.message and "does not fit" not in err.message
+    assert err.path == "cards[0].abilities[0].when.bogus" and err.line == 10
+    assert {"event", "card", "counter"} <= set(err.options)
+
+
 def test_duplicate_yaml_key():
     err = error_of(GOOD_TOP + "cards: []\nstart: []\nstart: []\n")
     assert "duplicate key 'start'" in str(err)
