@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import tcgtrig
 from click.testing import CliRunner
-from helpers import PlainGame, run
+from helpers import TWO_EFFECTS_ON_PING, PlainGame, run
 from tcgtrig import Drop, GameEnd, GameInfo, PluginError, hookimpl
 from tcgtrig.tools.cli import main
 from tcgtrig.tools.compare import compare_games
@@ -449,16 +449,7 @@ def test_two_packages_that_register_one_name_are_both_refused(installed):
 
 # -- values a plugin returns ------------------------------------------------------------
 
-SCENARIO = """\
-cards:
-  - id: a
-    owner: A
-    zone: battle
-    abilities:
-      - {id: first, when: ping, do: []}
-      - {id: second, when: ping, do: []}
-start: [{emit: {event: ping}}]
-"""
+SCENARIO = TWO_EFFECTS_ON_PING
 
 
 def _details_game(details: object, depth_word: str = "depth") -> tcgtrig.Ruleset:
