@@ -185,13 +185,19 @@ def read_card(game: str, reading: Any, zone: str, types: Sequence[str] = ()) -> 
     """Compile a position of one card of A's in ``zone`` whose abilities are
     those ``reading`` (a :class:`tcgtrig.printed.Reading`) read: an ability
     read whole must compile under its game."""
+    return card_with(game, reading.scenario(), zone, types)
+
+
+def card_with(game: str, abilities: list[Any], zone: str, types: Sequence[str] = ()) -> Any:
+    """Compile under ``game`` a position of one card of A's in ``zone`` with
+    ``abilities`` (scenario data)."""
     data = {
         "format": 1,
         "title": "read from printed text",
         "game": game,
         "players": ["A", "B"],
         "turn_player": "A",
-        "cards": [{"id": "c", "owner": "A", "zone": zone, "types": list(types), "abilities": reading.scenario()}],
+        "cards": [{"id": "c", "owner": "A", "zone": zone, "types": list(types), "abilities": abilities}],
         "start": [],
     }
     return tcgtrig.scenario_from_data(data).compile(tcgtrig.load_ruleset(game))

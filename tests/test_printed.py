@@ -18,6 +18,7 @@ import pytest
 import tcgtrig
 import yaml
 from click.testing import CliRunner
+from helpers import card_with
 from tcgtrig.printed import Header
 from tcgtrig.printed.reading import TRIGGERED_KINDS
 from tcgtrig.tools.cli import main
@@ -82,16 +83,7 @@ def test_tcgtrig_read_prints_the_abilities_under_their_words(game):
         assert abilities[0]["id"] == first_id
     as_json = json.loads(CliRunner().invoke(main, [*args, "--json"]).output)
     assert as_json["whole"] is True and as_json["parts"][0]["ability"] == abilities[0]
-    position = {
-        "format": 1,
-        "title": "read",
-        "game": game,
-        "players": ["A", "B"],
-        "turn_player": "A",
-        "cards": [{"id": "c", "owner": "A", "zone": "hand", "types": list(types), "abilities": abilities}],
-        "start": [],
-    }
-    tcgtrig.scenario_from_data(position).compile(tcgtrig.load_ruleset(game))
+    card_with(game, abilities, "hand", types)
 
 
 def test_words_not_read_are_shown_and_exit_1():
