@@ -143,6 +143,10 @@ READS: dict[str, str] = {
     "chain.own": "whether the effect's own key is on the chain (``effect.key in context.chain``)",
     "chain.top_speed": "the spell speed of the chain's top link (``chain[-1].ability.speed``)",
     "state.card": "the effect's own card in the game state (its zone, name, types, flags, …)",
+    "card.id": (
+        "which copy of a card the effect's card is (its id), beyond whether its key is on the chain"
+        " (``chain.own``) and its per-turn key: copies are then not offered as one option"
+    ),
     "state": "anything in the game state",
 }
 
@@ -155,19 +159,24 @@ def reads(*parts: str) -> Callable[[_Hook], _Hook]:
 
     For :func:`tcgtrig_activation_blocked`, :func:`tcgtrig_can_respond`
     and :func:`tcgtrig_once_per_turn_key`.  An answer always may read what
-    the effect is (its card id, ability, controller, key, tags and
-    incarnation); ``parts`` name what else it reads, from :data:`READS`:
+    the effect is (its ability, controller, key, tags and incarnation);
+    ``parts`` name what else it reads, from :data:`READS`:
     ``"chain.own"``, ``"chain.top_speed"``, ``"state.card"`` (the
-    effect's own card) or ``"state"`` (anything in the game state).
+    effect's own card), ``"card.id"`` (which copy its card is, beyond
+    ``chain.own`` and the per-turn key) or ``"state"`` (anything in the
+    game state).
 
     When every implementation of those three hooks declares its reads, a
     chain window asks again only about the abilities whose answer may have
     changed since the player's last window: those whose key joined the
     chain, whose card changed, or (after a per-turn use, a counter or a
-    mark changed) whose own words read it.  A chain of N responses then
-    costs O(N log N), not O(N²).  An implementation that declares nothing
-    may read anything (the whole chain, the window, the moment): every
-    window then asks about every ability.
+    mark changed) whose own words read it.  Unless one declares
+    ``"card.id"``, copies of a card (the same words on cards alike but for
+    their ids) are asked about once and offered as one option standing for
+    its copies.  A chain of N responses with copies then costs O(N log N),
+    not O(N²).  An implementation that declares nothing may read anything
+    (the whole chain, the window, the moment, which copy): every window
+    then asks about every ability.
 
     Use it under ``@hookimpl``::
 

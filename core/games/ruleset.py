@@ -64,6 +64,7 @@ CORE_STEP_KEYS = frozenset(
         "cause",
         "chain",
         "chain_link",
+        "copies",
         "counter",
         "decision",
         "effect",
@@ -270,6 +271,11 @@ class Ruleset:
         self.chain_order = self._chain_order(info)  # chain games: the rule of a link's resolved step
         self._note_every_effect_hooks()
         self.window_reads = self._window_reads()
+        #: whether copies of a card answer alike in a chain window (the
+        #: hooks declare their reads, and none reads the card's identity,
+        #: ``"card.id"``): alike copies are asked about once and offered as
+        #: one option (:mod:`tcgtrig.runtime.responders`)
+        self.copies_alike = self.window_reads is not None and "card.id" not in self.window_reads
         #: trace details already found sound (a game gives a few answers, over and over)
         self._sound_details: set[tuple[tuple[str, Any], ...]] = set()
         self.aliases = self._collect_aliases()

@@ -60,6 +60,13 @@ class Decision:
     def legal(self) -> list[str]:
         return list(self.options)
 
+    def copies(self) -> dict[str, int]:
+        """The options that stand for more than one alike choice, with how
+        many (alike responses in a chain window: the same words on copies
+        of a card); empty for most decisions."""
+        counted = getattr(self.options, "copies", None)
+        return counted() if counted is not None else {}
+
 
 class MakeDecision(Protocol):
     """The signature of :data:`make_decision`: :class:`Decision`'s fields in order, each

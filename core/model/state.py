@@ -9,6 +9,7 @@ fingerprint up to date in O(1) per change.
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator
 
 from attrs import define, field, setters
@@ -97,6 +98,10 @@ class GameState:
     _counters_set: set[tuple[str, str]] | None = field(default=None, repr=False)
     #: who is told what changed (:meth:`watch`); a copy has none
     _watchers: list[Changes] = field(factory=list, repr=False)
+    #: the ids of each zone's cards in scenario order, as :meth:`in_zone`
+    #: last sorted them, kept up to date as cards come and go; a copy
+    #: sorts again
+    _sorted: dict[str, list[str]] = field(factory=dict, repr=False)
 
     @classmethod
     def build(
@@ -161,15 +166,28 @@ class GameState:
         return self.counters.get(player, {}).get(name, 0)
 
     def in_zone(self, zone: str) -> Iterator[Card]:
-        """The cards in ``zone``, in scenario order."""
-        ids = self._zones.get(zone, {})
-        for card_id in sorted(ids, key=self._order.__getitem__):
-            yield self.cards[card_id]
+        """The cards in ``zone``, in scenario order (as they are when the
+        iteration starts)."""
+        ids = self._sorted.get(zone)
+        if ids is None:
+            ids = self._sorted[zone] = sorted(self._zones.get(zone, {}), key=self._order.__getitem__)
+        cards = self.cards
+        return (cards[card_id] for card_id in tuple(ids))
+
+    def in_zone_any_order(self, zone: str) -> Iterator[Card]:
+        """The cards in ``zone``, in no particular order (cheaper: for a
+        count, or whether there are enough)."""
+        cards = self.cards
+        return (cards[card_id] for card_id in tuple(self._zones.get(zone, {})))
 
     def under(self, card_id: str) -> list[Card]:
         """The cards stacked directly under ``card_id``, in scenario order."""
         ids = self._children.get(card_id, {})
         return [self.cards[i] for i in sorted(ids, key=self._order.__getitem__)]
+
+    def has_under(self, card_id: str) -> bool:
+        """Whether any card is stacked under ``card_id``."""
+        return bool(self._children.get(card_id))
 
     def stack_below(self, card_id: str) -> list[Card]:
         """Every card under ``card_id``, however deep (iterative)."""
@@ -272,6 +290,19 @@ class GameState:
         elif card.id not in self._order:
             self._order = {**self._order, card.id: len(self._order)}  # shared by copies
         self._index(card)
+        if (old is None or old.zone != card.zone) and self._sorted:
+            self._resort(card.id, None if old is None else old.zone, card.zone)
+
+    def _resort(self, card_id: str, left: str | None, entered: str) -> None:
+        """Keep :attr:`_sorted` in step: ``card_id`` left zone ``left`` and entered ``entered``."""
+        order = self._order
+        place = order[card_id]
+        if left is not None and (ids := self._sorted.get(left)) is not None:
+            index = bisect_left(ids, place, key=order.__getitem__)
+            if index < len(ids) and ids[index] == card_id:
+                del ids[index]
+        if (ids := self._sorted.get(entered)) is not None:
+            insort(ids, card_id, key=order.__getitem__)
 
     def take_touched(self) -> list[str]:
         """The cards replaced since the last call, in scenario order; forgets them."""

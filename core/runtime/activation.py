@@ -9,7 +9,7 @@ implement, are declared on :class:`~tcgtrig.runtime.machine_base.MachineBase`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from attrs import evolve
@@ -43,7 +43,7 @@ from .frames import (
     make_run,
 )
 from .machine_base import MachineBase
-from .responders import ResponderTable, Responses, leaves_of, put, tree_of
+from .responders import IDLE, Leaf, ResponderTable, Responses
 
 if TYPE_CHECKING:
     from .machine import Machine
@@ -120,7 +120,7 @@ class Activating(MachineBase):
             scope = self.scope_of(effect)
             for name, query in ability.targets:
                 need = self.view.amount(query.pick, scope) if query.pick is not None and not query.upto else 1
-                if len(self.view.select(query, scope)) < need:
+                if not self.view.finds(query, scope, need):
                     return self.cite("target", f"nothing it could target as '{name}'")
         if not self.ruleset.may_block:
             return None
@@ -507,10 +507,14 @@ class Activating(MachineBase):
                 self.shown.add(effect.id)
         return Responses(table, first, moment, offers) if offers else found
 
-    def _responder_table(self, player: str, floor: int | None, top: int | None) -> tuple[ResponderTable, Sequence[int]]:
+    def _responder_table(
+        self, player: str, floor: int | None, top: int | None
+    ) -> tuple[ResponderTable, Sequence[int] | None]:
         """``player``'s abilities of speed ``floor`` or more, with the
-        answers kept from their last window, and the places of those to ask
-        about again (all of them when the answers are not kept)."""
+        answers kept from their last window, and the places of those to
+        place and ask about again (``None``: all of them, the answers are
+        not kept).  The groups of abilities whose words read beyond their
+        card are asked about again besides."""
         items = self.index.responders(player, self.state.cards, floor)
         reads = self.ruleset.window_reads
         state = self.state
@@ -519,7 +523,9 @@ class Activating(MachineBase):
         table = self._responder_tables.get((player, floor))
         if table is None or table.items is not items or table.state is not state:
             changes = table.changes if table is not None and table.state is state else state.watch()
-            table = self._responder_tables[player, floor] = ResponderTable(items, state, changes)
+            table = self._responder_tables[player, floor] = ResponderTable(
+                items, self.index.alike(items), state, changes
+            )
         changes = table.changes
         if table.root is not None and (
             reads is None
@@ -531,9 +537,8 @@ class Activating(MachineBase):
             or (table.mark != mark and (changes.other or "state" in reads or table.mark[2:] != mark[2:]))
         ):
             table.root = None  # (a window's Responses keep the answers they were made with)
-        if table.root is None:
-            places: Sequence[int] = range(len(items))
-        else:
+        places: list[int] | None = None
+        if table.root is not None:
             where = table.where
             again = {where[key] for key in keys[table.length :] if key in where}
             again.update(table.volatile)
@@ -544,92 +549,102 @@ class Activating(MachineBase):
                 per_turn = table.per_turn
                 for key in changes.used:
                     again.update(per_turn.get(key, ()))
-                again.update(table.broad)
-            # most of them: asking about all is cheaper than taking the tree apart
-            places = sorted(again) if len(again) * 4 <= len(items) * 3 else range(len(items))
-            if len(places) == len(items):
-                table.root = None
+            if len(again) * 4 <= len(items) * 3:
+                places = sorted(again)
+            else:
+                table.root = None  # most of them: placing all afresh is cheaper than moving them
         if table.root is None:
-            table.per_turn.clear()
+            table.forget()
         changes.clear()
         table.mark, table.keys, table.pops, table.top, table.length = mark, keys, keys.pops, top, len(keys)
         return table, places
 
     def _check_responders(
-        self, player: str, chain: tuple[PendingEffect, ...], table: ResponderTable, places: Sequence[int]
+        self, player: str, chain: tuple[PendingEffect, ...], table: ResponderTable, places: Sequence[int] | None
     ) -> None:
-        """Ask which of ``table``'s abilities at ``places`` may respond now
-        (all of them when the table has no answers yet).
-
-        Why one function: a table with no answers asks about every ability
-        the responding player has; a call per ability would cost as much as
-        the check it saves."""
-        fresh = table.root is None
-        many = not fresh and len(places) * 8 > len(table.items)  # cheaper to rebuild than to put one by one
+        """Place the abilities of ``table`` at ``places`` in their groups
+        (all of them when ``None``), then ask about each group that gained
+        one, or that reads beyond its cards, through its first ability."""
         recent = self.last_events
         if chain:
             top = chain[-1]
             recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
-        ruleset = self.ruleset
+        updates: dict[int, Leaf | None] = {}
+        asked: set[Hashable] = set(table.broad_groups)
+        sig_of = table.sig_of
+        for place in range(len(table.items)) if places is None else places:
+            sig, effect = self.alike(player, table, place, recent)
+            if sig != sig_of[place] or effect is not table.effects[place]:
+                table.leave(place, updates)
+                table.join(place, sig, effect, updates)
+            asked.add(sig)
+        if places is None:
+            asked = set(table.groups)
+        asked.discard(IDLE)
+        ruleset, state, effects, groups = self.ruleset, self.state, table.effects, table.groups
+        for sig in sorted((sig for sig in asked if sig in groups), key=lambda sig: groups[sig][0]):
+            effect = effects[groups[sig][0]]
+            assert effect is not None
+            may = self.activation_failure(effect, "chain", None) is None and ruleset.can_respond(state, chain, effect)
+            table.answer(sig, may, updates)
+        table.apply(updates)
+
+    def alike(
+        self, player: str, table: ResponderTable, place: int, recent: tuple[Event, ...]
+    ) -> tuple[Hashable, PendingEffect | None]:
+        """The group of ``table``'s ability at ``place`` and its effect to
+        check (made again only when what it holds changed): :data:`IDLE`
+        when it cannot respond (its card is not where it works, or not
+        ``player``'s, or its ``when`` matches no recent event); the words
+        and what the card is, for copies that answer alike; else its own.
+
+        Why one function: it is what a window costs per ability asked
+        about; the checks read better in the order a response is looked at."""
+        key, card_id, ability = table.items[place]
         cards = self.state.cards
-        probes = self._probes
+        card = cards[card_id]
+        self_card = self.view.self_of(card, ability) if card.zone in ability.active_in else None
+        if self_card is None or cards[self_card].owner != player:
+            return IDLE, None
+        events: tuple[Event, ...] = ()
+        if ability.when is not None:
+            events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
+            if not events:
+                return IDLE, None
         timing, depth, cause = self.timing, self.last_depth + 1, self.last_instance
-        items = table.items
-        leaves: list[PendingEffect | None] = [] if not many else leaves_of(table.root, table.depth, len(table.items))
-        root, levels = table.root, table.depth
-        per_turn = table.per_turn
-        for place in places:
-            key, card_id, ability = items[place]
-            found: PendingEffect | None = None
-            card = cards[card_id]
-            self_card = self.view.self_of(card, ability) if card.zone in ability.active_in else None
-            if self_card is not None and cards[self_card].owner == player:
-                events: tuple[Event, ...] = ()
-                if ability.when is not None:
-                    events = tuple(e for e in recent if self.view.matches(ability.when, e, player, self_card, card_id))
-                if ability.when is None or events:
-                    effect = probes.get(key)
-                    if (
-                        effect is None
-                        or effect.ability is not ability
-                        or effect.controller != player
-                        or effect.self_card != self_card
-                        or effect.incarnation != card.incarnation
-                        or effect.timing != timing
-                        or effect.depth != depth
-                        or effect.cause != cause
-                        or effect.events != events
-                    ):
-                        effect = probes[key] = PendingEffect(
-                            id=0,
-                            key=key,
-                            card=card_id,
-                            ability=ability,
-                            controller=player,
-                            self_card=self_card,
-                            events=events,
-                            timing=timing,
-                            depth=depth,
-                            cause=cause,
-                            incarnation=card.incarnation,
-                            window="chain",
-                        )
-                    if ability.uses_per_turn:  # asked again when the key it spends is used
-                        per_turn.setdefault(ruleset.once_per_turn_key(self.state, effect), set()).add(place)
-                    if self.activation_failure(effect, "chain", None) is None and ruleset.can_respond(
-                        self.state, chain, effect
-                    ):
-                        found = effect
-            if fresh:
-                leaves.append(found)
-            elif many:
-                leaves[place] = found
-            else:
-                root = put(root, levels, place, found)
-        if fresh or many:
-            table.root, table.depth = tree_of(leaves)
-        else:
-            table.root = root
+        effect = self._probes.get(key)
+        if (
+            effect is None
+            or effect.ability is not ability
+            or effect.controller != player
+            or effect.self_card != self_card
+            or effect.incarnation != card.incarnation
+            or effect.events != events
+        ):
+            effect = self._probes[key] = PendingEffect(
+                id=0,
+                key=key,
+                card=card_id,
+                ability=ability,
+                controller=player,
+                self_card=self_card,
+                events=events,
+                timing=timing,
+                depth=depth,
+                cause=cause,
+                incarnation=card.incarnation,
+                window="chain",
+            )
+        spent = False
+        if ability.uses_per_turn:  # asked again when the key it spends is used
+            spends = self.ruleset.once_per_turn_key(self.state, effect)
+            table.per_turn.setdefault(spends, set()).add(place)
+            spent = self.state.is_used(spends, ability.uses_per_turn)
+        kind = table.alike[place]
+        if kind is None or not self.ruleset.copies_alike or card.under is not None or self.state.has_under(card_id):
+            return (place,), effect
+        what = (card.name, card.owner, card.zone, card.stats, card.flags, card.types, card.mods)
+        return (kind, *what, key in self.chain_keys, spent), effect
 
     def open_window_after_action(self) -> bool:
         """Chain games: whether the last thing that happened, which started no

@@ -260,16 +260,19 @@ class Evaluator:
             return False
         return bool(self._query(query, scope, only=card))
 
-    def _query(self, query: Query, scope: Scope, only: Card | None = None) -> list[str]:
+    def finds(self, query: Query, scope: Scope, need: int) -> bool:
+        """Whether ``query`` finds at least ``need`` cards now (``pick``
+        aside): it stops looking once it has, and looks in no order unless
+        the query's words need one."""
+        if query.top is not None or query.highest or query.lowest:
+            return len(self._query(query, scope)) >= need
+        return need <= 0 or len(self._query(query, scope, enough=need)) >= need
+
+    def _query(self, query: Query, scope: Scope, only: Card | None = None, enough: int = 0) -> list[str]:
+        """What ``query`` finds (``only``: of that one card; ``enough``:
+        stop at that many, found in no particular order)."""
         state = self.state
-        if only is not None:
-            pool: Iterable[Card] = (only,)
-        elif query.zone:
-            pool = (c for zone in query.zone for c in state.in_zone(zone))
-            if len(query.zone) > 1:
-                pool = sorted(pool, key=lambda c: state.order_of(c.id))
-        else:
-            pool = state.cards.values()
+        pool = (only,) if only is not None else self._pool(query.zone, bool(enough))
         owner = None
         not_owner = None  # "an opponent's": any player but the asking one
         if query.owner == "opponent":
@@ -287,10 +290,10 @@ class Evaluator:
         for card in pool:
             if card.id in excluded:
                 continue
-            if owner is not None and state.controller(card.id) != owner:
-                continue
-            if not_owner is not None and state.controller(card.id) == not_owner:
-                continue
+            if owner is not None or not_owner is not None:
+                controller = card.owner if card.under is None else state.controller(card.id)
+                if controller == not_owner or (owner is not None and controller != owner):
+                    continue
             if query.types and not any(t in card.types for t in query.types):
                 continue
             if query.all_types and not all(t in card.types for t in query.all_types):
@@ -312,11 +315,25 @@ class Evaluator:
             ):
                 continue
             result.append(card.id)
+            if enough and len(result) >= enough:
+                break
         if (query.highest or query.lowest) and result:
             result = self._extreme(result, query.highest or query.lowest or "", bool(query.highest))
         if query.top is not None and only is None:
             result = result[: query.top]
         return result
+
+    def _pool(self, zones: tuple[str, ...], any_order: bool) -> Iterable[Card]:
+        """The cards a query looks through: those of ``zones`` (all of
+        them if none), in scenario order unless ``any_order``."""
+        state = self.state
+        if not zones:
+            return state.cards.values()
+        if any_order:
+            return (card for zone in zones for card in state.in_zone_any_order(zone))
+        if len(zones) == 1:
+            return state.in_zone(zones[0])
+        return sorted((card for zone in zones for card in state.in_zone(zone)), key=lambda c: state.order_of(c.id))
 
     def _extreme(self, cards: list[str], stat: str, highest: bool) -> list[str]:
         """The cards with the highest (lowest) value of ``stat``, all of them

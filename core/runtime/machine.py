@@ -151,7 +151,14 @@ class Machine(Activating, Performing):
             flat: tuple[Any, ...] = ("decision", decision.kind, "player", decision.player, "label", label)
             if decision.effect is not None:
                 flat += ("effect", decision.effect)
-            self.trace.add("choice", flat + ("options", tuple(decision.options) if count <= 50 else count))
+            if count > 50:
+                flat += ("options", count)
+            else:
+                flat += ("options", tuple(decision.options))
+                copies = decision.copies()
+                if copies:
+                    flat += ("copies", copies)
+            self.trace.add("choice", flat)
         self.decision = None
         self._answer = label
         self._answered = True

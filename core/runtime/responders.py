@@ -31,7 +31,8 @@ and the :class:`Responses` of an earlier window stay what they were.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from bisect import bisect_left, insort
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from operator import add
 from typing import Any, overload
 
@@ -39,122 +40,158 @@ from attrs import evolve
 
 from ..model.pending import PendingEffect
 from ..model.state import Changes, GameState
-from ..model.values import SOURCES, Ability
+from ..model.values import SOURCES, Ability, AtTrigger, Did, Happened, HappenedCount, Marked, Query
 
 __all__ = ["ResponderTable", "Responses", "ResponseLabels", "tree_of"]
 
-#: a tree node: ``(count, left, right)`` above the leaves, or a leaf:
-#: the effect checked (a legal response) or ``None``
+#: a tree node: ``(legal, shown, left, right)`` above the leaves, or a
+#: leaf: ``None`` (no legal response there) or ``(effect, copies)``: the
+#: effect checked, a legal response; ``copies`` > 0 when the leaf shows an
+#: option standing for that many alike responses (the first of its
+#: :class:`Copies`), 0 for the others of the group
 Node = Any
+Leaf = tuple[PendingEffect, int]
 
 
-def _count(node: Node, level: int) -> int:
+def _counts(node: Node, level: int) -> tuple[int, int]:
     if level:
-        return int(node[0])
-    return 0 if node is None else 1
+        return node[0], node[1]
+    if node is None:
+        return 0, 0
+    return 1, 1 if node[1] else 0
 
 
-def tree_of(leaves: Sequence[PendingEffect | None]) -> tuple[Node, int]:
+def tree_of(leaves: Sequence[Leaf | None]) -> tuple[Node, int]:
     """The counted tree over ``leaves`` and its depth (levels above the leaves)."""
     depth = max(len(leaves) - 1, 0).bit_length()
     level: list[Node] = list(leaves) + [None] * ((1 << depth) - len(leaves))
-    counts = [0 if leaf is None else 1 for leaf in level]
+    legal = [0 if leaf is None else 1 for leaf in level]
+    shown = [0 if leaf is None or not leaf[1] else 1 for leaf in level]
     while len(level) > 1:
-        counts = list(map(add, counts[::2], counts[1::2]))
-        level = list(zip(counts, level[::2], level[1::2], strict=True))
+        legal = list(map(add, legal[::2], legal[1::2]))
+        shown = list(map(add, shown[::2], shown[1::2]))
+        level = list(zip(legal, shown, level[::2], level[1::2], strict=True))
     return level[0], depth
 
 
-def put(root: Node, depth: int, place: int, leaf: PendingEffect | None) -> Node:
+def _same(node: Node, leaf: Leaf | None) -> bool:
+    if node is None or leaf is None:
+        return node is leaf
+    return bool(node[0] is leaf[0] and node[1] == leaf[1])
+
+
+def put(root: Node, depth: int, place: int, leaf: Leaf | None) -> Node:
     """``root`` with the leaf at ``place`` replaced (the nodes on its path are new)."""
     path: list[tuple[Node, int]] = []
     node = root
     for level in range(depth, 0, -1):
         side = (place >> (level - 1)) & 1
         path.append((node, side))
-        node = node[1 + side]
-    if node is leaf:
+        node = node[2 + side]
+    if _same(node, leaf):
         return root
     new: Node = leaf
     for level in range(1, depth + 1):
         parent, side = path.pop()
-        left, right = (parent[1], new) if side else (new, parent[2])
-        new = (_count(left, level - 1) + _count(right, level - 1), left, right)
+        left, right = (parent[2], new) if side else (new, parent[3])
+        (legal_left, shown_left), (legal_right, shown_right) = _counts(left, level - 1), _counts(right, level - 1)
+        new = (legal_left + legal_right, shown_left + shown_right, left, right)
     return new
 
 
-def leaf_at(root: Node, depth: int, place: int) -> PendingEffect | None:
+def leaf_at(root: Node, depth: int, place: int) -> Leaf | None:
     node = root
     for level in range(depth, 0, -1):
-        node = node[1 + ((place >> (level - 1)) & 1)]
+        node = node[2 + ((place >> (level - 1)) & 1)]
     return node  # type: ignore[no-any-return]
 
 
 def rank(root: Node, depth: int, place: int) -> int:
-    """How many legal responses come before ``place``."""
+    """How many legal responses come before ``place`` (shown or not)."""
     before = 0
     node = root
     for level in range(depth, 0, -1):
         if (place >> (level - 1)) & 1:
-            before += _count(node[1], level - 1)
-            node = node[2]
+            before += _counts(node[2], level - 1)[0]
+            node = node[3]
         else:
-            node = node[1]
+            node = node[2]
     return before
 
 
 def nth(root: Node, depth: int, index: int) -> int:
-    """The place of the ``index``-th legal response (0-based; it exists)."""
+    """The place of the ``index``-th option shown (0-based; it exists)."""
     node = root
     place = 0
     for level in range(depth, 0, -1):
-        left = node[1]
-        here = _count(left, level - 1)
+        left = node[2]
+        here = _counts(left, level - 1)[1]
         if index < here:
             node, place = left, place << 1
         else:
             index -= here
-            node, place = node[2], (place << 1) | 1
+            node, place = node[3], (place << 1) | 1
     return place
 
 
-def legal(root: Node, depth: int) -> Iterator[tuple[int, PendingEffect]]:
-    """The legal responses' places and effects, in order."""
+def legal(root: Node, depth: int, shown_only: bool = False) -> Iterator[tuple[int, Leaf]]:
+    """The legal responses' places and leaves, in order (``shown_only``:
+    only the leaves that show an option)."""
+    field = 1 if shown_only else 0
     todo: list[tuple[Node, int, int]] = [(root, depth, 0)]
     while todo:
         node, level, place = todo.pop()
-        if not _count(node, level):
+        if not _counts(node, level)[field]:
             continue
         if not level:
             yield place, node
             continue
-        todo.append((node[2], level - 1, (place << 1) | 1))
-        todo.append((node[1], level - 1, place << 1))
+        todo.append((node[3], level - 1, (place << 1) | 1))
+        todo.append((node[2], level - 1, place << 1))
 
 
 def walk(root: Node, depth: int) -> Iterator[int]:
-    """The places of the legal responses, in order."""
-    return (place for place, _ in legal(root, depth))
+    """The places of the options shown, in order."""
+    return (place for place, _ in legal(root, depth, shown_only=True))
 
 
-def leaves_of(root: Node, depth: int, size: int) -> list[PendingEffect | None]:
+def leaves_of(root: Node, depth: int, size: int) -> list[Leaf | None]:
     """The first ``size`` leaves of the tree, in order."""
-    leaves: list[PendingEffect | None] = [None] * size
-    for place, effect in legal(root, depth):
-        leaves[place] = effect
+    leaves: list[Leaf | None] = [None] * size
+    for place, leaf in legal(root, depth):
+        leaves[place] = leaf
     return leaves
+
+
+#: the group of the abilities that cannot respond now (their card is not
+#: where they work, or not their player's, or a ``when`` matched nothing):
+#: never asked, never shown
+IDLE: Hashable = ("idle",)
+
+#: words that read what tells copies of a card apart (the turn's history,
+#: marks, what an earlier action or the trigger did)
+_TELLS_COPIES_APART = (Happened, HappenedCount, Marked, Did, AtTrigger)
 
 
 class ResponderTable:
     """One player's activated abilities of one lowest speed, and the
     answers last found for them (a leaf per ability: the effect checked, if
-    it may respond), with what those answers were found under."""
+    it may respond), with what those answers were found under.
+
+    Abilities alike — the same words on copies of a card (cards alike in
+    everything but their ids: name, owner, zone, stats, flags, types,
+    modifiers; in no pile), neither of them on the chain, the same per-turn
+    state — are one *group* (their signature: ``Activating.alike``).  A
+    group is asked about once, through its first ability, and shown as one
+    option standing for its copies: a window costs the groups asked about,
+    not the abilities."""
 
     __slots__ = (
         "items",
         "where",
         "volatile",
         "broad",
+        "alike",
         "per_turn",
         "by_card",
         "state",
@@ -166,10 +203,23 @@ class ResponderTable:
         "length",
         "pops",
         "top",
+        "sig_of",
+        "effects",
+        "groups",
+        "answers",
+        "broad_groups",
     )
 
-    def __init__(self, items: tuple[tuple[str, str, Ability], ...], state: GameState, changes: Changes) -> None:
-        """``changes``: what ``state`` tells the table changed (:meth:`GameState.watch`)."""
+    def __init__(
+        self,
+        items: tuple[tuple[str, str, Ability], ...],
+        alike: tuple[int | None, ...],
+        state: GameState,
+        changes: Changes,
+    ) -> None:
+        """``alike``: each ability's words, numbered alike for equal words
+        (:meth:`AbilityIndex.alike <tcgtrig.runtime.triggers.AbilityIndex.alike>`);
+        ``changes``: what ``state`` tells the table changed (:meth:`GameState.watch`)."""
         self.items = items
         #: each ability's place, by key (keys are unique: card id and ability id)
         self.where: dict[str, int] = {key: place for place, (key, _, _) in enumerate(items)}
@@ -177,8 +227,11 @@ class ResponderTable:
         self.volatile = tuple(place for place, item in enumerate(items) if item[2].when is not None)
         #: the abilities whose own words read the state beyond their card (a
         #: condition, a cost, targets; working from under another card):
-        #: asked again after any change of the state
-        self.broad = tuple(place for place, (_, _, ability) in enumerate(items) if _reads_beyond_its_card(ability))
+        #: their groups are asked again after any change of the state
+        self.broad = frozenset(place for place, (_, _, ability) in enumerate(items) if _reads_beyond_its_card(ability))
+        #: each ability's words, numbered alike for equal words (``None``:
+        #: words that may tell copies apart: never grouped)
+        self.alike = alike
         #: the places of the abilities with a per-turn limit, by the key
         #: they were last found to spend: asked again after a use of it
         self.per_turn: dict[str, set[int]] = {}
@@ -199,22 +252,137 @@ class ResponderTable:
         self.length = 0
         self.pops = 0
         self.top: int | None = None
+        self.forget()
+
+    def forget(self) -> None:
+        """Drop the groups: every ability is placed and asked about again."""
+        #: each ability's group, by place (``None``: not placed)
+        self.sig_of: list[Hashable | None] = [None] * len(self.items)
+        #: each ability's effect as last made to be checked (``None``: idle)
+        self.effects: list[PendingEffect | None] = [None] * len(self.items)
+        #: each group's places, in order (the idle group is not kept)
+        self.groups: dict[Hashable, list[int]] = {}
+        #: each group's answer, once asked: may its abilities respond?
+        self.answers: dict[Hashable, bool] = {IDLE: False}
+        #: the groups of abilities in :attr:`broad`
+        self.broad_groups: set[Hashable] = set()
+        self.per_turn.clear()
+
+    def leave(self, place: int, updates: dict[int, Leaf | None]) -> None:
+        """Take the ability at ``place`` out of its group; ``updates``: the
+        leaves to put, by place."""
+        sig = self.sig_of[place]
+        updates[place] = None
+        if sig is None or sig == IDLE:
+            return
+        members = self.groups[sig]
+        index = bisect_left(members, place)
+        del members[index]
+        if not members:
+            del self.groups[sig]
+            self.answers.pop(sig, None)
+            self.broad_groups.discard(sig)
+        elif self.answers.get(sig):
+            first = members[0]
+            updates[first] = (self.effects[first], len(members))  # type: ignore[assignment]
+
+    def join(self, place: int, sig: Hashable, effect: PendingEffect | None, updates: dict[int, Leaf | None]) -> None:
+        """Put the ability at ``place`` (its effect to check: ``effect``) in
+        the group ``sig``: it shares the group's answer, if the group has one."""
+        self.sig_of[place] = sig
+        self.effects[place] = effect
+        if sig == IDLE:
+            updates[place] = None
+            return
+        members = self.groups.get(sig)
+        if members is None:
+            members = self.groups[sig] = [place]
+            if place in self.broad:
+                self.broad_groups.add(sig)
+        else:
+            insort(members, place)
+        if not self.answers.get(sig):
+            updates[place] = None
+            return
+        first = members[0]
+        updates[place] = (effect, 0)  # type: ignore[assignment]
+        if place == first and len(members) > 1:
+            second = members[1]
+            updates[second] = (self.effects[second], 0)  # type: ignore[assignment]
+        updates[first] = (self.effects[first], len(members))  # type: ignore[assignment]
+
+    def answer(self, sig: Hashable, may: bool, updates: dict[int, Leaf | None]) -> None:
+        """The group ``sig`` may respond (``may``) or not: its leaves."""
+        before = self.answers.get(sig)
+        self.answers[sig] = may
+        if before is may:
+            return
+        members = self.groups[sig]
+        if not may:
+            for place in members:
+                updates[place] = None
+            return
+        effects = self.effects
+        for place in members:
+            updates[place] = (effects[place], 0)  # type: ignore[assignment]
+        updates[members[0]] = (effects[members[0]], len(members))  # type: ignore[assignment]
+
+    def apply(self, updates: dict[int, Leaf | None]) -> None:
+        """Put ``updates`` in the tree (rebuilt when they are many, or it has none)."""
+        if self.root is None or len(updates) * 8 > len(self.items):
+            size = len(self.items)
+            leaves: list[Leaf | None] = [None] * size if self.root is None else leaves_of(self.root, self.depth, size)
+            for place, leaf in updates.items():
+                leaves[place] = leaf
+            self.root, self.depth = tree_of(leaves)
+            return
+        root, depth = self.root, self.depth
+        for place, leaf in updates.items():
+            root = put(root, depth, place, leaf)
+        self.root = root
 
 
 def _reads_beyond_its_card(ability: Ability) -> bool:
     return bool(ability.condition is not None or ability.cost or ability.targets or SOURCES in ability.active_in)
 
 
+def copies_answer_alike(ability: Ability) -> bool:
+    """Whether two copies of a card (alike but for their ids) answer alike
+    for ``ability``: not when it matches events (``when``), works from a
+    pile, or its words read what tells copies apart — the turn's history,
+    marks, what an earlier action did, a query's order (``top``, highest,
+    lowest)."""
+    if ability.when is not None or SOURCES in ability.active_in:
+        return False
+    todo: list[object] = [ability.condition, ability.cost, ability.targets]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (tuple, list)):
+            todo.extend(item)
+            continue
+        if isinstance(item, _TELLS_COPIES_APART):
+            return False
+        if isinstance(item, Query) and (item.top is not None or item.highest or item.lowest):
+            return False
+        fields = getattr(type(item), "__attrs_attrs__", None)
+        if fields is not None:
+            todo.extend(getattr(item, f.name) for f in fields)
+    return True
+
+
 class Responses(Mapping[str, PendingEffect]):
     """The responses a player may choose in a chain window, by label, in
     the order they are offered: the activated abilities found (in the
-    order they are filed), then the offered pending effects.
+    order they are filed; a group of alike ones by its first, standing for
+    its copies), then the offered pending effects.  Every copy's label is
+    legal.
 
     An activated ability's effect is made with its instance number only
     when it is looked up (the response chosen); the other numbers it
-    holds are used up all the same, as if each had been made."""
+    holds are used up all the same, as if each had been made, a number
+    for each copy."""
 
-    __slots__ = ("_root", "_depth", "_items", "_where", "_first", "_moment", "_offers", "_count")
+    __slots__ = ("_root", "_depth", "_items", "_where", "_first", "_moment", "_offers", "_count", "_shown")
 
     def __init__(
         self,
@@ -236,14 +404,14 @@ class Responses(Mapping[str, PendingEffect]):
         self._first = first
         self._moment = moment
         self._offers = offers
-        self._count = _count(self._root, self._depth)
+        self._count, self._shown = _counts(self._root, self._depth)
 
     def __deepcopy__(self, memo: dict[int, object]) -> Responses:
         return self  # nothing in it changes once made: a copied machine may share it
 
     @property
     def activated(self) -> int:
-        """How many activated abilities may respond (each holds an instance number)."""
+        """How many activated abilities may respond, copies included (each holds an instance number)."""
         return self._count
 
     def _place(self, label: str) -> int | None:
@@ -259,8 +427,9 @@ class Responses(Mapping[str, PendingEffect]):
         place = self._place(label)
         if place is None:
             raise KeyError(label)
-        effect = leaf_at(self._root, self._depth, place)
-        assert effect is not None
+        leaf = leaf_at(self._root, self._depth, place)
+        assert leaf is not None
+        effect = leaf[0]
         number = self._first + rank(self._root, self._depth, place)
         timing, depth, cause = self._moment
         if effect.timing != timing or effect.depth != depth or effect.cause != cause:
@@ -277,13 +446,18 @@ class Responses(Mapping[str, PendingEffect]):
         yield from self._offers
 
     def __len__(self) -> int:
-        return self._count + len(self._offers)
+        return self._shown + len(self._offers)
 
     def label(self, index: int) -> str:
         """The ``index``-th label (0-based, in range)."""
-        if index < self._count:
+        if index < self._shown:
             return self._items[nth(self._root, self._depth, index)][0]
-        return list(self._offers)[index - self._count]
+        return list(self._offers)[index - self._shown]
+
+    def copies(self) -> dict[str, int]:
+        """The labels that stand for more than one alike response, with how many."""
+        items = self._items
+        return {items[place][0]: leaf[1] for place, leaf in legal(self._root, self._depth, True) if leaf[1] > 1}
 
     def labels(self, last: str) -> ResponseLabels:
         """The decision's options: these labels, then ``last`` (pass)."""
@@ -311,6 +485,10 @@ class ResponseLabels(Sequence[str]):
 
     def __len__(self) -> int:
         return len(self._responses) + 1
+
+    def copies(self) -> dict[str, int]:
+        """The options that stand for more than one alike response, with how many."""
+        return self._responses.copies()
 
     def __contains__(self, label: object) -> bool:
         return label == self._last or label in self._responses

@@ -40,6 +40,7 @@ from ..model.values import (
 )
 from .evaluate import Evaluator, fixed_values, is_fixed_value
 from .loops import Read, number_reads
+from .responders import copies_answer_alike
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 
@@ -171,6 +172,8 @@ class AbilityIndex:
     history_patterns: tuple[Pattern, ...] = ()
     #: ``activated`` as :meth:`responders` files it, per (player, lowest speed)
     _responders: dict[tuple[str, int | None], tuple[tuple[str, str, Ability], ...]] = Factory(dict)
+    #: :meth:`alike`'s answers, by the id of the list they are for
+    _alike: dict[int, tuple[tuple[tuple[str, str, Ability], ...], tuple[int | None, ...]]] = Factory(dict)
 
     def responders(
         self, player: str, cards: dict[str, Card], speed: int | None
@@ -189,6 +192,21 @@ class AbilityIndex:
                 and (speed is None or item[2].speed >= speed)
             )
         return known
+
+    def alike(self, items: tuple[tuple[str, str, Ability], ...]) -> tuple[int | None, ...]:
+        """For :meth:`responders`' ``items``: each ability's words, numbered
+        alike for equal words, or ``None`` for words that may tell copies
+        of a card apart (:func:`~tcgtrig.runtime.responders.copies_answer_alike`).
+        Made once per list."""
+        known = self._alike.get(id(items))
+        if known is None or known[0] is not items:
+            kinds: dict[Ability, int] = {}
+            numbers = tuple(
+                kinds.setdefault(ability, len(kinds)) if copies_answer_alike(ability) else None
+                for _, _, ability in items
+            )
+            known = self._alike[id(items)] = (items, numbers)
+        return known[1]
 
     def fixed_values(self, ability: Ability) -> _Fixed:
         """What of ``ability``'s words is read as it triggers (kept per ability)."""

@@ -33,17 +33,23 @@ ROOT = Path(__file__).resolve().parents[2]
 # ---------------------------------------------------------------------------
 
 
-class Leaf:
-    """A stand-in for an effect checked (any object but ``None``)."""
+class Effect:
+    """A stand-in for an effect checked (any object)."""
 
     def __init__(self, n: int) -> None:
         self.n = n
 
 
+def Leaf(n: int, copies: int = 1) -> tuple[Effect, int]:  # noqa: N802 (reads as the leaf it makes)
+    """A legal response's leaf: shown (standing for ``copies``), or one of a group's others (0)."""
+    return (Effect(n), copies)
+
+
 def assert_tree_is(root: Any, depth: int, model: list[Any]) -> None:
     legal = [place for place, leaf in enumerate(model) if leaf is not None]
-    assert list(walk(root, depth)) == legal
-    for index, place in enumerate(legal):
+    shown = [place for place in legal if model[place][1]]
+    assert list(walk(root, depth)) == shown
+    for index, place in enumerate(shown):
         assert nth(root, depth, index) == place
     for place, leaf in enumerate(model):
         assert leaf_at(root, depth, place) is leaf
@@ -54,17 +60,20 @@ def assert_tree_is(root: Any, depth: int, model: list[Any]) -> None:
 @given(
     size=st.integers(min_value=0, max_value=40),
     start=st.lists(st.booleans(), max_size=40),
-    changes=st.lists(st.tuples(st.integers(min_value=0, max_value=39), st.booleans()), max_size=30),
+    changes=st.lists(
+        st.tuples(st.integers(min_value=0, max_value=39), st.booleans(), st.integers(min_value=0, max_value=3)),
+        max_size=30,
+    ),
 )
 def test_the_tree_counts_ranks_and_keeps_every_earlier_version(size, start, changes):
-    model: list[Any] = [Leaf(i) if i < len(start) and start[i] else None for i in range(size)]
+    model: list[Any] = [Leaf(i, i % 3) if i < len(start) and start[i] else None for i in range(size)]
     root, depth = tree_of(model)
     versions = [(root, list(model))]
     assert_tree_is(root, depth, model)
-    for place, legal in changes:
+    for place, legal, copies in changes:
         if place >= size:
             continue
-        model[place] = Leaf(place) if legal else None
+        model[place] = Leaf(place, copies) if legal else None
         root = put(root, depth, place, model[place])
         versions.append((root, list(model)))
     for old_root, old_model in versions:  # a window's answers stay what they were
@@ -78,7 +87,8 @@ def test_the_tree_counts_ranks_and_keeps_every_earlier_version(size, start, chan
 
 def test_reads_names_what_is_legal():
     with pytest.raises(
-        ValueError, match=r"unknown 'chain\.length' \(legal: chain\.own, chain\.top_speed, state\.card, state\)"
+        ValueError,
+        match=r"unknown 'chain\.length' \(legal: chain\.own, chain\.top_speed, state\.card, card\.id, state\)",
     ):
         reads("chain.length")
 
@@ -315,8 +325,10 @@ def test_a_hard_once_per_turn_used_by_one_card_is_not_offered_on_its_namesake():
     text += "start: [{activate: starter.main}]\n"
     result = run(text, "yugioh", choices=["t1.e", "a1.e"])
     offered = [(step.get("player"), step.get("options")) for step in result.trace if step.kind == "choice"]
-    # after t1 spent the name's use, B is not asked again: t2 shares it (A's monster may go again)
-    assert [options for player, options in offered if player == "B"] == [("t1.e", "t2.e", "pass")]
+    # t1 and t2 are copies: one option standing for both; after t1 spent the name's use, B is not
+    # asked again: t2 shares it (A's monster may go again)
+    assert [options for player, options in offered if player == "B"] == [("t1.e", "pass")]
+    assert [step.get("copies") for step in result.trace if step.kind == "choice"][0] == {"t1.e": 2}
     assert offered[1] == ("A", ("a1.e", "pass"))
     assert result.chains() == [["starter.main", "t1.e", "a1.e"]]
 

@@ -512,7 +512,7 @@ def test_after_a_namesake_spent_the_name_it_is_not_offered_though_nothing_else_c
     result = tcgtrig.resolve(scenario_from_text(NAMESAKES, "namesakes.yaml"), "yugioh", choices=["t1.e", "a1.e"])
     offered = [(step.get("player"), step.get("options")) for step in result.trace if step.kind == "choice"]
     assert offered[:3] == [
-        ("B", ("t1.e", "t2.e", "t3.e", "b1.e", "b2.e", "b3.e", "b4.e", "pass")),
+        ("B", ("t1.e", "t3.e", "b1.e", "b2.e", "b3.e", "b4.e", "pass")),  # t1 stands for its copy t2 too
         ("A", ("a1.e", "a2.e", "a3.e", "pass")),
         ("B", ("t3.e", "b1.e", "b2.e", "b3.e", "b4.e", "pass")),  # t2 shares t1's use; t3 may go twice
     ]
