@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
 from attrs import evolve
@@ -61,7 +62,7 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
     hand; a player whose deck had too few is noted (``GameState.empty_draws``)."""
     state, ruleset, event = moment.state, moment.machine.ruleset, op.event
     player = event.player or ""
-    deck = [c for c in state.in_zone(ruleset.deck_zone) if c.owner == player][: event.amount]
+    deck = list(islice((c for c in state.in_zone(ruleset.deck_zone) if c.owner == player), event.amount or 0))
     if len(deck) < (event.amount or 0):
         state.drew_from_empty(player)  # for the game's rules (Magic CR 704.5b)
     for drawn in deck:

@@ -346,12 +346,28 @@ def _reads_beyond_its_card(ability: Ability) -> bool:
     return bool(ability.condition is not None or ability.cost or ability.targets or SOURCES in ability.active_in)
 
 
+#: :func:`copies_answer_alike`'s answers, by the id of the ability (kept
+#: with it, so the id is not reused): a compiled position's abilities are
+#: shared by every engine made from it
+_ALIKE: dict[int, tuple[Ability, bool]] = {}
+
+
 def copies_answer_alike(ability: Ability) -> bool:
     """Whether two copies of a card (alike but for their ids) answer alike
     for ``ability``: not when it matches events (``when``), works from a
     pile, or its words read what tells copies apart — the turn's history,
     marks, what an earlier action did, a query's order (``top``, highest,
     lowest)."""
+    known = _ALIKE.get(id(ability))
+    if known is not None and known[0] is ability:
+        return known[1]
+    if len(_ALIKE) >= 1 << 16:
+        _ALIKE.clear()
+    answer = _ALIKE[id(ability)] = (ability, _alike_words(ability))
+    return answer[1]
+
+
+def _alike_words(ability: Ability) -> bool:
     if ability.when is not None or SOURCES in ability.active_in:
         return False
     todo: list[object] = [ability.condition, ability.cost, ability.targets]
