@@ -1013,7 +1013,9 @@ class ChainWindow(Frame):
                 chosen = candidates[label]
                 if chosen in machine.offers:
                     machine.offers.remove(chosen)
-                Activation.attempt(machine, chosen, "chain", None, None, None)
+                    Activation.attempt(machine, chosen, "chain", None, None, None)
+                else:  # an activated ability the window just found legal, and nothing happened since
+                    machine.activate(chosen, "chain", None, None)
                 return
         if not machine.offers and not machine.index.activated:
             self.passes = 2  # no one has anything to respond with: both players pass
