@@ -286,33 +286,28 @@ class Evaluator:
         name = query.name.lower() if query.name else None
         stats = [(stat, op, self.value(value, scope)) for stat, op, value in query.stat]
         under_counts = [(op, self.value(value, scope)) for op, value in query.cards_under]
+        words = (name, under, stats, under_counts)
+        more = bool(
+            query.types
+            or query.all_types
+            or query.has is not None
+            or name is not None
+            or query.flag is not None
+            or query.no_flag is not None
+            or under is not None
+            or stats
+            or under_counts
+        )
+        whose = owner is not None or not_owner is not None
         result = []
         for card in pool:
-            if card.id in excluded:
+            if excluded and card.id in excluded:
                 continue
-            if owner is not None or not_owner is not None:
+            if whose:
                 controller = card.owner if card.under is None else state.controller(card.id)
                 if controller == not_owner or (owner is not None and controller != owner):
                     continue
-            if query.types and not any(t in card.types for t in query.types):
-                continue
-            if query.all_types and not all(t in card.types for t in query.all_types):
-                continue
-            if query.has is not None and query.has not in card.types and query.has not in card.flags:
-                continue
-            if name is not None and name not in card.name.lower():
-                continue
-            if query.flag is not None and query.flag not in card.flags:
-                continue
-            if query.no_flag is not None and query.no_flag in card.flags:
-                continue
-            if under is not None and not self._is_under(card, under):
-                continue
-            if stats and not all(self._compare(self.stat(card.id, stat), op, value) for stat, op, value in stats):
-                continue
-            if under_counts and not all(
-                self._compare(len(state.stack_below(card.id)), op, value) for op, value in under_counts
-            ):
+            if more and not self._fits_words(card, query, words):
                 continue
             result.append(card.id)
             if enough and len(result) >= enough:
@@ -322,6 +317,36 @@ class Evaluator:
         if query.top is not None and only is None:
             result = result[: query.top]
         return result
+
+    def _fits_words(
+        self,
+        card: Card,
+        query: Query,
+        words: tuple[str | None, set[str] | None, list[tuple[str, str, Any]], list[tuple[str, Any]]],
+    ) -> bool:
+        """Whether ``card`` fits ``query``'s words beyond its zone and owner
+        (``words``: the name, the cards it must be under, the stats and
+        pile sizes, as :meth:`_query` read them once)."""
+        name, under, stats, under_counts = words
+        if query.types and not any(t in card.types for t in query.types):
+            return False
+        if query.all_types and not all(t in card.types for t in query.all_types):
+            return False
+        if query.has is not None and query.has not in card.types and query.has not in card.flags:
+            return False
+        if name is not None and name not in card.name.lower():
+            return False
+        if query.flag is not None and query.flag not in card.flags:
+            return False
+        if query.no_flag is not None and query.no_flag in card.flags:
+            return False
+        if under is not None and not self._is_under(card, under):
+            return False
+        if stats and not all(self._compare(self.stat(card.id, stat), op, value) for stat, op, value in stats):
+            return False
+        return not under_counts or all(
+            self._compare(len(self.state.stack_below(card.id)), op, value) for op, value in under_counts
+        )
 
     def _pool(self, zones: tuple[str, ...], any_order: bool) -> Iterable[Card]:
         """The cards a query looks through: those of ``zones`` (all of
