@@ -237,9 +237,11 @@ class InteractiveChooser:
         for line in pending_lines(engine) if engine is not None else ():
             self._say(line)
         self._say(f"\n{decision.player} decides ({decision.kind}): {decision.prompt}")
+        copies = decision.copies()
         for number, label in enumerate(options, 1):
             mark = "  (default)" if label == decision.default else ""
-            self._say(f"  {number}. {label}{mark}")
+            alike = f"  (stands for {copies[label]} copies)" if label in copies else ""
+            self._say(f"  {number}. {label}{alike}{mark}")
 
     @staticmethod
     def _label(answer: str, decision: Decision, options: Sequence[str]) -> str | None:

@@ -214,3 +214,13 @@ def test_play_exits_3_when_the_resolution_ended_early():
     assert result.exit_code == 3, result.output
     assert "kept recurring while the pending effects only piled up" in result.stdout
     assert "Traceback" not in result.output
+
+
+def test_play_shows_an_option_standing_for_copies():
+    # B holds 25 D.D. Crows: one option, said to stand for them all; another copy's key is taken too
+    crows = str(Path(__file__).resolve().parents[1] / "benchmarks" / "positions" / "responses-50.yaml")
+    result = CliRunner().invoke(main, ["play", crows], input="crow_4.banish\n" + "pass\n" * 6)
+    assert result.exit_code == 0, result.output
+    assert "1. crow_0.banish  (stands for 25 copies)" in result.stdout
+    assert "1. crow_0.banish  (stands for 24 copies)" in result.stdout  # crow_4 is on the chain
+    assert replay_block(result.stdout)[:3] == ["crow_4.banish", "pass", "pass"]
