@@ -19,13 +19,16 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 from attrs import evolve, frozen
 
 from ..model.records import maker
-from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event, make_event
+from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event, make_event, moved
 
 if TYPE_CHECKING:
     from ..model.state import GameState
     from ..model.values import Ability, Condition, Selector, Value
     from ..runtime.evaluate import Scope
     from ..runtime.machine import Machine
+
+#: the flags of a card that arrives with none (one object, shared)
+_NO_FLAGS: frozenset[str] = frozenset()
 
 __all__ = [
     "ActionKind",
@@ -90,15 +93,11 @@ class Moment:
             info = ruleset.info
             arrived = to if info.tokens_arrive and to not in info.tokens_never_added_to else NOWHERE
             to = NOWHERE
-        moved = evolve(
-            card,
-            zone=to,
-            under=under if to == SOURCES else None,
-            flags=frozenset(flags) if flags and to != NOWHERE else frozenset(),
-            mods=(),
-            incarnation=card.incarnation + 1,
+        state.replace(
+            moved(
+                card, to, under if to == SOURCES else None, frozenset(flags) if flags and to != NOWHERE else _NO_FLAGS
+            )
         )
-        state.replace(moved)
         events.append(
             make_event(
                 name=name,

@@ -7,7 +7,7 @@ from typing import Any
 
 from attrs import evolve
 
-from ..model.values import Card, Draw, make_event
+from ..model.values import Card, Draw, make_event, moved
 from .base import ActionKind, Moment, Op, Planning, Reader, Writer, counted_players, make_op, named, some
 
 #: the most cards one draw may take: a larger number is a typo, not a draw
@@ -67,11 +67,7 @@ def apply(moment: Moment, op: Op, card: Card | None) -> None:
         state.drew_from_empty(player)  # for the game's rules (Magic CR 704.5b)
     for drawn in deck:
         moment.before.setdefault(drawn.id, drawn)
-        state.replace(
-            evolve(
-                drawn, zone=ruleset.hand_zone, under=None, flags=frozenset(), mods=(), incarnation=drawn.incarnation + 1
-            )
-        )
+        state.replace(moved(drawn, ruleset.hand_zone, None, frozenset()))
     moment.events.append(evolve(event, cards=tuple(c.id for c in deck)))
 
 

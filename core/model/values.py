@@ -23,6 +23,8 @@ from .records import maker
 
 __all__ = [
     "make_event",
+    "make_card",
+    "moved",
     "SOURCES",
     "NOWHERE",
     "TOKEN",
@@ -828,7 +830,7 @@ class Mod:
         return False
 
 
-@frozen(kw_only=True)
+@frozen(kw_only=True, weakref_slot=False)  # made by make_card (records.maker) as it moves
 class Card:
     """A card and where it is now.
 
@@ -1052,3 +1054,47 @@ class MakeEvent(Protocol):
 #: :class:`Event`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
 #: ``cards`` must be a tuple
 make_event: MakeEvent = maker(Event)
+
+
+class MakeCard(Protocol):
+    """The signature of :data:`make_card`: :class:`Card`'s fields in order, each
+    by place or by name (checked against the class: ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        id: str,
+        name: str,
+        owner: str,
+        zone: str,
+        under: str | None = ...,
+        stats: tuple[tuple[str, int], ...] = ...,
+        flags: frozenset[str] = ...,
+        types: tuple[str, ...] = ...,
+        abilities: tuple[Ability, ...] = ...,
+        mods: tuple[Mod, ...] = ...,
+        incarnation: int = ...,
+    ) -> Card: ...
+
+
+#: :class:`Card`'s fields, at slot speed (:func:`~tcgtrig.model.records.maker`):
+#: every value already of its field's type (no converter runs)
+make_card: MakeCard = maker(Card)
+
+
+def moved(card: Card, zone: str, under: str | None, flags: frozenset[str]) -> Card:
+    """``card`` as it arrives in ``zone`` (``under`` a card there, or not):
+    a new object (its incarnation counts the move), with ``flags`` and none
+    of its lasting changes."""
+    return make_card(
+        card.id,
+        card.name,
+        card.owner,
+        zone,
+        under,
+        card.stats,
+        flags,
+        card.types,
+        card.abilities,
+        (),
+        card.incarnation + 1,
+    )

@@ -35,6 +35,16 @@ def test_a_made_pending_effect_has_the_class_defaults_and_its_caches_unset():
     assert made.signature() == plain.signature()
 
 
+def test_a_moved_card_is_the_card_the_class_makes_with_those_fields():
+    from tcgtrig.model.values import Card, moved
+
+    card = Card(id="c", name="C", owner="A", zone="hand", stats={"dp": 3000}, flags=["x"], types=["monster"])
+    arrived = moved(card, "field", None, frozenset({"face_down"}))
+    assert type(arrived) is Card
+    assert arrived == attrs.evolve(card, zone="field", flags=frozenset({"face_down"}), mods=(), incarnation=1)
+    assert arrived.stats == (("dp", 3000),) and arrived.abilities is card.abilities
+
+
 def test_a_made_scope_reads_like_a_scope():
     made = make_scope(key="c.a", controller="B", card="c", self_card="c")
     assert made == Scope(key="c.a", controller="B", card="c", self_card="c")
@@ -157,6 +167,7 @@ TYPED_MAKERS = [
     ("tcgtrig.language.base", "make_op", "Op", "MakeOp"),
     ("tcgtrig.model.decision", "make_decision", "Decision", "MakeDecision"),
     ("tcgtrig.runtime.frames", "make_run", "EffectRun", "MakeRun"),
+    ("tcgtrig.model.values", "make_card", "Card", "MakeCard"),
 ]
 
 
@@ -172,15 +183,20 @@ def test_a_maker_s_typed_signature_is_its_class_s_fields(module, name, cls, shap
     found = importlib.import_module(module)
     record, protocol = getattr(found, cls), getattr(found, shape)
     assert found.__annotations__[name] == shape  # make_x: MakeX = maker(X)
+    import typing
+
     signature = inspect.signature(protocol.__call__)
     params = list(signature.parameters.values())[1:]  # after self
+    # types compared resolved: another test (cattrs) may have resolved the class's string annotations
+    hints = typing.get_type_hints(protocol.__call__, vars(found))
+    types = typing.get_type_hints(record, vars(found))
     fields = [field for field in attrs.fields(record) if field.init]
     by_place = [f.alias for f in fields] == [f.alias for f in fields if f.default is attrs.NOTHING] + [
         f.alias for f in fields if f.default is not attrs.NOTHING
     ]
     kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if by_place else inspect.Parameter.KEYWORD_ONLY
-    assert [(p.name, p.annotation, p.default is p.empty, p.kind) for p in params] == [
-        (f.alias, f.type, f.default is attrs.NOTHING, kind) for f in fields
+    assert [(p.name, hints[p.name], p.default is p.empty, p.kind) for p in params] == [
+        (f.alias, types[f.name], f.default is attrs.NOTHING, kind) for f in fields
     ]
     assert signature.return_annotation == cls
 
