@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from attrs import define, field, frozen, setters
 
-from .records import maker
+from .records import changer, maker
 from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 
 if TYPE_CHECKING:
@@ -312,6 +312,48 @@ class MakePending(Protocol):
 #: :class:`PendingEffect`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
 #: ``events`` must be a tuple
 make_pending: MakePending = maker(PendingEffect)
+
+
+class ChangePending(Protocol):
+    """The signature of :data:`change_pending`: ``record``, then any of
+    :class:`PendingEffect`'s fields by name (checked against the class:
+    ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        record: PendingEffect,
+        *,
+        id: int = ...,
+        key: str = ...,
+        card: str = ...,
+        ability: Ability = ...,
+        controller: str = ...,
+        self_card: str = ...,
+        events: tuple[Event, ...] = ...,
+        moment: int = ...,
+        timing: int = ...,
+        depth: int = ...,
+        cause: int | None = ...,
+        incarnation: int = ...,
+        self_incarnation: int = ...,
+        looked_back: bool = ...,
+        fixed: Fixed = ...,
+        granted: bool = ...,
+        grant: Mod | None = ...,
+        window: str = ...,
+        rank: Rank = ...,
+        details: tuple[tuple[str, Any], ...] = ...,
+        link: int = ...,
+        declaration: str = ...,
+        targets: Targets = ...,
+        negated: str = ...,
+        negated_by: str = ...,
+    ) -> PendingEffect: ...
+
+
+#: a changed copy of a :class:`PendingEffect`, at slot speed (:func:`~tcgtrig.model.records.changer`):
+#: every value given already of its field's type
+change_pending: ChangePending = changer(PendingEffect)
 
 #: the two slots :meth:`PendingEffect._place` sets, past the frozen ``__setattr__``
 _set_rank = PendingEffect.__dict__["rank"].__set__

@@ -38,7 +38,7 @@ import attrs
 
 from ..base.generated import compile_generated
 
-__all__ = ["maker"]
+__all__ = ["maker", "changer"]
 
 _T = TypeVar("_T")
 
@@ -50,20 +50,9 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     A slotted class with no hook on assignment (a live object of the
     runtime, ``on_setattr=setters.NO_OP``) is made on itself, without
     attrs' ``__init__`` called through the type."""
-    slots = cls.__dict__.get("__slots__")
-    if slots is None:
-        raise TypeError(f"{cls.__name__}: a maker needs a slotted class")
-    if cls.__setattr__ is object.__setattr__:  # mutable, no hook on assignment: stored as it is
-        twin: type = cls
-    else:
-        if "__weakref__" in slots:
-            raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
-        twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
-        try:  # an interpreter that will not give a twin's instance the class makes records the class's own way
-            probe: Any = object.__new__(twin)
-            probe.__class__ = cls
-        except TypeError:
-            return cls
+    twin = _twin_of(cls)
+    if twin is None:
+        return cls
     scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls, "_unset": object()}
     required: list[str] = []
     optional: list[str] = []
@@ -105,3 +94,60 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     make: Callable[..., _T] = scope[f"make_{cls.__name__}"]
     make.__doc__ = f"Make a :class:`{cls.__qualname__}` at slot speed (:func:`tcgtrig.model.records.maker`)."
     return make
+
+
+def _twin_of(cls: type[_T]) -> type | None:
+    """The class a record of ``cls`` is made on before it is given ``cls``
+    (``cls`` itself for a live object), or ``None`` where the interpreter
+    will not give a twin's instance the class."""
+    slots = cls.__dict__.get("__slots__")
+    if slots is None:
+        raise TypeError(f"{cls.__name__}: a maker needs a slotted class")
+    if cls.__setattr__ is object.__setattr__:  # mutable, no hook on assignment: stored as it is
+        return cls
+    if "__weakref__" in slots:
+        raise TypeError(f"{cls.__name__}: a maker needs a slotted class with weakref_slot=False")
+    twin = type(f"_{cls.__name__}Twin", (object,), {"__slots__": slots})
+    try:
+        probe: Any = object.__new__(twin)
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return twin
+
+
+def changer(cls: type[_T]) -> Callable[..., _T]:
+    """A function ``change(record, **fields)`` that makes a copy of a
+    ``cls`` record with ``fields`` changed, at slot speed: what
+    :func:`attrs.evolve` makes, without running the class's ``__init__``
+    (no converter, no validator: the values given are of each field's
+    type), and with the fields ``__init__`` does not take (caches) back at
+    their defaults.  Where the interpreter refuses a twin, it is
+    :func:`attrs.evolve`."""
+    twin = _twin_of(cls)
+    if twin is None:
+        return attrs.evolve
+    scope: dict[str, Any] = {"_new": object.__new__, "_twin": twin, "_cls": cls, "_unset": object()}
+    names: list[str] = []
+    body: list[str] = []
+    for field in attrs.fields(cls):  # type: ignore[arg-type]  # cls is an attrs class
+        if field.init:
+            names.append(f"{field.alias}=_unset")
+            body.append(f"    self.{field.name} = record.{field.name} if {field.alias} is _unset else {field.alias}\n")
+        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]  # the class, not the overload
+            scope[f"_make_{field.name}"] = field.default.factory
+            body.append(f"    self.{field.name} = _make_{field.name}()\n")
+        else:
+            scope[f"_default_{field.name}"] = field.default
+            body.append(f"    self.{field.name} = _default_{field.name}\n")
+    source = (
+        f"def change_{cls.__name__}(record, *, {', '.join(names)}):\n"
+        "    self = _new(_twin)\n"
+        + "".join(body)
+        + ("    self.__class__ = _cls\n" if twin is not cls else "")
+        + "    return self\n"
+    )
+    exec(compile_generated(source, f"changer of {cls.__qualname__}"), scope)  # noqa: S102 - our own field names
+    change: Callable[..., _T] = scope[f"change_{cls.__name__}"]
+    change.__doc__ = f"A changed copy of a :class:`{cls.__qualname__}` (:func:`tcgtrig.model.records.changer`)."
+    return change

@@ -18,7 +18,7 @@ from ..language import NOT_AT_ONCE
 from ..language.base import Moment, card_event, make_op
 from ..language.flag import apply as flag_apply
 from ..model.info import ActivationContext
-from ..model.pending import PendingEffect
+from ..model.pending import PendingEffect, change_pending
 from ..model.trace import Step
 from ..model.values import (
     SOURCES,
@@ -30,9 +30,10 @@ from ..model.values import (
     Query,
     Ref,
     Together,
+    make_event,
 )
 from .actions import card_fields, plan
-from .evaluate import Scope, make_scope, relative_player
+from .evaluate import Scope, change_scope, make_scope, relative_player
 from .frames import (
     ChooseTargets,
     EffectRun,
@@ -416,13 +417,15 @@ class Activating(MachineBase):
     ) -> None:
         """An effect's targets are chosen: it keeps them while it waits (a
         chain link), and each target is ``targeted`` (an event)."""
-        run.scope = evolve(run.scope, targets=chosen)
-        for index, link in enumerate(self.chain_links):
-            if link.id == effect.id:
-                self.chain_links[index] = evolve(link, targets=chosen)
+        run.scope = change_scope(run.scope, targets=chosen)
+        links = self.chain_links
+        for index in range(len(links) - 1, -1, -1):  # its link: the top one, as it activates
+            if links[index].id == effect.id:
+                links[index] = change_pending(links[index], targets=chosen)
+                break
         state = self.state
         events = [
-            Event(
+            make_event(
                 name="targeted", card=card_id, player=state.cards[card_id].owner, by=run.by, actor=run.scope.controller
             )
             for _, _, cards in chosen

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from attrs import evolve, field, frozen
 
 from ..language.base import relative_player
-from ..model.records import maker
+from ..model.records import changer, maker
 from ..model.state import GameState
 from ..model.values import (
     SOURCES,
@@ -128,6 +128,31 @@ class MakeScope(Protocol):
 #: :class:`Scope`'s keywords, at slot speed (:func:`~tcgtrig.model.records.maker`):
 #: ``events`` must be a tuple
 make_scope: MakeScope = maker(Scope)
+
+
+class ChangeScope(Protocol):
+    """The signature of :data:`change_scope`: ``record``, then any of
+    :class:`Scope`'s fields by name (checked against the class:
+    ``tests/core/test_records.py``)."""
+
+    def __call__(
+        self,
+        record: Scope,
+        *,
+        key: str = ...,
+        controller: str = ...,
+        card: str | None = ...,
+        self_card: str | None = ...,
+        events: tuple[Event, ...] = ...,
+        self_incarnation: int | None = ...,
+        fixed: tuple[tuple[Any, int | None], ...] = ...,
+        targets: tuple[tuple[str, Query, tuple[tuple[str, int], ...]], ...] = ...,
+    ) -> Scope: ...
+
+
+#: a changed copy of a :class:`Scope`, at slot speed (:func:`~tcgtrig.model.records.changer`):
+#: every value given already of its field's type
+change_scope: ChangeScope = changer(Scope)
 
 
 class _Tally:

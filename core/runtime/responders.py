@@ -36,9 +36,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from operator import add
 from typing import Any, overload
 
-from attrs import evolve
-
-from ..model.pending import PendingEffect
+from ..model.pending import PendingEffect, change_pending
 from ..model.state import Changes, GameState
 from ..model.values import SOURCES, Ability, AtTrigger, Did, Happened, HappenedCount, Marked, Query
 
@@ -449,8 +447,8 @@ class Responses(Mapping[str, PendingEffect]):
         number = self._first + rank(self._root, self._depth, place)
         timing, depth, cause = self._moment
         if effect.timing != timing or effect.depth != depth or effect.cause != cause:
-            return evolve(effect, id=number, timing=timing, depth=depth, cause=cause)
-        return evolve(effect, id=number)
+            return change_pending(effect, id=number, timing=timing, depth=depth, cause=cause)
+        return change_pending(effect, id=number)
 
     def __contains__(self, label: object) -> bool:
         return isinstance(label, str) and (label in self._offers or self._place(label) is not None)

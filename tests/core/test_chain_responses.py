@@ -19,7 +19,7 @@ def effects_made(monkeypatch: pytest.MonkeyPatch, links: int) -> tuple[int, list
     """How many pending effects the activation part makes over a chain of
     ``links`` responses, and the order the effects resolved in."""
     made = [0]
-    real_effect, real_evolve = activation.PendingEffect, activation.evolve
+    real_effect, real_evolve, real_change = activation.PendingEffect, activation.evolve, activation.change_pending
 
     def effect(*args: Any, **kwargs: Any) -> Any:
         made[0] += 1
@@ -29,9 +29,14 @@ def effects_made(monkeypatch: pytest.MonkeyPatch, links: int) -> tuple[int, list
         made[0] += isinstance(inst, real_effect)
         return real_evolve(inst, **changes)
 
+    def change(inst: Any, **changes: Any) -> Any:
+        made[0] += 1
+        return real_change(inst, **changes)
+
     monkeypatch.setattr(activation, "PendingEffect", effect)
     monkeypatch.setattr(activation, "evolve", evolve)
-    monkeypatch.setattr(responders, "evolve", evolve)
+    monkeypatch.setattr(activation, "change_pending", change)
+    monkeypatch.setattr(responders, "change_pending", change)
     text, choices = responses(links)
     result = run(text, "yugioh", choices=choices)
     monkeypatch.undo()

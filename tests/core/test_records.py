@@ -45,6 +45,23 @@ def test_a_moved_card_is_the_card_the_class_makes_with_those_fields():
     assert arrived.stats == (("dp", 3000),) and arrived.abilities is card.abilities
 
 
+def test_a_changed_record_is_what_evolve_makes_with_its_caches_afresh():
+    from tcgtrig.model.pending import change_pending
+    from tcgtrig.runtime.evaluate import change_scope
+
+    effect = make_pending(id=3, key="c.a", card="c", ability=ability(), controller="A", self_card="c")
+    assert effect.trace_head() == ("effect", "c.a", "player", "A", "id", 3)  # cached on the record
+    changed = change_pending(effect, id=4, timing=2)
+    assert type(changed) is PendingEffect
+    assert changed == attrs.evolve(effect, id=4, timing=2) and (changed.id, changed.timing) == (4, 2)
+    assert changed.trace_head() == ("effect", "c.a", "player", "A", "id", 4)  # not the cache of the record it copies
+    assert changed.ability is effect.ability and effect.id == 3
+    scope = make_scope(key="c.a", controller="B", card="c", self_card="c")
+    assert change_scope(scope, controller="A") == Scope(key="c.a", controller="A", card="c", self_card="c")
+    with pytest.raises(TypeError, match="colour"):
+        change_pending(effect, colour="red")
+
+
 def test_a_made_scope_reads_like_a_scope():
     made = make_scope(key="c.a", controller="B", card="c", self_card="c")
     assert made == Scope(key="c.a", controller="B", card="c", self_card="c")
@@ -169,6 +186,33 @@ TYPED_MAKERS = [
     ("tcgtrig.runtime.frames", "make_run", "EffectRun", "MakeRun"),
     ("tcgtrig.model.values", "make_card", "Card", "MakeCard"),
 ]
+
+
+#: each changer, its class, and its Protocol
+TYPED_CHANGERS = [
+    ("tcgtrig.model.pending", "change_pending", "PendingEffect", "ChangePending"),
+    ("tcgtrig.runtime.evaluate", "change_scope", "Scope", "ChangeScope"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "cls", "shape"), TYPED_CHANGERS)
+def test_a_changer_s_typed_signature_is_a_record_and_its_class_s_fields_by_name(module, name, cls, shape):
+    import importlib
+    import inspect
+    import typing
+
+    found = importlib.import_module(module)
+    record, protocol = getattr(found, cls), getattr(found, shape)
+    assert found.__annotations__[name] == shape  # change_x: ChangeX = changer(X)
+    signature = inspect.signature(protocol.__call__)
+    first, *params = list(signature.parameters.values())[1:]  # after self
+    assert (first.name, first.annotation, first.kind) == ("record", cls, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    hints = typing.get_type_hints(protocol.__call__, vars(found))
+    types = typing.get_type_hints(record, vars(found))
+    fields = [field for field in attrs.fields(record) if field.init]
+    assert [(p.name, hints[p.name], p.default is p.empty, p.kind) for p in params] == [
+        (f.alias, types[f.name], False, inspect.Parameter.KEYWORD_ONLY) for f in fields
+    ]
 
 
 @pytest.mark.parametrize(("module", "name", "cls", "shape"), TYPED_MAKERS)
