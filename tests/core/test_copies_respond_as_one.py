@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 import tcgtrig
-from helpers import scenario
+from helpers import random_chain, scenario
 from tcgtrig import hookimpl, reads
 from tcgtrig.runtime.activation import Activating
 
@@ -153,3 +153,58 @@ def asked(monkeypatch: pytest.MonkeyPatch, links: int) -> int:
 def test_a_chain_of_n_copies_asks_linearly_many_questions(monkeypatch):
     small, large = asked(monkeypatch, 40), asked(monkeypatch, 160)
     assert large <= 4.4 * small, (small, large)
+
+
+def _replayed_apart(position: tcgtrig.Scenario, seed: int) -> tuple[tcgtrig.Resolution, tcgtrig.Resolution]:
+    """``position`` played with copies grouped by a seeded random player,
+    then with every copy apart, given the same answers."""
+    from tcgtrig.choices import RandomChooser
+
+    engine = tcgtrig.Engine.for_scenario(position, tcgtrig.load_ruleset("yugioh"), max_steps=20_000)
+    chooser, answers = RandomChooser(seed), []
+    while (decision := engine.advance()) is not None:
+        answers.append(chooser.choose(decision, engine))
+        engine.answer(answers[-1])
+    apart = tcgtrig.load_ruleset("yugioh")
+    apart.copies_alike = False
+    return engine.result(), tcgtrig.resolve(position, apart, choices=answers, max_steps=20_000)
+
+
+def with_copies(seed: int) -> dict[str, Any]:
+    """A random chain position (``helpers.random_chain``) where some cards
+    have one to three copies: the same name, owner, zone and words."""
+    import copy
+    import random
+
+    data = random_chain(seed)
+    rng = random.Random(seed)
+    copies = []
+    for card in data["cards"]:
+        if card["id"] != "starter" and rng.random() < 0.5:
+            for n in range(rng.randint(1, 3)):
+                copies.append(
+                    {**copy.deepcopy(card), "id": f"{card['id']}_copy{n}", "name": card.get("name", card["id"])}
+                )
+            card.setdefault("name", card["id"])
+    data["cards"] += copies
+    return data
+
+
+def test_the_random_positions_do_offer_copies_as_one():
+    shown = 0
+    for seed in range(40):
+        position = tcgtrig.scenario_from_data(with_copies(seed), "<random chain>", check_game=False)
+        grouped, _ = _replayed_apart(position, seed)
+        shown += any(step.get("copies") for step in grouped.trace if step.kind == "choice")
+    assert shown >= 20
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_chains_with_copies_resolve_alike_grouped_or_apart(seed):
+    """The same answers given with copies grouped and apart give the same
+    trace but for the options listed: the same instance numbers, order and
+    outcome."""
+    position = tcgtrig.scenario_from_data(with_copies(seed), "<random chain>", check_game=False)
+    grouped, apart = _replayed_apart(position, seed)
+    _same_but_the_options(grouped, apart)
+    assert grouped.to_dict()["zones"] == apart.to_dict()["zones"]

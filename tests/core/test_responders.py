@@ -11,14 +11,13 @@ set to ``None``, as for a game whose hooks declare nothing).
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 import tcgtrig
 from attrs import evolve
-from helpers import responses, run, scenario
+from helpers import random_chain, responses, run, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tcgtrig import GameInfo, hookimpl, reads
@@ -216,71 +215,6 @@ def both(position: tcgtrig.Scenario, game: str, seed: int) -> None:
         seen.append((asked, engine.result().json_text()))
     assert seen[0][0] == seen[1][0], "other decisions were asked"
     assert seen[0][1] == seen[1][1], "another trace"
-
-
-def random_chain(seed: int) -> dict[str, Any]:
-    """Cards of both players with activated abilities of speeds 1–3, spells
-    and monsters, some of them with what a window reads: a cost that pays
-    life points, sends a card to the graveyard or turns it face down; a
-    condition on a graveyard; a ``when``; once per chain; once per turn,
-    soft or hard (some cards share a name)."""
-    rng = random.Random(seed)
-    count = rng.randint(3, 12)
-    cards = []
-    for i in range(count):
-        ability: dict[str, Any] = {"id": "e", "kind": "activated", "speed": rng.choice([1, 2, 2, 3])}
-        ability["do"] = [rng.choice([{"lp": 1}, {"gain": {"counter": "n"}}, {"lp": -100}])]
-        other = f"c{rng.randrange(count)}"
-        roll = rng.random()
-        if roll < 0.1:
-            ability["cost"] = [{"lp": -1000}]
-        elif roll < 0.2:
-            ability["cost"] = [{"move": {"card": other, "to": "graveyard"}}]
-        elif roll < 0.3:
-            ability["cost"] = [{"flag": {"card": other, "set": "face_down"}}]
-        elif roll < 0.4:
-            ability["when"] = rng.choice(
-                [
-                    {"event": "activated"},
-                    {"event": "activated", "player": "opponent"},
-                    {"event": "activated", "card": {"types": ["spell"]}},
-                ]
-            )
-        elif roll < 0.5:
-            ability["condition"] = {"count": {"zone": "graveyard"}, "gte": rng.randint(0, 2)}
-        if rng.random() < 0.3:
-            ability["once_per_turn"] = True
-            if rng.random() < 0.5:
-                ability["tags"] = ["hard_once_per_turn"]
-        if rng.random() < 0.2:
-            ability["tags"] = [*ability.get("tags", []), "once_per_chain"]
-        cards.append(
-            {
-                "id": f"c{i}",
-                "name": rng.choice(["Twin", "Twin", "Other", f"Card {i}"]),  # a hard limit is per name
-                "owner": rng.choice(["A", "B"]),
-                "zone": "field",
-                "types": [rng.choice(["monster", "spell", "trap"])],
-                "abilities": [ability],
-            }
-        )
-    cards.append(
-        {
-            "id": "starter",
-            "owner": "A",
-            "zone": "field",
-            "abilities": [{"id": "main", "kind": "activated", "speed": 1, "do": [{"lp": 1}]}],
-        }
-    )
-    return {
-        "format": 1,
-        "title": "random chain",
-        "players": ["A", "B"],
-        "turn_player": "A",
-        "counters": {"A": {"lp": 3000}, "B": {"lp": 3000}},
-        "cards": cards,
-        "start": [{"activate": "starter.main"}],
-    }
 
 
 @pytest.mark.parametrize("game", ["yugioh", "yugioh/ocg"])
