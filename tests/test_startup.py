@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,6 +74,51 @@ def test_games_does_not_build_the_engine():
     modules = imported_after(command("games"))
     assert "tcgtrig.plugins.digimon.hooks" in modules  # it did list the games
     assert not {*ENGINE, *RARELY_NEEDED, "yaml"} & modules
+
+
+#: What a command piped to a file or another program does without (issue 40
+#: item 3): rich lays out and styles text for a terminal only, and the games'
+#: entry points are read without importlib.metadata (tcgtrig.games.entry_points).
+PIPED_WITHOUT = ("rich", "importlib.metadata", "email", "zipfile")
+
+
+def test_games_piped_imports_neither_rich_nor_importlib_metadata():
+    """Issue 40 item 3: rich (its table) and importlib.metadata were 35 ms of ``tcgtrig games``."""
+    modules = imported_after(command("games"))
+    assert "tcgtrig.plugins.yugioh.hooks" in modules
+    assert not {m for m in modules if m.split(".")[0] in PIPED_WITHOUT or m in PIPED_WITHOUT}
+
+
+def test_run_piped_imports_neither_rich_nor_importlib_metadata():
+    """Issue 40 item 3: the tree off a terminal is plain text, written without rich."""
+    modules = imported_after(command("run", str(T1)))
+    assert "tcgtrig.tools.render" in modules  # it did draw the tree
+    assert not {m for m in modules if m.split(".")[0] in PIPED_WITHOUT or m in PIPED_WITHOUT}
+
+
+def test_on_a_terminal_rich_styles_the_output():
+    """Where rich is told the output is a terminal (``FORCE_COLOR``), it is used as before."""
+    env = {**os.environ, "FORCE_COLOR": "1"}
+    for args in (["games"], ["run", str(T1)]):
+        probe = f"{command(*args)}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=env)
+        assert "rich.console" in json.loads(done.stdout.splitlines()[-1]), args
+        assert "\x1b[" in done.stdout, args  # styled
+
+
+def test_a_command_freezes_what_is_alive_at_its_exit_and_restores_the_collector():
+    """Issue 40 item 3: the interpreter's last collection walked every
+    object the start-up made (15-20 ms); a command registers gc.freeze at
+    exit and holds the collector back while it runs, restoring it after."""
+    probe = (
+        "import atexit, gc\nregistered = []\natexit.register = registered.append\n"
+        "before = gc.get_threshold()\n"
+        + command("games")
+        + "\nassert registered == [gc.freeze], registered\nassert gc.get_threshold() == before"
+        + "\nprint('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.splitlines()[-1] == "ok", done.stderr
 
 
 def test_games_and_run_import_neither_the_explorer_nor_the_json_writer():

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, TextIO, cast
 import click
 
 from .. import __version__
+from ..base import collector
 from ..base.errors import TcgTrigError
 from ..base.safe_text import SafeStream, Shown, escape_controls
 from ..scenario import source
@@ -266,7 +267,15 @@ def _show_one_line(error: click.UsageError, file: Any = None) -> None:
 
 class _Tool(click.Group):
     """The command group: a usage error (an unknown option or command, a
-    bad value) is one line on stderr, like every other error, and exit 2."""
+    bad value) is one line on stderr, like every other error, and exit 2.
+    A command runs with the collector held back, and what is alive at the
+    process's exit is frozen rather than collected once more
+    (:mod:`tcgtrig.base.collector`)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        collector.frozen_at_exit()
+        with collector.held_back():
+            return super().main(*args, **kwargs)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
