@@ -55,12 +55,14 @@ from ..model.values import (
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 
 if TYPE_CHECKING:
-    # ``tuple`` itself converts, typed for the events (mypy cannot type a
+    # ``tuple`` converts (called by a function), typed for the events (mypy cannot type a
     # field whose converter is the generic class ``tuple``)
     def _events(events: Iterable[Event], /) -> tuple[Event, ...]: ...
 
 else:
-    _events = tuple
+
+    def _events(events):  # not tuple itself: attrs reads the converter's signature, and tuple's takes tokenize (6 ms)
+        return tuple(events)
 
 
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:
