@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast, overload
 
-from attrs import field, frozen
+from attrs import field
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from .prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = [
     "GameInfo",

@@ -15,11 +15,16 @@ import operator
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union, get_args
 
-from attrs import field, frozen
+from attrs import field
 from attrs import fields as attrs_fields
 from attrs import has as attrs_has
 
 from .records import maker
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from .prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = [
     "make_event",
