@@ -17,13 +17,17 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import pluggy
-from attrs import frozen
 
 from ..base.errors import PluginError, TcgTrigError, UnknownGameError
 from . import entry_points, hookspecs
 from .entry_points import GameEntryPoint
 from .guard import Unfinished, guarded, is_left_behind, printed
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from ..scenario.reading import Scenario

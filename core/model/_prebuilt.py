@@ -2353,6 +2353,253 @@ def _methods_52(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.
     return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
 
 
+def _methods_53(__attr_converter_events, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.pending.PendingEffect
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(id={self.id!r}, key={self.key!r}, card={self.card!r}, controller={self.controller!r}, self_card={self.self_card!r}, moment={self.moment!r}, timing={self.timing!r}, depth={self.depth!r}, cause={self.cause!r}, incarnation={self.incarnation!r}, self_incarnation={self.self_incarnation!r}, looked_back={self.looked_back!r}, granted={self.granted!r}, window={self.window!r}, rank={self.rank!r}, details={self.details!r}, link={self.link!r}, declaration={self.declaration!r}, negated={self.negated!r}, negated_by={self.negated_by!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.id == other.id and
+            self.key == other.key and
+            self.card == other.card and
+            self.controller == other.controller and
+            self.self_card == other.self_card and
+            self.moment == other.moment and
+            self.timing == other.timing and
+            self.depth == other.depth and
+            self.cause == other.cause and
+            self.incarnation == other.incarnation and
+            self.self_incarnation == other.self_incarnation and
+            self.looked_back == other.looked_back and
+            self.granted == other.granted and
+            self.window == other.window and
+            self.rank == other.rank and
+            self.details == other.details and
+            self.link == other.link and
+            self.declaration == other.declaration and
+            self.negated == other.negated and
+            self.negated_by == other.negated_by
+        )
+    def __hash__(self):
+            return hash((
+                    7006915694844685444,
+                    self.id,
+                    self.key,
+                    self.card,
+                    self.controller,
+                    self.self_card,
+                    self.moment,
+                    self.timing,
+                    self.depth,
+                    self.cause,
+                    self.incarnation,
+                    self.self_incarnation,
+                    self.looked_back,
+                    self.granted,
+                    self.window,
+                    self.rank,
+                    self.details,
+                    self.link,
+                    self.declaration,
+                    self.negated,
+                    self.negated_by,
+                ))
+    def __init__(self, *, id, key, card, ability, controller, self_card, events=attr_dict['events'].default, moment=attr_dict['moment'].default, timing=attr_dict['timing'].default, depth=attr_dict['depth'].default, cause=attr_dict['cause'].default, incarnation=attr_dict['incarnation'].default, self_incarnation=attr_dict['self_incarnation'].default, looked_back=attr_dict['looked_back'].default, fixed=attr_dict['fixed'].default, granted=attr_dict['granted'].default, grant=attr_dict['grant'].default, window=attr_dict['window'].default, rank=attr_dict['rank'].default, details=attr_dict['details'].default, link=attr_dict['link'].default, declaration=attr_dict['declaration'].default, targets=attr_dict['targets'].default, negated=attr_dict['negated'].default, negated_by=attr_dict['negated_by'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('id', id)
+        _setattr('key', key)
+        _setattr('card', card)
+        _setattr('ability', ability)
+        _setattr('controller', controller)
+        _setattr('self_card', self_card)
+        _setattr('events', __attr_converter_events(events))
+        _setattr('moment', moment)
+        _setattr('timing', timing)
+        _setattr('depth', depth)
+        _setattr('cause', cause)
+        _setattr('incarnation', incarnation)
+        _setattr('self_incarnation', self_incarnation)
+        _setattr('looked_back', looked_back)
+        _setattr('fixed', fixed)
+        _setattr('granted', granted)
+        _setattr('grant', grant)
+        _setattr('window', window)
+        _setattr('rank', rank)
+        _setattr('details', details)
+        _setattr('link', link)
+        _setattr('declaration', declaration)
+        _setattr('targets', targets)
+        _setattr('negated', negated)
+        _setattr('negated_by', negated_by)
+        _setattr('_head', attr_dict['_head'].default)
+        _setattr('_signature', attr_dict['_signature'].default)
+        _setattr('_signature_hash', attr_dict['_signature_hash'].default)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_54(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.games.manager._Claim
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(name={self.name!r}, used={self.used!r}, refused={self.refused!r}, why={self.why!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.name == other.name and
+            self.used == other.used and
+            self.refused == other.refused and
+            self.why == other.why
+        )
+    def __hash__(self):
+            return hash((
+                    7172642074620988182,
+                    self.name,
+                    self.used,
+                    self.refused,
+                    self.why,
+                ))
+    def __init__(self, name, used, refused=attr_dict['refused'].default, why=attr_dict['why'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('name', name)
+        _setattr('used', used)
+        _setattr('refused', refused)
+        _setattr('why', why)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_55(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.games.manager.GameListing
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(name={self.name!r}, title={self.title!r}, version={self.version!r}, module={self.module!r}, distribution={self.distribution!r}, distribution_version={self.distribution_version!r}, error={self.error!r}, variants={self.variants!r}, printed={self.printed!r}, trigger_multiplicity={self.trigger_multiplicity!r}, unstated={self.unstated!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.name == other.name and
+            self.title == other.title and
+            self.version == other.version and
+            self.module == other.module and
+            self.distribution == other.distribution and
+            self.distribution_version == other.distribution_version and
+            self.error == other.error and
+            self.variants == other.variants and
+            self.printed == other.printed and
+            self.trigger_multiplicity == other.trigger_multiplicity and
+            self.unstated == other.unstated
+        )
+    def __hash__(self):
+            return hash((
+                    8812759712045963805,
+                    self.name,
+                    self.title,
+                    self.version,
+                    self.module,
+                    self.distribution,
+                    self.distribution_version,
+                    self.error,
+                    self.variants,
+                    self.printed,
+                    self.trigger_multiplicity,
+                    self.unstated,
+                ))
+    def __init__(self, *, name, title=attr_dict['title'].default, version=attr_dict['version'].default, module=attr_dict['module'].default, distribution=attr_dict['distribution'].default, distribution_version=attr_dict['distribution_version'].default, error=attr_dict['error'].default, variants=attr_dict['variants'].default, printed=attr_dict['printed'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, unstated=attr_dict['unstated'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('name', name)
+        _setattr('title', title)
+        _setattr('version', version)
+        _setattr('module', module)
+        _setattr('distribution', distribution)
+        _setattr('distribution_version', distribution_version)
+        _setattr('error', error)
+        _setattr('variants', variants)
+        _setattr('printed', printed)
+        _setattr('trigger_multiplicity', trigger_multiplicity)
+        _setattr('unstated', unstated)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_56(NOTHING, __attr_factory__cache, __attr_factory__lines, __attr_factory_moved, _cached_setattr_get, _compat):  # tcgtrig.scenario.source.Source
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(data={self.data!r}, file={self.file!r}, _lines={self._lines!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.data == other.data and
+            self.file == other.file and
+            self._lines == other._lines
+        )
+    def __hash__(self):
+            return hash((
+                    703400836097148238,
+                    self.data,
+                    self.file,
+                    self._lines,
+                ))
+    def __init__(self, data, file, lines=NOTHING):
+        _setattr = _cached_setattr_get(self)
+        _setattr('data', data)
+        _setattr('file', file)
+        if lines is not NOTHING:
+            _setattr('_lines', lines)
+        else:
+            _setattr('_lines', __attr_factory__lines())
+        _setattr('_cache', __attr_factory__cache())
+        _setattr('moved', __attr_factory_moved())
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
 KEPT = {
     'tcgtrig.model.values.Pattern': (_methods_0, "[[('kw_only', True)], [False, False], ['event', 'event', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['card', 'card', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['player', 'player', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['from_', 'from_', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['to', 'to', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['by', 'by', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['counter', 'counter', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['flag', 'flag', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['stat', 'stat', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['actor', 'actor', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['card_is', 'card_is', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['against', 'against', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['events', 'events', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, actor=attr_dict['actor'].default, card_is=attr_dict['card_is'].default, against=attr_dict['against'].default, events=attr_dict['events'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('event', event)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('from_', from_)\n    _setattr('to', to)\n    _setattr('by', by)\n    _setattr('counter', counter)\n    _setattr('flag', flag)\n    _setattr('stat', stat)\n    _setattr('actor', actor)\n    _setattr('card_is', card_is)\n    _setattr('against', against)\n    _setattr('events', events)\n"),
     'tcgtrig.model.values.Ref': (_methods_1, "[[], [False, False], ['role', 'role', True, False, True, None, True, 'none', (False, False, False), (False, True, False)]]", "def __init__(self, role):\n    _setattr = _cached_setattr_get(self)\n    _setattr('role', role)\n"),
@@ -2407,4 +2654,8 @@ KEPT = {
     'tcgtrig.model.info.BattleResult': (_methods_50, "[[('kw_only', True)], [False, False], ['destroyed', 'destroyed', True, True, True, None, True, 'value', (True, False, False), (False, True, False)], ['winner', 'winner', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['losers', 'losers', True, True, True, None, True, 'value', (True, False, False), (False, True, False)], ['damage', 'damage', True, True, True, None, True, 'value', (True, False, False), (False, True, False)], ['counter', 'counter', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['changes', 'changes', True, True, True, None, True, 'value', (True, False, False), (False, True, False)]]", "def __init__(self, *, destroyed=attr_dict['destroyed'].default, winner=attr_dict['winner'].default, losers=attr_dict['losers'].default, damage=attr_dict['damage'].default, counter=attr_dict['counter'].default, changes=attr_dict['changes'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('destroyed', __attr_converter_destroyed(destroyed))\n    _setattr('winner', winner)\n    _setattr('losers', __attr_converter_losers(losers))\n    _setattr('damage', __attr_converter_damage(damage))\n    _setattr('counter', counter)\n    _setattr('changes', __attr_converter_changes(changes))\n"),
     'tcgtrig.model.info.GameEnd': (_methods_51, "[[], [False, False], ['outcome', 'outcome', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['reason', 'reason', True, False, True, None, True, 'none', (False, False, False), (False, True, False)]]", "def __init__(self, outcome, reason):\n    _setattr = _cached_setattr_get(self)\n    _setattr('outcome', outcome)\n    _setattr('reason', reason)\n"),
     'tcgtrig.model.info.ActivationContext': (_methods_52, "[[('kw_only', True)], [False, False], ['window', 'window', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['series', 'series', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['interrupting', 'interrupting', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['chain', 'chain', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['nested', 'nested', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, window=attr_dict['window'].default, series=attr_dict['series'].default, interrupting=attr_dict['interrupting'].default, chain=attr_dict['chain'].default, nested=attr_dict['nested'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('window', window)\n    _setattr('series', series)\n    _setattr('interrupting', interrupting)\n    _setattr('chain', chain)\n    _setattr('nested', nested)\n"),
+    'tcgtrig.model.pending.PendingEffect': (_methods_53, "[[('kw_only', True), ('weakref_slot', False)], [False, False], ['id', 'id', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['key', 'key', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['card', 'card', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['ability', 'ability', True, True, False, None, False, 'none', (False, False, False), (False, False, False)], ['controller', 'controller', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['self_card', 'self_card', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['events', 'events', True, True, False, None, False, 'value', (True, False, False), (False, False, False)], ['moment', 'moment', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['timing', 'timing', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['depth', 'depth', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['cause', 'cause', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['incarnation', 'incarnation', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['self_incarnation', 'self_incarnation', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['looked_back', 'looked_back', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['fixed', 'fixed', True, True, False, None, False, 'value', (False, False, False), (False, False, False)], ['granted', 'granted', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['grant', 'grant', True, True, False, None, False, 'value', (False, False, False), (False, False, False)], ['window', 'window', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['rank', 'rank', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['details', 'details', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['link', 'link', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['declaration', 'declaration', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['targets', 'targets', True, True, False, None, False, 'value', (False, False, False), (False, False, False)], ['negated', 'negated', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['negated_by', 'negated_by', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['_head', 'head', False, True, False, None, False, 'value', (False, False, False), (False, False, False)], ['_signature', 'signature', False, True, False, None, False, 'value', (False, False, False), (False, False, False)], ['_signature_hash', 'signature_hash', False, True, False, None, False, 'value', (False, False, False), (False, False, False)]]", "def __init__(self, *, id, key, card, ability, controller, self_card, events=attr_dict['events'].default, moment=attr_dict['moment'].default, timing=attr_dict['timing'].default, depth=attr_dict['depth'].default, cause=attr_dict['cause'].default, incarnation=attr_dict['incarnation'].default, self_incarnation=attr_dict['self_incarnation'].default, looked_back=attr_dict['looked_back'].default, fixed=attr_dict['fixed'].default, granted=attr_dict['granted'].default, grant=attr_dict['grant'].default, window=attr_dict['window'].default, rank=attr_dict['rank'].default, details=attr_dict['details'].default, link=attr_dict['link'].default, declaration=attr_dict['declaration'].default, targets=attr_dict['targets'].default, negated=attr_dict['negated'].default, negated_by=attr_dict['negated_by'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('key', key)\n    _setattr('card', card)\n    _setattr('ability', ability)\n    _setattr('controller', controller)\n    _setattr('self_card', self_card)\n    _setattr('events', __attr_converter_events(events))\n    _setattr('moment', moment)\n    _setattr('timing', timing)\n    _setattr('depth', depth)\n    _setattr('cause', cause)\n    _setattr('incarnation', incarnation)\n    _setattr('self_incarnation', self_incarnation)\n    _setattr('looked_back', looked_back)\n    _setattr('fixed', fixed)\n    _setattr('granted', granted)\n    _setattr('grant', grant)\n    _setattr('window', window)\n    _setattr('rank', rank)\n    _setattr('details', details)\n    _setattr('link', link)\n    _setattr('declaration', declaration)\n    _setattr('targets', targets)\n    _setattr('negated', negated)\n    _setattr('negated_by', negated_by)\n    _setattr('_head', attr_dict['_head'].default)\n    _setattr('_signature', attr_dict['_signature'].default)\n    _setattr('_signature_hash', attr_dict['_signature_hash'].default)\n"),
+    'tcgtrig.games.manager._Claim': (_methods_54, "[[], [False, False], ['name', 'name', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['used', 'used', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['refused', 'refused', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['why', 'why', True, False, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, name, used, refused=attr_dict['refused'].default, why=attr_dict['why'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('used', used)\n    _setattr('refused', refused)\n    _setattr('why', why)\n"),
+    'tcgtrig.games.manager.GameListing': (_methods_55, "[[('kw_only', True)], [False, False], ['name', 'name', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['title', 'title', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['version', 'version', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['module', 'module', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['distribution', 'distribution', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['distribution_version', 'distribution_version', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['error', 'error', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['variants', 'variants', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['printed', 'printed', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['trigger_multiplicity', 'trigger_multiplicity', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['unstated', 'unstated', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, name, title=attr_dict['title'].default, version=attr_dict['version'].default, module=attr_dict['module'].default, distribution=attr_dict['distribution'].default, distribution_version=attr_dict['distribution_version'].default, error=attr_dict['error'].default, variants=attr_dict['variants'].default, printed=attr_dict['printed'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, unstated=attr_dict['unstated'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('title', title)\n    _setattr('version', version)\n    _setattr('module', module)\n    _setattr('distribution', distribution)\n    _setattr('distribution_version', distribution_version)\n    _setattr('error', error)\n    _setattr('variants', variants)\n    _setattr('printed', printed)\n    _setattr('trigger_multiplicity', trigger_multiplicity)\n    _setattr('unstated', unstated)\n"),
+    'tcgtrig.scenario.source.Source': (_methods_56, "[[], [False, False], ['data', 'data', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['file', 'file', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['_lines', 'lines', True, False, True, None, True, 'factory', (False, False, False), (False, True, False)], ['_cache', 'cache', False, False, False, None, False, 'factory', (False, False, False), (False, False, False)], ['moved', 'moved', False, False, False, None, False, 'factory', (False, False, False), (False, False, False)]]", "def __init__(self, data, file, lines=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('data', data)\n    _setattr('file', file)\n    if lines is not NOTHING:\n        _setattr('_lines', lines)\n    else:\n        _setattr('_lines', __attr_factory__lines())\n    _setattr('_cache', __attr_factory__cache())\n    _setattr('moved', __attr_factory_moved())\n"),
 }

@@ -29,6 +29,8 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
+import attr._compat
+import attr._make
 import attrs
 
 __all__ = ["METHODS", "frozen", "shape"]
@@ -71,6 +73,9 @@ def _build(cls: _C, options: dict[str, Any]) -> _C:
         setattr(built, name, method)
     made: Any = built  # the annotations attrs gives __init__, as it gave them to __attrs_init__
     made.__init__.__annotations__ = made.__attrs_init__.__annotations__
+    ne = getattr(attr._make, "__ne__", None)  # the one attrs gives every class with __eq__
+    if ne is not None:
+        made.__ne__ = ne
     return built
 
 
@@ -109,8 +114,6 @@ def _function_text(script: str, name: str) -> str:
 
 def _given(cls: type, make: Callable[..., Any]) -> dict[str, Any]:
     """What the kept methods of ``cls`` read, by the names attrs gives them."""
-    import attr._compat
-
     fields = attrs.fields(cls)
     known: dict[str, Any] = {
         "attr_dict": {field.name: field for field in fields},
@@ -119,8 +122,14 @@ def _given(cls: type, make: Callable[..., Any]) -> dict[str, Any]:
         "NOTHING": attrs.NOTHING,
     }
     known.update((f"__attr_converter_{field.name}", field.converter) for field in fields if field.converter)
+    known.update((f"__attr_factory_{field.name}", field.default.factory) for field in fields if _made(field))
     wanted = make.__code__.co_varnames[: make.__code__.co_argcount]
     return {name: known[name] for name in wanted}
+
+
+def _made(field: Any) -> bool:
+    """Whether ``field``'s default is made for each instance (``factory=``)."""
+    return isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]
 
 
 def shape(cls: type, options: dict[str, Any]) -> str:
@@ -151,7 +160,13 @@ def _field_shape(field: Any) -> Iterator[Any]:
 # --------------------------------------------------------------------------
 
 #: The modules whose classes are kept.
-MODULES = ("tcgtrig.model.values", "tcgtrig.model.info")
+MODULES = (
+    "tcgtrig.model.values",
+    "tcgtrig.model.info",
+    "tcgtrig.model.pending",
+    "tcgtrig.games.manager",
+    "tcgtrig.scenario.source",
+)
 #: The generated module.
 TARGET = os.path.join(os.path.dirname(__file__), "_prebuilt.py")
 
@@ -214,6 +229,7 @@ def _written(modules: list[str]) -> str:
             given = _names_read(source)
             known = {"attr_dict", "_cached_setattr_get", "_compat", "NOTHING"}
             known |= {f"__attr_converter_{field.name}" for field in attrs.fields(cls) if field.converter}
+            known |= {f"__attr_factory_{field.name}" for field in attrs.fields(cls) if _made(field)}
             if not set(given) <= known:
                 continue
             found.append((f"{module_name}.{cls.__qualname__}", shape(cls, options), given, source))

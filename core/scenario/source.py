@@ -26,9 +26,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import field
 
 from ..base.errors import ScenarioError
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     import yaml
