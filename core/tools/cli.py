@@ -30,7 +30,7 @@ from .. import __version__
 from ..base import collector
 from ..base.errors import TcgTrigError
 from ..base.safe_text import SafeStream, Shown, escape_controls
-from ..scenario import source
+from ..scenario import input_size
 from .limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
@@ -502,10 +502,12 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
     if value is None:  # the default, or TCGTRIG_MAX_BYTES: a bad setting is said, not silently ignored
         try:
-            value = source.parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", ""))
+            value = input_size.parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", ""))
         except ValueError as exc:
             raise click.UsageError(f"TCGTRIG_MAX_BYTES: {exc}") from None
-    source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
+    from ..scenario import source
+
+    source.MAX_BYTES = value if value is not None else input_size.DEFAULT_MAX_BYTES
 
 
 #: ``ctx.meta`` key: ``--max-memory`` was given (``resume`` then lets it decide over the saved bound).
@@ -552,7 +554,7 @@ def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
         is_eager=True,
         callback=_set_input_limit,
         metavar="N",
-        help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; also TCGTRIG_MAX_BYTES).",
+        help=f"Refuse input larger than N bytes (default {input_size.DEFAULT_MAX_BYTES:,}; also TCGTRIG_MAX_BYTES).",
     )(func)
 
 
