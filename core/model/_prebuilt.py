@@ -2600,6 +2600,651 @@ def _methods_56(NOTHING, __attr_factory__cache, __attr_factory__lines, __attr_fa
     return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
 
 
+def _methods_57(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.loops.Growth
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(grown={self.grown!r}, since={self.since!r}, stoppable={self.stoppable!r}, steady={self.steady!r}, piled={self.piled!r}, waiting={self.waiting!r}, steps={self.steps!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.grown == other.grown and
+            self.since == other.since and
+            self.stoppable == other.stoppable and
+            self.steady == other.steady and
+            self.piled == other.piled and
+            self.waiting == other.waiting and
+            self.steps == other.steps
+        )
+    def __hash__(self):
+            return hash((
+                    3596707173313589434,
+                    self.grown,
+                    self.since,
+                    self.stoppable,
+                    self.steady,
+                    self.piled,
+                    self.waiting,
+                    self.steps,
+                ))
+    def __init__(self, grown, since, stoppable, steady=attr_dict['steady'].default, piled=attr_dict['piled'].default, waiting=attr_dict['waiting'].default, steps=attr_dict['steps'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('grown', grown)
+        _setattr('since', since)
+        _setattr('stoppable', stoppable)
+        _setattr('steady', steady)
+        _setattr('piled', piled)
+        _setattr('waiting', waiting)
+        _setattr('steps', steps)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_58(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.language.base.Op
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(part={self.part!r}, event={self.event!r}, subject={self.subject!r}, incarnation={self.incarnation!r}, data={self.data!r}, apply={self.apply!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.part == other.part and
+            self.event == other.event and
+            self.subject == other.subject and
+            self.incarnation == other.incarnation and
+            self.data == other.data and
+            self.apply == other.apply
+        )
+    def __hash__(self):
+            return hash((
+                    4626052382765216990,
+                    self.part,
+                    self.event,
+                    self.subject,
+                    self.incarnation,
+                    self.data,
+                    self.apply,
+                ))
+    def __init__(self, *, part, event, subject=attr_dict['subject'].default, incarnation=attr_dict['incarnation'].default, data=attr_dict['data'].default, apply=attr_dict['apply'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('part', part)
+        _setattr('event', event)
+        _setattr('subject', subject)
+        _setattr('incarnation', incarnation)
+        _setattr('data', data)
+        _setattr('apply', apply)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_59(_cached_setattr_get, _compat):  # tcgtrig.language.base.ActionKind
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(words={self.words!r}, model={self.model!r}, card_fields={self.card_fields!r}, read={self.read!r}, write={self.write!r}, plan={self.plan!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.words == other.words and
+            self.model == other.model and
+            self.card_fields == other.card_fields and
+            self.read == other.read and
+            self.write == other.write and
+            self.plan == other.plan
+        )
+    def __hash__(self):
+            return hash((
+                    4611174928902938367,
+                    self.words,
+                    self.model,
+                    self.card_fields,
+                    self.read,
+                    self.write,
+                    self.plan,
+                ))
+    def __init__(self, words, model, card_fields, read, write, plan):
+        _setattr = _cached_setattr_get(self)
+        _setattr('words', words)
+        _setattr('model', model)
+        _setattr('card_fields', card_fields)
+        _setattr('read', read)
+        _setattr('write', write)
+        _setattr('plan', plan)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_60(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.scenario.compiler.Expectation
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(lists={self.lists!r}, counters={self.counters!r}, zones={self.zones!r}, flags={self.flags!r}, stats={self.stats!r}, outcome={self.outcome!r}, chains={self.chains!r}, keys={self.keys!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.lists == other.lists and
+            self.counters == other.counters and
+            self.zones == other.zones and
+            self.flags == other.flags and
+            self.stats == other.stats and
+            self.outcome == other.outcome and
+            self.chains == other.chains and
+            self.keys == other.keys
+        )
+    def __hash__(self):
+            return hash((
+                    -1865817816517279667,
+                    self.lists,
+                    self.counters,
+                    self.zones,
+                    self.flags,
+                    self.stats,
+                    self.outcome,
+                    self.chains,
+                    self.keys,
+                ))
+    def __init__(self, *, lists=attr_dict['lists'].default, counters=attr_dict['counters'].default, zones=attr_dict['zones'].default, flags=attr_dict['flags'].default, stats=attr_dict['stats'].default, outcome=attr_dict['outcome'].default, chains=attr_dict['chains'].default, keys=attr_dict['keys'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('lists', lists)
+        _setattr('counters', counters)
+        _setattr('zones', zones)
+        _setattr('flags', flags)
+        _setattr('stats', stats)
+        _setattr('outcome', outcome)
+        _setattr('chains', chains)
+        _setattr('keys', keys)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_61(NOTHING, __attr_factory_data, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.scenario.compiler.Compiled
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(game={self.game!r}, state={self.state!r}, start={self.start!r}, choices={self.choices!r}, expect={self.expect!r}, notes={self.notes!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.game == other.game and
+            self.start == other.start and
+            self.choices == other.choices and
+            self.expect == other.expect and
+            self.notes == other.notes
+        )
+    def __hash__(self):
+            return hash((
+                    -6368288676083465690,
+                    self.game,
+                    self.start,
+                    self.choices,
+                    self.expect,
+                    self.notes,
+                ))
+    def __init__(self, *, game, state, start, choices, expect, notes=attr_dict['notes'].default, data=NOTHING):
+        _setattr = _cached_setattr_get(self)
+        _setattr('game', game)
+        _setattr('state', state)
+        _setattr('start', start)
+        _setattr('choices', choices)
+        _setattr('expect', expect)
+        _setattr('notes', notes)
+        if data is not NOTHING:
+            _setattr('data', data)
+        else:
+            _setattr('data', __attr_factory_data())
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_62(__attr_converter_events, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.evaluate.Scope
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(key={self.key!r}, controller={self.controller!r}, card={self.card!r}, self_card={self.self_card!r}, events={self.events!r}, self_incarnation={self.self_incarnation!r}, fixed={self.fixed!r}, targets={self.targets!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.key == other.key and
+            self.controller == other.controller and
+            self.card == other.card and
+            self.self_card == other.self_card and
+            self.events == other.events and
+            self.self_incarnation == other.self_incarnation and
+            self.fixed == other.fixed and
+            self.targets == other.targets
+        )
+    def __hash__(self):
+            return hash((
+                    6159934236881976560,
+                    self.key,
+                    self.controller,
+                    self.card,
+                    self.self_card,
+                    self.events,
+                    self.self_incarnation,
+                    self.fixed,
+                    self.targets,
+                ))
+    def __init__(self, *, key, controller, card=attr_dict['card'].default, self_card=attr_dict['self_card'].default, events=attr_dict['events'].default, self_incarnation=attr_dict['self_incarnation'].default, fixed=attr_dict['fixed'].default, targets=attr_dict['targets'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('key', key)
+        _setattr('controller', controller)
+        _setattr('card', card)
+        _setattr('self_card', self_card)
+        _setattr('events', __attr_converter_events(events))
+        _setattr('self_incarnation', self_incarnation)
+        _setattr('fixed', fixed)
+        _setattr('targets', targets)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_63(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.resolution.Placement
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(key={self.key!r}, id={self.id!r}, behind={self.behind!r}, activated={self.activated!r}, resolved={self.resolved!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.key == other.key and
+            self.id == other.id and
+            self.behind == other.behind and
+            self.activated == other.activated and
+            self.resolved == other.resolved
+        )
+    def __hash__(self):
+            return hash((
+                    7708267471902216787,
+                    self.key,
+                    self.id,
+                    self.behind,
+                    self.activated,
+                    self.resolved,
+                ))
+    def __init__(self, key, id, behind=attr_dict['behind'].default, activated=attr_dict['activated'].default, resolved=attr_dict['resolved'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('key', key)
+        _setattr('id', id)
+        _setattr('behind', behind)
+        _setattr('activated', activated)
+        _setattr('resolved', resolved)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_64(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.resolution.Resolution
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(game={self.game!r}, title={self.title!r}, unused_choices={self.unused_choices!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.game == other.game and
+            self.title == other.title and
+            self.unused_choices == other.unused_choices
+        )
+    def __hash__(self):
+            return hash((
+                    1272139690258911572,
+                    self.game,
+                    self.title,
+                    self.unused_choices,
+                ))
+    def __init__(self, *, game, title, engine, compiled, unused_choices=attr_dict['unused_choices'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('game', game)
+        _setattr('title', title)
+        _setattr('engine', engine)
+        _setattr('compiled', compiled)
+        _setattr('unused_choices', unused_choices)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_65(_cached_setattr_get, _compat):  # tcgtrig.scenario.reading.Scenario
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(title={self.title!r}, game={self.game!r}, players={self.players!r}, turn_player={self.turn_player!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.title == other.title and
+            self.game == other.game and
+            self.players == other.players and
+            self.turn_player == other.turn_player
+        )
+    def __hash__(self):
+            return hash((
+                    1934267177456579001,
+                    self.title,
+                    self.game,
+                    self.players,
+                    self.turn_player,
+                ))
+    def __init__(self, *, title, game, players, turn_player, source):
+        _setattr = _cached_setattr_get(self)
+        _setattr('title', title)
+        _setattr('game', game)
+        _setattr('players', players)
+        _setattr('turn_player', turn_player)
+        _setattr('source', source)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_66(_cached_setattr_get, _compat):  # tcgtrig.scenario.reading.Bound
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(scenario={self.scenario!r}, ruleset={self.ruleset!r}, compiled={self.compiled!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.scenario == other.scenario and
+            self.ruleset == other.ruleset and
+            self.compiled == other.compiled
+        )
+    def __hash__(self):
+            return hash((
+                    -8903217022688991566,
+                    self.scenario,
+                    self.ruleset,
+                    self.compiled,
+                ))
+    def __init__(self, scenario, ruleset, compiled):
+        _setattr = _cached_setattr_get(self)
+        _setattr('scenario', scenario)
+        _setattr('ruleset', ruleset)
+        _setattr('compiled', compiled)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_67(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.decision.Decision
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(kind={self.kind!r}, player={self.player!r}, prompt={self.prompt!r}, options={self.options!r}, default={self.default!r}, effect={self.effect!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.kind == other.kind and
+            self.player == other.player and
+            self.prompt == other.prompt and
+            self.default == other.default and
+            self.effect == other.effect
+        )
+    def __hash__(self):
+            return hash((
+                    -8743079091905918620,
+                    self.kind,
+                    self.player,
+                    self.prompt,
+                    self.default,
+                    self.effect,
+                ))
+    def __init__(self, *, kind, player, prompt, options, default, effect=attr_dict['effect'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('kind', kind)
+        _setattr('player', player)
+        _setattr('prompt', prompt)
+        _setattr('options', options)
+        _setattr('default', default)
+        _setattr('effect', effect)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_68(_cached_setattr_get, _compat):  # tcgtrig.tools.lint.Finding
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(file={self.file!r}, line={self.line!r}, path={self.path!r}, message={self.message!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.file == other.file and
+            self.line == other.line and
+            self.path == other.path and
+            self.message == other.message
+        )
+    def __hash__(self):
+            return hash((
+                    6943486581132546877,
+                    self.file,
+                    self.line,
+                    self.path,
+                    self.message,
+                ))
+    def __init__(self, file, line, path, message):
+        _setattr = _cached_setattr_get(self)
+        _setattr('file', file)
+        _setattr('line', line)
+        _setattr('path', path)
+        _setattr('message', message)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_69(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.rechecks.Reads
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(counters={self.counters!r}, other={self.other!r}, any_counter={self.any_counter!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.counters == other.counters and
+            self.other == other.other and
+            self.any_counter == other.any_counter
+        )
+    def __hash__(self):
+            return hash((
+                    -4548711118591813269,
+                    self.counters,
+                    self.other,
+                    self.any_counter,
+                ))
+    def __init__(self, counters=attr_dict['counters'].default, other=attr_dict['other'].default, any_counter=attr_dict['any_counter'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('counters', counters)
+        _setattr('other', other)
+        _setattr('any_counter', any_counter)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
+def _methods_70(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.language.control.ControlKind
+    def __repr__(self):
+      try:
+        already_repring = _compat.repr_context.already_repring
+      except AttributeError:
+        already_repring = {id(self),}
+        _compat.repr_context.already_repring = already_repring
+      else:
+        if id(self) in already_repring:
+          return '...'
+        else:
+          already_repring.add(id(self))
+      try:
+        return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(words={self.words!r}, model={self.model!r}, read={self.read!r}, write={self.write!r}, at_once={self.at_once!r})'
+      finally:
+        already_repring.remove(id(self))
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return  (
+            self.words == other.words and
+            self.model == other.model and
+            self.read == other.read and
+            self.write == other.write and
+            self.at_once == other.at_once
+        )
+    def __hash__(self):
+            return hash((
+                    6844766602205822933,
+                    self.words,
+                    self.model,
+                    self.read,
+                    self.write,
+                    self.at_once,
+                ))
+    def __init__(self, words, model, read, write, at_once=attr_dict['at_once'].default):
+        _setattr = _cached_setattr_get(self)
+        _setattr('words', words)
+        _setattr('model', model)
+        _setattr('read', read)
+        _setattr('write', write)
+        _setattr('at_once', at_once)
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+
+
 KEPT = {
     'tcgtrig.model.values.Pattern': (_methods_0, "[[('kw_only', True)], [False, False], ['event', 'event', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['card', 'card', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['player', 'player', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['from_', 'from_', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['to', 'to', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['by', 'by', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['counter', 'counter', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['flag', 'flag', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['stat', 'stat', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['actor', 'actor', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['card_is', 'card_is', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['against', 'against', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['events', 'events', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, actor=attr_dict['actor'].default, card_is=attr_dict['card_is'].default, against=attr_dict['against'].default, events=attr_dict['events'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('event', event)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('from_', from_)\n    _setattr('to', to)\n    _setattr('by', by)\n    _setattr('counter', counter)\n    _setattr('flag', flag)\n    _setattr('stat', stat)\n    _setattr('actor', actor)\n    _setattr('card_is', card_is)\n    _setattr('against', against)\n    _setattr('events', events)\n"),
     'tcgtrig.model.values.Ref': (_methods_1, "[[], [False, False], ['role', 'role', True, False, True, None, True, 'none', (False, False, False), (False, True, False)]]", "def __init__(self, role):\n    _setattr = _cached_setattr_get(self)\n    _setattr('role', role)\n"),
@@ -2658,4 +3303,18 @@ KEPT = {
     'tcgtrig.games.manager._Claim': (_methods_54, "[[], [False, False], ['name', 'name', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['used', 'used', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['refused', 'refused', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['why', 'why', True, False, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, name, used, refused=attr_dict['refused'].default, why=attr_dict['why'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('used', used)\n    _setattr('refused', refused)\n    _setattr('why', why)\n"),
     'tcgtrig.games.manager.GameListing': (_methods_55, "[[('kw_only', True)], [False, False], ['name', 'name', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['title', 'title', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['version', 'version', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['module', 'module', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['distribution', 'distribution', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['distribution_version', 'distribution_version', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['error', 'error', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['variants', 'variants', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['printed', 'printed', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['trigger_multiplicity', 'trigger_multiplicity', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['unstated', 'unstated', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, name, title=attr_dict['title'].default, version=attr_dict['version'].default, module=attr_dict['module'].default, distribution=attr_dict['distribution'].default, distribution_version=attr_dict['distribution_version'].default, error=attr_dict['error'].default, variants=attr_dict['variants'].default, printed=attr_dict['printed'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, unstated=attr_dict['unstated'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('title', title)\n    _setattr('version', version)\n    _setattr('module', module)\n    _setattr('distribution', distribution)\n    _setattr('distribution_version', distribution_version)\n    _setattr('error', error)\n    _setattr('variants', variants)\n    _setattr('printed', printed)\n    _setattr('trigger_multiplicity', trigger_multiplicity)\n    _setattr('unstated', unstated)\n"),
     'tcgtrig.scenario.source.Source': (_methods_56, "[[], [False, False], ['data', 'data', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['file', 'file', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['_lines', 'lines', True, False, True, None, True, 'factory', (False, False, False), (False, True, False)], ['_cache', 'cache', False, False, False, None, False, 'factory', (False, False, False), (False, False, False)], ['moved', 'moved', False, False, False, None, False, 'factory', (False, False, False), (False, False, False)]]", "def __init__(self, data, file, lines=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('data', data)\n    _setattr('file', file)\n    if lines is not NOTHING:\n        _setattr('_lines', lines)\n    else:\n        _setattr('_lines', __attr_factory__lines())\n    _setattr('_cache', __attr_factory__cache())\n    _setattr('moved', __attr_factory_moved())\n"),
+    'tcgtrig.runtime.loops.Growth': (_methods_57, "[[], [False, False], ['grown', 'grown', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['since', 'since', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['stoppable', 'stoppable', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['steady', 'steady', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['piled', 'piled', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['waiting', 'waiting', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['steps', 'steps', True, False, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, grown, since, stoppable, steady=attr_dict['steady'].default, piled=attr_dict['piled'].default, waiting=attr_dict['waiting'].default, steps=attr_dict['steps'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('grown', grown)\n    _setattr('since', since)\n    _setattr('stoppable', stoppable)\n    _setattr('steady', steady)\n    _setattr('piled', piled)\n    _setattr('waiting', waiting)\n    _setattr('steps', steps)\n"),
+    'tcgtrig.language.base.Op': (_methods_58, "[[('kw_only', True), ('weakref_slot', False)], [False, False], ['part', 'part', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['event', 'event', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['subject', 'subject', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['incarnation', 'incarnation', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['data', 'data', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['apply', 'apply', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, part, event, subject=attr_dict['subject'].default, incarnation=attr_dict['incarnation'].default, data=attr_dict['data'].default, apply=attr_dict['apply'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('part', part)\n    _setattr('event', event)\n    _setattr('subject', subject)\n    _setattr('incarnation', incarnation)\n    _setattr('data', data)\n    _setattr('apply', apply)\n"),
+    'tcgtrig.language.base.ActionKind': (_methods_59, "[[], [False, False], ['words', 'words', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['model', 'model', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['card_fields', 'card_fields', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['read', 'read', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['write', 'write', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['plan', 'plan', True, False, True, None, True, 'none', (False, False, False), (False, True, False)]]", "def __init__(self, words, model, card_fields, read, write, plan):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('model', model)\n    _setattr('card_fields', card_fields)\n    _setattr('read', read)\n    _setattr('write', write)\n    _setattr('plan', plan)\n"),
+    'tcgtrig.scenario.compiler.Expectation': (_methods_60, "[[('kw_only', True)], [False, False], ['lists', 'lists', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['counters', 'counters', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['zones', 'zones', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['flags', 'flags', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['stats', 'stats', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['outcome', 'outcome', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['chains', 'chains', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['keys', 'keys', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, lists=attr_dict['lists'].default, counters=attr_dict['counters'].default, zones=attr_dict['zones'].default, flags=attr_dict['flags'].default, stats=attr_dict['stats'].default, outcome=attr_dict['outcome'].default, chains=attr_dict['chains'].default, keys=attr_dict['keys'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('lists', lists)\n    _setattr('counters', counters)\n    _setattr('zones', zones)\n    _setattr('flags', flags)\n    _setattr('stats', stats)\n    _setattr('outcome', outcome)\n    _setattr('chains', chains)\n    _setattr('keys', keys)\n"),
+    'tcgtrig.scenario.compiler.Compiled': (_methods_61, "[[('kw_only', True)], [False, False], ['game', 'game', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['state', 'state', True, True, False, None, True, 'none', (False, False, False), (False, False, False)], ['start', 'start', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['choices', 'choices', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['expect', 'expect', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['notes', 'notes', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['data', 'data', True, True, False, None, False, 'factory', (False, False, False), (False, False, False)]]", "def __init__(self, *, game, state, start, choices, expect, notes=attr_dict['notes'].default, data=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('state', state)\n    _setattr('start', start)\n    _setattr('choices', choices)\n    _setattr('expect', expect)\n    _setattr('notes', notes)\n    if data is not NOTHING:\n        _setattr('data', data)\n    else:\n        _setattr('data', __attr_factory_data())\n"),
+    'tcgtrig.runtime.evaluate.Scope': (_methods_62, "[[('kw_only', True), ('weakref_slot', False)], [False, False], ['key', 'key', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['controller', 'controller', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['card', 'card', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['self_card', 'self_card', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['events', 'events', True, True, True, None, True, 'value', (True, False, False), (False, True, False)], ['self_incarnation', 'self_incarnation', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['fixed', 'fixed', True, True, True, None, True, 'value', (False, False, False), (False, True, False)], ['targets', 'targets', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, key, controller, card=attr_dict['card'].default, self_card=attr_dict['self_card'].default, events=attr_dict['events'].default, self_incarnation=attr_dict['self_incarnation'].default, fixed=attr_dict['fixed'].default, targets=attr_dict['targets'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('controller', controller)\n    _setattr('card', card)\n    _setattr('self_card', self_card)\n    _setattr('events', __attr_converter_events(events))\n    _setattr('self_incarnation', self_incarnation)\n    _setattr('fixed', fixed)\n    _setattr('targets', targets)\n"),
+    'tcgtrig.resolution.Placement': (_methods_63, "[[], [False, False], ['key', 'key', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['id', 'id', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['behind', 'behind', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['activated', 'activated', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['resolved', 'resolved', True, False, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, key, id, behind=attr_dict['behind'].default, activated=attr_dict['activated'].default, resolved=attr_dict['resolved'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('id', id)\n    _setattr('behind', behind)\n    _setattr('activated', activated)\n    _setattr('resolved', resolved)\n"),
+    'tcgtrig.resolution.Resolution': (_methods_64, "[[('kw_only', True)], [False, False], ['game', 'game', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['title', 'title', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['engine', 'engine', True, True, False, None, False, 'none', (False, False, False), (False, False, False)], ['compiled', 'compiled', True, True, False, None, False, 'none', (False, False, False), (False, False, False)], ['unused_choices', 'unused_choices', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, game, title, engine, compiled, unused_choices=attr_dict['unused_choices'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('title', title)\n    _setattr('engine', engine)\n    _setattr('compiled', compiled)\n    _setattr('unused_choices', unused_choices)\n"),
+    'tcgtrig.scenario.reading.Scenario': (_methods_65, "[[('kw_only', True)], [False, False], ['title', 'title', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['game', 'game', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['players', 'players', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['turn_player', 'turn_player', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['source', 'source', True, True, False, None, False, 'none', (False, False, False), (False, False, False)]]", "def __init__(self, *, title, game, players, turn_player, source):\n    _setattr = _cached_setattr_get(self)\n    _setattr('title', title)\n    _setattr('game', game)\n    _setattr('players', players)\n    _setattr('turn_player', turn_player)\n    _setattr('source', source)\n"),
+    'tcgtrig.scenario.reading.Bound': (_methods_66, "[[], [False, False], ['scenario', 'scenario', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['ruleset', 'ruleset', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['compiled', 'compiled', True, False, True, None, True, 'none', (False, False, False), (False, True, False)]]", "def __init__(self, scenario, ruleset, compiled):\n    _setattr = _cached_setattr_get(self)\n    _setattr('scenario', scenario)\n    _setattr('ruleset', ruleset)\n    _setattr('compiled', compiled)\n"),
+    'tcgtrig.model.decision.Decision': (_methods_67, "[[('kw_only', True), ('weakref_slot', False)], [False, False], ['kind', 'kind', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['player', 'player', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['prompt', 'prompt', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['options', 'options', True, True, False, None, True, 'none', (False, False, False), (False, False, False)], ['default', 'default', True, True, True, None, True, 'none', (False, False, False), (False, True, False)], ['effect', 'effect', True, True, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, *, kind, player, prompt, options, default, effect=attr_dict['effect'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('player', player)\n    _setattr('prompt', prompt)\n    _setattr('options', options)\n    _setattr('default', default)\n    _setattr('effect', effect)\n"),
+    'tcgtrig.tools.lint.Finding': (_methods_68, "[[], [False, False], ['file', 'file', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['line', 'line', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['path', 'path', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['message', 'message', True, False, True, None, True, 'none', (False, False, False), (False, True, False)]]", "def __init__(self, file, line, path, message):\n    _setattr = _cached_setattr_get(self)\n    _setattr('file', file)\n    _setattr('line', line)\n    _setattr('path', path)\n    _setattr('message', message)\n"),
+    'tcgtrig.runtime.rechecks.Reads': (_methods_69, "[[], [False, False], ['counters', 'counters', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['other', 'other', True, False, True, None, True, 'value', (False, False, False), (False, True, False)], ['any_counter', 'any_counter', True, False, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, counters=attr_dict['counters'].default, other=attr_dict['other'].default, any_counter=attr_dict['any_counter'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('counters', counters)\n    _setattr('other', other)\n    _setattr('any_counter', any_counter)\n"),
+    'tcgtrig.language.control.ControlKind': (_methods_70, "[[], [False, False], ['words', 'words', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['model', 'model', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['read', 'read', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['write', 'write', True, False, True, None, True, 'none', (False, False, False), (False, True, False)], ['at_once', 'at_once', True, False, True, None, True, 'value', (False, False, False), (False, True, False)]]", "def __init__(self, words, model, read, write, at_once=attr_dict['at_once'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('model', model)\n    _setattr('read', read)\n    _setattr('write', write)\n    _setattr('at_once', at_once)\n"),
 }

@@ -166,6 +166,16 @@ MODULES = (
     "tcgtrig.model.pending",
     "tcgtrig.games.manager",
     "tcgtrig.scenario.source",
+    "tcgtrig.runtime.loops",
+    "tcgtrig.language.base",
+    "tcgtrig.scenario.compiler",
+    "tcgtrig.runtime.evaluate",
+    "tcgtrig.resolution",
+    "tcgtrig.scenario.reading",
+    "tcgtrig.model.decision",
+    "tcgtrig.tools.lint",
+    "tcgtrig.runtime.rechecks",
+    "tcgtrig.language.control",
 )
 #: The generated module.
 TARGET = os.path.join(os.path.dirname(__file__), "_prebuilt.py")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from attrs import evolve, field, frozen
+from attrs import evolve, field
 
 from ..language.base import relative_player
 from ..model.records import maker
@@ -51,6 +51,11 @@ from ..model.values import (
     Value,
     walk,
 )
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 

@@ -40,13 +40,14 @@ def test_every_class_uses_its_kept_methods():
 
 #: What a user (or a tool: inspect, Sphinx, cattrs) sees of each class, printed by a child process
 SEEN = """
-import inspect, json, attrs, importlib
+import inspect, json, attrs, importlib, re
 from tcgtrig.model import prebuilt
 seen = {}
 for module in %r:
     for name, cls in sorted(vars(importlib.import_module(module)).items()):
         if isinstance(cls, type) and f"{module}.{name}" in prebuilt._OPTIONS:
-            seen[name] = [str(inspect.signature(cls)), repr(cls.__init__.__kwdefaults__)]
+            shown = [str(inspect.signature(cls)), repr(cls.__init__.__kwdefaults__)]
+            seen[name] = [re.sub(" at 0x[0-9a-f]+", "", text) for text in shown]  # a function's address
             seen[name] += [[getattr(cls, m).__qualname__, getattr(cls, m).__doc__, getattr(cls, m).__module__] for m in %r]
             seen[name].append(sorted(map(str, cls.__init__.__annotations__.items())))
             seen[name].append([f.name for f in attrs.fields(cls)])
