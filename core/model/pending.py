@@ -18,15 +18,15 @@ import heapq
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from attrs import define, field, setters
+from attrs import field, setters
 
 from .records import maker
 from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 
 if TYPE_CHECKING:
-    from attrs import frozen  # what the type checkers' attrs support reads
+    from attrs import define, frozen  # what the type checkers' attrs support reads
 else:
-    from .prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from .prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     # ``tuple`` converts (called by a function), typed for the events (mypy cannot type a

@@ -1,21 +1,25 @@
-"""The value classes' methods compiled ahead of time (issue 40 item 3).
+"""The model's and the runtime's attrs methods compiled ahead of time (issue 40 item 3).
 
 attrs builds each class as the module is imported: it writes the source of
 ``__init__``, ``__repr__``, ``__eq__`` and ``__hash__`` and compiles it,
 which was more than half of the 20 ms ``tcgtrig.model.values`` took to
 import, in every command.  The text attrs writes is kept instead, once, in
 :mod:`tcgtrig.model._prebuilt` (generated: ``python -m
-tcgtrig.model.prebuilt --regenerate``), where Python compiles it with the
-package.  :func:`frozen` is :func:`attrs.frozen` for the classes listed
-there: attrs still builds the class (its fields, slots, freezing, pickling,
-``attrs.fields``, ``evolve``), seeing that the class already has these four
-methods (its ``auto_detect``), and the kept ones are put in their place,
-each given what attrs would have given it (the fields, their converters).
+tcgtrig.model.prebuilt --regenerate``, for the classes of :data:`MODULES`),
+where Python compiles it with the package.  :func:`frozen` and
+:func:`define` are attrs' own for the classes kept there: attrs still
+builds the class (its fields, slots, freezing, pickling, ``attrs.fields``,
+``evolve``), seeing that the class already has the methods it would write
+(its ``auto_detect``), and the kept ones are put in their place, each given
+what attrs would have given it (the fields, their converters and factories)
+and named as attrs names them.  Modules decorate with them at run time and
+with attrs' own for the type checkers (``if TYPE_CHECKING:``), whose attrs
+support knows attrs' names only.
 
 The kept text must be what the installed attrs writes for the class as it
-is now: attrs still writes one of the four, ``__init__`` (as
+is now: attrs still writes one of the methods, ``__init__`` (as
 ``__attrs_init__``, which it adds to a class with an ``__init__`` of its
-own), and the kept one is used only when the two texts are the same and
+own), and the kept ones are used only when the two texts are the same and
 the fields are the ones the text was written for.  Otherwise — another
 attrs, a class edited since (``tests/core/test_prebuilt.py`` fails until
 the file is written again), or the variable ``TCGTRIG_PREBUILT=0`` (how the
@@ -25,6 +29,7 @@ generator reads what attrs writes) — the class is built the plain way.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
@@ -33,11 +38,12 @@ import attr._compat
 import attr._make
 import attrs
 
-__all__ = ["METHODS", "frozen", "shape"]
+__all__ = ["METHODS", "define", "frozen", "shape"]
 
 _C = TypeVar("_C", bound=type)
 
-#: The methods kept, in the order attrs writes them.
+#: The methods kept, in the order attrs writes them (a class with ``eq=False`` has no ``__eq__``
+#: or ``__hash__`` from attrs, one with a method of its own keeps its own).
 METHODS = ("__repr__", "__eq__", "__hash__", "__init__")
 #: The variable that turns the kept methods off (``0``).
 VARIABLE = "TCGTRIG_PREBUILT"
@@ -45,27 +51,36 @@ VARIABLE = "TCGTRIG_PREBUILT"
 
 def frozen(maybe_cls: _C | None = None, **options: Any) -> Any:
     """:func:`attrs.frozen` with the methods kept in :mod:`tcgtrig.model._prebuilt` (see above)."""
+    return _decorator("frozen", attrs.frozen, maybe_cls, options)
 
+
+def define(maybe_cls: _C | None = None, **options: Any) -> Any:
+    """:func:`attrs.define` with the methods kept in :mod:`tcgtrig.model._prebuilt` (see above)."""
+    return _decorator("define", attrs.define, maybe_cls, options)
+
+
+def _decorator(name: str, decorate: Callable[..., Any], maybe_cls: _C | None, options: dict[str, Any]) -> Any:
     def wrap(cls: _C) -> _C:
-        return _build(cls, options)
+        return _build(cls, name, decorate, options)
 
     return wrap if maybe_cls is None else wrap(maybe_cls)
 
 
-def _build(cls: _C, options: dict[str, Any]) -> _C:
+def _build(cls: _C, name: str, decorate: Callable[..., Any], options: dict[str, Any]) -> _C:
     key = f"{cls.__module__}.{cls.__qualname__}"
+    options = {"decorator": name, **options}
     _OPTIONS[key] = options
     kept = _kept().get(key)
-    if kept is None or any(name in cls.__dict__ for name in METHODS):
-        return attrs.frozen(cls, **options)
-    make, wanted, init = kept
-    for name in METHODS:  # attrs leaves a method the class has to it (auto_detect): it writes none of these
+    if kept is None:
+        return decorate(cls, **_attrs_options(options))  # type: ignore[no-any-return]
+    make, wanted, init, methods = kept
+    for name in methods:  # attrs leaves a method the class has to it (auto_detect): it writes none of these
         setattr(cls, name, _placeholder)
-    built: _C = attrs.frozen(cls, **options)
+    built: _C = decorate(cls, **_attrs_options(options))
     if shape(built, options) != wanted or _attrs_init(built) != init:  # not what attrs writes now
-        for name in METHODS:
+        for name in methods:
             delattr(cls, name)
-        return attrs.frozen(cls, **options)
+        return decorate(cls, **_attrs_options(options))  # type: ignore[no-any-return]
     for name, method in make(**_given(built, make)).items():
         method.__module__ = built.__module__
         method.__qualname__ = f"{built.__qualname__}.{name}"
@@ -74,23 +89,28 @@ def _build(cls: _C, options: dict[str, Any]) -> _C:
     made: Any = built  # the annotations attrs gives __init__, as it gave them to __attrs_init__
     made.__init__.__annotations__ = made.__attrs_init__.__annotations__
     ne = getattr(attr._make, "__ne__", None)  # the one attrs gives every class with __eq__
-    if ne is not None:
+    if ne is not None and "__eq__" in methods:
         made.__ne__ = ne
     return built
+
+
+def _attrs_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options for attrs (without the decorator's name)."""
+    return {key: value for key, value in options.items() if key != "decorator"}
 
 
 def _placeholder(*args: Any) -> Any:  # pragma: no cover - replaced before any call
     raise NotImplementedError
 
 
-def _kept() -> dict[str, tuple[Callable[..., dict[str, Any]], str, str]]:
+def _kept() -> dict[str, tuple[Callable[..., dict[str, Any]], str, str, tuple[str, ...]]]:
     """The kept methods by class: what makes them, the shape of the class
-    they were written for and the text of its ``__init__``."""
+    they were written for, the text of its ``__init__`` and their names."""
     if os.environ.get(VARIABLE) == "0":
         return {}
     from . import _prebuilt
 
-    return cast("dict[str, tuple[Callable[..., dict[str, Any]], str, str]]", _prebuilt.KEPT)
+    return cast("dict[str, tuple[Callable[..., dict[str, Any]], str, str, tuple[str, ...]]]", _prebuilt.KEPT)
 
 
 def _attrs_init(cls: type) -> str:
@@ -139,7 +159,7 @@ def shape(cls: type, options: dict[str, Any]) -> str:
     fields = attrs.fields(cls)
     parts: list[Any] = [sorted(options.items()), [hasattr(cls, hook) for hook in _HOOKS]]
     parts += [list(_field_shape(field)) for field in fields]
-    return repr(parts)
+    return re.sub(" at 0x[0-9a-f]+", "", repr(parts))  # an option's value by its name, not its address
 
 
 #: The methods of a class that attrs' ``__init__`` calls when the class has them.
@@ -176,6 +196,11 @@ MODULES = (
     "tcgtrig.tools.lint",
     "tcgtrig.runtime.rechecks",
     "tcgtrig.language.control",
+    "tcgtrig.runtime.machine",
+    "tcgtrig.runtime.machine_base",
+    "tcgtrig.model.state",
+    "tcgtrig.runtime.triggers",
+    "tcgtrig.tools.render",
 )
 #: The generated module.
 TARGET = os.path.join(os.path.dirname(__file__), "_prebuilt.py")
@@ -204,21 +229,22 @@ def prebuilt_code() -> str:
         "",
     ]
     entries = []
-    for number, (name, wanted, given, source) in enumerate(classes):
+    for number, (name, wanted, given, source, methods) in enumerate(classes):
         function = f"_methods_{number}"
         lines += [f"def {function}({', '.join(given)}):  # {name}"]
         lines += [f"    {line}" if line else "" for line in source.splitlines()]
-        lines += [f"    return {{{', '.join(f'{m!r}: {m}' for m in METHODS)}}}", "", ""]
+        lines += [f"    return {{{', '.join(f'{m!r}: {m}' for m in methods)}}}", "", ""]
         init = _function_text(source, "__init__")
-        entries.append(f"    {name!r}: ({function}, {wanted!r}, {init!r}),")
+        entries.append(f"    {name!r}: ({function}, {wanted!r}, {init!r}, {tuple(methods)!r}),")
     lines += ["KEPT = {", *entries, "}", ""]
     return "\n".join(lines)
 
 
 def _written(modules: list[str]) -> str:
-    """(name, shape, names read, text) of each class of ``modules`` whose
-    four methods attrs wrote in one text that reads only what
-    :func:`_given` gives (run where nothing is kept)."""
+    """(name, shape, names read, text, methods) of each class of ``modules``
+    decorated here whose text from attrs (its ``__init__`` and those of the
+    four attrs wrote beside it) reads only what :func:`_given` gives (run
+    where nothing is kept)."""
     import importlib
     import json
     import linecache
@@ -232,17 +258,25 @@ def _written(modules: list[str]) -> str:
             options = _OPTIONS.get(f"{module_name}.{cls.__qualname__}")
             if options is None:
                 continue
-            codes = [getattr(cls, name).__code__ for name in METHODS if name in cls.__dict__]
-            if len(codes) != len(METHODS) or len({code.co_filename for code in codes}) != 1:
+            if "__init__" not in cls.__dict__:
                 continue
-            source = "".join(linecache.getlines(codes[0].co_filename))
+            script = cls.__init__.__code__.co_filename  # the text attrs wrote
+            methods = [
+                name
+                for name in METHODS
+                if name in cls.__dict__ and getattr(cls.__dict__[name], "__code__", None) is not None
+                if cls.__dict__[name].__code__.co_filename == script
+            ]
+            if not script.startswith("<attrs generated"):
+                continue
+            source = "".join(linecache.getlines(script))
             given = _names_read(source)
             known = {"attr_dict", "_cached_setattr_get", "_compat", "NOTHING"}
             known |= {f"__attr_converter_{field.name}" for field in attrs.fields(cls) if field.converter}
             known |= {f"__attr_factory_{field.name}" for field in attrs.fields(cls) if _made(field)}
             if not set(given) <= known:
                 continue
-            found.append((f"{module_name}.{cls.__qualname__}", shape(cls, options), given, source))
+            found.append((f"{module_name}.{cls.__qualname__}", shape(cls, options), given, source, methods))
     return json.dumps(found)
 
 

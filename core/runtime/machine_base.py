@@ -23,13 +23,18 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field, setters
+from attrs import field, setters
 
 from ..model.info import ActivationContext, ChainKeys
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Trace
 from .loops import GrowthGuard, LoopGuard
 from .rechecks import Rechecks
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..model.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from ..games.manager import Ruleset

@@ -21,12 +21,17 @@ import itertools
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field
+from attrs import field
 
 from ..base import budget
 from ..base.safe_text import SHORTENED_NOTE, Shown
 from ..model.trace import Step
 from ..resolution import Resolution
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..model.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -27,15 +27,21 @@ def test_the_kept_text_is_what_attrs_writes_now():
 
 
 def test_every_class_uses_its_kept_methods():
-    """Every class decorated with ``prebuilt.frozen`` (a mutable one, ``define``, is attrs' alone)."""
-    classes = []
+    """Every class decorated with ``prebuilt.frozen`` or ``prebuilt.define``
+    has kept methods, and uses them: those attrs writes for it (a class with
+    ``eq=False`` has no ``__eq__`` or ``__hash__`` from attrs)."""
+    from tcgtrig.model import _prebuilt
+
     for name in prebuilt.MODULES:
-        module = importlib.import_module(name)
-        classes += [vars(module)[key.rpartition(".")[2]] for key in prebuilt._OPTIONS if key.startswith(f"{name}.")]
-    assert len(classes) > 55
-    for cls in classes:
-        for name in prebuilt.METHODS:
-            assert getattr(cls, name).__code__.co_filename == str(KEPT_FILE), (cls, name)
+        importlib.import_module(name)
+    assert len(prebuilt._OPTIONS) >= 80 and set(prebuilt._OPTIONS) <= set(_prebuilt.KEPT)
+    for key in prebuilt._OPTIONS:
+        module, _, name = key.rpartition(".")
+        cls = vars(importlib.import_module(module))[name]
+        methods = _prebuilt.KEPT[key][3]
+        assert "__init__" in methods and "__repr__" in methods, key
+        for method in methods:
+            assert getattr(cls, method).__code__.co_filename == str(KEPT_FILE), (key, method)
 
 
 #: What a user (or a tool: inspect, Sphinx, cattrs) sees of each class, printed by a child process
@@ -48,7 +54,7 @@ for module in %r:
         if isinstance(cls, type) and f"{module}.{name}" in prebuilt._OPTIONS:
             shown = [str(inspect.signature(cls)), repr(cls.__init__.__kwdefaults__)]
             seen[name] = [re.sub(" at 0x[0-9a-f]+", "", text) for text in shown]  # a function's address
-            seen[name] += [[getattr(cls, m).__qualname__, getattr(cls, m).__doc__, getattr(cls, m).__module__] for m in %r]
+            seen[name] += [[getattr(getattr(cls, m), k, None) for k in ("__qualname__", "__doc__", "__module__")] for m in %r]
             seen[name].append(sorted(map(str, cls.__init__.__annotations__.items())))
             seen[name].append([f.name for f in attrs.fields(cls)])
             seen[name].append(sorted(k for k in vars(cls) if k not in ("__attrs_init__", "__attrs_props__")))
