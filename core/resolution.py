@@ -28,7 +28,7 @@ from .scenario.source import format_path
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from .model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from .base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["Resolution", "Placement", "resolve", "pick_game", "summary"]
 

@@ -24,7 +24,7 @@ from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event, make_ev
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from ..model.state import GameState

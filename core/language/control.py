@@ -34,7 +34,7 @@ from .base import Reader, Writer, some
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["CONTROLS", "ControlKind", "NEGATIONS", "NOT_AT_ONCE"]
 

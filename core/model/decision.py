@@ -19,7 +19,7 @@ from .records import maker
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from .prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from .pending import PendingEffect

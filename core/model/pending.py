@@ -26,7 +26,7 @@ from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 if TYPE_CHECKING:
     from attrs import define, frozen  # what the type checkers' attrs support reads
 else:
-    from .prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
+    from ..base.prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     # ``tuple`` converts (called by a function), typed for the events (mypy cannot type a

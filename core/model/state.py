@@ -19,7 +19,7 @@ from .values import Card, CardDynamic, Event
 if TYPE_CHECKING:
     from attrs import define  # what the type checkers' attrs support reads
 else:
-    from .prebuilt import define  # attrs.define, the methods compiled ahead of time
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 __all__ = ["Changes", "GameState", "without_amounts"]
 

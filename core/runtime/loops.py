@@ -31,7 +31,7 @@ from ..model.values import Battle, Compare, CounterIs, Happened, HappenedCount, 
 if TYPE_CHECKING:
     from attrs import define, frozen  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
+    from ..base.prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
 
 __all__ = [
     "LoopGuard",

@@ -64,7 +64,7 @@ from .triggers import AbilityIndex
 if TYPE_CHECKING:
     from attrs import define  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import define  # attrs.define, the methods compiled ahead of time
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 

@@ -27,7 +27,7 @@ from ..model.values import AllOf, AnyOf, AtTrigger, Condition, CounterIs, Did, M
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["Reads", "EVERYTHING", "condition_reads", "Rechecks"]
 

@@ -44,7 +44,7 @@ from .loops import Read, number_reads
 if TYPE_CHECKING:
     from attrs import define  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import define  # attrs.define, the methods compiled ahead of time
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 

@@ -42,7 +42,7 @@ from .validating import (
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = [
     "Scenario",

@@ -32,7 +32,7 @@ from .input_size import DEFAULT_MAX_BYTES, parse_max_bytes
 if TYPE_CHECKING:
     from attrs import frozen  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     import yaml

@@ -31,7 +31,7 @@ from ..resolution import Resolution
 if TYPE_CHECKING:
     from attrs import define  # what the type checkers' attrs support reads
 else:
-    from ..model.prebuilt import define  # attrs.define, the methods compiled ahead of time
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from rich.console import Console

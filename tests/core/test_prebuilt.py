@@ -1,5 +1,5 @@
 """The value classes' methods compiled ahead of time (issue 40 item 3):
-:mod:`tcgtrig.model._prebuilt` holds, as it stands, the text attrs writes
+:mod:`tcgtrig.base._prebuilt` holds, as it stands, the text attrs writes
 for each class, every class uses it, and a class whose text is not what
 attrs writes now is built the plain way."""
 
@@ -14,15 +14,15 @@ from pathlib import Path
 
 import attrs
 import pytest
-from tcgtrig.model import prebuilt
+from tcgtrig.base import prebuilt
 
 KEPT_FILE = Path(prebuilt.TARGET)
 
 
 def test_the_kept_text_is_what_attrs_writes_now():
-    """Regenerate with ``python -m tcgtrig.model.prebuilt --regenerate``."""
+    """Regenerate with ``python -m tcgtrig.base.prebuilt --regenerate``."""
     assert prebuilt.prebuilt_code() == KEPT_FILE.read_text(encoding="utf-8"), (
-        "out of date: python -m tcgtrig.model.prebuilt --regenerate"
+        "out of date: python -m tcgtrig.base.prebuilt --regenerate"
     )
 
 
@@ -30,7 +30,7 @@ def test_every_class_uses_its_kept_methods():
     """Every class decorated with ``prebuilt.frozen`` or ``prebuilt.define``
     has kept methods, and uses them: those attrs writes for it (a class with
     ``eq=False`` has no ``__eq__`` or ``__hash__`` from attrs)."""
-    from tcgtrig.model import _prebuilt
+    from tcgtrig.base import _prebuilt
 
     for name in prebuilt.MODULES:
         importlib.import_module(name)
@@ -47,7 +47,7 @@ def test_every_class_uses_its_kept_methods():
 #: What a user (or a tool: inspect, Sphinx, cattrs) sees of each class, printed by a child process
 SEEN = """
 import inspect, json, attrs, importlib, re
-from tcgtrig.model import prebuilt
+from tcgtrig.base import prebuilt
 seen = {}
 for module in %r:
     for name, cls in sorted(vars(importlib.import_module(module)).items()):
