@@ -31,7 +31,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 import attr._compat
@@ -156,23 +156,34 @@ def shape(cls: type, options: dict[str, Any]) -> str:
     """What the text attrs writes for ``cls`` depends on: the decorator's
     options and each field's name, alias, flags, default and converter (as
     kinds, not values: the kept methods read the values from the class)."""
-    fields = attrs.fields(cls)
     parts: list[Any] = [sorted(options.items()), [hasattr(cls, hook) for hook in _HOOKS]]
-    parts += [list(_field_shape(field)) for field in fields]
-    return re.sub(" at 0x[0-9a-f]+", "", repr(parts))  # an option's value by its name, not its address
+    parts += map(_field_shape, attrs.fields(cls))
+    text = repr(parts)
+    return re.sub(" at 0x[0-9a-f]+", "", text) if " at 0x" in text else text  # an option by its name, not its address
 
 
 #: The methods of a class that attrs' ``__init__`` calls when the class has them.
 _HOOKS = ("__attrs_pre_init__", "__attrs_post_init__")
 
 
-def _field_shape(field: Any) -> Iterator[Any]:
-    yield from (field.name, field.alias, field.init, field.kw_only, field.eq, field.hash)
-    yield field.repr if isinstance(field.repr, bool) else "custom repr"
+def _field_shape(field: Any) -> tuple[Any, ...]:
     default = field.default
-    yield "none" if default is attrs.NOTHING else "factory" if isinstance(default, attrs.Factory) else "value"  # type: ignore[arg-type]
-    yield (field.converter is not None, field.validator is not None, field.eq_key is not None)
-    yield (field.on_setattr is not None, field.order, field.order_key is not None)
+    return (
+        field.name,
+        field.alias,
+        field.init,
+        field.kw_only,
+        field.eq,
+        field.hash,
+        field.repr if isinstance(field.repr, bool) else "custom repr",
+        "none" if default is attrs.NOTHING else "factory" if type(default) is attrs.Factory else "value",
+        field.converter is not None,
+        field.validator is not None,
+        field.eq_key is not None,
+        field.on_setattr is not None,
+        field.order,
+        field.order_key is not None,
+    )
 
 
 # --------------------------------------------------------------------------
