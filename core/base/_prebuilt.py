@@ -2,7 +2,7 @@
 # Regenerate: python -m tcgtrig.base.prebuilt --regenerate
 # mypy: ignore-errors
 
-def _methods_0(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Pattern
+def _methods_0(_compat):  # tcgtrig.model.values.Pattern
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -53,25 +53,10 @@ def _methods_0(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values
                     self.against,
                     self.events,
                 ))
-    def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, actor=attr_dict['actor'].default, card_is=attr_dict['card_is'].default, against=attr_dict['against'].default, events=attr_dict['events'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('event', event)
-        _setattr('card', card)
-        _setattr('player', player)
-        _setattr('from_', from_)
-        _setattr('to', to)
-        _setattr('by', by)
-        _setattr('counter', counter)
-        _setattr('flag', flag)
-        _setattr('stat', stat)
-        _setattr('actor', actor)
-        _setattr('card_is', card_is)
-        _setattr('against', against)
-        _setattr('events', events)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_1(_cached_setattr_get, _compat):  # tcgtrig.model.values.Ref
+def _methods_1(_compat):  # tcgtrig.model.values.Ref
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -98,13 +83,10 @@ def _methods_1(_cached_setattr_get, _compat):  # tcgtrig.model.values.Ref
                     -1866847446976765626,
                     self.role,
                 ))
-    def __init__(self, role):
-        _setattr = _cached_setattr_get(self)
-        _setattr('role', role)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_2(__attr_converter_ids, _cached_setattr_get, _compat):  # tcgtrig.model.values.CardIds
+def _methods_2(_compat):  # tcgtrig.model.values.CardIds
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -131,13 +113,10 @@ def _methods_2(__attr_converter_ids, _cached_setattr_get, _compat):  # tcgtrig.m
                     1192923321868176783,
                     self.ids,
                 ))
-    def __init__(self, ids):
-        _setattr = _cached_setattr_get(self)
-        _setattr('ids', __attr_converter_ids(ids))
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_3(__attr_converter_all_types, __attr_converter_cards_under, __attr_converter_stat, __attr_converter_types, __attr_converter_zone, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Query
+def _methods_3(_compat):  # tcgtrig.model.values.Query
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -198,30 +177,10 @@ def _methods_3(__attr_converter_all_types, __attr_converter_cards_under, __attr_
                     self.top,
                     self.cards_under,
                 ))
-    def __init__(self, *, zone=attr_dict['zone'].default, owner=attr_dict['owner'].default, types=attr_dict['types'].default, all_types=attr_dict['all_types'].default, has=attr_dict['has'].default, name=attr_dict['name'].default, flag=attr_dict['flag'].default, no_flag=attr_dict['no_flag'].default, stat=attr_dict['stat'].default, under=attr_dict['under'].default, exclude=attr_dict['exclude'].default, pick=attr_dict['pick'].default, upto=attr_dict['upto'].default, chooser=attr_dict['chooser'].default, highest=attr_dict['highest'].default, lowest=attr_dict['lowest'].default, top=attr_dict['top'].default, cards_under=attr_dict['cards_under'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('zone', __attr_converter_zone(zone))
-        _setattr('owner', owner)
-        _setattr('types', __attr_converter_types(types))
-        _setattr('all_types', __attr_converter_all_types(all_types))
-        _setattr('has', has)
-        _setattr('name', name)
-        _setattr('flag', flag)
-        _setattr('no_flag', no_flag)
-        _setattr('stat', __attr_converter_stat(stat))
-        _setattr('under', under)
-        _setattr('exclude', exclude)
-        _setattr('pick', pick)
-        _setattr('upto', upto)
-        _setattr('chooser', chooser)
-        _setattr('highest', highest)
-        _setattr('lowest', lowest)
-        _setattr('top', top)
-        _setattr('cards_under', __attr_converter_cards_under(cards_under))
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_4(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.TargetRef
+def _methods_4(_compat):  # tcgtrig.model.values.TargetRef
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -248,13 +207,10 @@ def _methods_4(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values
                     -7584357266704111285,
                     self.name,
                 ))
-    def __init__(self, name=attr_dict['name'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('name', name)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_5(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Count
+def _methods_5(_compat):  # tcgtrig.model.values.Count
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -283,14 +239,10 @@ def _methods_5(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values
                     self.of,
                     self.fixed,
                 ))
-    def __init__(self, of, fixed=attr_dict['fixed'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('of', of)
-        _setattr('fixed', fixed)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_6(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.StatOf
+def _methods_6(_compat):  # tcgtrig.model.values.StatOf
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -321,15 +273,10 @@ def _methods_6(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values
                     self.stat,
                     self.fixed,
                 ))
-    def __init__(self, card, stat, fixed=attr_dict['fixed'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('stat', stat)
-        _setattr('fixed', fixed)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_7(_cached_setattr_get, _compat):  # tcgtrig.model.values.DidCount
+def _methods_7(_compat):  # tcgtrig.model.values.DidCount
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -356,13 +303,10 @@ def _methods_7(_cached_setattr_get, _compat):  # tcgtrig.model.values.DidCount
                     4981466471763458870,
                     self.label,
                 ))
-    def __init__(self, label):
-        _setattr = _cached_setattr_get(self)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_8(_cached_setattr_get, _compat):  # tcgtrig.model.values.HappenedCount
+def _methods_8(_compat):  # tcgtrig.model.values.HappenedCount
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -389,13 +333,10 @@ def _methods_8(_cached_setattr_get, _compat):  # tcgtrig.model.values.HappenedCo
                     -319686355980453028,
                     self.pattern,
                 ))
-    def __init__(self, pattern):
-        _setattr = _cached_setattr_get(self)
-        _setattr('pattern', pattern)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_9(_cached_setattr_get, _compat):  # tcgtrig.model.values.Compare
+def _methods_9(_compat):  # tcgtrig.model.values.Compare
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -424,14 +365,10 @@ def _methods_9(_cached_setattr_get, _compat):  # tcgtrig.model.values.Compare
                     self.op,
                     self.value,
                 ))
-    def __init__(self, op, value):
-        _setattr = _cached_setattr_get(self)
-        _setattr('op', op)
-        _setattr('value', value)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_10(__attr_converter_zone, _cached_setattr_get, _compat):  # tcgtrig.model.values.InZone
+def _methods_10(_compat):  # tcgtrig.model.values.InZone
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -460,14 +397,10 @@ def _methods_10(__attr_converter_zone, _cached_setattr_get, _compat):  # tcgtrig
                     self.card,
                     self.zone,
                 ))
-    def __init__(self, card, zone):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('zone', __attr_converter_zone(zone))
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_11(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.HasFlag
+def _methods_11(_compat):  # tcgtrig.model.values.HasFlag
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -498,15 +431,10 @@ def _methods_11(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.flag,
                     self.negate,
                 ))
-    def __init__(self, card, flag, negate=attr_dict['negate'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('flag', flag)
-        _setattr('negate', negate)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_12(_cached_setattr_get, _compat):  # tcgtrig.model.values.StatIs
+def _methods_12(_compat):  # tcgtrig.model.values.StatIs
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -537,15 +465,10 @@ def _methods_12(_cached_setattr_get, _compat):  # tcgtrig.model.values.StatIs
                     self.stat,
                     self.compare,
                 ))
-    def __init__(self, card, stat, compare):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('stat', stat)
-        _setattr('compare', compare)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_13(_cached_setattr_get, _compat):  # tcgtrig.model.values.CounterIs
+def _methods_13(_compat):  # tcgtrig.model.values.CounterIs
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -576,15 +499,10 @@ def _methods_13(_cached_setattr_get, _compat):  # tcgtrig.model.values.CounterIs
                     self.counter,
                     self.compare,
                 ))
-    def __init__(self, player, counter, compare):
-        _setattr = _cached_setattr_get(self)
-        _setattr('player', player)
-        _setattr('counter', counter)
-        _setattr('compare', compare)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_14(_cached_setattr_get, _compat):  # tcgtrig.model.values.CountIs
+def _methods_14(_compat):  # tcgtrig.model.values.CountIs
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -613,14 +531,10 @@ def _methods_14(_cached_setattr_get, _compat):  # tcgtrig.model.values.CountIs
                     self.of,
                     self.compare,
                 ))
-    def __init__(self, of, compare):
-        _setattr = _cached_setattr_get(self)
-        _setattr('of', of)
-        _setattr('compare', compare)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_15(__attr_converter_conditions, _cached_setattr_get, _compat):  # tcgtrig.model.values.AllOf
+def _methods_15(_compat):  # tcgtrig.model.values.AllOf
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -647,13 +561,10 @@ def _methods_15(__attr_converter_conditions, _cached_setattr_get, _compat):  # t
                     8536187146175144102,
                     self.conditions,
                 ))
-    def __init__(self, conditions):
-        _setattr = _cached_setattr_get(self)
-        _setattr('conditions', __attr_converter_conditions(conditions))
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_16(__attr_converter_conditions, _cached_setattr_get, _compat):  # tcgtrig.model.values.AnyOf
+def _methods_16(_compat):  # tcgtrig.model.values.AnyOf
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -680,13 +591,10 @@ def _methods_16(__attr_converter_conditions, _cached_setattr_get, _compat):  # t
                     -2057234408147098036,
                     self.conditions,
                 ))
-    def __init__(self, conditions):
-        _setattr = _cached_setattr_get(self)
-        _setattr('conditions', __attr_converter_conditions(conditions))
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_17(_cached_setattr_get, _compat):  # tcgtrig.model.values.Not
+def _methods_17(_compat):  # tcgtrig.model.values.Not
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -713,13 +621,10 @@ def _methods_17(_cached_setattr_get, _compat):  # tcgtrig.model.values.Not
                     -6263842599883772677,
                     self.condition,
                 ))
-    def __init__(self, condition):
-        _setattr = _cached_setattr_get(self)
-        _setattr('condition', condition)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_18(_cached_setattr_get, _compat):  # tcgtrig.model.values.Did
+def _methods_18(_compat):  # tcgtrig.model.values.Did
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -746,13 +651,10 @@ def _methods_18(_cached_setattr_get, _compat):  # tcgtrig.model.values.Did
                     6208406838129977295,
                     self.label,
                 ))
-    def __init__(self, label):
-        _setattr = _cached_setattr_get(self)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_19(_cached_setattr_get, _compat):  # tcgtrig.model.values.TurnOf
+def _methods_19(_compat):  # tcgtrig.model.values.TurnOf
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -779,13 +681,10 @@ def _methods_19(_cached_setattr_get, _compat):  # tcgtrig.model.values.TurnOf
                     2438865037675802772,
                     self.player,
                 ))
-    def __init__(self, player):
-        _setattr = _cached_setattr_get(self)
-        _setattr('player', player)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_20(_cached_setattr_get, _compat):  # tcgtrig.model.values.AtTrigger
+def _methods_20(_compat):  # tcgtrig.model.values.AtTrigger
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -812,13 +711,10 @@ def _methods_20(_cached_setattr_get, _compat):  # tcgtrig.model.values.AtTrigger
                     424691313454376018,
                     self.condition,
                 ))
-    def __init__(self, condition):
-        _setattr = _cached_setattr_get(self)
-        _setattr('condition', condition)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_21(_cached_setattr_get, _compat):  # tcgtrig.model.values.Marked
+def _methods_21(_compat):  # tcgtrig.model.values.Marked
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -845,13 +741,10 @@ def _methods_21(_cached_setattr_get, _compat):  # tcgtrig.model.values.Marked
                     8428379807227250421,
                     self.name,
                 ))
-    def __init__(self, name):
-        _setattr = _cached_setattr_get(self)
-        _setattr('name', name)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_22(_cached_setattr_get, _compat):  # tcgtrig.model.values.Happened
+def _methods_22(_compat):  # tcgtrig.model.values.Happened
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -880,14 +773,10 @@ def _methods_22(_cached_setattr_get, _compat):  # tcgtrig.model.values.Happened
                     self.pattern,
                     self.compare,
                 ))
-    def __init__(self, pattern, compare):
-        _setattr = _cached_setattr_get(self)
-        _setattr('pattern', pattern)
-        _setattr('compare', compare)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_23(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Move
+def _methods_23(_compat):  # tcgtrig.model.values.Move
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -930,21 +819,10 @@ def _methods_23(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.label,
                     self.flags,
                 ))
-    def __init__(self, *, card, to, from_=attr_dict['from_'].default, as_=attr_dict['as_'].default, under=attr_dict['under'].default, alone=attr_dict['alone'].default, by=attr_dict['by'].default, label=attr_dict['label'].default, flags=attr_dict['flags'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('to', to)
-        _setattr('from_', from_)
-        _setattr('as_', as_)
-        _setattr('under', under)
-        _setattr('alone', alone)
-        _setattr('by', by)
-        _setattr('label', label)
-        _setattr('flags', flags)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_24(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Stack
+def _methods_24(_compat):  # tcgtrig.model.values.Stack
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -979,17 +857,10 @@ def _methods_24(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, card, onto, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('onto', onto)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_25(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Draw
+def _methods_25(_compat):  # tcgtrig.model.values.Draw
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1024,17 +895,10 @@ def _methods_25(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, player=attr_dict['player'].default, count=attr_dict['count'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('player', player)
-        _setattr('count', count)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_26(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Gain
+def _methods_26(_compat):  # tcgtrig.model.values.Gain
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1073,19 +937,10 @@ def _methods_26(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, player=attr_dict['player'].default, counter, amount=attr_dict['amount'].default, sign=attr_dict['sign'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('player', player)
-        _setattr('counter', counter)
-        _setattr('amount', amount)
-        _setattr('sign', sign)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_27(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.LoseGame
+def _methods_27(_compat):  # tcgtrig.model.values.LoseGame
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1120,17 +975,10 @@ def _methods_27(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, player=attr_dict['player'].default, reason=attr_dict['reason'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('player', player)
-        _setattr('reason', reason)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_28(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Flag
+def _methods_28(_compat):  # tcgtrig.model.values.Flag
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1169,19 +1017,10 @@ def _methods_28(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, card, set_=attr_dict['set_'].default, clear=attr_dict['clear'].default, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('set_', set_)
-        _setattr('clear', clear)
-        _setattr('until', until)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_29(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Change
+def _methods_29(_compat):  # tcgtrig.model.values.Change
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1220,19 +1059,10 @@ def _methods_29(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, card, stat, by_amount, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('stat', stat)
-        _setattr('by_amount', by_amount)
-        _setattr('until', until)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_30(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Emit
+def _methods_30(_compat):  # tcgtrig.model.values.Emit
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1269,18 +1099,10 @@ def _methods_30(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.reason,
                     self.label,
                 ))
-    def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, by=attr_dict['by'].default, reason=attr_dict['reason'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('event', event)
-        _setattr('card', card)
-        _setattr('player', player)
-        _setattr('by', by)
-        _setattr('reason', reason)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_31(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Activate
+def _methods_31(_compat):  # tcgtrig.model.values.Activate
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1309,14 +1131,10 @@ def _methods_31(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.key,
                     self.label,
                 ))
-    def __init__(self, *, key, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('key', key)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_32(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Prevent
+def _methods_32(_compat):  # tcgtrig.model.values.Prevent
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1345,14 +1163,10 @@ def _methods_32(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.card,
                     self.label,
                 ))
-    def __init__(self, *, card=attr_dict['card'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_33(__attr_converter_else_, __attr_converter_then, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.If
+def _methods_33(_compat):  # tcgtrig.model.values.If
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1385,16 +1199,10 @@ def _methods_33(__attr_converter_else_, __attr_converter_then, _cached_setattr_g
                     self.else_,
                     self.label,
                 ))
-    def __init__(self, *, condition, then=attr_dict['then'].default, else_=attr_dict['else_'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('condition', condition)
-        _setattr('then', __attr_converter_then(then))
-        _setattr('else_', __attr_converter_else_(else_))
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_34(__attr_converter_actions, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Together
+def _methods_34(_compat):  # tcgtrig.model.values.Together
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1423,14 +1231,10 @@ def _methods_34(__attr_converter_actions, _cached_setattr_get, _compat, attr_dic
                     self.actions,
                     self.label,
                 ))
-    def __init__(self, *, actions, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('actions', __attr_converter_actions(actions))
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_35(__attr_converter_else_, __attr_converter_then, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.May
+def _methods_35(_compat):  # tcgtrig.model.values.May
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1461,15 +1265,10 @@ def _methods_35(__attr_converter_else_, __attr_converter_then, _cached_setattr_g
                     self.else_,
                     self.label,
                 ))
-    def __init__(self, *, then=attr_dict['then'].default, else_=attr_dict['else_'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('then', __attr_converter_then(then))
-        _setattr('else_', __attr_converter_else_(else_))
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_36(__attr_converter_actions, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Delay
+def _methods_36(_compat):  # tcgtrig.model.values.Delay
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1498,14 +1297,10 @@ def _methods_36(__attr_converter_actions, _cached_setattr_get, _compat, attr_dic
                     self.actions,
                     self.label,
                 ))
-    def __init__(self, *, actions=attr_dict['actions'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('actions', __attr_converter_actions(actions))
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_37(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Grant
+def _methods_37(_compat):  # tcgtrig.model.values.Grant
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1544,19 +1339,10 @@ def _methods_37(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.by,
                     self.label,
                 ))
-    def __init__(self, *, card, ability, key, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('ability', ability)
-        _setattr('key', key)
-        _setattr('until', until)
-        _setattr('as_', as_)
-        _setattr('by', by)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_38(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.PassTurn
+def _methods_38(_compat):  # tcgtrig.model.values.PassTurn
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1585,14 +1371,10 @@ def _methods_38(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.label,
                     self.check,
                 ))
-    def __init__(self, *, label=attr_dict['label'].default, check=attr_dict['check'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('label', label)
-        _setattr('check', check)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_39(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.ResolvePending
+def _methods_39(_compat):  # tcgtrig.model.values.ResolvePending
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1619,13 +1401,10 @@ def _methods_39(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     8211196813817733855,
                     self.label,
                 ))
-    def __init__(self, *, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_40(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Mark
+def _methods_40(_compat):  # tcgtrig.model.values.Mark
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1656,15 +1435,10 @@ def _methods_40(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.clear,
                     self.label,
                 ))
-    def __init__(self, *, set_=attr_dict['set_'].default, clear=attr_dict['clear'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('set_', set_)
-        _setattr('clear', clear)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_41(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Negate
+def _methods_41(_compat):  # tcgtrig.model.values.Negate
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1695,15 +1469,10 @@ def _methods_41(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.what,
                     self.label,
                 ))
-    def __init__(self, *, card, what=attr_dict['what'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('what', what)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_42(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Battle
+def _methods_42(_compat):  # tcgtrig.model.values.Battle
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1736,16 +1505,10 @@ def _methods_42(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.hold,
                     self.label,
                 ))
-    def __init__(self, *, card, against=attr_dict['against'].default, hold=attr_dict['hold'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('card', card)
-        _setattr('against', against)
-        _setattr('hold', hold)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_43(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Win
+def _methods_43(_compat):  # tcgtrig.model.values.Win
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1776,15 +1539,10 @@ def _methods_43(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.reason,
                     self.label,
                 ))
-    def __init__(self, *, player=attr_dict['player'].default, reason=attr_dict['reason'].default, label=attr_dict['label'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('player', player)
-        _setattr('reason', reason)
-        _setattr('label', label)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_44(__attr_converter_active_in, __attr_converter_cost, __attr_converter_do, __attr_converter_tags, __attr_converter_targets, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Ability
+def _methods_44(_compat):  # tcgtrig.model.values.Ability
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1841,29 +1599,10 @@ def _methods_44(__attr_converter_active_in, __attr_converter_cost, __attr_conver
                     self.text,
                     self.targets,
                 ))
-    def __init__(self, *, id, kind=attr_dict['kind'].default, when=attr_dict['when'].default, optional=attr_dict['optional'].default, once_per_turn=attr_dict['once_per_turn'].default, per_turn=attr_dict['per_turn'].default, wording=attr_dict['wording'].default, speed=attr_dict['speed'].default, tags=attr_dict['tags'].default, active_in=attr_dict['active_in'].default, condition=attr_dict['condition'].default, trigger_condition=attr_dict['trigger_condition'].default, cost=attr_dict['cost'].default, do=attr_dict['do'].default, text=attr_dict['text'].default, targets=attr_dict['targets'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('id', id)
-        _setattr('kind', kind)
-        _setattr('when', when)
-        _setattr('optional', optional)
-        _setattr('once_per_turn', once_per_turn)
-        _setattr('per_turn', per_turn)
-        _setattr('wording', wording)
-        _setattr('speed', speed)
-        _setattr('tags', __attr_converter_tags(tags))
-        _setattr('active_in', __attr_converter_active_in(active_in))
-        _setattr('condition', condition)
-        _setattr('trigger_condition', trigger_condition)
-        _setattr('cost', __attr_converter_cost(cost))
-        _setattr('do', __attr_converter_do(do))
-        _setattr('text', text)
-        _setattr('targets', __attr_converter_targets(targets))
-        self.__attrs_post_init__()
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_45(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Mod
+def _methods_45(_compat):  # tcgtrig.model.values.Mod
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1904,20 +1643,10 @@ def _methods_45(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.value
                     self.ability,
                     self.key,
                 ))
-    def __init__(self, *, stat=attr_dict['stat'].default, by=attr_dict['by'].default, until=attr_dict['until'].default, effect=attr_dict['effect'].default, player=attr_dict['player'].default, flag=attr_dict['flag'].default, ability=attr_dict['ability'].default, key=attr_dict['key'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('stat', stat)
-        _setattr('by', by)
-        _setattr('until', until)
-        _setattr('effect', effect)
-        _setattr('player', player)
-        _setattr('flag', flag)
-        _setattr('ability', ability)
-        _setattr('key', key)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_46(__attr_converter_abilities, __attr_converter_flags, __attr_converter_mods, __attr_converter_stats, __attr_converter_types, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Card
+def _methods_46(_compat):  # tcgtrig.model.values.Card
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -1962,23 +1691,10 @@ def _methods_46(__attr_converter_abilities, __attr_converter_flags, __attr_conve
                     self.mods,
                     self.incarnation,
                 ))
-    def __init__(self, *, id, name, owner, zone, under=attr_dict['under'].default, stats=attr_dict['stats'].default, flags=attr_dict['flags'].default, types=attr_dict['types'].default, abilities=attr_dict['abilities'].default, mods=attr_dict['mods'].default, incarnation=attr_dict['incarnation'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('id', id)
-        _setattr('name', name)
-        _setattr('owner', owner)
-        _setattr('zone', zone)
-        _setattr('under', under)
-        _setattr('stats', __attr_converter_stats(stats))
-        _setattr('flags', __attr_converter_flags(flags))
-        _setattr('types', __attr_converter_types(types))
-        _setattr('abilities', __attr_converter_abilities(abilities))
-        _setattr('mods', __attr_converter_mods(mods))
-        _setattr('incarnation', incarnation)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_47(__attr_converter_cards, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.values.Event
+def _methods_47(_compat):  # tcgtrig.model.values.Event
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2033,27 +1749,10 @@ def _methods_47(__attr_converter_cards, _cached_setattr_get, _compat, attr_dict)
                     self.reason,
                     self.against,
                 ))
-    def __init__(self, *, name, base=attr_dict['base'].default, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, amount=attr_dict['amount'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, cards=attr_dict['cards'].default, actor=attr_dict['actor'].default, reason=attr_dict['reason'].default, against=attr_dict['against'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('name', name)
-        _setattr('base', base)
-        _setattr('card', card)
-        _setattr('player', player)
-        _setattr('from_', from_)
-        _setattr('to', to)
-        _setattr('by', by)
-        _setattr('counter', counter)
-        _setattr('amount', amount)
-        _setattr('flag', flag)
-        _setattr('stat', stat)
-        _setattr('cards', __attr_converter_cards(cards))
-        _setattr('actor', actor)
-        _setattr('reason', reason)
-        _setattr('against', against)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_48(__attr_converter_citations, __attr_converter_counter_roles, __attr_converter_event_roles, __attr_converter_events, __attr_converter_flag_roles, __attr_converter_rule_counters, __attr_converter_rule_stats, __attr_converter_stat_roles, __attr_converter_stats, __attr_converter_terms, __attr_converter_tokens_never_added_to, __attr_converter_turn_marks, __attr_converter_type_roles, __attr_converter_variants, __attr_converter_zone_roles, __attr_converter_zones, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.GameInfo
+def _methods_48(_compat):  # tcgtrig.model.info.GameInfo
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2148,47 +1847,10 @@ def _methods_48(__attr_converter_citations, __attr_converter_counter_roles, __at
                     self.max_players,
                     self.would_effects,
                 ))
-    def __init__(self, *, name, title, version, summary=attr_dict['summary'].default, rules=attr_dict['rules'].default, resolution=attr_dict['resolution'].default, chain_triggers=attr_dict['chain_triggers'].default, terms=attr_dict['terms'].default, draw_one_at_a_time=attr_dict['draw_one_at_a_time'].default, spent_abilities_trigger=attr_dict['spent_abilities_trigger'].default, recheck_trigger_condition=attr_dict['recheck_trigger_condition'].default, condition_on_resolution=attr_dict['condition_on_resolution'].default, trigger_condition_looks_back=attr_dict['trigger_condition_looks_back'].default, citations=attr_dict['citations'].default, variants=attr_dict['variants'].default, events=attr_dict['events'].default, zones=attr_dict['zones'].default, rule_counters=attr_dict['rule_counters'].default, rule_stats=attr_dict['rule_stats'].default, turn_marks=attr_dict['turn_marks'].default, stats=attr_dict['stats'].default, zone_roles=attr_dict['zone_roles'].default, event_roles=attr_dict['event_roles'].default, flag_roles=attr_dict['flag_roles'].default, stat_roles=attr_dict['stat_roles'].default, counter_roles=attr_dict['counter_roles'].default, type_roles=attr_dict['type_roles'].default, tokens_arrive=attr_dict['tokens_arrive'].default, tokens_never_added_to=attr_dict['tokens_never_added_to'].default, revealed_on_activation=attr_dict['revealed_on_activation'].default, rules_between_actions=attr_dict['rules_between_actions'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, battle_stat=attr_dict['battle_stat'].default, max_players=attr_dict['max_players'].default, would_effects=attr_dict['would_effects'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('name', name)
-        _setattr('title', title)
-        _setattr('version', version)
-        _setattr('summary', summary)
-        _setattr('rules', rules)
-        _setattr('resolution', resolution)
-        _setattr('chain_triggers', chain_triggers)
-        _setattr('terms', __attr_converter_terms(terms))
-        _setattr('draw_one_at_a_time', draw_one_at_a_time)
-        _setattr('spent_abilities_trigger', spent_abilities_trigger)
-        _setattr('recheck_trigger_condition', recheck_trigger_condition)
-        _setattr('condition_on_resolution', condition_on_resolution)
-        _setattr('trigger_condition_looks_back', trigger_condition_looks_back)
-        _setattr('citations', __attr_converter_citations(citations))
-        _setattr('variants', __attr_converter_variants(variants))
-        _setattr('events', __attr_converter_events(events))
-        _setattr('zones', __attr_converter_zones(zones))
-        _setattr('rule_counters', __attr_converter_rule_counters(rule_counters))
-        _setattr('rule_stats', __attr_converter_rule_stats(rule_stats))
-        _setattr('turn_marks', __attr_converter_turn_marks(turn_marks))
-        _setattr('stats', __attr_converter_stats(stats))
-        _setattr('zone_roles', __attr_converter_zone_roles(zone_roles))
-        _setattr('event_roles', __attr_converter_event_roles(event_roles))
-        _setattr('flag_roles', __attr_converter_flag_roles(flag_roles))
-        _setattr('stat_roles', __attr_converter_stat_roles(stat_roles))
-        _setattr('counter_roles', __attr_converter_counter_roles(counter_roles))
-        _setattr('type_roles', __attr_converter_type_roles(type_roles))
-        _setattr('tokens_arrive', tokens_arrive)
-        _setattr('tokens_never_added_to', __attr_converter_tokens_never_added_to(tokens_never_added_to))
-        _setattr('revealed_on_activation', revealed_on_activation)
-        _setattr('rules_between_actions', rules_between_actions)
-        _setattr('trigger_multiplicity', trigger_multiplicity)
-        _setattr('battle_stat', battle_stat)
-        _setattr('max_players', max_players)
-        _setattr('would_effects', would_effects)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_49(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.Drop
+def _methods_49(_compat):  # tcgtrig.model.info.Drop
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2217,14 +1879,10 @@ def _methods_49(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.
                     self.kind,
                     self.reason,
                 ))
-    def __init__(self, kind, reason=attr_dict['reason'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('kind', kind)
-        _setattr('reason', reason)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_50(__attr_converter_changes, __attr_converter_damage, __attr_converter_destroyed, __attr_converter_losers, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.BattleResult
+def _methods_50(_compat):  # tcgtrig.model.info.BattleResult
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2261,18 +1919,10 @@ def _methods_50(__attr_converter_changes, __attr_converter_damage, __attr_conver
                     self.counter,
                     self.changes,
                 ))
-    def __init__(self, *, destroyed=attr_dict['destroyed'].default, winner=attr_dict['winner'].default, losers=attr_dict['losers'].default, damage=attr_dict['damage'].default, counter=attr_dict['counter'].default, changes=attr_dict['changes'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('destroyed', __attr_converter_destroyed(destroyed))
-        _setattr('winner', winner)
-        _setattr('losers', __attr_converter_losers(losers))
-        _setattr('damage', __attr_converter_damage(damage))
-        _setattr('counter', counter)
-        _setattr('changes', __attr_converter_changes(changes))
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_51(_cached_setattr_get, _compat):  # tcgtrig.model.info.GameEnd
+def _methods_51(_compat):  # tcgtrig.model.info.GameEnd
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2301,14 +1951,10 @@ def _methods_51(_cached_setattr_get, _compat):  # tcgtrig.model.info.GameEnd
                     self.outcome,
                     self.reason,
                 ))
-    def __init__(self, outcome, reason):
-        _setattr = _cached_setattr_get(self)
-        _setattr('outcome', outcome)
-        _setattr('reason', reason)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_52(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.ActivationContext
+def _methods_52(_compat):  # tcgtrig.model.info.ActivationContext
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2343,17 +1989,10 @@ def _methods_52(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.info.
                     self.chain,
                     self.nested,
                 ))
-    def __init__(self, *, window=attr_dict['window'].default, series=attr_dict['series'].default, interrupting=attr_dict['interrupting'].default, chain=attr_dict['chain'].default, nested=attr_dict['nested'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('window', window)
-        _setattr('series', series)
-        _setattr('interrupting', interrupting)
-        _setattr('chain', chain)
-        _setattr('nested', nested)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_53(__attr_converter_events, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.pending.PendingEffect
+def _methods_53(_compat):  # tcgtrig.model.pending.PendingEffect
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2418,40 +2057,10 @@ def _methods_53(__attr_converter_events, _cached_setattr_get, _compat, attr_dict
                     self.negated,
                     self.negated_by,
                 ))
-    def __init__(self, *, id, key, card, ability, controller, self_card, events=attr_dict['events'].default, moment=attr_dict['moment'].default, timing=attr_dict['timing'].default, depth=attr_dict['depth'].default, cause=attr_dict['cause'].default, incarnation=attr_dict['incarnation'].default, self_incarnation=attr_dict['self_incarnation'].default, looked_back=attr_dict['looked_back'].default, fixed=attr_dict['fixed'].default, granted=attr_dict['granted'].default, grant=attr_dict['grant'].default, window=attr_dict['window'].default, rank=attr_dict['rank'].default, details=attr_dict['details'].default, link=attr_dict['link'].default, declaration=attr_dict['declaration'].default, targets=attr_dict['targets'].default, negated=attr_dict['negated'].default, negated_by=attr_dict['negated_by'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('id', id)
-        _setattr('key', key)
-        _setattr('card', card)
-        _setattr('ability', ability)
-        _setattr('controller', controller)
-        _setattr('self_card', self_card)
-        _setattr('events', __attr_converter_events(events))
-        _setattr('moment', moment)
-        _setattr('timing', timing)
-        _setattr('depth', depth)
-        _setattr('cause', cause)
-        _setattr('incarnation', incarnation)
-        _setattr('self_incarnation', self_incarnation)
-        _setattr('looked_back', looked_back)
-        _setattr('fixed', fixed)
-        _setattr('granted', granted)
-        _setattr('grant', grant)
-        _setattr('window', window)
-        _setattr('rank', rank)
-        _setattr('details', details)
-        _setattr('link', link)
-        _setattr('declaration', declaration)
-        _setattr('targets', targets)
-        _setattr('negated', negated)
-        _setattr('negated_by', negated_by)
-        _setattr('_head', attr_dict['_head'].default)
-        _setattr('_signature', attr_dict['_signature'].default)
-        _setattr('_signature_hash', attr_dict['_signature_hash'].default)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_54(NOTHING, __attr_factory__buckets, __attr_factory__by_card, __attr_factory__heap, __attr_factory__holes, __attr_factory__key_counts, __attr_factory__keys, __attr_factory__kinds, __attr_factory__rank_of, _compat, attr_dict):  # tcgtrig.model.pending.PendingPool
+def _methods_54(_compat):  # tcgtrig.model.pending.PendingPool
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2467,45 +2076,10 @@ def _methods_54(NOTHING, __attr_factory__buckets, __attr_factory__by_card, __att
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(_buckets={self._buckets!r}, _heap={self._heap!r}, _rank_of={self._rank_of!r}, _by_card={self._by_card!r}, _hash={self._hash!r}, _kinds={self._kinds!r}, _kinds_hash={self._kinds_hash!r}, _holes={self._holes!r}, _keys={self._keys!r}, _key_counts={self._key_counts!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, buckets=NOTHING, heap=NOTHING, rank_of=NOTHING, by_card=NOTHING, hash=attr_dict['_hash'].default, kinds=NOTHING, kinds_hash=attr_dict['_kinds_hash'].default, holes=NOTHING, keys=NOTHING, key_counts=NOTHING):
-        if buckets is not NOTHING:
-            self._buckets = buckets
-        else:
-            self._buckets = __attr_factory__buckets()
-        if heap is not NOTHING:
-            self._heap = heap
-        else:
-            self._heap = __attr_factory__heap()
-        if rank_of is not NOTHING:
-            self._rank_of = rank_of
-        else:
-            self._rank_of = __attr_factory__rank_of()
-        if by_card is not NOTHING:
-            self._by_card = by_card
-        else:
-            self._by_card = __attr_factory__by_card()
-        self._hash = hash
-        if kinds is not NOTHING:
-            self._kinds = kinds
-        else:
-            self._kinds = __attr_factory__kinds()
-        self._kinds_hash = kinds_hash
-        if holes is not NOTHING:
-            self._holes = holes
-        else:
-            self._holes = __attr_factory__holes()
-        if keys is not NOTHING:
-            self._keys = keys
-        else:
-            self._keys = __attr_factory__keys()
-        if key_counts is not NOTHING:
-            self._key_counts = key_counts
-        else:
-            self._key_counts = __attr_factory__key_counts()
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_55(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.games.manager._Claim
+def _methods_55(_compat):  # tcgtrig.games.manager._Claim
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2538,16 +2112,10 @@ def _methods_55(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.games.manag
                     self.refused,
                     self.why,
                 ))
-    def __init__(self, name, used, refused=attr_dict['refused'].default, why=attr_dict['why'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('name', name)
-        _setattr('used', used)
-        _setattr('refused', refused)
-        _setattr('why', why)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_56(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.games.manager.GameListing
+def _methods_56(_compat):  # tcgtrig.games.manager.GameListing
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2594,23 +2162,10 @@ def _methods_56(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.games.manag
                     self.trigger_multiplicity,
                     self.unstated,
                 ))
-    def __init__(self, *, name, title=attr_dict['title'].default, version=attr_dict['version'].default, module=attr_dict['module'].default, distribution=attr_dict['distribution'].default, distribution_version=attr_dict['distribution_version'].default, error=attr_dict['error'].default, variants=attr_dict['variants'].default, printed=attr_dict['printed'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, unstated=attr_dict['unstated'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('name', name)
-        _setattr('title', title)
-        _setattr('version', version)
-        _setattr('module', module)
-        _setattr('distribution', distribution)
-        _setattr('distribution_version', distribution_version)
-        _setattr('error', error)
-        _setattr('variants', variants)
-        _setattr('printed', printed)
-        _setattr('trigger_multiplicity', trigger_multiplicity)
-        _setattr('unstated', unstated)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_57(NOTHING, __attr_factory__cache, __attr_factory__lines, __attr_factory_moved, _cached_setattr_get, _compat):  # tcgtrig.scenario.source.Source
+def _methods_57(_compat):  # tcgtrig.scenario.source.Source
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2641,20 +2196,10 @@ def _methods_57(NOTHING, __attr_factory__cache, __attr_factory__lines, __attr_fa
                     self.file,
                     self._lines,
                 ))
-    def __init__(self, data, file, lines=NOTHING):
-        _setattr = _cached_setattr_get(self)
-        _setattr('data', data)
-        _setattr('file', file)
-        if lines is not NOTHING:
-            _setattr('_lines', lines)
-        else:
-            _setattr('_lines', __attr_factory__lines())
-        _setattr('_cache', __attr_factory__cache())
-        _setattr('moved', __attr_factory_moved())
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_58(_compat, attr_dict):  # tcgtrig.runtime.loops.LoopGuard
+def _methods_58(_compat):  # tcgtrig.runtime.loops.LoopGuard
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2670,18 +2215,10 @@ def _methods_58(_compat, attr_dict):  # tcgtrig.runtime.loops.LoopGuard
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(limit={self.limit!r}, steps={self.steps!r}, power={self.power!r}, lam={self.lam!r}, saved_quick={self.saved_quick!r}, saved_full={self.saved_full!r}, saved_asked={self.saved_asked!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, limit, steps=attr_dict['steps'].default, power=attr_dict['power'].default, lam=attr_dict['lam'].default, saved_quick=attr_dict['saved_quick'].default, saved_full=attr_dict['saved_full'].default, saved_asked=attr_dict['saved_asked'].default):
-        self.limit = limit
-        self.steps = steps
-        self.power = power
-        self.lam = lam
-        self.saved_quick = saved_quick
-        self.saved_full = saved_full
-        self.saved_asked = saved_asked
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_59(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.loops.Growth
+def _methods_59(_compat):  # tcgtrig.runtime.loops.Growth
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2720,19 +2257,10 @@ def _methods_59(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.loo
                     self.waiting,
                     self.steps,
                 ))
-    def __init__(self, grown, since, stoppable, steady=attr_dict['steady'].default, piled=attr_dict['piled'].default, waiting=attr_dict['waiting'].default, steps=attr_dict['steps'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('grown', grown)
-        _setattr('since', since)
-        _setattr('stoppable', stoppable)
-        _setattr('steady', steady)
-        _setattr('piled', piled)
-        _setattr('waiting', waiting)
-        _setattr('steps', steps)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_60(_compat, attr_dict):  # tcgtrig.runtime.loops.GrowthGuard
+def _methods_60(_compat):  # tcgtrig.runtime.loops.GrowthGuard
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2748,25 +2276,10 @@ def _methods_60(_compat, attr_dict):  # tcgtrig.runtime.loops.GrowthGuard
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(power={self.power!r}, lam={self.lam!r}, saved_quick={self.saved_quick!r}, saved_full={self.saved_full!r}, saved_pool={self.saved_pool!r}, saved_counters={self.saved_counters!r}, saved_numbers={self.saved_numbers!r}, saved_pending={self.saved_pending!r}, saved_trace={self.saved_trace!r}, saved_step={self.saved_step!r}, saved_asked={self.saved_asked!r}, quiet_until={self.quiet_until!r}, ticks={self.ticks!r}, pile_work={self.pile_work!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, power=attr_dict['power'].default, lam=attr_dict['lam'].default, saved_quick=attr_dict['saved_quick'].default, saved_full=attr_dict['saved_full'].default, saved_pool=attr_dict['saved_pool'].default, saved_counters=attr_dict['saved_counters'].default, saved_numbers=attr_dict['saved_numbers'].default, saved_pending=attr_dict['saved_pending'].default, saved_trace=attr_dict['saved_trace'].default, saved_step=attr_dict['saved_step'].default, saved_asked=attr_dict['saved_asked'].default, quiet_until=attr_dict['quiet_until'].default, ticks=attr_dict['ticks'].default, pile_work=attr_dict['pile_work'].default):
-        self.power = power
-        self.lam = lam
-        self.saved_quick = saved_quick
-        self.saved_full = saved_full
-        self.saved_pool = saved_pool
-        self.saved_counters = saved_counters
-        self.saved_numbers = saved_numbers
-        self.saved_pending = saved_pending
-        self.saved_trace = saved_trace
-        self.saved_step = saved_step
-        self.saved_asked = saved_asked
-        self.quiet_until = quiet_until
-        self.ticks = ticks
-        self.pile_work = pile_work
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_61(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.language.base.Op
+def _methods_61(_compat):  # tcgtrig.language.base.Op
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2803,18 +2316,10 @@ def _methods_61(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.language.ba
                     self.data,
                     self.apply,
                 ))
-    def __init__(self, *, part, event, subject=attr_dict['subject'].default, incarnation=attr_dict['incarnation'].default, data=attr_dict['data'].default, apply=attr_dict['apply'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('part', part)
-        _setattr('event', event)
-        _setattr('subject', subject)
-        _setattr('incarnation', incarnation)
-        _setattr('data', data)
-        _setattr('apply', apply)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_62(_cached_setattr_get, _compat):  # tcgtrig.language.base.ActionKind
+def _methods_62(_compat):  # tcgtrig.language.base.ActionKind
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2851,18 +2356,10 @@ def _methods_62(_cached_setattr_get, _compat):  # tcgtrig.language.base.ActionKi
                     self.write,
                     self.plan,
                 ))
-    def __init__(self, words, model, card_fields, read, write, plan):
-        _setattr = _cached_setattr_get(self)
-        _setattr('words', words)
-        _setattr('model', model)
-        _setattr('card_fields', card_fields)
-        _setattr('read', read)
-        _setattr('write', write)
-        _setattr('plan', plan)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_63(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.scenario.compiler.Expectation
+def _methods_63(_compat):  # tcgtrig.scenario.compiler.Expectation
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2903,20 +2400,10 @@ def _methods_63(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.scenario.co
                     self.chains,
                     self.keys,
                 ))
-    def __init__(self, *, lists=attr_dict['lists'].default, counters=attr_dict['counters'].default, zones=attr_dict['zones'].default, flags=attr_dict['flags'].default, stats=attr_dict['stats'].default, outcome=attr_dict['outcome'].default, chains=attr_dict['chains'].default, keys=attr_dict['keys'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('lists', lists)
-        _setattr('counters', counters)
-        _setattr('zones', zones)
-        _setattr('flags', flags)
-        _setattr('stats', stats)
-        _setattr('outcome', outcome)
-        _setattr('chains', chains)
-        _setattr('keys', keys)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_64(NOTHING, __attr_factory_data, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.scenario.compiler.Compiled
+def _methods_64(_compat):  # tcgtrig.scenario.compiler.Compiled
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -2951,22 +2438,10 @@ def _methods_64(NOTHING, __attr_factory_data, _cached_setattr_get, _compat, attr
                     self.expect,
                     self.notes,
                 ))
-    def __init__(self, *, game, state, start, choices, expect, notes=attr_dict['notes'].default, data=NOTHING):
-        _setattr = _cached_setattr_get(self)
-        _setattr('game', game)
-        _setattr('state', state)
-        _setattr('start', start)
-        _setattr('choices', choices)
-        _setattr('expect', expect)
-        _setattr('notes', notes)
-        if data is not NOTHING:
-            _setattr('data', data)
-        else:
-            _setattr('data', __attr_factory_data())
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_65(__attr_converter_events, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.evaluate.Scope
+def _methods_65(_compat):  # tcgtrig.runtime.evaluate.Scope
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3007,20 +2482,10 @@ def _methods_65(__attr_converter_events, _cached_setattr_get, _compat, attr_dict
                     self.fixed,
                     self.targets,
                 ))
-    def __init__(self, *, key, controller, card=attr_dict['card'].default, self_card=attr_dict['self_card'].default, events=attr_dict['events'].default, self_incarnation=attr_dict['self_incarnation'].default, fixed=attr_dict['fixed'].default, targets=attr_dict['targets'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('key', key)
-        _setattr('controller', controller)
-        _setattr('card', card)
-        _setattr('self_card', self_card)
-        _setattr('events', __attr_converter_events(events))
-        _setattr('self_incarnation', self_incarnation)
-        _setattr('fixed', fixed)
-        _setattr('targets', targets)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_66(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.resolution.Placement
+def _methods_66(_compat):  # tcgtrig.resolution.Placement
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3055,17 +2520,10 @@ def _methods_66(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.resolution.
                     self.activated,
                     self.resolved,
                 ))
-    def __init__(self, key, id, behind=attr_dict['behind'].default, activated=attr_dict['activated'].default, resolved=attr_dict['resolved'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('key', key)
-        _setattr('id', id)
-        _setattr('behind', behind)
-        _setattr('activated', activated)
-        _setattr('resolved', resolved)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_67(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.resolution.Resolution
+def _methods_67(_compat):  # tcgtrig.resolution.Resolution
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3096,17 +2554,10 @@ def _methods_67(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.resolution.
                     self.title,
                     self.unused_choices,
                 ))
-    def __init__(self, *, game, title, engine, compiled, unused_choices=attr_dict['unused_choices'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('game', game)
-        _setattr('title', title)
-        _setattr('engine', engine)
-        _setattr('compiled', compiled)
-        _setattr('unused_choices', unused_choices)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_68(_cached_setattr_get, _compat):  # tcgtrig.scenario.reading.Scenario
+def _methods_68(_compat):  # tcgtrig.scenario.reading.Scenario
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3139,17 +2590,10 @@ def _methods_68(_cached_setattr_get, _compat):  # tcgtrig.scenario.reading.Scena
                     self.players,
                     self.turn_player,
                 ))
-    def __init__(self, *, title, game, players, turn_player, source):
-        _setattr = _cached_setattr_get(self)
-        _setattr('title', title)
-        _setattr('game', game)
-        _setattr('players', players)
-        _setattr('turn_player', turn_player)
-        _setattr('source', source)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_69(_cached_setattr_get, _compat):  # tcgtrig.scenario.reading.Bound
+def _methods_69(_compat):  # tcgtrig.scenario.reading.Bound
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3180,15 +2624,10 @@ def _methods_69(_cached_setattr_get, _compat):  # tcgtrig.scenario.reading.Bound
                     self.ruleset,
                     self.compiled,
                 ))
-    def __init__(self, scenario, ruleset, compiled):
-        _setattr = _cached_setattr_get(self)
-        _setattr('scenario', scenario)
-        _setattr('ruleset', ruleset)
-        _setattr('compiled', compiled)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_70(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.decision.Decision
+def _methods_70(_compat):  # tcgtrig.model.decision.Decision
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3223,18 +2662,10 @@ def _methods_70(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.model.decis
                     self.default,
                     self.effect,
                 ))
-    def __init__(self, *, kind, player, prompt, options, default, effect=attr_dict['effect'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('kind', kind)
-        _setattr('player', player)
-        _setattr('prompt', prompt)
-        _setattr('options', options)
-        _setattr('default', default)
-        _setattr('effect', effect)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_71(_cached_setattr_get, _compat):  # tcgtrig.tools.lint.Finding
+def _methods_71(_compat):  # tcgtrig.tools.lint.Finding
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3267,16 +2698,10 @@ def _methods_71(_cached_setattr_get, _compat):  # tcgtrig.tools.lint.Finding
                     self.path,
                     self.message,
                 ))
-    def __init__(self, file, line, path, message):
-        _setattr = _cached_setattr_get(self)
-        _setattr('file', file)
-        _setattr('line', line)
-        _setattr('path', path)
-        _setattr('message', message)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_72(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.rechecks.Reads
+def _methods_72(_compat):  # tcgtrig.runtime.rechecks.Reads
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3307,15 +2732,10 @@ def _methods_72(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.rec
                     self.other,
                     self.any_counter,
                 ))
-    def __init__(self, counters=attr_dict['counters'].default, other=attr_dict['other'].default, any_counter=attr_dict['any_counter'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('counters', counters)
-        _setattr('other', other)
-        _setattr('any_counter', any_counter)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_73(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.language.control.ControlKind
+def _methods_73(_compat):  # tcgtrig.language.control.ControlKind
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3350,17 +2770,10 @@ def _methods_73(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.language.co
                     self.write,
                     self.at_once,
                 ))
-    def __init__(self, words, model, read, write, at_once=attr_dict['at_once'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('words', words)
-        _setattr('model', model)
-        _setattr('read', read)
-        _setattr('write', write)
-        _setattr('at_once', at_once)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_74(NOTHING, __attr_converter_start, __attr_factory__contexts, __attr_factory__growth, __attr_factory__probes, __attr_factory__records, __attr_factory__responder_tables, __attr_factory_chain_keys, __attr_factory_chain_links, __attr_factory_conditional, __attr_factory_delayed, __attr_factory_due, __attr_factory_frames, __attr_factory_labels_made, __attr_factory_matched, __attr_factory_offers, __attr_factory_pool, __attr_factory_shown, __attr_factory_trace, __attr_factory_windows, _compat, attr_dict):  # tcgtrig.runtime.machine.Machine
+def _methods_74(NOTHING, _compat):  # tcgtrig.runtime.machine.Machine
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3376,128 +2789,10 @@ def _methods_74(NOTHING, __attr_converter_start, __attr_factory__contexts, __att
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(ruleset={self.ruleset!r}, state={self.state!r}, start={self.start!r}, max_steps={self.max_steps!r}, pool={self.pool!r}, trace={self.trace!r}, frames={self.frames!r}, matched={self.matched!r}, windows={self.windows!r}, chain_links={self.chain_links!r}, due={self.due!r}, offers={self.offers!r}, shown={self.shown!r}, last_events={self.last_events!r}, chains={self.chains!r}, resolving_link={self.resolving_link!r}, links_resolved={self.links_resolved!r}, labels_made={self.labels_made!r}, over_budget={self.over_budget!r}, answered_moment={self.answered_moment!r}, series={self.series!r}, decision={self.decision!r}, outcome={self.outcome!r}, losers={self.losers!r}, moment={self.moment!r}, last_moment={self.last_moment!r}, timing={self.timing!r}, last_depth={self.last_depth!r}, last_instance={self.last_instance!r}, asked={self.asked!r}, chooser_fingerprint={self.chooser_fingerprint!r}, chooser_answering={self.chooser_answering!r}, index={self.index!r}, view={self.view!r}, _next_id={self._next_id!r}, _answer={self._answer!r}, _answered={self._answered!r}, _checked={self._checked!r}, _probes={self._probes!r}, _responder_tables={self._responder_tables!r}, _contexts={self._contexts!r}, _interruptible={getattr(self, "_interruptible", NOTHING)!r}, _at_once={getattr(self, "_at_once", NOTHING)!r}, _holding={self._holding!r}, one_move={self.one_move!r}, _guard={self._guard!r}, _growth={self._growth!r}, _records={self._records!r}, _most_pending={self._most_pending!r}, _last_record={self._last_record!r}, guard_ended={self.guard_ended!r}, _looking={self._looking!r}, _rule_counters={self._rule_counters!r}, chain_keys={self.chain_keys!r}, conditional={self.conditional!r}, turns_ended={self.turns_ended!r}, delayed={self.delayed!r}, _orderer={self._orderer!r}, _placed={self._placed!r}, _stacked={self._stacked!r}, chain={getattr(self, "chain", NOTHING)!r}, on_top={getattr(self, "on_top", NOTHING)!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, ruleset, state, start=attr_dict['start'].default, max_steps=attr_dict['max_steps'].default, pool=NOTHING, trace=NOTHING, frames=NOTHING, matched=NOTHING, windows=NOTHING, chain_links=NOTHING, due=NOTHING, offers=NOTHING, shown=NOTHING, last_events=attr_dict['last_events'].default, chains=attr_dict['chains'].default, resolving_link=attr_dict['resolving_link'].default, links_resolved=attr_dict['links_resolved'].default, labels_made=NOTHING, over_budget=attr_dict['over_budget'].default, answered_moment=attr_dict['answered_moment'].default, series=attr_dict['series'].default, decision=attr_dict['decision'].default, outcome=attr_dict['outcome'].default, losers=attr_dict['losers'].default, moment=attr_dict['moment'].default, last_moment=attr_dict['last_moment'].default, timing=attr_dict['timing'].default, last_depth=attr_dict['last_depth'].default, last_instance=attr_dict['last_instance'].default, asked=attr_dict['asked'].default, chooser_fingerprint=attr_dict['chooser_fingerprint'].default, chooser_answering=attr_dict['chooser_answering'].default, index=attr_dict['index'].default, view=attr_dict['view'].default, next_id=attr_dict['_next_id'].default, answer=attr_dict['_answer'].default, answered=attr_dict['_answered'].default, checked=attr_dict['_checked'].default, probes=NOTHING, responder_tables=NOTHING, contexts=NOTHING, holding=attr_dict['_holding'].default, one_move=attr_dict['one_move'].default, guard=attr_dict['_guard'].default, growth=NOTHING, records=NOTHING, most_pending=attr_dict['_most_pending'].default, last_record=attr_dict['_last_record'].default, guard_ended=attr_dict['guard_ended'].default, looking=attr_dict['_looking'].default, rule_counters=attr_dict['_rule_counters'].default, chain_keys=NOTHING, conditional=NOTHING, turns_ended=attr_dict['turns_ended'].default, delayed=NOTHING, orderer=attr_dict['_orderer'].default, placed=attr_dict['_placed'].default, stacked=attr_dict['_stacked'].default):
-        self.ruleset = ruleset
-        self.state = state
-        self.start = __attr_converter_start(start)
-        self.max_steps = max_steps
-        if pool is not NOTHING:
-            self.pool = pool
-        else:
-            self.pool = __attr_factory_pool()
-        if trace is not NOTHING:
-            self.trace = trace
-        else:
-            self.trace = __attr_factory_trace()
-        if frames is not NOTHING:
-            self.frames = frames
-        else:
-            self.frames = __attr_factory_frames()
-        if matched is not NOTHING:
-            self.matched = matched
-        else:
-            self.matched = __attr_factory_matched()
-        if windows is not NOTHING:
-            self.windows = windows
-        else:
-            self.windows = __attr_factory_windows()
-        if chain_links is not NOTHING:
-            self.chain_links = chain_links
-        else:
-            self.chain_links = __attr_factory_chain_links()
-        if due is not NOTHING:
-            self.due = due
-        else:
-            self.due = __attr_factory_due()
-        if offers is not NOTHING:
-            self.offers = offers
-        else:
-            self.offers = __attr_factory_offers()
-        if shown is not NOTHING:
-            self.shown = shown
-        else:
-            self.shown = __attr_factory_shown()
-        self.last_events = last_events
-        self.chains = chains
-        self.resolving_link = resolving_link
-        self.links_resolved = links_resolved
-        if labels_made is not NOTHING:
-            self.labels_made = labels_made
-        else:
-            self.labels_made = __attr_factory_labels_made()
-        self.over_budget = over_budget
-        self.answered_moment = answered_moment
-        self.series = series
-        self.decision = decision
-        self.outcome = outcome
-        self.losers = losers
-        self.moment = moment
-        self.last_moment = last_moment
-        self.timing = timing
-        self.last_depth = last_depth
-        self.last_instance = last_instance
-        self.asked = asked
-        self.chooser_fingerprint = chooser_fingerprint
-        self.chooser_answering = chooser_answering
-        self.index = index
-        self.view = view
-        self._next_id = next_id
-        self._answer = answer
-        self._answered = answered
-        self._checked = checked
-        if probes is not NOTHING:
-            self._probes = probes
-        else:
-            self._probes = __attr_factory__probes()
-        if responder_tables is not NOTHING:
-            self._responder_tables = responder_tables
-        else:
-            self._responder_tables = __attr_factory__responder_tables()
-        if contexts is not NOTHING:
-            self._contexts = contexts
-        else:
-            self._contexts = __attr_factory__contexts()
-        self._interruptible = attr_dict['_interruptible'].default
-        self._at_once = attr_dict['_at_once'].default
-        self._holding = holding
-        self.one_move = one_move
-        self._guard = guard
-        if growth is not NOTHING:
-            self._growth = growth
-        else:
-            self._growth = __attr_factory__growth()
-        if records is not NOTHING:
-            self._records = records
-        else:
-            self._records = __attr_factory__records()
-        self._most_pending = most_pending
-        self._last_record = last_record
-        self.guard_ended = guard_ended
-        self._looking = looking
-        self._rule_counters = rule_counters
-        if chain_keys is not NOTHING:
-            self.chain_keys = chain_keys
-        else:
-            self.chain_keys = __attr_factory_chain_keys()
-        if conditional is not NOTHING:
-            self.conditional = conditional
-        else:
-            self.conditional = __attr_factory_conditional()
-        self.turns_ended = turns_ended
-        if delayed is not NOTHING:
-            self.delayed = delayed
-        else:
-            self.delayed = __attr_factory_delayed()
-        self._orderer = orderer
-        self._placed = placed
-        self._stacked = stacked
-        self.chain = attr_dict['chain'].default
-        self.on_top = attr_dict['on_top'].default
-        self.__attrs_post_init__()
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_75(NOTHING, __attr_converter_start, __attr_factory__contexts, __attr_factory__growth, __attr_factory__probes, __attr_factory__records, __attr_factory__responder_tables, __attr_factory_chain_keys, __attr_factory_chain_links, __attr_factory_conditional, __attr_factory_delayed, __attr_factory_due, __attr_factory_frames, __attr_factory_labels_made, __attr_factory_matched, __attr_factory_offers, __attr_factory_pool, __attr_factory_shown, __attr_factory_trace, __attr_factory_windows, _compat, attr_dict):  # tcgtrig.runtime.machine_base.MachineBase
+def _methods_75(NOTHING, _compat):  # tcgtrig.runtime.machine_base.MachineBase
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3513,127 +2808,10 @@ def _methods_75(NOTHING, __attr_converter_start, __attr_factory__contexts, __att
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(ruleset={self.ruleset!r}, state={self.state!r}, start={self.start!r}, max_steps={self.max_steps!r}, pool={self.pool!r}, trace={self.trace!r}, frames={self.frames!r}, matched={self.matched!r}, windows={self.windows!r}, chain_links={self.chain_links!r}, due={self.due!r}, offers={self.offers!r}, shown={self.shown!r}, last_events={self.last_events!r}, chains={self.chains!r}, resolving_link={self.resolving_link!r}, links_resolved={self.links_resolved!r}, labels_made={self.labels_made!r}, over_budget={self.over_budget!r}, answered_moment={self.answered_moment!r}, series={self.series!r}, decision={self.decision!r}, outcome={self.outcome!r}, losers={self.losers!r}, moment={self.moment!r}, last_moment={self.last_moment!r}, timing={self.timing!r}, last_depth={self.last_depth!r}, last_instance={self.last_instance!r}, asked={self.asked!r}, chooser_fingerprint={self.chooser_fingerprint!r}, chooser_answering={self.chooser_answering!r}, index={self.index!r}, view={self.view!r}, _next_id={self._next_id!r}, _answer={self._answer!r}, _answered={self._answered!r}, _checked={self._checked!r}, _probes={self._probes!r}, _responder_tables={self._responder_tables!r}, _contexts={self._contexts!r}, _interruptible={getattr(self, "_interruptible", NOTHING)!r}, _at_once={getattr(self, "_at_once", NOTHING)!r}, _holding={self._holding!r}, one_move={self.one_move!r}, _guard={self._guard!r}, _growth={self._growth!r}, _records={self._records!r}, _most_pending={self._most_pending!r}, _last_record={self._last_record!r}, guard_ended={self.guard_ended!r}, _looking={self._looking!r}, _rule_counters={self._rule_counters!r}, chain_keys={self.chain_keys!r}, conditional={self.conditional!r}, turns_ended={self.turns_ended!r}, delayed={self.delayed!r}, _orderer={self._orderer!r}, _placed={self._placed!r}, _stacked={self._stacked!r}, chain={getattr(self, "chain", NOTHING)!r}, on_top={getattr(self, "on_top", NOTHING)!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, ruleset, state, start=attr_dict['start'].default, max_steps=attr_dict['max_steps'].default, pool=NOTHING, trace=NOTHING, frames=NOTHING, matched=NOTHING, windows=NOTHING, chain_links=NOTHING, due=NOTHING, offers=NOTHING, shown=NOTHING, last_events=attr_dict['last_events'].default, chains=attr_dict['chains'].default, resolving_link=attr_dict['resolving_link'].default, links_resolved=attr_dict['links_resolved'].default, labels_made=NOTHING, over_budget=attr_dict['over_budget'].default, answered_moment=attr_dict['answered_moment'].default, series=attr_dict['series'].default, decision=attr_dict['decision'].default, outcome=attr_dict['outcome'].default, losers=attr_dict['losers'].default, moment=attr_dict['moment'].default, last_moment=attr_dict['last_moment'].default, timing=attr_dict['timing'].default, last_depth=attr_dict['last_depth'].default, last_instance=attr_dict['last_instance'].default, asked=attr_dict['asked'].default, chooser_fingerprint=attr_dict['chooser_fingerprint'].default, chooser_answering=attr_dict['chooser_answering'].default, index=attr_dict['index'].default, view=attr_dict['view'].default, next_id=attr_dict['_next_id'].default, answer=attr_dict['_answer'].default, answered=attr_dict['_answered'].default, checked=attr_dict['_checked'].default, probes=NOTHING, responder_tables=NOTHING, contexts=NOTHING, holding=attr_dict['_holding'].default, one_move=attr_dict['one_move'].default, guard=attr_dict['_guard'].default, growth=NOTHING, records=NOTHING, most_pending=attr_dict['_most_pending'].default, last_record=attr_dict['_last_record'].default, guard_ended=attr_dict['guard_ended'].default, looking=attr_dict['_looking'].default, rule_counters=attr_dict['_rule_counters'].default, chain_keys=NOTHING, conditional=NOTHING, turns_ended=attr_dict['turns_ended'].default, delayed=NOTHING, orderer=attr_dict['_orderer'].default, placed=attr_dict['_placed'].default, stacked=attr_dict['_stacked'].default):
-        self.ruleset = ruleset
-        self.state = state
-        self.start = __attr_converter_start(start)
-        self.max_steps = max_steps
-        if pool is not NOTHING:
-            self.pool = pool
-        else:
-            self.pool = __attr_factory_pool()
-        if trace is not NOTHING:
-            self.trace = trace
-        else:
-            self.trace = __attr_factory_trace()
-        if frames is not NOTHING:
-            self.frames = frames
-        else:
-            self.frames = __attr_factory_frames()
-        if matched is not NOTHING:
-            self.matched = matched
-        else:
-            self.matched = __attr_factory_matched()
-        if windows is not NOTHING:
-            self.windows = windows
-        else:
-            self.windows = __attr_factory_windows()
-        if chain_links is not NOTHING:
-            self.chain_links = chain_links
-        else:
-            self.chain_links = __attr_factory_chain_links()
-        if due is not NOTHING:
-            self.due = due
-        else:
-            self.due = __attr_factory_due()
-        if offers is not NOTHING:
-            self.offers = offers
-        else:
-            self.offers = __attr_factory_offers()
-        if shown is not NOTHING:
-            self.shown = shown
-        else:
-            self.shown = __attr_factory_shown()
-        self.last_events = last_events
-        self.chains = chains
-        self.resolving_link = resolving_link
-        self.links_resolved = links_resolved
-        if labels_made is not NOTHING:
-            self.labels_made = labels_made
-        else:
-            self.labels_made = __attr_factory_labels_made()
-        self.over_budget = over_budget
-        self.answered_moment = answered_moment
-        self.series = series
-        self.decision = decision
-        self.outcome = outcome
-        self.losers = losers
-        self.moment = moment
-        self.last_moment = last_moment
-        self.timing = timing
-        self.last_depth = last_depth
-        self.last_instance = last_instance
-        self.asked = asked
-        self.chooser_fingerprint = chooser_fingerprint
-        self.chooser_answering = chooser_answering
-        self.index = index
-        self.view = view
-        self._next_id = next_id
-        self._answer = answer
-        self._answered = answered
-        self._checked = checked
-        if probes is not NOTHING:
-            self._probes = probes
-        else:
-            self._probes = __attr_factory__probes()
-        if responder_tables is not NOTHING:
-            self._responder_tables = responder_tables
-        else:
-            self._responder_tables = __attr_factory__responder_tables()
-        if contexts is not NOTHING:
-            self._contexts = contexts
-        else:
-            self._contexts = __attr_factory__contexts()
-        self._interruptible = attr_dict['_interruptible'].default
-        self._at_once = attr_dict['_at_once'].default
-        self._holding = holding
-        self.one_move = one_move
-        self._guard = guard
-        if growth is not NOTHING:
-            self._growth = growth
-        else:
-            self._growth = __attr_factory__growth()
-        if records is not NOTHING:
-            self._records = records
-        else:
-            self._records = __attr_factory__records()
-        self._most_pending = most_pending
-        self._last_record = last_record
-        self.guard_ended = guard_ended
-        self._looking = looking
-        self._rule_counters = rule_counters
-        if chain_keys is not NOTHING:
-            self.chain_keys = chain_keys
-        else:
-            self.chain_keys = __attr_factory_chain_keys()
-        if conditional is not NOTHING:
-            self.conditional = conditional
-        else:
-            self.conditional = __attr_factory_conditional()
-        self.turns_ended = turns_ended
-        if delayed is not NOTHING:
-            self.delayed = delayed
-        else:
-            self.delayed = __attr_factory_delayed()
-        self._orderer = orderer
-        self._placed = placed
-        self._stacked = stacked
-        self.chain = attr_dict['chain'].default
-        self.on_top = attr_dict['on_top'].default
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_76(NOTHING, __attr_factory__children, __attr_factory__dynamic, __attr_factory__gifted, __attr_factory__numbers, __attr_factory__order, __attr_factory__touched, __attr_factory__watchers, __attr_factory__zones, __attr_factory_cards, __attr_factory_counters, __attr_factory_history, __attr_factory_used, _compat, attr_dict):  # tcgtrig.model.state.GameState
+def _methods_76(_compat):  # tcgtrig.model.state.GameState
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3649,70 +2827,10 @@ def _methods_76(NOTHING, __attr_factory__children, __attr_factory__dynamic, __at
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(players={self.players!r}, turn_player={self.turn_player!r}, cards={self.cards!r}, counters={self.counters!r}, used={self.used!r}, turn={self.turn!r}, marks={self.marks!r}, empty_draws={self.empty_draws!r}, history={self.history!r}, keep_history={self.keep_history!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, players, turn_player, cards=NOTHING, counters=NOTHING, used=NOTHING, turn=attr_dict['turn'].default, marks=attr_dict['marks'].default, empty_draws=attr_dict['empty_draws'].default, history=NOTHING, keep_history=attr_dict['keep_history'].default, order=NOTHING, zones=NOTHING, children=NOTHING, hash=attr_dict['_hash'].default, counter_hash=attr_dict['_counter_hash'].default, numbers=NOTHING, number_delta=attr_dict['_number_delta'].default, touched=NOTHING, gifted=NOTHING, dynamic=NOTHING, changes=attr_dict['_changes'].default, counters_set=attr_dict['_counters_set'].default, watchers=NOTHING):
-        self.players = players
-        self.turn_player = turn_player
-        if cards is not NOTHING:
-            self.cards = cards
-        else:
-            self.cards = __attr_factory_cards()
-        if counters is not NOTHING:
-            self.counters = counters
-        else:
-            self.counters = __attr_factory_counters()
-        if used is not NOTHING:
-            self.used = used
-        else:
-            self.used = __attr_factory_used()
-        self.turn = turn
-        self.marks = marks
-        self.empty_draws = empty_draws
-        if history is not NOTHING:
-            self.history = history
-        else:
-            self.history = __attr_factory_history()
-        self.keep_history = keep_history
-        if order is not NOTHING:
-            self._order = order
-        else:
-            self._order = __attr_factory__order()
-        if zones is not NOTHING:
-            self._zones = zones
-        else:
-            self._zones = __attr_factory__zones()
-        if children is not NOTHING:
-            self._children = children
-        else:
-            self._children = __attr_factory__children()
-        self._hash = hash
-        self._counter_hash = counter_hash
-        if numbers is not NOTHING:
-            self._numbers = numbers
-        else:
-            self._numbers = __attr_factory__numbers()
-        self._number_delta = number_delta
-        if touched is not NOTHING:
-            self._touched = touched
-        else:
-            self._touched = __attr_factory__touched()
-        if gifted is not NOTHING:
-            self._gifted = gifted
-        else:
-            self._gifted = __attr_factory__gifted()
-        if dynamic is not NOTHING:
-            self._dynamic = dynamic
-        else:
-            self._dynamic = __attr_factory__dynamic()
-        self._changes = changes
-        self._counters_set = counters_set
-        if watchers is not NOTHING:
-            self._watchers = watchers
-        else:
-            self._watchers = __attr_factory__watchers()
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_77(NOTHING, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.triggers.Listeners
+def _methods_77(NOTHING, _compat):  # tcgtrig.runtime.triggers.Listeners
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3745,16 +2863,10 @@ def _methods_77(NOTHING, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.ru
                     self.by_self,
                     self.only_every,
                 ))
-    def __init__(self, every=attr_dict['every'].default, by_card=attr_dict['by_card'].default, by_self=attr_dict['by_self'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('every', every)
-        _setattr('by_card', by_card)
-        _setattr('by_self', by_self)
-        self.__attrs_post_init__()
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_78(NOTHING, __attr_factory__responders, __attr_factory_fixed, _cached_setattr_get, _compat, attr_dict):  # tcgtrig.runtime.triggers.AbilityIndex
+def _methods_78(_compat):  # tcgtrig.runtime.triggers.AbilityIndex
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3807,32 +2919,10 @@ def _methods_78(NOTHING, __attr_factory__responders, __attr_factory_fixed, _cach
                     self.history_patterns,
                     self._responders,
                 ))
-    def __init__(self, interrupts, continuous, by_key, activated=attr_dict['activated'].default, granted=attr_dict['granted'].default, granted_interrupts=attr_dict['granted_interrupts'].default, fixed=NOTHING, listeners=attr_dict['listeners'].default, self_listeners=attr_dict['self_listeners'].default, counter_reads=attr_dict['counter_reads'].default, one_way=attr_dict['one_way'].default, number_reads=attr_dict['number_reads'].default, history_patterns=attr_dict['history_patterns'].default, responders=NOTHING):
-        _setattr = _cached_setattr_get(self)
-        _setattr('interrupts', interrupts)
-        _setattr('continuous', continuous)
-        _setattr('by_key', by_key)
-        _setattr('activated', activated)
-        _setattr('granted', granted)
-        _setattr('granted_interrupts', granted_interrupts)
-        if fixed is not NOTHING:
-            _setattr('fixed', fixed)
-        else:
-            _setattr('fixed', __attr_factory_fixed())
-        _setattr('listeners', listeners)
-        _setattr('self_listeners', self_listeners)
-        _setattr('counter_reads', counter_reads)
-        _setattr('one_way', one_way)
-        _setattr('number_reads', number_reads)
-        _setattr('history_patterns', history_patterns)
-        if responders is not NOTHING:
-            _setattr('_responders', responders)
-        else:
-            _setattr('_responders', __attr_factory__responders())
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_79(NOTHING, __attr_factory_children, _compat):  # tcgtrig.tools.render.Node
+def _methods_79(_compat):  # tcgtrig.tools.render.Node
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3848,16 +2938,10 @@ def _methods_79(NOTHING, __attr_factory_children, _compat):  # tcgtrig.tools.ren
         return f'{self.__class__.__qualname__.rsplit(">.", 1)[-1]}(label={self.label!r}, children={self.children!r})'
       finally:
         already_repring.remove(id(self))
-    def __init__(self, label, children=NOTHING):
-        self.label = label
-        if children is not NOTHING:
-            self.children = children
-        else:
-            self.children = __attr_factory_children()
-    return {'__repr__': __repr__, '__init__': __init__}
+    return {'__repr__': __repr__}
 
 
-def _methods_80(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.printed.reading.ReadAbility
+def _methods_80(_compat):  # tcgtrig.printed.reading.ReadAbility
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3890,16 +2974,10 @@ def _methods_80(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.printed.rea
                     self.name,
                     self.unread,
                 ))
-    def __init__(self, words, data, name=attr_dict['name'].default, unread=attr_dict['unread'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('words', words)
-        _setattr('data', data)
-        _setattr('name', name)
-        _setattr('unread', unread)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_81(_cached_setattr_get, _compat):  # tcgtrig.printed.reading.Skipped
+def _methods_81(_compat):  # tcgtrig.printed.reading.Skipped
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3928,14 +3006,10 @@ def _methods_81(_cached_setattr_get, _compat):  # tcgtrig.printed.reading.Skippe
                     self.words,
                     self.why,
                 ))
-    def __init__(self, words, why):
-        _setattr = _cached_setattr_get(self)
-        _setattr('words', words)
-        _setattr('why', why)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_82(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.printed.reading.Reading
+def _methods_82(_compat):  # tcgtrig.printed.reading.Reading
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -3968,16 +3042,10 @@ def _methods_82(_cached_setattr_get, _compat, attr_dict):  # tcgtrig.printed.rea
                     self.parts,
                     self.unread,
                 ))
-    def __init__(self, game, text, parts, unread=attr_dict['unread'].default):
-        _setattr = _cached_setattr_get(self)
-        _setattr('game', game)
-        _setattr('text', text)
-        _setattr('parts', parts)
-        _setattr('unread', unread)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
-def _methods_83(_cached_setattr_get, _compat):  # tcgtrig.printed.reading.Header
+def _methods_83(_compat):  # tcgtrig.printed.reading.Header
     def __repr__(self):
       try:
         already_repring = _compat.repr_context.already_repring
@@ -4014,100 +3082,92 @@ def _methods_83(_cached_setattr_get, _compat):  # tcgtrig.printed.reading.Header
                     self.once_per_turn,
                     self.speed,
                 ))
-    def __init__(self, kind, event, optional, wording, once_per_turn, speed):
-        _setattr = _cached_setattr_get(self)
-        _setattr('kind', kind)
-        _setattr('event', event)
-        _setattr('optional', optional)
-        _setattr('wording', wording)
-        _setattr('once_per_turn', once_per_turn)
-        _setattr('speed', speed)
-    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__, '__init__': __init__}
+    return {'__repr__': __repr__, '__eq__': __eq__, '__hash__': __hash__}
 
 
 KEPT = {
-    'tcgtrig.model.values.Pattern': (_methods_0, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('event', 'event', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('from_', 'from_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('to', 'to', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('actor', 'actor', True, True, True, None, True, 'value', False, False, False, False, True, False), ('card_is', 'card_is', True, True, True, None, True, 'value', False, False, False, False, True, False), ('against', 'against', True, True, True, None, True, 'value', False, False, False, False, True, False), ('events', 'events', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, actor=attr_dict['actor'].default, card_is=attr_dict['card_is'].default, against=attr_dict['against'].default, events=attr_dict['events'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('event', event)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('from_', from_)\n    _setattr('to', to)\n    _setattr('by', by)\n    _setattr('counter', counter)\n    _setattr('flag', flag)\n    _setattr('stat', stat)\n    _setattr('actor', actor)\n    _setattr('card_is', card_is)\n    _setattr('against', against)\n    _setattr('events', events)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Ref': (_methods_1, "[[('decorator', 'frozen')], [False, False], ('role', 'role', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, role):\n    _setattr = _cached_setattr_get(self)\n    _setattr('role', role)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.CardIds': (_methods_2, "[[('decorator', 'frozen')], [False, False], ('ids', 'ids', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, ids):\n    _setattr = _cached_setattr_get(self)\n    _setattr('ids', __attr_converter_ids(ids))\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Query': (_methods_3, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('zone', 'zone', True, True, True, None, True, 'value', True, False, False, False, True, False), ('owner', 'owner', True, True, True, None, True, 'value', False, False, False, False, True, False), ('types', 'types', True, True, True, None, True, 'value', True, False, False, False, True, False), ('all_types', 'all_types', True, True, True, None, True, 'value', True, False, False, False, True, False), ('has', 'has', True, True, True, None, True, 'value', False, False, False, False, True, False), ('name', 'name', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('no_flag', 'no_flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'value', True, False, False, False, True, False), ('under', 'under', True, True, True, None, True, 'value', False, False, False, False, True, False), ('exclude', 'exclude', True, True, True, None, True, 'value', False, False, False, False, True, False), ('pick', 'pick', True, True, True, None, True, 'value', False, False, False, False, True, False), ('upto', 'upto', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chooser', 'chooser', True, True, True, None, True, 'value', False, False, False, False, True, False), ('highest', 'highest', True, True, True, None, True, 'value', False, False, False, False, True, False), ('lowest', 'lowest', True, True, True, None, True, 'value', False, False, False, False, True, False), ('top', 'top', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cards_under', 'cards_under', True, True, True, None, True, 'value', True, False, False, False, True, False)]", "def __init__(self, *, zone=attr_dict['zone'].default, owner=attr_dict['owner'].default, types=attr_dict['types'].default, all_types=attr_dict['all_types'].default, has=attr_dict['has'].default, name=attr_dict['name'].default, flag=attr_dict['flag'].default, no_flag=attr_dict['no_flag'].default, stat=attr_dict['stat'].default, under=attr_dict['under'].default, exclude=attr_dict['exclude'].default, pick=attr_dict['pick'].default, upto=attr_dict['upto'].default, chooser=attr_dict['chooser'].default, highest=attr_dict['highest'].default, lowest=attr_dict['lowest'].default, top=attr_dict['top'].default, cards_under=attr_dict['cards_under'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('zone', __attr_converter_zone(zone))\n    _setattr('owner', owner)\n    _setattr('types', __attr_converter_types(types))\n    _setattr('all_types', __attr_converter_all_types(all_types))\n    _setattr('has', has)\n    _setattr('name', name)\n    _setattr('flag', flag)\n    _setattr('no_flag', no_flag)\n    _setattr('stat', __attr_converter_stat(stat))\n    _setattr('under', under)\n    _setattr('exclude', exclude)\n    _setattr('pick', pick)\n    _setattr('upto', upto)\n    _setattr('chooser', chooser)\n    _setattr('highest', highest)\n    _setattr('lowest', lowest)\n    _setattr('top', top)\n    _setattr('cards_under', __attr_converter_cards_under(cards_under))\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.TargetRef': (_methods_4, "[[('decorator', 'frozen')], [False, False], ('name', 'name', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, name=attr_dict['name'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Count': (_methods_5, "[[('decorator', 'frozen')], [False, False], ('of', 'of', True, False, True, None, True, 'none', False, False, False, False, True, False), ('fixed', 'fixed', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, of, fixed=attr_dict['fixed'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('of', of)\n    _setattr('fixed', fixed)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.StatOf': (_methods_6, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('stat', 'stat', True, False, True, None, True, 'none', False, False, False, False, True, False), ('fixed', 'fixed', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, card, stat, fixed=attr_dict['fixed'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('stat', stat)\n    _setattr('fixed', fixed)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.DidCount': (_methods_7, "[[('decorator', 'frozen')], [False, False], ('label', 'label', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, label):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.HappenedCount': (_methods_8, "[[('decorator', 'frozen')], [False, False], ('pattern', 'pattern', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, pattern):\n    _setattr = _cached_setattr_get(self)\n    _setattr('pattern', pattern)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Compare': (_methods_9, "[[('decorator', 'frozen')], [False, False], ('op', 'op', True, False, True, None, True, 'none', False, False, False, False, True, False), ('value', 'value', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, op, value):\n    _setattr = _cached_setattr_get(self)\n    _setattr('op', op)\n    _setattr('value', value)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.InZone': (_methods_10, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('zone', 'zone', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, card, zone):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('zone', __attr_converter_zone(zone))\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.HasFlag': (_methods_11, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('flag', 'flag', True, False, True, None, True, 'none', False, False, False, False, True, False), ('negate', 'negate', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, card, flag, negate=attr_dict['negate'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('flag', flag)\n    _setattr('negate', negate)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.StatIs': (_methods_12, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('stat', 'stat', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, card, stat, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('stat', stat)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.CounterIs': (_methods_13, "[[('decorator', 'frozen')], [False, False], ('player', 'player', True, False, True, None, True, 'none', False, False, False, False, True, False), ('counter', 'counter', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, player, counter, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('counter', counter)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.CountIs': (_methods_14, "[[('decorator', 'frozen')], [False, False], ('of', 'of', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, of, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('of', of)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.AllOf': (_methods_15, "[[('decorator', 'frozen')], [False, False], ('conditions', 'conditions', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, conditions):\n    _setattr = _cached_setattr_get(self)\n    _setattr('conditions', __attr_converter_conditions(conditions))\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.AnyOf': (_methods_16, "[[('decorator', 'frozen')], [False, False], ('conditions', 'conditions', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, conditions):\n    _setattr = _cached_setattr_get(self)\n    _setattr('conditions', __attr_converter_conditions(conditions))\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Not': (_methods_17, "[[('decorator', 'frozen')], [False, False], ('condition', 'condition', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, condition):\n    _setattr = _cached_setattr_get(self)\n    _setattr('condition', condition)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Did': (_methods_18, "[[('decorator', 'frozen')], [False, False], ('label', 'label', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, label):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.TurnOf': (_methods_19, "[[('decorator', 'frozen')], [False, False], ('player', 'player', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, player):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.AtTrigger': (_methods_20, "[[('decorator', 'frozen')], [False, False], ('condition', 'condition', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, condition):\n    _setattr = _cached_setattr_get(self)\n    _setattr('condition', condition)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Marked': (_methods_21, "[[('decorator', 'frozen')], [False, False], ('name', 'name', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, name):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Happened': (_methods_22, "[[('decorator', 'frozen')], [False, False], ('pattern', 'pattern', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, pattern, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('pattern', pattern)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Move': (_methods_23, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('to', 'to', True, True, True, None, True, 'none', False, False, False, False, True, False), ('from_', 'from_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('under', 'under', True, True, True, None, True, 'value', False, False, False, False, True, False), ('alone', 'alone', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flags', 'flags', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, to, from_=attr_dict['from_'].default, as_=attr_dict['as_'].default, under=attr_dict['under'].default, alone=attr_dict['alone'].default, by=attr_dict['by'].default, label=attr_dict['label'].default, flags=attr_dict['flags'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('to', to)\n    _setattr('from_', from_)\n    _setattr('as_', as_)\n    _setattr('under', under)\n    _setattr('alone', alone)\n    _setattr('by', by)\n    _setattr('label', label)\n    _setattr('flags', flags)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Stack': (_methods_24, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('onto', 'onto', True, True, True, None, True, 'none', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, onto, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('onto', onto)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Draw': (_methods_25, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('count', 'count', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, count=attr_dict['count'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('count', count)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Gain': (_methods_26, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'none', False, False, False, False, True, False), ('amount', 'amount', True, True, True, None, True, 'value', False, False, False, False, True, False), ('sign', 'sign', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, counter, amount=attr_dict['amount'].default, sign=attr_dict['sign'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('counter', counter)\n    _setattr('amount', amount)\n    _setattr('sign', sign)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.LoseGame': (_methods_27, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, reason=attr_dict['reason'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('reason', reason)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Flag': (_methods_28, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('set_', 'set_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('clear', 'clear', True, True, True, None, True, 'value', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, set_=attr_dict['set_'].default, clear=attr_dict['clear'].default, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('set_', set_)\n    _setattr('clear', clear)\n    _setattr('until', until)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Change': (_methods_29, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'none', False, False, False, False, True, False), ('by_amount', 'by_amount', True, True, True, None, True, 'none', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, stat, by_amount, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('stat', stat)\n    _setattr('by_amount', by_amount)\n    _setattr('until', until)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Emit': (_methods_30, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('event', 'event', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, by=attr_dict['by'].default, reason=attr_dict['reason'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('event', event)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('by', by)\n    _setattr('reason', reason)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Activate': (_methods_31, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, key, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Prevent': (_methods_32, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card=attr_dict['card'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.If': (_methods_33, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('condition', 'condition', True, True, True, None, True, 'none', False, False, False, False, True, False), ('then', 'then', True, True, True, None, True, 'value', True, False, False, False, True, False), ('else_', 'else_', True, True, True, None, True, 'value', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, condition, then=attr_dict['then'].default, else_=attr_dict['else_'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('condition', condition)\n    _setattr('then', __attr_converter_then(then))\n    _setattr('else_', __attr_converter_else_(else_))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Together': (_methods_34, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('actions', 'actions', True, True, True, None, True, 'none', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, actions, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('actions', __attr_converter_actions(actions))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.May': (_methods_35, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('then', 'then', True, True, True, None, True, 'value', True, False, False, False, True, False), ('else_', 'else_', True, True, True, None, True, 'value', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, then=attr_dict['then'].default, else_=attr_dict['else_'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('then', __attr_converter_then(then))\n    _setattr('else_', __attr_converter_else_(else_))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Delay': (_methods_36, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('actions', 'actions', True, True, True, None, True, 'value', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, actions=attr_dict['actions'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('actions', __attr_converter_actions(actions))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Grant': (_methods_37, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('ability', 'ability', True, True, True, None, True, 'none', False, False, False, False, True, False), ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, ability, key, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('ability', ability)\n    _setattr('key', key)\n    _setattr('until', until)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.PassTurn': (_methods_38, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False), ('check', 'check', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, label=attr_dict['label'].default, check=attr_dict['check'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n    _setattr('check', check)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.ResolvePending': (_methods_39, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Mark': (_methods_40, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('set_', 'set_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('clear', 'clear', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, set_=attr_dict['set_'].default, clear=attr_dict['clear'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('set_', set_)\n    _setattr('clear', clear)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Negate': (_methods_41, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('what', 'what', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, what=attr_dict['what'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('what', what)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Battle': (_methods_42, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('against', 'against', True, True, True, None, True, 'value', False, False, False, False, True, False), ('hold', 'hold', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, against=attr_dict['against'].default, hold=attr_dict['hold'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('against', against)\n    _setattr('hold', hold)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Win': (_methods_43, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, reason=attr_dict['reason'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('reason', reason)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Ability': (_methods_44, "[[('decorator', 'frozen'), ('kw_only', True)], [False, True], ('id', 'id', True, True, True, None, True, 'none', False, False, False, False, True, False), ('kind', 'kind', True, True, True, None, True, 'value', False, False, False, False, True, False), ('when', 'when', True, True, True, None, True, 'value', False, False, False, False, True, False), ('optional', 'optional', True, True, True, None, True, 'value', False, False, False, False, True, False), ('once_per_turn', 'once_per_turn', True, True, True, None, True, 'value', False, False, False, False, True, False), ('per_turn', 'per_turn', True, True, True, None, True, 'value', False, False, False, False, True, False), ('wording', 'wording', True, True, True, None, True, 'value', False, False, False, False, True, False), ('speed', 'speed', True, True, True, None, True, 'value', False, False, False, False, True, False), ('tags', 'tags', True, True, True, None, True, 'value', True, False, False, False, True, False), ('active_in', 'active_in', True, True, True, None, True, 'value', True, False, False, False, True, False), ('condition', 'condition', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_condition', 'trigger_condition', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cost', 'cost', True, True, True, None, True, 'value', True, False, False, False, True, False), ('do', 'do', True, True, True, None, True, 'value', True, False, False, False, True, False), ('text', 'text', True, True, True, None, True, 'value', False, False, False, False, True, False), ('targets', 'targets', True, True, True, None, True, 'value', True, False, False, False, True, False), ('uses_per_turn', 'uses_per_turn', False, True, False, None, False, 'none', False, False, False, False, False, False)]", "def __init__(self, *, id, kind=attr_dict['kind'].default, when=attr_dict['when'].default, optional=attr_dict['optional'].default, once_per_turn=attr_dict['once_per_turn'].default, per_turn=attr_dict['per_turn'].default, wording=attr_dict['wording'].default, speed=attr_dict['speed'].default, tags=attr_dict['tags'].default, active_in=attr_dict['active_in'].default, condition=attr_dict['condition'].default, trigger_condition=attr_dict['trigger_condition'].default, cost=attr_dict['cost'].default, do=attr_dict['do'].default, text=attr_dict['text'].default, targets=attr_dict['targets'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('kind', kind)\n    _setattr('when', when)\n    _setattr('optional', optional)\n    _setattr('once_per_turn', once_per_turn)\n    _setattr('per_turn', per_turn)\n    _setattr('wording', wording)\n    _setattr('speed', speed)\n    _setattr('tags', __attr_converter_tags(tags))\n    _setattr('active_in', __attr_converter_active_in(active_in))\n    _setattr('condition', condition)\n    _setattr('trigger_condition', trigger_condition)\n    _setattr('cost', __attr_converter_cost(cost))\n    _setattr('do', __attr_converter_do(do))\n    _setattr('text', text)\n    _setattr('targets', __attr_converter_targets(targets))\n    self.__attrs_post_init__()\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Mod': (_methods_45, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('stat', 'stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('effect', 'effect', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('ability', 'ability', True, True, True, None, True, 'value', False, False, False, False, True, False), ('key', 'key', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, stat=attr_dict['stat'].default, by=attr_dict['by'].default, until=attr_dict['until'].default, effect=attr_dict['effect'].default, player=attr_dict['player'].default, flag=attr_dict['flag'].default, ability=attr_dict['ability'].default, key=attr_dict['key'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('stat', stat)\n    _setattr('by', by)\n    _setattr('until', until)\n    _setattr('effect', effect)\n    _setattr('player', player)\n    _setattr('flag', flag)\n    _setattr('ability', ability)\n    _setattr('key', key)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Card': (_methods_46, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('id', 'id', True, True, True, None, True, 'none', False, False, False, False, True, False), ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('owner', 'owner', True, True, True, None, True, 'none', False, False, False, False, True, False), ('zone', 'zone', True, True, True, None, True, 'none', False, False, False, False, True, False), ('under', 'under', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stats', 'stats', True, True, True, None, True, 'value', True, False, False, False, True, False), ('flags', 'flags', True, True, True, None, True, 'value', True, False, False, False, True, False), ('types', 'types', True, True, True, None, True, 'value', True, False, False, False, True, False), ('abilities', 'abilities', True, True, False, None, False, 'value', True, False, False, False, False, False), ('mods', 'mods', True, True, True, None, True, 'value', True, False, False, False, True, False), ('incarnation', 'incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, id, name, owner, zone, under=attr_dict['under'].default, stats=attr_dict['stats'].default, flags=attr_dict['flags'].default, types=attr_dict['types'].default, abilities=attr_dict['abilities'].default, mods=attr_dict['mods'].default, incarnation=attr_dict['incarnation'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('name', name)\n    _setattr('owner', owner)\n    _setattr('zone', zone)\n    _setattr('under', under)\n    _setattr('stats', __attr_converter_stats(stats))\n    _setattr('flags', __attr_converter_flags(flags))\n    _setattr('types', __attr_converter_types(types))\n    _setattr('abilities', __attr_converter_abilities(abilities))\n    _setattr('mods', __attr_converter_mods(mods))\n    _setattr('incarnation', incarnation)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.values.Event': (_methods_47, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('base', 'base', True, True, True, None, True, 'value', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('from_', 'from_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('to', 'to', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'value', False, False, False, False, True, False), ('amount', 'amount', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cards', 'cards', True, True, True, None, True, 'value', True, False, False, False, True, False), ('actor', 'actor', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('against', 'against', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, name, base=attr_dict['base'].default, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, amount=attr_dict['amount'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, cards=attr_dict['cards'].default, actor=attr_dict['actor'].default, reason=attr_dict['reason'].default, against=attr_dict['against'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('base', base)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('from_', from_)\n    _setattr('to', to)\n    _setattr('by', by)\n    _setattr('counter', counter)\n    _setattr('amount', amount)\n    _setattr('flag', flag)\n    _setattr('stat', stat)\n    _setattr('cards', __attr_converter_cards(cards))\n    _setattr('actor', actor)\n    _setattr('reason', reason)\n    _setattr('against', against)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.info.GameInfo': (_methods_48, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('title', 'title', True, True, True, None, True, 'none', False, False, False, False, True, False), ('version', 'version', True, True, True, None, True, 'none', False, False, False, False, True, False), ('summary', 'summary', True, True, True, None, True, 'value', False, False, False, False, True, False), ('rules', 'rules', True, True, True, None, True, 'value', False, False, False, False, True, False), ('resolution', 'resolution', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chain_triggers', 'chain_triggers', True, True, True, None, True, 'value', False, False, False, False, True, False), ('terms', 'terms', True, True, True, None, True, 'value', True, False, False, False, True, False), ('draw_one_at_a_time', 'draw_one_at_a_time', True, True, True, None, True, 'value', False, False, False, False, True, False), ('spent_abilities_trigger', 'spent_abilities_trigger', True, True, True, None, True, 'value', False, False, False, False, True, False), ('recheck_trigger_condition', 'recheck_trigger_condition', True, True, True, None, True, 'value', False, False, False, False, True, False), ('condition_on_resolution', 'condition_on_resolution', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_condition_looks_back', 'trigger_condition_looks_back', True, True, True, None, True, 'value', False, False, False, False, True, False), ('citations', 'citations', True, True, True, None, True, 'value', True, False, False, False, True, False), ('variants', 'variants', True, True, True, None, True, 'value', True, False, False, False, True, False), ('events', 'events', True, True, True, None, True, 'value', True, False, False, False, True, False), ('zones', 'zones', True, True, True, None, True, 'value', True, False, False, False, True, False), ('rule_counters', 'rule_counters', True, True, True, None, True, 'value', True, False, False, False, True, False), ('rule_stats', 'rule_stats', True, True, True, None, True, 'value', True, False, False, False, True, False), ('turn_marks', 'turn_marks', True, True, True, None, True, 'value', True, False, False, False, True, False), ('stats', 'stats', True, True, True, None, True, 'value', True, False, False, False, True, False), ('zone_roles', 'zone_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('event_roles', 'event_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('flag_roles', 'flag_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('stat_roles', 'stat_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('counter_roles', 'counter_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('type_roles', 'type_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('tokens_arrive', 'tokens_arrive', True, True, True, None, True, 'value', False, False, False, False, True, False), ('tokens_never_added_to', 'tokens_never_added_to', True, True, True, None, True, 'value', True, False, False, False, True, False), ('revealed_on_activation', 'revealed_on_activation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('rules_between_actions', 'rules_between_actions', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_multiplicity', 'trigger_multiplicity', True, True, True, None, True, 'value', False, False, False, False, True, False), ('battle_stat', 'battle_stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('max_players', 'max_players', True, True, True, None, True, 'value', False, False, False, False, True, False), ('would_effects', 'would_effects', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, name, title, version, summary=attr_dict['summary'].default, rules=attr_dict['rules'].default, resolution=attr_dict['resolution'].default, chain_triggers=attr_dict['chain_triggers'].default, terms=attr_dict['terms'].default, draw_one_at_a_time=attr_dict['draw_one_at_a_time'].default, spent_abilities_trigger=attr_dict['spent_abilities_trigger'].default, recheck_trigger_condition=attr_dict['recheck_trigger_condition'].default, condition_on_resolution=attr_dict['condition_on_resolution'].default, trigger_condition_looks_back=attr_dict['trigger_condition_looks_back'].default, citations=attr_dict['citations'].default, variants=attr_dict['variants'].default, events=attr_dict['events'].default, zones=attr_dict['zones'].default, rule_counters=attr_dict['rule_counters'].default, rule_stats=attr_dict['rule_stats'].default, turn_marks=attr_dict['turn_marks'].default, stats=attr_dict['stats'].default, zone_roles=attr_dict['zone_roles'].default, event_roles=attr_dict['event_roles'].default, flag_roles=attr_dict['flag_roles'].default, stat_roles=attr_dict['stat_roles'].default, counter_roles=attr_dict['counter_roles'].default, type_roles=attr_dict['type_roles'].default, tokens_arrive=attr_dict['tokens_arrive'].default, tokens_never_added_to=attr_dict['tokens_never_added_to'].default, revealed_on_activation=attr_dict['revealed_on_activation'].default, rules_between_actions=attr_dict['rules_between_actions'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, battle_stat=attr_dict['battle_stat'].default, max_players=attr_dict['max_players'].default, would_effects=attr_dict['would_effects'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('title', title)\n    _setattr('version', version)\n    _setattr('summary', summary)\n    _setattr('rules', rules)\n    _setattr('resolution', resolution)\n    _setattr('chain_triggers', chain_triggers)\n    _setattr('terms', __attr_converter_terms(terms))\n    _setattr('draw_one_at_a_time', draw_one_at_a_time)\n    _setattr('spent_abilities_trigger', spent_abilities_trigger)\n    _setattr('recheck_trigger_condition', recheck_trigger_condition)\n    _setattr('condition_on_resolution', condition_on_resolution)\n    _setattr('trigger_condition_looks_back', trigger_condition_looks_back)\n    _setattr('citations', __attr_converter_citations(citations))\n    _setattr('variants', __attr_converter_variants(variants))\n    _setattr('events', __attr_converter_events(events))\n    _setattr('zones', __attr_converter_zones(zones))\n    _setattr('rule_counters', __attr_converter_rule_counters(rule_counters))\n    _setattr('rule_stats', __attr_converter_rule_stats(rule_stats))\n    _setattr('turn_marks', __attr_converter_turn_marks(turn_marks))\n    _setattr('stats', __attr_converter_stats(stats))\n    _setattr('zone_roles', __attr_converter_zone_roles(zone_roles))\n    _setattr('event_roles', __attr_converter_event_roles(event_roles))\n    _setattr('flag_roles', __attr_converter_flag_roles(flag_roles))\n    _setattr('stat_roles', __attr_converter_stat_roles(stat_roles))\n    _setattr('counter_roles', __attr_converter_counter_roles(counter_roles))\n    _setattr('type_roles', __attr_converter_type_roles(type_roles))\n    _setattr('tokens_arrive', tokens_arrive)\n    _setattr('tokens_never_added_to', __attr_converter_tokens_never_added_to(tokens_never_added_to))\n    _setattr('revealed_on_activation', revealed_on_activation)\n    _setattr('rules_between_actions', rules_between_actions)\n    _setattr('trigger_multiplicity', trigger_multiplicity)\n    _setattr('battle_stat', battle_stat)\n    _setattr('max_players', max_players)\n    _setattr('would_effects', would_effects)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.info.Drop': (_methods_49, "[[('decorator', 'frozen')], [False, False], ('kind', 'kind', True, False, True, None, True, 'none', False, False, False, False, True, False), ('reason', 'reason', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, kind, reason=attr_dict['reason'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('reason', reason)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.info.BattleResult': (_methods_50, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('destroyed', 'destroyed', True, True, True, None, True, 'value', True, False, False, False, True, False), ('winner', 'winner', True, True, True, None, True, 'value', False, False, False, False, True, False), ('losers', 'losers', True, True, True, None, True, 'value', True, False, False, False, True, False), ('damage', 'damage', True, True, True, None, True, 'value', True, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'value', False, False, False, False, True, False), ('changes', 'changes', True, True, True, None, True, 'value', True, False, False, False, True, False)]", "def __init__(self, *, destroyed=attr_dict['destroyed'].default, winner=attr_dict['winner'].default, losers=attr_dict['losers'].default, damage=attr_dict['damage'].default, counter=attr_dict['counter'].default, changes=attr_dict['changes'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('destroyed', __attr_converter_destroyed(destroyed))\n    _setattr('winner', winner)\n    _setattr('losers', __attr_converter_losers(losers))\n    _setattr('damage', __attr_converter_damage(damage))\n    _setattr('counter', counter)\n    _setattr('changes', __attr_converter_changes(changes))\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.info.GameEnd': (_methods_51, "[[('decorator', 'frozen')], [False, False], ('outcome', 'outcome', True, False, True, None, True, 'none', False, False, False, False, True, False), ('reason', 'reason', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, outcome, reason):\n    _setattr = _cached_setattr_get(self)\n    _setattr('outcome', outcome)\n    _setattr('reason', reason)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.info.ActivationContext': (_methods_52, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('window', 'window', True, True, True, None, True, 'value', False, False, False, False, True, False), ('series', 'series', True, True, True, None, True, 'value', False, False, False, False, True, False), ('interrupting', 'interrupting', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chain', 'chain', True, True, True, None, True, 'value', False, False, False, False, True, False), ('nested', 'nested', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, window=attr_dict['window'].default, series=attr_dict['series'].default, interrupting=attr_dict['interrupting'].default, chain=attr_dict['chain'].default, nested=attr_dict['nested'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('window', window)\n    _setattr('series', series)\n    _setattr('interrupting', interrupting)\n    _setattr('chain', chain)\n    _setattr('nested', nested)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.pending.PendingEffect': (_methods_53, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('id', 'id', True, True, True, None, True, 'none', False, False, False, False, True, False), ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('ability', 'ability', True, True, False, None, False, 'none', False, False, False, False, False, False), ('controller', 'controller', True, True, True, None, True, 'none', False, False, False, False, True, False), ('self_card', 'self_card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('events', 'events', True, True, False, None, False, 'value', True, False, False, False, False, False), ('moment', 'moment', True, True, True, None, True, 'value', False, False, False, False, True, False), ('timing', 'timing', True, True, True, None, True, 'value', False, False, False, False, True, False), ('depth', 'depth', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cause', 'cause', True, True, True, None, True, 'value', False, False, False, False, True, False), ('incarnation', 'incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('self_incarnation', 'self_incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('looked_back', 'looked_back', True, True, True, None, True, 'value', False, False, False, False, True, False), ('fixed', 'fixed', True, True, False, None, False, 'value', False, False, False, False, False, False), ('granted', 'granted', True, True, True, None, True, 'value', False, False, False, False, True, False), ('grant', 'grant', True, True, False, None, False, 'value', False, False, False, False, False, False), ('window', 'window', True, True, True, None, True, 'value', False, False, False, False, True, False), ('rank', 'rank', True, True, True, None, True, 'value', False, False, False, False, True, False), ('details', 'details', True, True, True, None, True, 'value', False, False, False, False, True, False), ('link', 'link', True, True, True, None, True, 'value', False, False, False, False, True, False), ('declaration', 'declaration', True, True, True, None, True, 'value', False, False, False, False, True, False), ('targets', 'targets', True, True, False, None, False, 'value', False, False, False, False, False, False), ('negated', 'negated', True, True, True, None, True, 'value', False, False, False, False, True, False), ('negated_by', 'negated_by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('_head', 'head', False, True, False, None, False, 'value', False, False, False, False, False, False), ('_signature', 'signature', False, True, False, None, False, 'value', False, False, False, False, False, False), ('_signature_hash', 'signature_hash', False, True, False, None, False, 'value', False, False, False, False, False, False)]", "def __init__(self, *, id, key, card, ability, controller, self_card, events=attr_dict['events'].default, moment=attr_dict['moment'].default, timing=attr_dict['timing'].default, depth=attr_dict['depth'].default, cause=attr_dict['cause'].default, incarnation=attr_dict['incarnation'].default, self_incarnation=attr_dict['self_incarnation'].default, looked_back=attr_dict['looked_back'].default, fixed=attr_dict['fixed'].default, granted=attr_dict['granted'].default, grant=attr_dict['grant'].default, window=attr_dict['window'].default, rank=attr_dict['rank'].default, details=attr_dict['details'].default, link=attr_dict['link'].default, declaration=attr_dict['declaration'].default, targets=attr_dict['targets'].default, negated=attr_dict['negated'].default, negated_by=attr_dict['negated_by'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('key', key)\n    _setattr('card', card)\n    _setattr('ability', ability)\n    _setattr('controller', controller)\n    _setattr('self_card', self_card)\n    _setattr('events', __attr_converter_events(events))\n    _setattr('moment', moment)\n    _setattr('timing', timing)\n    _setattr('depth', depth)\n    _setattr('cause', cause)\n    _setattr('incarnation', incarnation)\n    _setattr('self_incarnation', self_incarnation)\n    _setattr('looked_back', looked_back)\n    _setattr('fixed', fixed)\n    _setattr('granted', granted)\n    _setattr('grant', grant)\n    _setattr('window', window)\n    _setattr('rank', rank)\n    _setattr('details', details)\n    _setattr('link', link)\n    _setattr('declaration', declaration)\n    _setattr('targets', targets)\n    _setattr('negated', negated)\n    _setattr('negated_by', negated_by)\n    _setattr('_head', attr_dict['_head'].default)\n    _setattr('_signature', attr_dict['_signature'].default)\n    _setattr('_signature_hash', attr_dict['_signature_hash'].default)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.pending.PendingPool': (_methods_54, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('_buckets', 'buckets', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_heap', 'heap', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_rank_of', 'rank_of', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_by_card', 'by_card', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_hash', 'hash', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_kinds', 'kinds', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_kinds_hash', 'kinds_hash', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_holes', 'holes', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_keys', 'keys', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_key_counts', 'key_counts', True, False, True, None, True, 'factory', False, False, False, False, True, False)]", "def __init__(self, buckets=NOTHING, heap=NOTHING, rank_of=NOTHING, by_card=NOTHING, hash=attr_dict['_hash'].default, kinds=NOTHING, kinds_hash=attr_dict['_kinds_hash'].default, holes=NOTHING, keys=NOTHING, key_counts=NOTHING):\n    if buckets is not NOTHING:\n        self._buckets = buckets\n    else:\n        self._buckets = __attr_factory__buckets()\n    if heap is not NOTHING:\n        self._heap = heap\n    else:\n        self._heap = __attr_factory__heap()\n    if rank_of is not NOTHING:\n        self._rank_of = rank_of\n    else:\n        self._rank_of = __attr_factory__rank_of()\n    if by_card is not NOTHING:\n        self._by_card = by_card\n    else:\n        self._by_card = __attr_factory__by_card()\n    self._hash = hash\n    if kinds is not NOTHING:\n        self._kinds = kinds\n    else:\n        self._kinds = __attr_factory__kinds()\n    self._kinds_hash = kinds_hash\n    if holes is not NOTHING:\n        self._holes = holes\n    else:\n        self._holes = __attr_factory__holes()\n    if keys is not NOTHING:\n        self._keys = keys\n    else:\n        self._keys = __attr_factory__keys()\n    if key_counts is not NOTHING:\n        self._key_counts = key_counts\n    else:\n        self._key_counts = __attr_factory__key_counts()\n", ('__repr__', '__init__')),
-    'tcgtrig.games.manager._Claim': (_methods_55, "[[('decorator', 'frozen')], [False, False], ('name', 'name', True, False, True, None, True, 'none', False, False, False, False, True, False), ('used', 'used', True, False, True, None, True, 'none', False, False, False, False, True, False), ('refused', 'refused', True, False, True, None, True, 'value', False, False, False, False, True, False), ('why', 'why', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, name, used, refused=attr_dict['refused'].default, why=attr_dict['why'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('used', used)\n    _setattr('refused', refused)\n    _setattr('why', why)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.games.manager.GameListing': (_methods_56, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('title', 'title', True, True, True, None, True, 'value', False, False, False, False, True, False), ('version', 'version', True, True, True, None, True, 'value', False, False, False, False, True, False), ('module', 'module', True, True, True, None, True, 'value', False, False, False, False, True, False), ('distribution', 'distribution', True, True, True, None, True, 'value', False, False, False, False, True, False), ('distribution_version', 'distribution_version', True, True, True, None, True, 'value', False, False, False, False, True, False), ('error', 'error', True, True, True, None, True, 'value', False, False, False, False, True, False), ('variants', 'variants', True, True, True, None, True, 'value', False, False, False, False, True, False), ('printed', 'printed', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_multiplicity', 'trigger_multiplicity', True, True, True, None, True, 'value', False, False, False, False, True, False), ('unstated', 'unstated', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, name, title=attr_dict['title'].default, version=attr_dict['version'].default, module=attr_dict['module'].default, distribution=attr_dict['distribution'].default, distribution_version=attr_dict['distribution_version'].default, error=attr_dict['error'].default, variants=attr_dict['variants'].default, printed=attr_dict['printed'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, unstated=attr_dict['unstated'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('title', title)\n    _setattr('version', version)\n    _setattr('module', module)\n    _setattr('distribution', distribution)\n    _setattr('distribution_version', distribution_version)\n    _setattr('error', error)\n    _setattr('variants', variants)\n    _setattr('printed', printed)\n    _setattr('trigger_multiplicity', trigger_multiplicity)\n    _setattr('unstated', unstated)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.scenario.source.Source': (_methods_57, "[[('decorator', 'frozen')], [False, False], ('data', 'data', True, False, True, None, True, 'none', False, False, False, False, True, False), ('file', 'file', True, False, True, None, True, 'none', False, False, False, False, True, False), ('_lines', 'lines', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_cache', 'cache', False, False, False, None, False, 'factory', False, False, False, False, False, False), ('moved', 'moved', False, False, False, None, False, 'factory', False, False, False, False, False, False)]", "def __init__(self, data, file, lines=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('data', data)\n    _setattr('file', file)\n    if lines is not NOTHING:\n        _setattr('_lines', lines)\n    else:\n        _setattr('_lines', __attr_factory__lines())\n    _setattr('_cache', __attr_factory__cache())\n    _setattr('moved', __attr_factory_moved())\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.runtime.loops.LoopGuard': (_methods_58, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('limit', 'limit', True, False, True, None, True, 'none', False, False, False, False, True, False), ('steps', 'steps', True, False, True, None, True, 'value', False, False, False, False, True, False), ('power', 'power', True, False, True, None, True, 'value', False, False, False, False, True, False), ('lam', 'lam', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_quick', 'saved_quick', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_full', 'saved_full', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_asked', 'saved_asked', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, limit, steps=attr_dict['steps'].default, power=attr_dict['power'].default, lam=attr_dict['lam'].default, saved_quick=attr_dict['saved_quick'].default, saved_full=attr_dict['saved_full'].default, saved_asked=attr_dict['saved_asked'].default):\n    self.limit = limit\n    self.steps = steps\n    self.power = power\n    self.lam = lam\n    self.saved_quick = saved_quick\n    self.saved_full = saved_full\n    self.saved_asked = saved_asked\n", ('__repr__', '__init__')),
-    'tcgtrig.runtime.loops.Growth': (_methods_59, "[[('decorator', 'frozen')], [False, False], ('grown', 'grown', True, False, True, None, True, 'none', False, False, False, False, True, False), ('since', 'since', True, False, True, None, True, 'none', False, False, False, False, True, False), ('stoppable', 'stoppable', True, False, True, None, True, 'none', False, False, False, False, True, False), ('steady', 'steady', True, False, True, None, True, 'value', False, False, False, False, True, False), ('piled', 'piled', True, False, True, None, True, 'value', False, False, False, False, True, False), ('waiting', 'waiting', True, False, True, None, True, 'value', False, False, False, False, True, False), ('steps', 'steps', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, grown, since, stoppable, steady=attr_dict['steady'].default, piled=attr_dict['piled'].default, waiting=attr_dict['waiting'].default, steps=attr_dict['steps'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('grown', grown)\n    _setattr('since', since)\n    _setattr('stoppable', stoppable)\n    _setattr('steady', steady)\n    _setattr('piled', piled)\n    _setattr('waiting', waiting)\n    _setattr('steps', steps)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.runtime.loops.GrowthGuard': (_methods_60, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('power', 'power', True, False, True, None, True, 'value', False, False, False, False, True, False), ('lam', 'lam', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_quick', 'saved_quick', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_full', 'saved_full', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_pool', 'saved_pool', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_counters', 'saved_counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_numbers', 'saved_numbers', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_pending', 'saved_pending', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_trace', 'saved_trace', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_step', 'saved_step', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_asked', 'saved_asked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('quiet_until', 'quiet_until', True, False, True, None, True, 'value', False, False, False, False, True, False), ('ticks', 'ticks', True, False, True, None, True, 'value', False, False, False, False, True, False), ('pile_work', 'pile_work', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, power=attr_dict['power'].default, lam=attr_dict['lam'].default, saved_quick=attr_dict['saved_quick'].default, saved_full=attr_dict['saved_full'].default, saved_pool=attr_dict['saved_pool'].default, saved_counters=attr_dict['saved_counters'].default, saved_numbers=attr_dict['saved_numbers'].default, saved_pending=attr_dict['saved_pending'].default, saved_trace=attr_dict['saved_trace'].default, saved_step=attr_dict['saved_step'].default, saved_asked=attr_dict['saved_asked'].default, quiet_until=attr_dict['quiet_until'].default, ticks=attr_dict['ticks'].default, pile_work=attr_dict['pile_work'].default):\n    self.power = power\n    self.lam = lam\n    self.saved_quick = saved_quick\n    self.saved_full = saved_full\n    self.saved_pool = saved_pool\n    self.saved_counters = saved_counters\n    self.saved_numbers = saved_numbers\n    self.saved_pending = saved_pending\n    self.saved_trace = saved_trace\n    self.saved_step = saved_step\n    self.saved_asked = saved_asked\n    self.quiet_until = quiet_until\n    self.ticks = ticks\n    self.pile_work = pile_work\n", ('__repr__', '__init__')),
-    'tcgtrig.language.base.Op': (_methods_61, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('part', 'part', True, True, True, None, True, 'none', False, False, False, False, True, False), ('event', 'event', True, True, True, None, True, 'none', False, False, False, False, True, False), ('subject', 'subject', True, True, True, None, True, 'value', False, False, False, False, True, False), ('incarnation', 'incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('data', 'data', True, True, True, None, True, 'value', False, False, False, False, True, False), ('apply', 'apply', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, part, event, subject=attr_dict['subject'].default, incarnation=attr_dict['incarnation'].default, data=attr_dict['data'].default, apply=attr_dict['apply'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('part', part)\n    _setattr('event', event)\n    _setattr('subject', subject)\n    _setattr('incarnation', incarnation)\n    _setattr('data', data)\n    _setattr('apply', apply)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.language.base.ActionKind': (_methods_62, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('model', 'model', True, False, True, None, True, 'none', False, False, False, False, True, False), ('card_fields', 'card_fields', True, False, True, None, True, 'none', False, False, False, False, True, False), ('read', 'read', True, False, True, None, True, 'none', False, False, False, False, True, False), ('write', 'write', True, False, True, None, True, 'none', False, False, False, False, True, False), ('plan', 'plan', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, words, model, card_fields, read, write, plan):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('model', model)\n    _setattr('card_fields', card_fields)\n    _setattr('read', read)\n    _setattr('write', write)\n    _setattr('plan', plan)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.scenario.compiler.Expectation': (_methods_63, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('lists', 'lists', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counters', 'counters', True, True, True, None, True, 'value', False, False, False, False, True, False), ('zones', 'zones', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flags', 'flags', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stats', 'stats', True, True, True, None, True, 'value', False, False, False, False, True, False), ('outcome', 'outcome', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chains', 'chains', True, True, True, None, True, 'value', False, False, False, False, True, False), ('keys', 'keys', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, lists=attr_dict['lists'].default, counters=attr_dict['counters'].default, zones=attr_dict['zones'].default, flags=attr_dict['flags'].default, stats=attr_dict['stats'].default, outcome=attr_dict['outcome'].default, chains=attr_dict['chains'].default, keys=attr_dict['keys'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('lists', lists)\n    _setattr('counters', counters)\n    _setattr('zones', zones)\n    _setattr('flags', flags)\n    _setattr('stats', stats)\n    _setattr('outcome', outcome)\n    _setattr('chains', chains)\n    _setattr('keys', keys)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.scenario.compiler.Compiled': (_methods_64, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('game', 'game', True, True, True, None, True, 'none', False, False, False, False, True, False), ('state', 'state', True, True, False, None, True, 'none', False, False, False, False, False, False), ('start', 'start', True, True, True, None, True, 'none', False, False, False, False, True, False), ('choices', 'choices', True, True, True, None, True, 'none', False, False, False, False, True, False), ('expect', 'expect', True, True, True, None, True, 'none', False, False, False, False, True, False), ('notes', 'notes', True, True, True, None, True, 'value', False, False, False, False, True, False), ('data', 'data', True, True, False, None, False, 'factory', False, False, False, False, False, False)]", "def __init__(self, *, game, state, start, choices, expect, notes=attr_dict['notes'].default, data=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('state', state)\n    _setattr('start', start)\n    _setattr('choices', choices)\n    _setattr('expect', expect)\n    _setattr('notes', notes)\n    if data is not NOTHING:\n        _setattr('data', data)\n    else:\n        _setattr('data', __attr_factory_data())\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.runtime.evaluate.Scope': (_methods_65, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('controller', 'controller', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('self_card', 'self_card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('events', 'events', True, True, True, None, True, 'value', True, False, False, False, True, False), ('self_incarnation', 'self_incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('fixed', 'fixed', True, True, True, None, True, 'value', False, False, False, False, True, False), ('targets', 'targets', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, key, controller, card=attr_dict['card'].default, self_card=attr_dict['self_card'].default, events=attr_dict['events'].default, self_incarnation=attr_dict['self_incarnation'].default, fixed=attr_dict['fixed'].default, targets=attr_dict['targets'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('controller', controller)\n    _setattr('card', card)\n    _setattr('self_card', self_card)\n    _setattr('events', __attr_converter_events(events))\n    _setattr('self_incarnation', self_incarnation)\n    _setattr('fixed', fixed)\n    _setattr('targets', targets)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.resolution.Placement': (_methods_66, "[[('decorator', 'frozen')], [False, False], ('key', 'key', True, False, True, None, True, 'none', False, False, False, False, True, False), ('id', 'id', True, False, True, None, True, 'none', False, False, False, False, True, False), ('behind', 'behind', True, False, True, None, True, 'value', False, False, False, False, True, False), ('activated', 'activated', True, False, True, None, True, 'value', False, False, False, False, True, False), ('resolved', 'resolved', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, key, id, behind=attr_dict['behind'].default, activated=attr_dict['activated'].default, resolved=attr_dict['resolved'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('id', id)\n    _setattr('behind', behind)\n    _setattr('activated', activated)\n    _setattr('resolved', resolved)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.resolution.Resolution': (_methods_67, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('game', 'game', True, True, True, None, True, 'none', False, False, False, False, True, False), ('title', 'title', True, True, True, None, True, 'none', False, False, False, False, True, False), ('engine', 'engine', True, True, False, None, False, 'none', False, False, False, False, False, False), ('compiled', 'compiled', True, True, False, None, False, 'none', False, False, False, False, False, False), ('unused_choices', 'unused_choices', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, game, title, engine, compiled, unused_choices=attr_dict['unused_choices'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('title', title)\n    _setattr('engine', engine)\n    _setattr('compiled', compiled)\n    _setattr('unused_choices', unused_choices)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.scenario.reading.Scenario': (_methods_68, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('title', 'title', True, True, True, None, True, 'none', False, False, False, False, True, False), ('game', 'game', True, True, True, None, True, 'none', False, False, False, False, True, False), ('players', 'players', True, True, True, None, True, 'none', False, False, False, False, True, False), ('turn_player', 'turn_player', True, True, True, None, True, 'none', False, False, False, False, True, False), ('source', 'source', True, True, False, None, False, 'none', False, False, False, False, False, False)]", "def __init__(self, *, title, game, players, turn_player, source):\n    _setattr = _cached_setattr_get(self)\n    _setattr('title', title)\n    _setattr('game', game)\n    _setattr('players', players)\n    _setattr('turn_player', turn_player)\n    _setattr('source', source)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.scenario.reading.Bound': (_methods_69, "[[('decorator', 'frozen')], [False, False], ('scenario', 'scenario', True, False, True, None, True, 'none', False, False, False, False, True, False), ('ruleset', 'ruleset', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compiled', 'compiled', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, scenario, ruleset, compiled):\n    _setattr = _cached_setattr_get(self)\n    _setattr('scenario', scenario)\n    _setattr('ruleset', ruleset)\n    _setattr('compiled', compiled)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.model.decision.Decision': (_methods_70, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('kind', 'kind', True, True, True, None, True, 'none', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'none', False, False, False, False, True, False), ('prompt', 'prompt', True, True, True, None, True, 'none', False, False, False, False, True, False), ('options', 'options', True, True, False, None, True, 'none', False, False, False, False, False, False), ('default', 'default', True, True, True, None, True, 'none', False, False, False, False, True, False), ('effect', 'effect', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, kind, player, prompt, options, default, effect=attr_dict['effect'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('player', player)\n    _setattr('prompt', prompt)\n    _setattr('options', options)\n    _setattr('default', default)\n    _setattr('effect', effect)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.tools.lint.Finding': (_methods_71, "[[('decorator', 'frozen')], [False, False], ('file', 'file', True, False, True, None, True, 'none', False, False, False, False, True, False), ('line', 'line', True, False, True, None, True, 'none', False, False, False, False, True, False), ('path', 'path', True, False, True, None, True, 'none', False, False, False, False, True, False), ('message', 'message', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, file, line, path, message):\n    _setattr = _cached_setattr_get(self)\n    _setattr('file', file)\n    _setattr('line', line)\n    _setattr('path', path)\n    _setattr('message', message)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.runtime.rechecks.Reads': (_methods_72, "[[('decorator', 'frozen')], [False, False], ('counters', 'counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('other', 'other', True, False, True, None, True, 'value', False, False, False, False, True, False), ('any_counter', 'any_counter', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, counters=attr_dict['counters'].default, other=attr_dict['other'].default, any_counter=attr_dict['any_counter'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('counters', counters)\n    _setattr('other', other)\n    _setattr('any_counter', any_counter)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.language.control.ControlKind': (_methods_73, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('model', 'model', True, False, True, None, True, 'none', False, False, False, False, True, False), ('read', 'read', True, False, True, None, True, 'none', False, False, False, False, True, False), ('write', 'write', True, False, True, None, True, 'none', False, False, False, False, True, False), ('at_once', 'at_once', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, words, model, read, write, at_once=attr_dict['at_once'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('model', model)\n    _setattr('read', read)\n    _setattr('write', write)\n    _setattr('at_once', at_once)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.runtime.machine.Machine': (_methods_74, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, True], ('ruleset', 'ruleset', True, False, True, None, True, 'none', False, False, False, False, True, False), ('state', 'state', True, False, True, None, True, 'none', False, False, False, False, True, False), ('start', 'start', True, False, True, None, True, 'value', True, False, False, False, True, False), ('max_steps', 'max_steps', True, False, True, None, True, 'value', False, False, False, False, True, False), ('pool', 'pool', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('trace', 'trace', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('frames', 'frames', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('matched', 'matched', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('windows', 'windows', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('chain_links', 'chain_links', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('due', 'due', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('offers', 'offers', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('shown', 'shown', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('last_events', 'last_events', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chains', 'chains', True, False, True, None, True, 'value', False, False, False, False, True, False), ('resolving_link', 'resolving_link', True, False, True, None, True, 'value', False, False, False, False, True, False), ('links_resolved', 'links_resolved', True, False, True, None, True, 'value', False, False, False, False, True, False), ('labels_made', 'labels_made', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('over_budget', 'over_budget', True, False, True, None, True, 'value', False, False, False, False, True, False), ('answered_moment', 'answered_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('series', 'series', True, False, True, None, True, 'value', False, False, False, False, True, False), ('decision', 'decision', True, False, True, None, True, 'value', False, False, False, False, True, False), ('outcome', 'outcome', True, False, True, None, True, 'value', False, False, False, False, True, False), ('losers', 'losers', True, False, True, None, True, 'value', False, False, False, False, True, False), ('moment', 'moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_moment', 'last_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('timing', 'timing', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_depth', 'last_depth', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_instance', 'last_instance', True, False, True, None, True, 'value', False, False, False, False, True, False), ('asked', 'asked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_fingerprint', 'chooser_fingerprint', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_answering', 'chooser_answering', True, False, True, None, True, 'value', False, False, False, False, True, False), ('index', 'index', True, False, True, None, True, 'value', False, False, False, False, True, False), ('view', 'view', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_next_id', 'next_id', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answer', 'answer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answered', 'answered', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_checked', 'checked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_probes', 'probes', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_responder_tables', 'responder_tables', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_contexts', 'contexts', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_interruptible', 'interruptible', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_at_once', 'at_once', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_holding', 'holding', True, False, True, None, True, 'value', False, False, False, False, True, False), ('one_move', 'one_move', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_guard', 'guard', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_growth', 'growth', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_records', 'records', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_most_pending', 'most_pending', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_last_record', 'last_record', True, False, True, None, True, 'value', False, False, False, False, True, False), ('guard_ended', 'guard_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_looking', 'looking', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_rule_counters', 'rule_counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain_keys', 'chain_keys', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('conditional', 'conditional', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('turns_ended', 'turns_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('delayed', 'delayed', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_orderer', 'orderer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_placed', 'placed', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_stacked', 'stacked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain', 'chain', False, False, True, None, True, 'value', False, False, False, False, True, False), ('on_top', 'on_top', False, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, ruleset, state, start=attr_dict['start'].default, max_steps=attr_dict['max_steps'].default, pool=NOTHING, trace=NOTHING, frames=NOTHING, matched=NOTHING, windows=NOTHING, chain_links=NOTHING, due=NOTHING, offers=NOTHING, shown=NOTHING, last_events=attr_dict['last_events'].default, chains=attr_dict['chains'].default, resolving_link=attr_dict['resolving_link'].default, links_resolved=attr_dict['links_resolved'].default, labels_made=NOTHING, over_budget=attr_dict['over_budget'].default, answered_moment=attr_dict['answered_moment'].default, series=attr_dict['series'].default, decision=attr_dict['decision'].default, outcome=attr_dict['outcome'].default, losers=attr_dict['losers'].default, moment=attr_dict['moment'].default, last_moment=attr_dict['last_moment'].default, timing=attr_dict['timing'].default, last_depth=attr_dict['last_depth'].default, last_instance=attr_dict['last_instance'].default, asked=attr_dict['asked'].default, chooser_fingerprint=attr_dict['chooser_fingerprint'].default, chooser_answering=attr_dict['chooser_answering'].default, index=attr_dict['index'].default, view=attr_dict['view'].default, next_id=attr_dict['_next_id'].default, answer=attr_dict['_answer'].default, answered=attr_dict['_answered'].default, checked=attr_dict['_checked'].default, probes=NOTHING, responder_tables=NOTHING, contexts=NOTHING, holding=attr_dict['_holding'].default, one_move=attr_dict['one_move'].default, guard=attr_dict['_guard'].default, growth=NOTHING, records=NOTHING, most_pending=attr_dict['_most_pending'].default, last_record=attr_dict['_last_record'].default, guard_ended=attr_dict['guard_ended'].default, looking=attr_dict['_looking'].default, rule_counters=attr_dict['_rule_counters'].default, chain_keys=NOTHING, conditional=NOTHING, turns_ended=attr_dict['turns_ended'].default, delayed=NOTHING, orderer=attr_dict['_orderer'].default, placed=attr_dict['_placed'].default, stacked=attr_dict['_stacked'].default):\n    self.ruleset = ruleset\n    self.state = state\n    self.start = __attr_converter_start(start)\n    self.max_steps = max_steps\n    if pool is not NOTHING:\n        self.pool = pool\n    else:\n        self.pool = __attr_factory_pool()\n    if trace is not NOTHING:\n        self.trace = trace\n    else:\n        self.trace = __attr_factory_trace()\n    if frames is not NOTHING:\n        self.frames = frames\n    else:\n        self.frames = __attr_factory_frames()\n    if matched is not NOTHING:\n        self.matched = matched\n    else:\n        self.matched = __attr_factory_matched()\n    if windows is not NOTHING:\n        self.windows = windows\n    else:\n        self.windows = __attr_factory_windows()\n    if chain_links is not NOTHING:\n        self.chain_links = chain_links\n    else:\n        self.chain_links = __attr_factory_chain_links()\n    if due is not NOTHING:\n        self.due = due\n    else:\n        self.due = __attr_factory_due()\n    if offers is not NOTHING:\n        self.offers = offers\n    else:\n        self.offers = __attr_factory_offers()\n    if shown is not NOTHING:\n        self.shown = shown\n    else:\n        self.shown = __attr_factory_shown()\n    self.last_events = last_events\n    self.chains = chains\n    self.resolving_link = resolving_link\n    self.links_resolved = links_resolved\n    if labels_made is not NOTHING:\n        self.labels_made = labels_made\n    else:\n        self.labels_made = __attr_factory_labels_made()\n    self.over_budget = over_budget\n    self.answered_moment = answered_moment\n    self.series = series\n    self.decision = decision\n    self.outcome = outcome\n    self.losers = losers\n    self.moment = moment\n    self.last_moment = last_moment\n    self.timing = timing\n    self.last_depth = last_depth\n    self.last_instance = last_instance\n    self.asked = asked\n    self.chooser_fingerprint = chooser_fingerprint\n    self.chooser_answering = chooser_answering\n    self.index = index\n    self.view = view\n    self._next_id = next_id\n    self._answer = answer\n    self._answered = answered\n    self._checked = checked\n    if probes is not NOTHING:\n        self._probes = probes\n    else:\n        self._probes = __attr_factory__probes()\n    if responder_tables is not NOTHING:\n        self._responder_tables = responder_tables\n    else:\n        self._responder_tables = __attr_factory__responder_tables()\n    if contexts is not NOTHING:\n        self._contexts = contexts\n    else:\n        self._contexts = __attr_factory__contexts()\n    self._interruptible = attr_dict['_interruptible'].default\n    self._at_once = attr_dict['_at_once'].default\n    self._holding = holding\n    self.one_move = one_move\n    self._guard = guard\n    if growth is not NOTHING:\n        self._growth = growth\n    else:\n        self._growth = __attr_factory__growth()\n    if records is not NOTHING:\n        self._records = records\n    else:\n        self._records = __attr_factory__records()\n    self._most_pending = most_pending\n    self._last_record = last_record\n    self.guard_ended = guard_ended\n    self._looking = looking\n    self._rule_counters = rule_counters\n    if chain_keys is not NOTHING:\n        self.chain_keys = chain_keys\n    else:\n        self.chain_keys = __attr_factory_chain_keys()\n    if conditional is not NOTHING:\n        self.conditional = conditional\n    else:\n        self.conditional = __attr_factory_conditional()\n    self.turns_ended = turns_ended\n    if delayed is not NOTHING:\n        self.delayed = delayed\n    else:\n        self.delayed = __attr_factory_delayed()\n    self._orderer = orderer\n    self._placed = placed\n    self._stacked = stacked\n    self.chain = attr_dict['chain'].default\n    self.on_top = attr_dict['on_top'].default\n    self.__attrs_post_init__()\n", ('__repr__', '__init__')),
-    'tcgtrig.runtime.machine_base.MachineBase': (_methods_75, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('ruleset', 'ruleset', True, False, True, None, True, 'none', False, False, False, False, True, False), ('state', 'state', True, False, True, None, True, 'none', False, False, False, False, True, False), ('start', 'start', True, False, True, None, True, 'value', True, False, False, False, True, False), ('max_steps', 'max_steps', True, False, True, None, True, 'value', False, False, False, False, True, False), ('pool', 'pool', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('trace', 'trace', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('frames', 'frames', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('matched', 'matched', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('windows', 'windows', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('chain_links', 'chain_links', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('due', 'due', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('offers', 'offers', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('shown', 'shown', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('last_events', 'last_events', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chains', 'chains', True, False, True, None, True, 'value', False, False, False, False, True, False), ('resolving_link', 'resolving_link', True, False, True, None, True, 'value', False, False, False, False, True, False), ('links_resolved', 'links_resolved', True, False, True, None, True, 'value', False, False, False, False, True, False), ('labels_made', 'labels_made', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('over_budget', 'over_budget', True, False, True, None, True, 'value', False, False, False, False, True, False), ('answered_moment', 'answered_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('series', 'series', True, False, True, None, True, 'value', False, False, False, False, True, False), ('decision', 'decision', True, False, True, None, True, 'value', False, False, False, False, True, False), ('outcome', 'outcome', True, False, True, None, True, 'value', False, False, False, False, True, False), ('losers', 'losers', True, False, True, None, True, 'value', False, False, False, False, True, False), ('moment', 'moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_moment', 'last_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('timing', 'timing', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_depth', 'last_depth', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_instance', 'last_instance', True, False, True, None, True, 'value', False, False, False, False, True, False), ('asked', 'asked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_fingerprint', 'chooser_fingerprint', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_answering', 'chooser_answering', True, False, True, None, True, 'value', False, False, False, False, True, False), ('index', 'index', True, False, True, None, True, 'value', False, False, False, False, True, False), ('view', 'view', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_next_id', 'next_id', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answer', 'answer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answered', 'answered', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_checked', 'checked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_probes', 'probes', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_responder_tables', 'responder_tables', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_contexts', 'contexts', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_interruptible', 'interruptible', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_at_once', 'at_once', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_holding', 'holding', True, False, True, None, True, 'value', False, False, False, False, True, False), ('one_move', 'one_move', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_guard', 'guard', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_growth', 'growth', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_records', 'records', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_most_pending', 'most_pending', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_last_record', 'last_record', True, False, True, None, True, 'value', False, False, False, False, True, False), ('guard_ended', 'guard_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_looking', 'looking', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_rule_counters', 'rule_counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain_keys', 'chain_keys', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('conditional', 'conditional', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('turns_ended', 'turns_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('delayed', 'delayed', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_orderer', 'orderer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_placed', 'placed', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_stacked', 'stacked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain', 'chain', False, False, True, None, True, 'value', False, False, False, False, True, False), ('on_top', 'on_top', False, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, ruleset, state, start=attr_dict['start'].default, max_steps=attr_dict['max_steps'].default, pool=NOTHING, trace=NOTHING, frames=NOTHING, matched=NOTHING, windows=NOTHING, chain_links=NOTHING, due=NOTHING, offers=NOTHING, shown=NOTHING, last_events=attr_dict['last_events'].default, chains=attr_dict['chains'].default, resolving_link=attr_dict['resolving_link'].default, links_resolved=attr_dict['links_resolved'].default, labels_made=NOTHING, over_budget=attr_dict['over_budget'].default, answered_moment=attr_dict['answered_moment'].default, series=attr_dict['series'].default, decision=attr_dict['decision'].default, outcome=attr_dict['outcome'].default, losers=attr_dict['losers'].default, moment=attr_dict['moment'].default, last_moment=attr_dict['last_moment'].default, timing=attr_dict['timing'].default, last_depth=attr_dict['last_depth'].default, last_instance=attr_dict['last_instance'].default, asked=attr_dict['asked'].default, chooser_fingerprint=attr_dict['chooser_fingerprint'].default, chooser_answering=attr_dict['chooser_answering'].default, index=attr_dict['index'].default, view=attr_dict['view'].default, next_id=attr_dict['_next_id'].default, answer=attr_dict['_answer'].default, answered=attr_dict['_answered'].default, checked=attr_dict['_checked'].default, probes=NOTHING, responder_tables=NOTHING, contexts=NOTHING, holding=attr_dict['_holding'].default, one_move=attr_dict['one_move'].default, guard=attr_dict['_guard'].default, growth=NOTHING, records=NOTHING, most_pending=attr_dict['_most_pending'].default, last_record=attr_dict['_last_record'].default, guard_ended=attr_dict['guard_ended'].default, looking=attr_dict['_looking'].default, rule_counters=attr_dict['_rule_counters'].default, chain_keys=NOTHING, conditional=NOTHING, turns_ended=attr_dict['turns_ended'].default, delayed=NOTHING, orderer=attr_dict['_orderer'].default, placed=attr_dict['_placed'].default, stacked=attr_dict['_stacked'].default):\n    self.ruleset = ruleset\n    self.state = state\n    self.start = __attr_converter_start(start)\n    self.max_steps = max_steps\n    if pool is not NOTHING:\n        self.pool = pool\n    else:\n        self.pool = __attr_factory_pool()\n    if trace is not NOTHING:\n        self.trace = trace\n    else:\n        self.trace = __attr_factory_trace()\n    if frames is not NOTHING:\n        self.frames = frames\n    else:\n        self.frames = __attr_factory_frames()\n    if matched is not NOTHING:\n        self.matched = matched\n    else:\n        self.matched = __attr_factory_matched()\n    if windows is not NOTHING:\n        self.windows = windows\n    else:\n        self.windows = __attr_factory_windows()\n    if chain_links is not NOTHING:\n        self.chain_links = chain_links\n    else:\n        self.chain_links = __attr_factory_chain_links()\n    if due is not NOTHING:\n        self.due = due\n    else:\n        self.due = __attr_factory_due()\n    if offers is not NOTHING:\n        self.offers = offers\n    else:\n        self.offers = __attr_factory_offers()\n    if shown is not NOTHING:\n        self.shown = shown\n    else:\n        self.shown = __attr_factory_shown()\n    self.last_events = last_events\n    self.chains = chains\n    self.resolving_link = resolving_link\n    self.links_resolved = links_resolved\n    if labels_made is not NOTHING:\n        self.labels_made = labels_made\n    else:\n        self.labels_made = __attr_factory_labels_made()\n    self.over_budget = over_budget\n    self.answered_moment = answered_moment\n    self.series = series\n    self.decision = decision\n    self.outcome = outcome\n    self.losers = losers\n    self.moment = moment\n    self.last_moment = last_moment\n    self.timing = timing\n    self.last_depth = last_depth\n    self.last_instance = last_instance\n    self.asked = asked\n    self.chooser_fingerprint = chooser_fingerprint\n    self.chooser_answering = chooser_answering\n    self.index = index\n    self.view = view\n    self._next_id = next_id\n    self._answer = answer\n    self._answered = answered\n    self._checked = checked\n    if probes is not NOTHING:\n        self._probes = probes\n    else:\n        self._probes = __attr_factory__probes()\n    if responder_tables is not NOTHING:\n        self._responder_tables = responder_tables\n    else:\n        self._responder_tables = __attr_factory__responder_tables()\n    if contexts is not NOTHING:\n        self._contexts = contexts\n    else:\n        self._contexts = __attr_factory__contexts()\n    self._interruptible = attr_dict['_interruptible'].default\n    self._at_once = attr_dict['_at_once'].default\n    self._holding = holding\n    self.one_move = one_move\n    self._guard = guard\n    if growth is not NOTHING:\n        self._growth = growth\n    else:\n        self._growth = __attr_factory__growth()\n    if records is not NOTHING:\n        self._records = records\n    else:\n        self._records = __attr_factory__records()\n    self._most_pending = most_pending\n    self._last_record = last_record\n    self.guard_ended = guard_ended\n    self._looking = looking\n    self._rule_counters = rule_counters\n    if chain_keys is not NOTHING:\n        self.chain_keys = chain_keys\n    else:\n        self.chain_keys = __attr_factory_chain_keys()\n    if conditional is not NOTHING:\n        self.conditional = conditional\n    else:\n        self.conditional = __attr_factory_conditional()\n    self.turns_ended = turns_ended\n    if delayed is not NOTHING:\n        self.delayed = delayed\n    else:\n        self.delayed = __attr_factory_delayed()\n    self._orderer = orderer\n    self._placed = placed\n    self._stacked = stacked\n    self.chain = attr_dict['chain'].default\n    self.on_top = attr_dict['on_top'].default\n", ('__repr__', '__init__')),
-    'tcgtrig.model.state.GameState': (_methods_76, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('players', 'players', True, False, True, None, True, 'none', False, False, False, False, True, False), ('turn_player', 'turn_player', True, False, True, None, True, 'none', False, False, False, False, True, False), ('cards', 'cards', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('counters', 'counters', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('used', 'used', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('turn', 'turn', True, False, True, None, True, 'value', False, False, False, False, True, False), ('marks', 'marks', True, False, True, None, True, 'value', False, False, False, False, True, False), ('empty_draws', 'empty_draws', True, False, True, None, True, 'value', False, False, False, False, True, False), ('history', 'history', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('keep_history', 'keep_history', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_order', 'order', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_zones', 'zones', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_children', 'children', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_hash', 'hash', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_counter_hash', 'counter_hash', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_numbers', 'numbers', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_number_delta', 'number_delta', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_touched', 'touched', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_gifted', 'gifted', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_dynamic', 'dynamic', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_changes', 'changes', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_counters_set', 'counters_set', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_watchers', 'watchers', True, False, True, None, False, 'factory', False, False, False, False, True, False)]", "def __init__(self, players, turn_player, cards=NOTHING, counters=NOTHING, used=NOTHING, turn=attr_dict['turn'].default, marks=attr_dict['marks'].default, empty_draws=attr_dict['empty_draws'].default, history=NOTHING, keep_history=attr_dict['keep_history'].default, order=NOTHING, zones=NOTHING, children=NOTHING, hash=attr_dict['_hash'].default, counter_hash=attr_dict['_counter_hash'].default, numbers=NOTHING, number_delta=attr_dict['_number_delta'].default, touched=NOTHING, gifted=NOTHING, dynamic=NOTHING, changes=attr_dict['_changes'].default, counters_set=attr_dict['_counters_set'].default, watchers=NOTHING):\n    self.players = players\n    self.turn_player = turn_player\n    if cards is not NOTHING:\n        self.cards = cards\n    else:\n        self.cards = __attr_factory_cards()\n    if counters is not NOTHING:\n        self.counters = counters\n    else:\n        self.counters = __attr_factory_counters()\n    if used is not NOTHING:\n        self.used = used\n    else:\n        self.used = __attr_factory_used()\n    self.turn = turn\n    self.marks = marks\n    self.empty_draws = empty_draws\n    if history is not NOTHING:\n        self.history = history\n    else:\n        self.history = __attr_factory_history()\n    self.keep_history = keep_history\n    if order is not NOTHING:\n        self._order = order\n    else:\n        self._order = __attr_factory__order()\n    if zones is not NOTHING:\n        self._zones = zones\n    else:\n        self._zones = __attr_factory__zones()\n    if children is not NOTHING:\n        self._children = children\n    else:\n        self._children = __attr_factory__children()\n    self._hash = hash\n    self._counter_hash = counter_hash\n    if numbers is not NOTHING:\n        self._numbers = numbers\n    else:\n        self._numbers = __attr_factory__numbers()\n    self._number_delta = number_delta\n    if touched is not NOTHING:\n        self._touched = touched\n    else:\n        self._touched = __attr_factory__touched()\n    if gifted is not NOTHING:\n        self._gifted = gifted\n    else:\n        self._gifted = __attr_factory__gifted()\n    if dynamic is not NOTHING:\n        self._dynamic = dynamic\n    else:\n        self._dynamic = __attr_factory__dynamic()\n    self._changes = changes\n    self._counters_set = counters_set\n    if watchers is not NOTHING:\n        self._watchers = watchers\n    else:\n        self._watchers = __attr_factory__watchers()\n", ('__repr__', '__init__')),
-    'tcgtrig.runtime.triggers.Listeners': (_methods_77, "[[('decorator', 'define'), ('frozen', True)], [False, True], ('every', 'every', True, False, True, None, True, 'value', False, False, False, False, True, False), ('by_card', 'by_card', True, False, True, None, True, 'value', False, False, False, False, True, False), ('by_self', 'by_self', True, False, True, None, True, 'value', False, False, False, False, True, False), ('only_every', 'only_every', False, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, every=attr_dict['every'].default, by_card=attr_dict['by_card'].default, by_self=attr_dict['by_self'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('every', every)\n    _setattr('by_card', by_card)\n    _setattr('by_self', by_self)\n    self.__attrs_post_init__()\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.runtime.triggers.AbilityIndex': (_methods_78, "[[('decorator', 'define'), ('frozen', True)], [False, False], ('interrupts', 'interrupts', True, False, True, None, True, 'none', False, False, False, False, True, False), ('continuous', 'continuous', True, False, True, None, True, 'none', False, False, False, False, True, False), ('by_key', 'by_key', True, False, True, None, True, 'none', False, False, False, False, True, False), ('activated', 'activated', True, False, True, None, True, 'value', False, False, False, False, True, False), ('granted', 'granted', True, False, True, None, True, 'value', False, False, False, False, True, False), ('granted_interrupts', 'granted_interrupts', True, False, True, None, True, 'value', False, False, False, False, True, False), ('fixed', 'fixed', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('listeners', 'listeners', True, False, True, None, True, 'value', False, False, False, False, True, False), ('self_listeners', 'self_listeners', True, False, True, None, True, 'value', False, False, False, False, True, False), ('counter_reads', 'counter_reads', True, False, True, None, True, 'value', False, False, False, False, True, False), ('one_way', 'one_way', True, False, True, None, True, 'value', False, False, False, False, True, False), ('number_reads', 'number_reads', True, False, True, None, True, 'value', False, False, False, False, True, False), ('history_patterns', 'history_patterns', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_responders', 'responders', True, False, True, None, True, 'factory', False, False, False, False, True, False)]", "def __init__(self, interrupts, continuous, by_key, activated=attr_dict['activated'].default, granted=attr_dict['granted'].default, granted_interrupts=attr_dict['granted_interrupts'].default, fixed=NOTHING, listeners=attr_dict['listeners'].default, self_listeners=attr_dict['self_listeners'].default, counter_reads=attr_dict['counter_reads'].default, one_way=attr_dict['one_way'].default, number_reads=attr_dict['number_reads'].default, history_patterns=attr_dict['history_patterns'].default, responders=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('interrupts', interrupts)\n    _setattr('continuous', continuous)\n    _setattr('by_key', by_key)\n    _setattr('activated', activated)\n    _setattr('granted', granted)\n    _setattr('granted_interrupts', granted_interrupts)\n    if fixed is not NOTHING:\n        _setattr('fixed', fixed)\n    else:\n        _setattr('fixed', __attr_factory_fixed())\n    _setattr('listeners', listeners)\n    _setattr('self_listeners', self_listeners)\n    _setattr('counter_reads', counter_reads)\n    _setattr('one_way', one_way)\n    _setattr('number_reads', number_reads)\n    _setattr('history_patterns', history_patterns)\n    if responders is not NOTHING:\n        _setattr('_responders', responders)\n    else:\n        _setattr('_responders', __attr_factory__responders())\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.tools.render.Node': (_methods_79, "[[('decorator', 'define'), ('eq', False)], [False, False], ('label', 'label', True, False, True, None, True, 'none', False, False, False, False, True, False), ('children', 'children', True, False, True, None, True, 'factory', False, False, False, False, True, False)]", 'def __init__(self, label, children=NOTHING):\n    self.label = label\n    if children is not NOTHING:\n        self.children = children\n    else:\n        self.children = __attr_factory_children()\n', ('__repr__', '__init__')),
-    'tcgtrig.printed.reading.ReadAbility': (_methods_80, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('data', 'data', True, False, True, None, True, 'none', False, False, False, False, True, False), ('name', 'name', True, False, True, None, True, 'value', False, False, False, False, True, False), ('unread', 'unread', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, words, data, name=attr_dict['name'].default, unread=attr_dict['unread'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('data', data)\n    _setattr('name', name)\n    _setattr('unread', unread)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.printed.reading.Skipped': (_methods_81, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('why', 'why', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, words, why):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('why', why)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.printed.reading.Reading': (_methods_82, "[[('decorator', 'frozen')], [False, False], ('game', 'game', True, False, True, None, True, 'none', False, False, False, False, True, False), ('text', 'text', True, False, True, None, True, 'none', False, False, False, False, True, False), ('parts', 'parts', True, False, True, None, True, 'none', False, False, False, False, True, False), ('unread', 'unread', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, game, text, parts, unread=attr_dict['unread'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('text', text)\n    _setattr('parts', parts)\n    _setattr('unread', unread)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
-    'tcgtrig.printed.reading.Header': (_methods_83, "[[('decorator', 'frozen')], [False, False], ('kind', 'kind', True, False, True, None, True, 'none', False, False, False, False, True, False), ('event', 'event', True, False, True, None, True, 'none', False, False, False, False, True, False), ('optional', 'optional', True, False, True, None, True, 'none', False, False, False, False, True, False), ('wording', 'wording', True, False, True, None, True, 'none', False, False, False, False, True, False), ('once_per_turn', 'once_per_turn', True, False, True, None, True, 'none', False, False, False, False, True, False), ('speed', 'speed', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, kind, event, optional, wording, once_per_turn, speed):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('event', event)\n    _setattr('optional', optional)\n    _setattr('wording', wording)\n    _setattr('once_per_turn', once_per_turn)\n    _setattr('speed', speed)\n", ('__repr__', '__eq__', '__hash__', '__init__')),
+    'tcgtrig.model.values.Pattern': (_methods_0, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('event', 'event', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('from_', 'from_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('to', 'to', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('actor', 'actor', True, True, True, None, True, 'value', False, False, False, False, True, False), ('card_is', 'card_is', True, True, True, None, True, 'value', False, False, False, False, True, False), ('against', 'against', True, True, True, None, True, 'value', False, False, False, False, True, False), ('events', 'events', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, actor=attr_dict['actor'].default, card_is=attr_dict['card_is'].default, against=attr_dict['against'].default, events=attr_dict['events'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('event', event)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('from_', from_)\n    _setattr('to', to)\n    _setattr('by', by)\n    _setattr('counter', counter)\n    _setattr('flag', flag)\n    _setattr('stat', stat)\n    _setattr('actor', actor)\n    _setattr('card_is', card_is)\n    _setattr('against', against)\n    _setattr('events', events)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Ref': (_methods_1, "[[('decorator', 'frozen')], [False, False], ('role', 'role', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, role):\n    _setattr = _cached_setattr_get(self)\n    _setattr('role', role)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.CardIds': (_methods_2, "[[('decorator', 'frozen')], [False, False], ('ids', 'ids', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, ids):\n    _setattr = _cached_setattr_get(self)\n    _setattr('ids', __attr_converter_ids(ids))\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Query': (_methods_3, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('zone', 'zone', True, True, True, None, True, 'value', True, False, False, False, True, False), ('owner', 'owner', True, True, True, None, True, 'value', False, False, False, False, True, False), ('types', 'types', True, True, True, None, True, 'value', True, False, False, False, True, False), ('all_types', 'all_types', True, True, True, None, True, 'value', True, False, False, False, True, False), ('has', 'has', True, True, True, None, True, 'value', False, False, False, False, True, False), ('name', 'name', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('no_flag', 'no_flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'value', True, False, False, False, True, False), ('under', 'under', True, True, True, None, True, 'value', False, False, False, False, True, False), ('exclude', 'exclude', True, True, True, None, True, 'value', False, False, False, False, True, False), ('pick', 'pick', True, True, True, None, True, 'value', False, False, False, False, True, False), ('upto', 'upto', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chooser', 'chooser', True, True, True, None, True, 'value', False, False, False, False, True, False), ('highest', 'highest', True, True, True, None, True, 'value', False, False, False, False, True, False), ('lowest', 'lowest', True, True, True, None, True, 'value', False, False, False, False, True, False), ('top', 'top', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cards_under', 'cards_under', True, True, True, None, True, 'value', True, False, False, False, True, False)]", "def __init__(self, *, zone=attr_dict['zone'].default, owner=attr_dict['owner'].default, types=attr_dict['types'].default, all_types=attr_dict['all_types'].default, has=attr_dict['has'].default, name=attr_dict['name'].default, flag=attr_dict['flag'].default, no_flag=attr_dict['no_flag'].default, stat=attr_dict['stat'].default, under=attr_dict['under'].default, exclude=attr_dict['exclude'].default, pick=attr_dict['pick'].default, upto=attr_dict['upto'].default, chooser=attr_dict['chooser'].default, highest=attr_dict['highest'].default, lowest=attr_dict['lowest'].default, top=attr_dict['top'].default, cards_under=attr_dict['cards_under'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('zone', __attr_converter_zone(zone))\n    _setattr('owner', owner)\n    _setattr('types', __attr_converter_types(types))\n    _setattr('all_types', __attr_converter_all_types(all_types))\n    _setattr('has', has)\n    _setattr('name', name)\n    _setattr('flag', flag)\n    _setattr('no_flag', no_flag)\n    _setattr('stat', __attr_converter_stat(stat))\n    _setattr('under', under)\n    _setattr('exclude', exclude)\n    _setattr('pick', pick)\n    _setattr('upto', upto)\n    _setattr('chooser', chooser)\n    _setattr('highest', highest)\n    _setattr('lowest', lowest)\n    _setattr('top', top)\n    _setattr('cards_under', __attr_converter_cards_under(cards_under))\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.TargetRef': (_methods_4, "[[('decorator', 'frozen')], [False, False], ('name', 'name', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, name=attr_dict['name'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Count': (_methods_5, "[[('decorator', 'frozen')], [False, False], ('of', 'of', True, False, True, None, True, 'none', False, False, False, False, True, False), ('fixed', 'fixed', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, of, fixed=attr_dict['fixed'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('of', of)\n    _setattr('fixed', fixed)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.StatOf': (_methods_6, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('stat', 'stat', True, False, True, None, True, 'none', False, False, False, False, True, False), ('fixed', 'fixed', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, card, stat, fixed=attr_dict['fixed'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('stat', stat)\n    _setattr('fixed', fixed)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.DidCount': (_methods_7, "[[('decorator', 'frozen')], [False, False], ('label', 'label', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, label):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.HappenedCount': (_methods_8, "[[('decorator', 'frozen')], [False, False], ('pattern', 'pattern', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, pattern):\n    _setattr = _cached_setattr_get(self)\n    _setattr('pattern', pattern)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Compare': (_methods_9, "[[('decorator', 'frozen')], [False, False], ('op', 'op', True, False, True, None, True, 'none', False, False, False, False, True, False), ('value', 'value', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, op, value):\n    _setattr = _cached_setattr_get(self)\n    _setattr('op', op)\n    _setattr('value', value)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.InZone': (_methods_10, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('zone', 'zone', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, card, zone):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('zone', __attr_converter_zone(zone))\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.HasFlag': (_methods_11, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('flag', 'flag', True, False, True, None, True, 'none', False, False, False, False, True, False), ('negate', 'negate', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, card, flag, negate=attr_dict['negate'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('flag', flag)\n    _setattr('negate', negate)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.StatIs': (_methods_12, "[[('decorator', 'frozen')], [False, False], ('card', 'card', True, False, True, None, True, 'none', False, False, False, False, True, False), ('stat', 'stat', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, card, stat, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('stat', stat)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.CounterIs': (_methods_13, "[[('decorator', 'frozen')], [False, False], ('player', 'player', True, False, True, None, True, 'none', False, False, False, False, True, False), ('counter', 'counter', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, player, counter, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('counter', counter)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.CountIs': (_methods_14, "[[('decorator', 'frozen')], [False, False], ('of', 'of', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, of, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('of', of)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.AllOf': (_methods_15, "[[('decorator', 'frozen')], [False, False], ('conditions', 'conditions', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, conditions):\n    _setattr = _cached_setattr_get(self)\n    _setattr('conditions', __attr_converter_conditions(conditions))\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.AnyOf': (_methods_16, "[[('decorator', 'frozen')], [False, False], ('conditions', 'conditions', True, False, True, None, True, 'none', True, False, False, False, True, False)]", "def __init__(self, conditions):\n    _setattr = _cached_setattr_get(self)\n    _setattr('conditions', __attr_converter_conditions(conditions))\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Not': (_methods_17, "[[('decorator', 'frozen')], [False, False], ('condition', 'condition', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, condition):\n    _setattr = _cached_setattr_get(self)\n    _setattr('condition', condition)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Did': (_methods_18, "[[('decorator', 'frozen')], [False, False], ('label', 'label', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, label):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.TurnOf': (_methods_19, "[[('decorator', 'frozen')], [False, False], ('player', 'player', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, player):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.AtTrigger': (_methods_20, "[[('decorator', 'frozen')], [False, False], ('condition', 'condition', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, condition):\n    _setattr = _cached_setattr_get(self)\n    _setattr('condition', condition)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Marked': (_methods_21, "[[('decorator', 'frozen')], [False, False], ('name', 'name', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, name):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Happened': (_methods_22, "[[('decorator', 'frozen')], [False, False], ('pattern', 'pattern', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compare', 'compare', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, pattern, compare):\n    _setattr = _cached_setattr_get(self)\n    _setattr('pattern', pattern)\n    _setattr('compare', compare)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Move': (_methods_23, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('to', 'to', True, True, True, None, True, 'none', False, False, False, False, True, False), ('from_', 'from_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('under', 'under', True, True, True, None, True, 'value', False, False, False, False, True, False), ('alone', 'alone', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flags', 'flags', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, to, from_=attr_dict['from_'].default, as_=attr_dict['as_'].default, under=attr_dict['under'].default, alone=attr_dict['alone'].default, by=attr_dict['by'].default, label=attr_dict['label'].default, flags=attr_dict['flags'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('to', to)\n    _setattr('from_', from_)\n    _setattr('as_', as_)\n    _setattr('under', under)\n    _setattr('alone', alone)\n    _setattr('by', by)\n    _setattr('label', label)\n    _setattr('flags', flags)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Stack': (_methods_24, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('onto', 'onto', True, True, True, None, True, 'none', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, onto, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('onto', onto)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Draw': (_methods_25, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('count', 'count', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, count=attr_dict['count'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('count', count)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Gain': (_methods_26, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'none', False, False, False, False, True, False), ('amount', 'amount', True, True, True, None, True, 'value', False, False, False, False, True, False), ('sign', 'sign', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, counter, amount=attr_dict['amount'].default, sign=attr_dict['sign'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('counter', counter)\n    _setattr('amount', amount)\n    _setattr('sign', sign)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.LoseGame': (_methods_27, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, reason=attr_dict['reason'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('reason', reason)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Flag': (_methods_28, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('set_', 'set_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('clear', 'clear', True, True, True, None, True, 'value', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, set_=attr_dict['set_'].default, clear=attr_dict['clear'].default, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('set_', set_)\n    _setattr('clear', clear)\n    _setattr('until', until)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Change': (_methods_29, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'none', False, False, False, False, True, False), ('by_amount', 'by_amount', True, True, True, None, True, 'none', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, stat, by_amount, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('stat', stat)\n    _setattr('by_amount', by_amount)\n    _setattr('until', until)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Emit': (_methods_30, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('event', 'event', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, event, card=attr_dict['card'].default, player=attr_dict['player'].default, by=attr_dict['by'].default, reason=attr_dict['reason'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('event', event)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('by', by)\n    _setattr('reason', reason)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Activate': (_methods_31, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, key, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Prevent': (_methods_32, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card=attr_dict['card'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.If': (_methods_33, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('condition', 'condition', True, True, True, None, True, 'none', False, False, False, False, True, False), ('then', 'then', True, True, True, None, True, 'value', True, False, False, False, True, False), ('else_', 'else_', True, True, True, None, True, 'value', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, condition, then=attr_dict['then'].default, else_=attr_dict['else_'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('condition', condition)\n    _setattr('then', __attr_converter_then(then))\n    _setattr('else_', __attr_converter_else_(else_))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Together': (_methods_34, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('actions', 'actions', True, True, True, None, True, 'none', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, actions, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('actions', __attr_converter_actions(actions))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.May': (_methods_35, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('then', 'then', True, True, True, None, True, 'value', True, False, False, False, True, False), ('else_', 'else_', True, True, True, None, True, 'value', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, then=attr_dict['then'].default, else_=attr_dict['else_'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('then', __attr_converter_then(then))\n    _setattr('else_', __attr_converter_else_(else_))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Delay': (_methods_36, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('actions', 'actions', True, True, True, None, True, 'value', True, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, actions=attr_dict['actions'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('actions', __attr_converter_actions(actions))\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Grant': (_methods_37, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('ability', 'ability', True, True, True, None, True, 'none', False, False, False, False, True, False), ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('as_', 'as_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, ability, key, until=attr_dict['until'].default, as_=attr_dict['as_'].default, by=attr_dict['by'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('ability', ability)\n    _setattr('key', key)\n    _setattr('until', until)\n    _setattr('as_', as_)\n    _setattr('by', by)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.PassTurn': (_methods_38, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False), ('check', 'check', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, label=attr_dict['label'].default, check=attr_dict['check'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n    _setattr('check', check)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.ResolvePending': (_methods_39, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Mark': (_methods_40, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('set_', 'set_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('clear', 'clear', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, set_=attr_dict['set_'].default, clear=attr_dict['clear'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('set_', set_)\n    _setattr('clear', clear)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Negate': (_methods_41, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('what', 'what', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, what=attr_dict['what'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('what', what)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Battle': (_methods_42, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('against', 'against', True, True, True, None, True, 'value', False, False, False, False, True, False), ('hold', 'hold', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, card, against=attr_dict['against'].default, hold=attr_dict['hold'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('card', card)\n    _setattr('against', against)\n    _setattr('hold', hold)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Win': (_methods_43, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('label', 'label', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, player=attr_dict['player'].default, reason=attr_dict['reason'].default, label=attr_dict['label'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('player', player)\n    _setattr('reason', reason)\n    _setattr('label', label)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Ability': (_methods_44, "[[('decorator', 'frozen'), ('kw_only', True)], [False, True], ('id', 'id', True, True, True, None, True, 'none', False, False, False, False, True, False), ('kind', 'kind', True, True, True, None, True, 'value', False, False, False, False, True, False), ('when', 'when', True, True, True, None, True, 'value', False, False, False, False, True, False), ('optional', 'optional', True, True, True, None, True, 'value', False, False, False, False, True, False), ('once_per_turn', 'once_per_turn', True, True, True, None, True, 'value', False, False, False, False, True, False), ('per_turn', 'per_turn', True, True, True, None, True, 'value', False, False, False, False, True, False), ('wording', 'wording', True, True, True, None, True, 'value', False, False, False, False, True, False), ('speed', 'speed', True, True, True, None, True, 'value', False, False, False, False, True, False), ('tags', 'tags', True, True, True, None, True, 'value', True, False, False, False, True, False), ('active_in', 'active_in', True, True, True, None, True, 'value', True, False, False, False, True, False), ('condition', 'condition', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_condition', 'trigger_condition', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cost', 'cost', True, True, True, None, True, 'value', True, False, False, False, True, False), ('do', 'do', True, True, True, None, True, 'value', True, False, False, False, True, False), ('text', 'text', True, True, True, None, True, 'value', False, False, False, False, True, False), ('targets', 'targets', True, True, True, None, True, 'value', True, False, False, False, True, False), ('uses_per_turn', 'uses_per_turn', False, True, False, None, False, 'none', False, False, False, False, False, False)]", "def __init__(self, *, id, kind=attr_dict['kind'].default, when=attr_dict['when'].default, optional=attr_dict['optional'].default, once_per_turn=attr_dict['once_per_turn'].default, per_turn=attr_dict['per_turn'].default, wording=attr_dict['wording'].default, speed=attr_dict['speed'].default, tags=attr_dict['tags'].default, active_in=attr_dict['active_in'].default, condition=attr_dict['condition'].default, trigger_condition=attr_dict['trigger_condition'].default, cost=attr_dict['cost'].default, do=attr_dict['do'].default, text=attr_dict['text'].default, targets=attr_dict['targets'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('kind', kind)\n    _setattr('when', when)\n    _setattr('optional', optional)\n    _setattr('once_per_turn', once_per_turn)\n    _setattr('per_turn', per_turn)\n    _setattr('wording', wording)\n    _setattr('speed', speed)\n    _setattr('tags', __attr_converter_tags(tags))\n    _setattr('active_in', __attr_converter_active_in(active_in))\n    _setattr('condition', condition)\n    _setattr('trigger_condition', trigger_condition)\n    _setattr('cost', __attr_converter_cost(cost))\n    _setattr('do', __attr_converter_do(do))\n    _setattr('text', text)\n    _setattr('targets', __attr_converter_targets(targets))\n    self.__attrs_post_init__()\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Mod': (_methods_45, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('stat', 'stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('until', 'until', True, True, True, None, True, 'value', False, False, False, False, True, False), ('effect', 'effect', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('ability', 'ability', True, True, True, None, True, 'value', False, False, False, False, True, False), ('key', 'key', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, stat=attr_dict['stat'].default, by=attr_dict['by'].default, until=attr_dict['until'].default, effect=attr_dict['effect'].default, player=attr_dict['player'].default, flag=attr_dict['flag'].default, ability=attr_dict['ability'].default, key=attr_dict['key'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('stat', stat)\n    _setattr('by', by)\n    _setattr('until', until)\n    _setattr('effect', effect)\n    _setattr('player', player)\n    _setattr('flag', flag)\n    _setattr('ability', ability)\n    _setattr('key', key)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Card': (_methods_46, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('id', 'id', True, True, True, None, True, 'none', False, False, False, False, True, False), ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('owner', 'owner', True, True, True, None, True, 'none', False, False, False, False, True, False), ('zone', 'zone', True, True, True, None, True, 'none', False, False, False, False, True, False), ('under', 'under', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stats', 'stats', True, True, True, None, True, 'value', True, False, False, False, True, False), ('flags', 'flags', True, True, True, None, True, 'value', True, False, False, False, True, False), ('types', 'types', True, True, True, None, True, 'value', True, False, False, False, True, False), ('abilities', 'abilities', True, True, False, None, False, 'value', True, False, False, False, False, False), ('mods', 'mods', True, True, True, None, True, 'value', True, False, False, False, True, False), ('incarnation', 'incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, id, name, owner, zone, under=attr_dict['under'].default, stats=attr_dict['stats'].default, flags=attr_dict['flags'].default, types=attr_dict['types'].default, abilities=attr_dict['abilities'].default, mods=attr_dict['mods'].default, incarnation=attr_dict['incarnation'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('name', name)\n    _setattr('owner', owner)\n    _setattr('zone', zone)\n    _setattr('under', under)\n    _setattr('stats', __attr_converter_stats(stats))\n    _setattr('flags', __attr_converter_flags(flags))\n    _setattr('types', __attr_converter_types(types))\n    _setattr('abilities', __attr_converter_abilities(abilities))\n    _setattr('mods', __attr_converter_mods(mods))\n    _setattr('incarnation', incarnation)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.values.Event': (_methods_47, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('base', 'base', True, True, True, None, True, 'value', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'value', False, False, False, False, True, False), ('from_', 'from_', True, True, True, None, True, 'value', False, False, False, False, True, False), ('to', 'to', True, True, True, None, True, 'value', False, False, False, False, True, False), ('by', 'by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'value', False, False, False, False, True, False), ('amount', 'amount', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flag', 'flag', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stat', 'stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cards', 'cards', True, True, True, None, True, 'value', True, False, False, False, True, False), ('actor', 'actor', True, True, True, None, True, 'value', False, False, False, False, True, False), ('reason', 'reason', True, True, True, None, True, 'value', False, False, False, False, True, False), ('against', 'against', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, name, base=attr_dict['base'].default, card=attr_dict['card'].default, player=attr_dict['player'].default, from_=attr_dict['from_'].default, to=attr_dict['to'].default, by=attr_dict['by'].default, counter=attr_dict['counter'].default, amount=attr_dict['amount'].default, flag=attr_dict['flag'].default, stat=attr_dict['stat'].default, cards=attr_dict['cards'].default, actor=attr_dict['actor'].default, reason=attr_dict['reason'].default, against=attr_dict['against'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('base', base)\n    _setattr('card', card)\n    _setattr('player', player)\n    _setattr('from_', from_)\n    _setattr('to', to)\n    _setattr('by', by)\n    _setattr('counter', counter)\n    _setattr('amount', amount)\n    _setattr('flag', flag)\n    _setattr('stat', stat)\n    _setattr('cards', __attr_converter_cards(cards))\n    _setattr('actor', actor)\n    _setattr('reason', reason)\n    _setattr('against', against)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.info.GameInfo': (_methods_48, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('title', 'title', True, True, True, None, True, 'none', False, False, False, False, True, False), ('version', 'version', True, True, True, None, True, 'none', False, False, False, False, True, False), ('summary', 'summary', True, True, True, None, True, 'value', False, False, False, False, True, False), ('rules', 'rules', True, True, True, None, True, 'value', False, False, False, False, True, False), ('resolution', 'resolution', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chain_triggers', 'chain_triggers', True, True, True, None, True, 'value', False, False, False, False, True, False), ('terms', 'terms', True, True, True, None, True, 'value', True, False, False, False, True, False), ('draw_one_at_a_time', 'draw_one_at_a_time', True, True, True, None, True, 'value', False, False, False, False, True, False), ('spent_abilities_trigger', 'spent_abilities_trigger', True, True, True, None, True, 'value', False, False, False, False, True, False), ('recheck_trigger_condition', 'recheck_trigger_condition', True, True, True, None, True, 'value', False, False, False, False, True, False), ('condition_on_resolution', 'condition_on_resolution', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_condition_looks_back', 'trigger_condition_looks_back', True, True, True, None, True, 'value', False, False, False, False, True, False), ('citations', 'citations', True, True, True, None, True, 'value', True, False, False, False, True, False), ('variants', 'variants', True, True, True, None, True, 'value', True, False, False, False, True, False), ('events', 'events', True, True, True, None, True, 'value', True, False, False, False, True, False), ('zones', 'zones', True, True, True, None, True, 'value', True, False, False, False, True, False), ('rule_counters', 'rule_counters', True, True, True, None, True, 'value', True, False, False, False, True, False), ('rule_stats', 'rule_stats', True, True, True, None, True, 'value', True, False, False, False, True, False), ('turn_marks', 'turn_marks', True, True, True, None, True, 'value', True, False, False, False, True, False), ('stats', 'stats', True, True, True, None, True, 'value', True, False, False, False, True, False), ('zone_roles', 'zone_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('event_roles', 'event_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('flag_roles', 'flag_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('stat_roles', 'stat_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('counter_roles', 'counter_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('type_roles', 'type_roles', True, True, True, None, True, 'value', True, False, False, False, True, False), ('tokens_arrive', 'tokens_arrive', True, True, True, None, True, 'value', False, False, False, False, True, False), ('tokens_never_added_to', 'tokens_never_added_to', True, True, True, None, True, 'value', True, False, False, False, True, False), ('revealed_on_activation', 'revealed_on_activation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('rules_between_actions', 'rules_between_actions', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_multiplicity', 'trigger_multiplicity', True, True, True, None, True, 'value', False, False, False, False, True, False), ('battle_stat', 'battle_stat', True, True, True, None, True, 'value', False, False, False, False, True, False), ('max_players', 'max_players', True, True, True, None, True, 'value', False, False, False, False, True, False), ('would_effects', 'would_effects', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, name, title, version, summary=attr_dict['summary'].default, rules=attr_dict['rules'].default, resolution=attr_dict['resolution'].default, chain_triggers=attr_dict['chain_triggers'].default, terms=attr_dict['terms'].default, draw_one_at_a_time=attr_dict['draw_one_at_a_time'].default, spent_abilities_trigger=attr_dict['spent_abilities_trigger'].default, recheck_trigger_condition=attr_dict['recheck_trigger_condition'].default, condition_on_resolution=attr_dict['condition_on_resolution'].default, trigger_condition_looks_back=attr_dict['trigger_condition_looks_back'].default, citations=attr_dict['citations'].default, variants=attr_dict['variants'].default, events=attr_dict['events'].default, zones=attr_dict['zones'].default, rule_counters=attr_dict['rule_counters'].default, rule_stats=attr_dict['rule_stats'].default, turn_marks=attr_dict['turn_marks'].default, stats=attr_dict['stats'].default, zone_roles=attr_dict['zone_roles'].default, event_roles=attr_dict['event_roles'].default, flag_roles=attr_dict['flag_roles'].default, stat_roles=attr_dict['stat_roles'].default, counter_roles=attr_dict['counter_roles'].default, type_roles=attr_dict['type_roles'].default, tokens_arrive=attr_dict['tokens_arrive'].default, tokens_never_added_to=attr_dict['tokens_never_added_to'].default, revealed_on_activation=attr_dict['revealed_on_activation'].default, rules_between_actions=attr_dict['rules_between_actions'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, battle_stat=attr_dict['battle_stat'].default, max_players=attr_dict['max_players'].default, would_effects=attr_dict['would_effects'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('title', title)\n    _setattr('version', version)\n    _setattr('summary', summary)\n    _setattr('rules', rules)\n    _setattr('resolution', resolution)\n    _setattr('chain_triggers', chain_triggers)\n    _setattr('terms', __attr_converter_terms(terms))\n    _setattr('draw_one_at_a_time', draw_one_at_a_time)\n    _setattr('spent_abilities_trigger', spent_abilities_trigger)\n    _setattr('recheck_trigger_condition', recheck_trigger_condition)\n    _setattr('condition_on_resolution', condition_on_resolution)\n    _setattr('trigger_condition_looks_back', trigger_condition_looks_back)\n    _setattr('citations', __attr_converter_citations(citations))\n    _setattr('variants', __attr_converter_variants(variants))\n    _setattr('events', __attr_converter_events(events))\n    _setattr('zones', __attr_converter_zones(zones))\n    _setattr('rule_counters', __attr_converter_rule_counters(rule_counters))\n    _setattr('rule_stats', __attr_converter_rule_stats(rule_stats))\n    _setattr('turn_marks', __attr_converter_turn_marks(turn_marks))\n    _setattr('stats', __attr_converter_stats(stats))\n    _setattr('zone_roles', __attr_converter_zone_roles(zone_roles))\n    _setattr('event_roles', __attr_converter_event_roles(event_roles))\n    _setattr('flag_roles', __attr_converter_flag_roles(flag_roles))\n    _setattr('stat_roles', __attr_converter_stat_roles(stat_roles))\n    _setattr('counter_roles', __attr_converter_counter_roles(counter_roles))\n    _setattr('type_roles', __attr_converter_type_roles(type_roles))\n    _setattr('tokens_arrive', tokens_arrive)\n    _setattr('tokens_never_added_to', __attr_converter_tokens_never_added_to(tokens_never_added_to))\n    _setattr('revealed_on_activation', revealed_on_activation)\n    _setattr('rules_between_actions', rules_between_actions)\n    _setattr('trigger_multiplicity', trigger_multiplicity)\n    _setattr('battle_stat', battle_stat)\n    _setattr('max_players', max_players)\n    _setattr('would_effects', would_effects)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.info.Drop': (_methods_49, "[[('decorator', 'frozen')], [False, False], ('kind', 'kind', True, False, True, None, True, 'none', False, False, False, False, True, False), ('reason', 'reason', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, kind, reason=attr_dict['reason'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('reason', reason)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.info.BattleResult': (_methods_50, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('destroyed', 'destroyed', True, True, True, None, True, 'value', True, False, False, False, True, False), ('winner', 'winner', True, True, True, None, True, 'value', False, False, False, False, True, False), ('losers', 'losers', True, True, True, None, True, 'value', True, False, False, False, True, False), ('damage', 'damage', True, True, True, None, True, 'value', True, False, False, False, True, False), ('counter', 'counter', True, True, True, None, True, 'value', False, False, False, False, True, False), ('changes', 'changes', True, True, True, None, True, 'value', True, False, False, False, True, False)]", "def __init__(self, *, destroyed=attr_dict['destroyed'].default, winner=attr_dict['winner'].default, losers=attr_dict['losers'].default, damage=attr_dict['damage'].default, counter=attr_dict['counter'].default, changes=attr_dict['changes'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('destroyed', __attr_converter_destroyed(destroyed))\n    _setattr('winner', winner)\n    _setattr('losers', __attr_converter_losers(losers))\n    _setattr('damage', __attr_converter_damage(damage))\n    _setattr('counter', counter)\n    _setattr('changes', __attr_converter_changes(changes))\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.info.GameEnd': (_methods_51, "[[('decorator', 'frozen')], [False, False], ('outcome', 'outcome', True, False, True, None, True, 'none', False, False, False, False, True, False), ('reason', 'reason', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, outcome, reason):\n    _setattr = _cached_setattr_get(self)\n    _setattr('outcome', outcome)\n    _setattr('reason', reason)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.info.ActivationContext': (_methods_52, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('window', 'window', True, True, True, None, True, 'value', False, False, False, False, True, False), ('series', 'series', True, True, True, None, True, 'value', False, False, False, False, True, False), ('interrupting', 'interrupting', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chain', 'chain', True, True, True, None, True, 'value', False, False, False, False, True, False), ('nested', 'nested', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, window=attr_dict['window'].default, series=attr_dict['series'].default, interrupting=attr_dict['interrupting'].default, chain=attr_dict['chain'].default, nested=attr_dict['nested'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('window', window)\n    _setattr('series', series)\n    _setattr('interrupting', interrupting)\n    _setattr('chain', chain)\n    _setattr('nested', nested)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.pending.PendingEffect': (_methods_53, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('id', 'id', True, True, True, None, True, 'none', False, False, False, False, True, False), ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('ability', 'ability', True, True, False, None, False, 'none', False, False, False, False, False, False), ('controller', 'controller', True, True, True, None, True, 'none', False, False, False, False, True, False), ('self_card', 'self_card', True, True, True, None, True, 'none', False, False, False, False, True, False), ('events', 'events', True, True, False, None, False, 'value', True, False, False, False, False, False), ('moment', 'moment', True, True, True, None, True, 'value', False, False, False, False, True, False), ('timing', 'timing', True, True, True, None, True, 'value', False, False, False, False, True, False), ('depth', 'depth', True, True, True, None, True, 'value', False, False, False, False, True, False), ('cause', 'cause', True, True, True, None, True, 'value', False, False, False, False, True, False), ('incarnation', 'incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('self_incarnation', 'self_incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('looked_back', 'looked_back', True, True, True, None, True, 'value', False, False, False, False, True, False), ('fixed', 'fixed', True, True, False, None, False, 'value', False, False, False, False, False, False), ('granted', 'granted', True, True, True, None, True, 'value', False, False, False, False, True, False), ('grant', 'grant', True, True, False, None, False, 'value', False, False, False, False, False, False), ('window', 'window', True, True, True, None, True, 'value', False, False, False, False, True, False), ('rank', 'rank', True, True, True, None, True, 'value', False, False, False, False, True, False), ('details', 'details', True, True, True, None, True, 'value', False, False, False, False, True, False), ('link', 'link', True, True, True, None, True, 'value', False, False, False, False, True, False), ('declaration', 'declaration', True, True, True, None, True, 'value', False, False, False, False, True, False), ('targets', 'targets', True, True, False, None, False, 'value', False, False, False, False, False, False), ('negated', 'negated', True, True, True, None, True, 'value', False, False, False, False, True, False), ('negated_by', 'negated_by', True, True, True, None, True, 'value', False, False, False, False, True, False), ('_head', 'head', False, True, False, None, False, 'value', False, False, False, False, False, False), ('_signature', 'signature', False, True, False, None, False, 'value', False, False, False, False, False, False), ('_signature_hash', 'signature_hash', False, True, False, None, False, 'value', False, False, False, False, False, False)]", "def __init__(self, *, id, key, card, ability, controller, self_card, events=attr_dict['events'].default, moment=attr_dict['moment'].default, timing=attr_dict['timing'].default, depth=attr_dict['depth'].default, cause=attr_dict['cause'].default, incarnation=attr_dict['incarnation'].default, self_incarnation=attr_dict['self_incarnation'].default, looked_back=attr_dict['looked_back'].default, fixed=attr_dict['fixed'].default, granted=attr_dict['granted'].default, grant=attr_dict['grant'].default, window=attr_dict['window'].default, rank=attr_dict['rank'].default, details=attr_dict['details'].default, link=attr_dict['link'].default, declaration=attr_dict['declaration'].default, targets=attr_dict['targets'].default, negated=attr_dict['negated'].default, negated_by=attr_dict['negated_by'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('id', id)\n    _setattr('key', key)\n    _setattr('card', card)\n    _setattr('ability', ability)\n    _setattr('controller', controller)\n    _setattr('self_card', self_card)\n    _setattr('events', __attr_converter_events(events))\n    _setattr('moment', moment)\n    _setattr('timing', timing)\n    _setattr('depth', depth)\n    _setattr('cause', cause)\n    _setattr('incarnation', incarnation)\n    _setattr('self_incarnation', self_incarnation)\n    _setattr('looked_back', looked_back)\n    _setattr('fixed', fixed)\n    _setattr('granted', granted)\n    _setattr('grant', grant)\n    _setattr('window', window)\n    _setattr('rank', rank)\n    _setattr('details', details)\n    _setattr('link', link)\n    _setattr('declaration', declaration)\n    _setattr('targets', targets)\n    _setattr('negated', negated)\n    _setattr('negated_by', negated_by)\n    _setattr('_head', attr_dict['_head'].default)\n    _setattr('_signature', attr_dict['_signature'].default)\n    _setattr('_signature_hash', attr_dict['_signature_hash'].default)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.pending.PendingPool': (_methods_54, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('_buckets', 'buckets', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_heap', 'heap', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_rank_of', 'rank_of', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_by_card', 'by_card', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_hash', 'hash', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_kinds', 'kinds', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_kinds_hash', 'kinds_hash', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_holes', 'holes', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_keys', 'keys', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_key_counts', 'key_counts', True, False, True, None, True, 'factory', False, False, False, False, True, False)]", "def __init__(self, buckets=NOTHING, heap=NOTHING, rank_of=NOTHING, by_card=NOTHING, hash=attr_dict['_hash'].default, kinds=NOTHING, kinds_hash=attr_dict['_kinds_hash'].default, holes=NOTHING, keys=NOTHING, key_counts=NOTHING):\n    if buckets is not NOTHING:\n        self._buckets = buckets\n    else:\n        self._buckets = __attr_factory__buckets()\n    if heap is not NOTHING:\n        self._heap = heap\n    else:\n        self._heap = __attr_factory__heap()\n    if rank_of is not NOTHING:\n        self._rank_of = rank_of\n    else:\n        self._rank_of = __attr_factory__rank_of()\n    if by_card is not NOTHING:\n        self._by_card = by_card\n    else:\n        self._by_card = __attr_factory__by_card()\n    self._hash = hash\n    if kinds is not NOTHING:\n        self._kinds = kinds\n    else:\n        self._kinds = __attr_factory__kinds()\n    self._kinds_hash = kinds_hash\n    if holes is not NOTHING:\n        self._holes = holes\n    else:\n        self._holes = __attr_factory__holes()\n    if keys is not NOTHING:\n        self._keys = keys\n    else:\n        self._keys = __attr_factory__keys()\n    if key_counts is not NOTHING:\n        self._key_counts = key_counts\n    else:\n        self._key_counts = __attr_factory__key_counts()\n", ('__repr__',)),
+    'tcgtrig.games.manager._Claim': (_methods_55, "[[('decorator', 'frozen')], [False, False], ('name', 'name', True, False, True, None, True, 'none', False, False, False, False, True, False), ('used', 'used', True, False, True, None, True, 'none', False, False, False, False, True, False), ('refused', 'refused', True, False, True, None, True, 'value', False, False, False, False, True, False), ('why', 'why', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, name, used, refused=attr_dict['refused'].default, why=attr_dict['why'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('used', used)\n    _setattr('refused', refused)\n    _setattr('why', why)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.games.manager.GameListing': (_methods_56, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('name', 'name', True, True, True, None, True, 'none', False, False, False, False, True, False), ('title', 'title', True, True, True, None, True, 'value', False, False, False, False, True, False), ('version', 'version', True, True, True, None, True, 'value', False, False, False, False, True, False), ('module', 'module', True, True, True, None, True, 'value', False, False, False, False, True, False), ('distribution', 'distribution', True, True, True, None, True, 'value', False, False, False, False, True, False), ('distribution_version', 'distribution_version', True, True, True, None, True, 'value', False, False, False, False, True, False), ('error', 'error', True, True, True, None, True, 'value', False, False, False, False, True, False), ('variants', 'variants', True, True, True, None, True, 'value', False, False, False, False, True, False), ('printed', 'printed', True, True, True, None, True, 'value', False, False, False, False, True, False), ('trigger_multiplicity', 'trigger_multiplicity', True, True, True, None, True, 'value', False, False, False, False, True, False), ('unstated', 'unstated', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, name, title=attr_dict['title'].default, version=attr_dict['version'].default, module=attr_dict['module'].default, distribution=attr_dict['distribution'].default, distribution_version=attr_dict['distribution_version'].default, error=attr_dict['error'].default, variants=attr_dict['variants'].default, printed=attr_dict['printed'].default, trigger_multiplicity=attr_dict['trigger_multiplicity'].default, unstated=attr_dict['unstated'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('name', name)\n    _setattr('title', title)\n    _setattr('version', version)\n    _setattr('module', module)\n    _setattr('distribution', distribution)\n    _setattr('distribution_version', distribution_version)\n    _setattr('error', error)\n    _setattr('variants', variants)\n    _setattr('printed', printed)\n    _setattr('trigger_multiplicity', trigger_multiplicity)\n    _setattr('unstated', unstated)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.scenario.source.Source': (_methods_57, "[[('decorator', 'frozen')], [False, False], ('data', 'data', True, False, True, None, True, 'none', False, False, False, False, True, False), ('file', 'file', True, False, True, None, True, 'none', False, False, False, False, True, False), ('_lines', 'lines', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_cache', 'cache', False, False, False, None, False, 'factory', False, False, False, False, False, False), ('moved', 'moved', False, False, False, None, False, 'factory', False, False, False, False, False, False)]", "def __init__(self, data, file, lines=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('data', data)\n    _setattr('file', file)\n    if lines is not NOTHING:\n        _setattr('_lines', lines)\n    else:\n        _setattr('_lines', __attr_factory__lines())\n    _setattr('_cache', __attr_factory__cache())\n    _setattr('moved', __attr_factory_moved())\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.runtime.loops.LoopGuard': (_methods_58, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('limit', 'limit', True, False, True, None, True, 'none', False, False, False, False, True, False), ('steps', 'steps', True, False, True, None, True, 'value', False, False, False, False, True, False), ('power', 'power', True, False, True, None, True, 'value', False, False, False, False, True, False), ('lam', 'lam', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_quick', 'saved_quick', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_full', 'saved_full', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_asked', 'saved_asked', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, limit, steps=attr_dict['steps'].default, power=attr_dict['power'].default, lam=attr_dict['lam'].default, saved_quick=attr_dict['saved_quick'].default, saved_full=attr_dict['saved_full'].default, saved_asked=attr_dict['saved_asked'].default):\n    self.limit = limit\n    self.steps = steps\n    self.power = power\n    self.lam = lam\n    self.saved_quick = saved_quick\n    self.saved_full = saved_full\n    self.saved_asked = saved_asked\n", ('__repr__',)),
+    'tcgtrig.runtime.loops.Growth': (_methods_59, "[[('decorator', 'frozen')], [False, False], ('grown', 'grown', True, False, True, None, True, 'none', False, False, False, False, True, False), ('since', 'since', True, False, True, None, True, 'none', False, False, False, False, True, False), ('stoppable', 'stoppable', True, False, True, None, True, 'none', False, False, False, False, True, False), ('steady', 'steady', True, False, True, None, True, 'value', False, False, False, False, True, False), ('piled', 'piled', True, False, True, None, True, 'value', False, False, False, False, True, False), ('waiting', 'waiting', True, False, True, None, True, 'value', False, False, False, False, True, False), ('steps', 'steps', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, grown, since, stoppable, steady=attr_dict['steady'].default, piled=attr_dict['piled'].default, waiting=attr_dict['waiting'].default, steps=attr_dict['steps'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('grown', grown)\n    _setattr('since', since)\n    _setattr('stoppable', stoppable)\n    _setattr('steady', steady)\n    _setattr('piled', piled)\n    _setattr('waiting', waiting)\n    _setattr('steps', steps)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.runtime.loops.GrowthGuard': (_methods_60, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('power', 'power', True, False, True, None, True, 'value', False, False, False, False, True, False), ('lam', 'lam', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_quick', 'saved_quick', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_full', 'saved_full', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_pool', 'saved_pool', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_counters', 'saved_counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_numbers', 'saved_numbers', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_pending', 'saved_pending', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_trace', 'saved_trace', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_step', 'saved_step', True, False, True, None, True, 'value', False, False, False, False, True, False), ('saved_asked', 'saved_asked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('quiet_until', 'quiet_until', True, False, True, None, True, 'value', False, False, False, False, True, False), ('ticks', 'ticks', True, False, True, None, True, 'value', False, False, False, False, True, False), ('pile_work', 'pile_work', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, power=attr_dict['power'].default, lam=attr_dict['lam'].default, saved_quick=attr_dict['saved_quick'].default, saved_full=attr_dict['saved_full'].default, saved_pool=attr_dict['saved_pool'].default, saved_counters=attr_dict['saved_counters'].default, saved_numbers=attr_dict['saved_numbers'].default, saved_pending=attr_dict['saved_pending'].default, saved_trace=attr_dict['saved_trace'].default, saved_step=attr_dict['saved_step'].default, saved_asked=attr_dict['saved_asked'].default, quiet_until=attr_dict['quiet_until'].default, ticks=attr_dict['ticks'].default, pile_work=attr_dict['pile_work'].default):\n    self.power = power\n    self.lam = lam\n    self.saved_quick = saved_quick\n    self.saved_full = saved_full\n    self.saved_pool = saved_pool\n    self.saved_counters = saved_counters\n    self.saved_numbers = saved_numbers\n    self.saved_pending = saved_pending\n    self.saved_trace = saved_trace\n    self.saved_step = saved_step\n    self.saved_asked = saved_asked\n    self.quiet_until = quiet_until\n    self.ticks = ticks\n    self.pile_work = pile_work\n", ('__repr__',)),
+    'tcgtrig.language.base.Op': (_methods_61, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('part', 'part', True, True, True, None, True, 'none', False, False, False, False, True, False), ('event', 'event', True, True, True, None, True, 'none', False, False, False, False, True, False), ('subject', 'subject', True, True, True, None, True, 'value', False, False, False, False, True, False), ('incarnation', 'incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('data', 'data', True, True, True, None, True, 'value', False, False, False, False, True, False), ('apply', 'apply', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, part, event, subject=attr_dict['subject'].default, incarnation=attr_dict['incarnation'].default, data=attr_dict['data'].default, apply=attr_dict['apply'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('part', part)\n    _setattr('event', event)\n    _setattr('subject', subject)\n    _setattr('incarnation', incarnation)\n    _setattr('data', data)\n    _setattr('apply', apply)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.language.base.ActionKind': (_methods_62, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('model', 'model', True, False, True, None, True, 'none', False, False, False, False, True, False), ('card_fields', 'card_fields', True, False, True, None, True, 'none', False, False, False, False, True, False), ('read', 'read', True, False, True, None, True, 'none', False, False, False, False, True, False), ('write', 'write', True, False, True, None, True, 'none', False, False, False, False, True, False), ('plan', 'plan', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, words, model, card_fields, read, write, plan):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('model', model)\n    _setattr('card_fields', card_fields)\n    _setattr('read', read)\n    _setattr('write', write)\n    _setattr('plan', plan)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.scenario.compiler.Expectation': (_methods_63, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('lists', 'lists', True, True, True, None, True, 'value', False, False, False, False, True, False), ('counters', 'counters', True, True, True, None, True, 'value', False, False, False, False, True, False), ('zones', 'zones', True, True, True, None, True, 'value', False, False, False, False, True, False), ('flags', 'flags', True, True, True, None, True, 'value', False, False, False, False, True, False), ('stats', 'stats', True, True, True, None, True, 'value', False, False, False, False, True, False), ('outcome', 'outcome', True, True, True, None, True, 'value', False, False, False, False, True, False), ('chains', 'chains', True, True, True, None, True, 'value', False, False, False, False, True, False), ('keys', 'keys', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, lists=attr_dict['lists'].default, counters=attr_dict['counters'].default, zones=attr_dict['zones'].default, flags=attr_dict['flags'].default, stats=attr_dict['stats'].default, outcome=attr_dict['outcome'].default, chains=attr_dict['chains'].default, keys=attr_dict['keys'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('lists', lists)\n    _setattr('counters', counters)\n    _setattr('zones', zones)\n    _setattr('flags', flags)\n    _setattr('stats', stats)\n    _setattr('outcome', outcome)\n    _setattr('chains', chains)\n    _setattr('keys', keys)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.scenario.compiler.Compiled': (_methods_64, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('game', 'game', True, True, True, None, True, 'none', False, False, False, False, True, False), ('state', 'state', True, True, False, None, True, 'none', False, False, False, False, False, False), ('start', 'start', True, True, True, None, True, 'none', False, False, False, False, True, False), ('choices', 'choices', True, True, True, None, True, 'none', False, False, False, False, True, False), ('expect', 'expect', True, True, True, None, True, 'none', False, False, False, False, True, False), ('notes', 'notes', True, True, True, None, True, 'value', False, False, False, False, True, False), ('data', 'data', True, True, False, None, False, 'factory', False, False, False, False, False, False)]", "def __init__(self, *, game, state, start, choices, expect, notes=attr_dict['notes'].default, data=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('state', state)\n    _setattr('start', start)\n    _setattr('choices', choices)\n    _setattr('expect', expect)\n    _setattr('notes', notes)\n    if data is not NOTHING:\n        _setattr('data', data)\n    else:\n        _setattr('data', __attr_factory_data())\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.runtime.evaluate.Scope': (_methods_65, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('key', 'key', True, True, True, None, True, 'none', False, False, False, False, True, False), ('controller', 'controller', True, True, True, None, True, 'none', False, False, False, False, True, False), ('card', 'card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('self_card', 'self_card', True, True, True, None, True, 'value', False, False, False, False, True, False), ('events', 'events', True, True, True, None, True, 'value', True, False, False, False, True, False), ('self_incarnation', 'self_incarnation', True, True, True, None, True, 'value', False, False, False, False, True, False), ('fixed', 'fixed', True, True, True, None, True, 'value', False, False, False, False, True, False), ('targets', 'targets', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, key, controller, card=attr_dict['card'].default, self_card=attr_dict['self_card'].default, events=attr_dict['events'].default, self_incarnation=attr_dict['self_incarnation'].default, fixed=attr_dict['fixed'].default, targets=attr_dict['targets'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('controller', controller)\n    _setattr('card', card)\n    _setattr('self_card', self_card)\n    _setattr('events', __attr_converter_events(events))\n    _setattr('self_incarnation', self_incarnation)\n    _setattr('fixed', fixed)\n    _setattr('targets', targets)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.resolution.Placement': (_methods_66, "[[('decorator', 'frozen')], [False, False], ('key', 'key', True, False, True, None, True, 'none', False, False, False, False, True, False), ('id', 'id', True, False, True, None, True, 'none', False, False, False, False, True, False), ('behind', 'behind', True, False, True, None, True, 'value', False, False, False, False, True, False), ('activated', 'activated', True, False, True, None, True, 'value', False, False, False, False, True, False), ('resolved', 'resolved', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, key, id, behind=attr_dict['behind'].default, activated=attr_dict['activated'].default, resolved=attr_dict['resolved'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('key', key)\n    _setattr('id', id)\n    _setattr('behind', behind)\n    _setattr('activated', activated)\n    _setattr('resolved', resolved)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.resolution.Resolution': (_methods_67, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('game', 'game', True, True, True, None, True, 'none', False, False, False, False, True, False), ('title', 'title', True, True, True, None, True, 'none', False, False, False, False, True, False), ('engine', 'engine', True, True, False, None, False, 'none', False, False, False, False, False, False), ('compiled', 'compiled', True, True, False, None, False, 'none', False, False, False, False, False, False), ('unused_choices', 'unused_choices', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, game, title, engine, compiled, unused_choices=attr_dict['unused_choices'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('title', title)\n    _setattr('engine', engine)\n    _setattr('compiled', compiled)\n    _setattr('unused_choices', unused_choices)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.scenario.reading.Scenario': (_methods_68, "[[('decorator', 'frozen'), ('kw_only', True)], [False, False], ('title', 'title', True, True, True, None, True, 'none', False, False, False, False, True, False), ('game', 'game', True, True, True, None, True, 'none', False, False, False, False, True, False), ('players', 'players', True, True, True, None, True, 'none', False, False, False, False, True, False), ('turn_player', 'turn_player', True, True, True, None, True, 'none', False, False, False, False, True, False), ('source', 'source', True, True, False, None, False, 'none', False, False, False, False, False, False)]", "def __init__(self, *, title, game, players, turn_player, source):\n    _setattr = _cached_setattr_get(self)\n    _setattr('title', title)\n    _setattr('game', game)\n    _setattr('players', players)\n    _setattr('turn_player', turn_player)\n    _setattr('source', source)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.scenario.reading.Bound': (_methods_69, "[[('decorator', 'frozen')], [False, False], ('scenario', 'scenario', True, False, True, None, True, 'none', False, False, False, False, True, False), ('ruleset', 'ruleset', True, False, True, None, True, 'none', False, False, False, False, True, False), ('compiled', 'compiled', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, scenario, ruleset, compiled):\n    _setattr = _cached_setattr_get(self)\n    _setattr('scenario', scenario)\n    _setattr('ruleset', ruleset)\n    _setattr('compiled', compiled)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.model.decision.Decision': (_methods_70, "[[('decorator', 'frozen'), ('kw_only', True), ('weakref_slot', False)], [False, False], ('kind', 'kind', True, True, True, None, True, 'none', False, False, False, False, True, False), ('player', 'player', True, True, True, None, True, 'none', False, False, False, False, True, False), ('prompt', 'prompt', True, True, True, None, True, 'none', False, False, False, False, True, False), ('options', 'options', True, True, False, None, True, 'none', False, False, False, False, False, False), ('default', 'default', True, True, True, None, True, 'none', False, False, False, False, True, False), ('effect', 'effect', True, True, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, *, kind, player, prompt, options, default, effect=attr_dict['effect'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('player', player)\n    _setattr('prompt', prompt)\n    _setattr('options', options)\n    _setattr('default', default)\n    _setattr('effect', effect)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.tools.lint.Finding': (_methods_71, "[[('decorator', 'frozen')], [False, False], ('file', 'file', True, False, True, None, True, 'none', False, False, False, False, True, False), ('line', 'line', True, False, True, None, True, 'none', False, False, False, False, True, False), ('path', 'path', True, False, True, None, True, 'none', False, False, False, False, True, False), ('message', 'message', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, file, line, path, message):\n    _setattr = _cached_setattr_get(self)\n    _setattr('file', file)\n    _setattr('line', line)\n    _setattr('path', path)\n    _setattr('message', message)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.runtime.rechecks.Reads': (_methods_72, "[[('decorator', 'frozen')], [False, False], ('counters', 'counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('other', 'other', True, False, True, None, True, 'value', False, False, False, False, True, False), ('any_counter', 'any_counter', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, counters=attr_dict['counters'].default, other=attr_dict['other'].default, any_counter=attr_dict['any_counter'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('counters', counters)\n    _setattr('other', other)\n    _setattr('any_counter', any_counter)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.language.control.ControlKind': (_methods_73, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('model', 'model', True, False, True, None, True, 'none', False, False, False, False, True, False), ('read', 'read', True, False, True, None, True, 'none', False, False, False, False, True, False), ('write', 'write', True, False, True, None, True, 'none', False, False, False, False, True, False), ('at_once', 'at_once', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, words, model, read, write, at_once=attr_dict['at_once'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('model', model)\n    _setattr('read', read)\n    _setattr('write', write)\n    _setattr('at_once', at_once)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.runtime.machine.Machine': (_methods_74, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, True], ('ruleset', 'ruleset', True, False, True, None, True, 'none', False, False, False, False, True, False), ('state', 'state', True, False, True, None, True, 'none', False, False, False, False, True, False), ('start', 'start', True, False, True, None, True, 'value', True, False, False, False, True, False), ('max_steps', 'max_steps', True, False, True, None, True, 'value', False, False, False, False, True, False), ('pool', 'pool', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('trace', 'trace', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('frames', 'frames', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('matched', 'matched', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('windows', 'windows', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('chain_links', 'chain_links', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('due', 'due', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('offers', 'offers', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('shown', 'shown', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('last_events', 'last_events', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chains', 'chains', True, False, True, None, True, 'value', False, False, False, False, True, False), ('resolving_link', 'resolving_link', True, False, True, None, True, 'value', False, False, False, False, True, False), ('links_resolved', 'links_resolved', True, False, True, None, True, 'value', False, False, False, False, True, False), ('labels_made', 'labels_made', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('over_budget', 'over_budget', True, False, True, None, True, 'value', False, False, False, False, True, False), ('answered_moment', 'answered_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('series', 'series', True, False, True, None, True, 'value', False, False, False, False, True, False), ('decision', 'decision', True, False, True, None, True, 'value', False, False, False, False, True, False), ('outcome', 'outcome', True, False, True, None, True, 'value', False, False, False, False, True, False), ('losers', 'losers', True, False, True, None, True, 'value', False, False, False, False, True, False), ('moment', 'moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_moment', 'last_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('timing', 'timing', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_depth', 'last_depth', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_instance', 'last_instance', True, False, True, None, True, 'value', False, False, False, False, True, False), ('asked', 'asked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_fingerprint', 'chooser_fingerprint', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_answering', 'chooser_answering', True, False, True, None, True, 'value', False, False, False, False, True, False), ('index', 'index', True, False, True, None, True, 'value', False, False, False, False, True, False), ('view', 'view', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_next_id', 'next_id', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answer', 'answer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answered', 'answered', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_checked', 'checked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_probes', 'probes', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_responder_tables', 'responder_tables', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_contexts', 'contexts', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_interruptible', 'interruptible', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_at_once', 'at_once', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_holding', 'holding', True, False, True, None, True, 'value', False, False, False, False, True, False), ('one_move', 'one_move', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_guard', 'guard', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_growth', 'growth', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_records', 'records', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_most_pending', 'most_pending', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_last_record', 'last_record', True, False, True, None, True, 'value', False, False, False, False, True, False), ('guard_ended', 'guard_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_looking', 'looking', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_rule_counters', 'rule_counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain_keys', 'chain_keys', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('conditional', 'conditional', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('turns_ended', 'turns_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('delayed', 'delayed', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_orderer', 'orderer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_placed', 'placed', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_stacked', 'stacked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain', 'chain', False, False, True, None, True, 'value', False, False, False, False, True, False), ('on_top', 'on_top', False, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, ruleset, state, start=attr_dict['start'].default, max_steps=attr_dict['max_steps'].default, pool=NOTHING, trace=NOTHING, frames=NOTHING, matched=NOTHING, windows=NOTHING, chain_links=NOTHING, due=NOTHING, offers=NOTHING, shown=NOTHING, last_events=attr_dict['last_events'].default, chains=attr_dict['chains'].default, resolving_link=attr_dict['resolving_link'].default, links_resolved=attr_dict['links_resolved'].default, labels_made=NOTHING, over_budget=attr_dict['over_budget'].default, answered_moment=attr_dict['answered_moment'].default, series=attr_dict['series'].default, decision=attr_dict['decision'].default, outcome=attr_dict['outcome'].default, losers=attr_dict['losers'].default, moment=attr_dict['moment'].default, last_moment=attr_dict['last_moment'].default, timing=attr_dict['timing'].default, last_depth=attr_dict['last_depth'].default, last_instance=attr_dict['last_instance'].default, asked=attr_dict['asked'].default, chooser_fingerprint=attr_dict['chooser_fingerprint'].default, chooser_answering=attr_dict['chooser_answering'].default, index=attr_dict['index'].default, view=attr_dict['view'].default, next_id=attr_dict['_next_id'].default, answer=attr_dict['_answer'].default, answered=attr_dict['_answered'].default, checked=attr_dict['_checked'].default, probes=NOTHING, responder_tables=NOTHING, contexts=NOTHING, holding=attr_dict['_holding'].default, one_move=attr_dict['one_move'].default, guard=attr_dict['_guard'].default, growth=NOTHING, records=NOTHING, most_pending=attr_dict['_most_pending'].default, last_record=attr_dict['_last_record'].default, guard_ended=attr_dict['guard_ended'].default, looking=attr_dict['_looking'].default, rule_counters=attr_dict['_rule_counters'].default, chain_keys=NOTHING, conditional=NOTHING, turns_ended=attr_dict['turns_ended'].default, delayed=NOTHING, orderer=attr_dict['_orderer'].default, placed=attr_dict['_placed'].default, stacked=attr_dict['_stacked'].default):\n    self.ruleset = ruleset\n    self.state = state\n    self.start = __attr_converter_start(start)\n    self.max_steps = max_steps\n    if pool is not NOTHING:\n        self.pool = pool\n    else:\n        self.pool = __attr_factory_pool()\n    if trace is not NOTHING:\n        self.trace = trace\n    else:\n        self.trace = __attr_factory_trace()\n    if frames is not NOTHING:\n        self.frames = frames\n    else:\n        self.frames = __attr_factory_frames()\n    if matched is not NOTHING:\n        self.matched = matched\n    else:\n        self.matched = __attr_factory_matched()\n    if windows is not NOTHING:\n        self.windows = windows\n    else:\n        self.windows = __attr_factory_windows()\n    if chain_links is not NOTHING:\n        self.chain_links = chain_links\n    else:\n        self.chain_links = __attr_factory_chain_links()\n    if due is not NOTHING:\n        self.due = due\n    else:\n        self.due = __attr_factory_due()\n    if offers is not NOTHING:\n        self.offers = offers\n    else:\n        self.offers = __attr_factory_offers()\n    if shown is not NOTHING:\n        self.shown = shown\n    else:\n        self.shown = __attr_factory_shown()\n    self.last_events = last_events\n    self.chains = chains\n    self.resolving_link = resolving_link\n    self.links_resolved = links_resolved\n    if labels_made is not NOTHING:\n        self.labels_made = labels_made\n    else:\n        self.labels_made = __attr_factory_labels_made()\n    self.over_budget = over_budget\n    self.answered_moment = answered_moment\n    self.series = series\n    self.decision = decision\n    self.outcome = outcome\n    self.losers = losers\n    self.moment = moment\n    self.last_moment = last_moment\n    self.timing = timing\n    self.last_depth = last_depth\n    self.last_instance = last_instance\n    self.asked = asked\n    self.chooser_fingerprint = chooser_fingerprint\n    self.chooser_answering = chooser_answering\n    self.index = index\n    self.view = view\n    self._next_id = next_id\n    self._answer = answer\n    self._answered = answered\n    self._checked = checked\n    if probes is not NOTHING:\n        self._probes = probes\n    else:\n        self._probes = __attr_factory__probes()\n    if responder_tables is not NOTHING:\n        self._responder_tables = responder_tables\n    else:\n        self._responder_tables = __attr_factory__responder_tables()\n    if contexts is not NOTHING:\n        self._contexts = contexts\n    else:\n        self._contexts = __attr_factory__contexts()\n    self._interruptible = attr_dict['_interruptible'].default\n    self._at_once = attr_dict['_at_once'].default\n    self._holding = holding\n    self.one_move = one_move\n    self._guard = guard\n    if growth is not NOTHING:\n        self._growth = growth\n    else:\n        self._growth = __attr_factory__growth()\n    if records is not NOTHING:\n        self._records = records\n    else:\n        self._records = __attr_factory__records()\n    self._most_pending = most_pending\n    self._last_record = last_record\n    self.guard_ended = guard_ended\n    self._looking = looking\n    self._rule_counters = rule_counters\n    if chain_keys is not NOTHING:\n        self.chain_keys = chain_keys\n    else:\n        self.chain_keys = __attr_factory_chain_keys()\n    if conditional is not NOTHING:\n        self.conditional = conditional\n    else:\n        self.conditional = __attr_factory_conditional()\n    self.turns_ended = turns_ended\n    if delayed is not NOTHING:\n        self.delayed = delayed\n    else:\n        self.delayed = __attr_factory_delayed()\n    self._orderer = orderer\n    self._placed = placed\n    self._stacked = stacked\n    self.chain = attr_dict['chain'].default\n    self.on_top = attr_dict['on_top'].default\n    self.__attrs_post_init__()\n", ('__repr__',)),
+    'tcgtrig.runtime.machine_base.MachineBase': (_methods_75, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('ruleset', 'ruleset', True, False, True, None, True, 'none', False, False, False, False, True, False), ('state', 'state', True, False, True, None, True, 'none', False, False, False, False, True, False), ('start', 'start', True, False, True, None, True, 'value', True, False, False, False, True, False), ('max_steps', 'max_steps', True, False, True, None, True, 'value', False, False, False, False, True, False), ('pool', 'pool', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('trace', 'trace', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('frames', 'frames', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('matched', 'matched', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('windows', 'windows', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('chain_links', 'chain_links', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('due', 'due', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('offers', 'offers', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('shown', 'shown', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('last_events', 'last_events', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chains', 'chains', True, False, True, None, True, 'value', False, False, False, False, True, False), ('resolving_link', 'resolving_link', True, False, True, None, True, 'value', False, False, False, False, True, False), ('links_resolved', 'links_resolved', True, False, True, None, True, 'value', False, False, False, False, True, False), ('labels_made', 'labels_made', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('over_budget', 'over_budget', True, False, True, None, True, 'value', False, False, False, False, True, False), ('answered_moment', 'answered_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('series', 'series', True, False, True, None, True, 'value', False, False, False, False, True, False), ('decision', 'decision', True, False, True, None, True, 'value', False, False, False, False, True, False), ('outcome', 'outcome', True, False, True, None, True, 'value', False, False, False, False, True, False), ('losers', 'losers', True, False, True, None, True, 'value', False, False, False, False, True, False), ('moment', 'moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_moment', 'last_moment', True, False, True, None, True, 'value', False, False, False, False, True, False), ('timing', 'timing', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_depth', 'last_depth', True, False, True, None, True, 'value', False, False, False, False, True, False), ('last_instance', 'last_instance', True, False, True, None, True, 'value', False, False, False, False, True, False), ('asked', 'asked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_fingerprint', 'chooser_fingerprint', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chooser_answering', 'chooser_answering', True, False, True, None, True, 'value', False, False, False, False, True, False), ('index', 'index', True, False, True, None, True, 'value', False, False, False, False, True, False), ('view', 'view', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_next_id', 'next_id', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answer', 'answer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_answered', 'answered', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_checked', 'checked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_probes', 'probes', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_responder_tables', 'responder_tables', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_contexts', 'contexts', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_interruptible', 'interruptible', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_at_once', 'at_once', False, False, True, None, True, 'value', False, False, False, False, True, False), ('_holding', 'holding', True, False, True, None, True, 'value', False, False, False, False, True, False), ('one_move', 'one_move', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_guard', 'guard', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_growth', 'growth', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_records', 'records', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_most_pending', 'most_pending', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_last_record', 'last_record', True, False, True, None, True, 'value', False, False, False, False, True, False), ('guard_ended', 'guard_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_looking', 'looking', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_rule_counters', 'rule_counters', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain_keys', 'chain_keys', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('conditional', 'conditional', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('turns_ended', 'turns_ended', True, False, True, None, True, 'value', False, False, False, False, True, False), ('delayed', 'delayed', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('_orderer', 'orderer', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_placed', 'placed', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_stacked', 'stacked', True, False, True, None, True, 'value', False, False, False, False, True, False), ('chain', 'chain', False, False, True, None, True, 'value', False, False, False, False, True, False), ('on_top', 'on_top', False, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, ruleset, state, start=attr_dict['start'].default, max_steps=attr_dict['max_steps'].default, pool=NOTHING, trace=NOTHING, frames=NOTHING, matched=NOTHING, windows=NOTHING, chain_links=NOTHING, due=NOTHING, offers=NOTHING, shown=NOTHING, last_events=attr_dict['last_events'].default, chains=attr_dict['chains'].default, resolving_link=attr_dict['resolving_link'].default, links_resolved=attr_dict['links_resolved'].default, labels_made=NOTHING, over_budget=attr_dict['over_budget'].default, answered_moment=attr_dict['answered_moment'].default, series=attr_dict['series'].default, decision=attr_dict['decision'].default, outcome=attr_dict['outcome'].default, losers=attr_dict['losers'].default, moment=attr_dict['moment'].default, last_moment=attr_dict['last_moment'].default, timing=attr_dict['timing'].default, last_depth=attr_dict['last_depth'].default, last_instance=attr_dict['last_instance'].default, asked=attr_dict['asked'].default, chooser_fingerprint=attr_dict['chooser_fingerprint'].default, chooser_answering=attr_dict['chooser_answering'].default, index=attr_dict['index'].default, view=attr_dict['view'].default, next_id=attr_dict['_next_id'].default, answer=attr_dict['_answer'].default, answered=attr_dict['_answered'].default, checked=attr_dict['_checked'].default, probes=NOTHING, responder_tables=NOTHING, contexts=NOTHING, holding=attr_dict['_holding'].default, one_move=attr_dict['one_move'].default, guard=attr_dict['_guard'].default, growth=NOTHING, records=NOTHING, most_pending=attr_dict['_most_pending'].default, last_record=attr_dict['_last_record'].default, guard_ended=attr_dict['guard_ended'].default, looking=attr_dict['_looking'].default, rule_counters=attr_dict['_rule_counters'].default, chain_keys=NOTHING, conditional=NOTHING, turns_ended=attr_dict['turns_ended'].default, delayed=NOTHING, orderer=attr_dict['_orderer'].default, placed=attr_dict['_placed'].default, stacked=attr_dict['_stacked'].default):\n    self.ruleset = ruleset\n    self.state = state\n    self.start = __attr_converter_start(start)\n    self.max_steps = max_steps\n    if pool is not NOTHING:\n        self.pool = pool\n    else:\n        self.pool = __attr_factory_pool()\n    if trace is not NOTHING:\n        self.trace = trace\n    else:\n        self.trace = __attr_factory_trace()\n    if frames is not NOTHING:\n        self.frames = frames\n    else:\n        self.frames = __attr_factory_frames()\n    if matched is not NOTHING:\n        self.matched = matched\n    else:\n        self.matched = __attr_factory_matched()\n    if windows is not NOTHING:\n        self.windows = windows\n    else:\n        self.windows = __attr_factory_windows()\n    if chain_links is not NOTHING:\n        self.chain_links = chain_links\n    else:\n        self.chain_links = __attr_factory_chain_links()\n    if due is not NOTHING:\n        self.due = due\n    else:\n        self.due = __attr_factory_due()\n    if offers is not NOTHING:\n        self.offers = offers\n    else:\n        self.offers = __attr_factory_offers()\n    if shown is not NOTHING:\n        self.shown = shown\n    else:\n        self.shown = __attr_factory_shown()\n    self.last_events = last_events\n    self.chains = chains\n    self.resolving_link = resolving_link\n    self.links_resolved = links_resolved\n    if labels_made is not NOTHING:\n        self.labels_made = labels_made\n    else:\n        self.labels_made = __attr_factory_labels_made()\n    self.over_budget = over_budget\n    self.answered_moment = answered_moment\n    self.series = series\n    self.decision = decision\n    self.outcome = outcome\n    self.losers = losers\n    self.moment = moment\n    self.last_moment = last_moment\n    self.timing = timing\n    self.last_depth = last_depth\n    self.last_instance = last_instance\n    self.asked = asked\n    self.chooser_fingerprint = chooser_fingerprint\n    self.chooser_answering = chooser_answering\n    self.index = index\n    self.view = view\n    self._next_id = next_id\n    self._answer = answer\n    self._answered = answered\n    self._checked = checked\n    if probes is not NOTHING:\n        self._probes = probes\n    else:\n        self._probes = __attr_factory__probes()\n    if responder_tables is not NOTHING:\n        self._responder_tables = responder_tables\n    else:\n        self._responder_tables = __attr_factory__responder_tables()\n    if contexts is not NOTHING:\n        self._contexts = contexts\n    else:\n        self._contexts = __attr_factory__contexts()\n    self._interruptible = attr_dict['_interruptible'].default\n    self._at_once = attr_dict['_at_once'].default\n    self._holding = holding\n    self.one_move = one_move\n    self._guard = guard\n    if growth is not NOTHING:\n        self._growth = growth\n    else:\n        self._growth = __attr_factory__growth()\n    if records is not NOTHING:\n        self._records = records\n    else:\n        self._records = __attr_factory__records()\n    self._most_pending = most_pending\n    self._last_record = last_record\n    self.guard_ended = guard_ended\n    self._looking = looking\n    self._rule_counters = rule_counters\n    if chain_keys is not NOTHING:\n        self.chain_keys = chain_keys\n    else:\n        self.chain_keys = __attr_factory_chain_keys()\n    if conditional is not NOTHING:\n        self.conditional = conditional\n    else:\n        self.conditional = __attr_factory_conditional()\n    self.turns_ended = turns_ended\n    if delayed is not NOTHING:\n        self.delayed = delayed\n    else:\n        self.delayed = __attr_factory_delayed()\n    self._orderer = orderer\n    self._placed = placed\n    self._stacked = stacked\n    self.chain = attr_dict['chain'].default\n    self.on_top = attr_dict['on_top'].default\n", ('__repr__',)),
+    'tcgtrig.model.state.GameState': (_methods_76, "[[('decorator', 'define'), ('eq', False), ('on_setattr', <object object>)], [False, False], ('players', 'players', True, False, True, None, True, 'none', False, False, False, False, True, False), ('turn_player', 'turn_player', True, False, True, None, True, 'none', False, False, False, False, True, False), ('cards', 'cards', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('counters', 'counters', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('used', 'used', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('turn', 'turn', True, False, True, None, True, 'value', False, False, False, False, True, False), ('marks', 'marks', True, False, True, None, True, 'value', False, False, False, False, True, False), ('empty_draws', 'empty_draws', True, False, True, None, True, 'value', False, False, False, False, True, False), ('history', 'history', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('keep_history', 'keep_history', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_order', 'order', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_zones', 'zones', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_children', 'children', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_hash', 'hash', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_counter_hash', 'counter_hash', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_numbers', 'numbers', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_number_delta', 'number_delta', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_touched', 'touched', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_gifted', 'gifted', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_dynamic', 'dynamic', True, False, True, None, False, 'factory', False, False, False, False, True, False), ('_changes', 'changes', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_counters_set', 'counters_set', True, False, True, None, False, 'value', False, False, False, False, True, False), ('_watchers', 'watchers', True, False, True, None, False, 'factory', False, False, False, False, True, False)]", "def __init__(self, players, turn_player, cards=NOTHING, counters=NOTHING, used=NOTHING, turn=attr_dict['turn'].default, marks=attr_dict['marks'].default, empty_draws=attr_dict['empty_draws'].default, history=NOTHING, keep_history=attr_dict['keep_history'].default, order=NOTHING, zones=NOTHING, children=NOTHING, hash=attr_dict['_hash'].default, counter_hash=attr_dict['_counter_hash'].default, numbers=NOTHING, number_delta=attr_dict['_number_delta'].default, touched=NOTHING, gifted=NOTHING, dynamic=NOTHING, changes=attr_dict['_changes'].default, counters_set=attr_dict['_counters_set'].default, watchers=NOTHING):\n    self.players = players\n    self.turn_player = turn_player\n    if cards is not NOTHING:\n        self.cards = cards\n    else:\n        self.cards = __attr_factory_cards()\n    if counters is not NOTHING:\n        self.counters = counters\n    else:\n        self.counters = __attr_factory_counters()\n    if used is not NOTHING:\n        self.used = used\n    else:\n        self.used = __attr_factory_used()\n    self.turn = turn\n    self.marks = marks\n    self.empty_draws = empty_draws\n    if history is not NOTHING:\n        self.history = history\n    else:\n        self.history = __attr_factory_history()\n    self.keep_history = keep_history\n    if order is not NOTHING:\n        self._order = order\n    else:\n        self._order = __attr_factory__order()\n    if zones is not NOTHING:\n        self._zones = zones\n    else:\n        self._zones = __attr_factory__zones()\n    if children is not NOTHING:\n        self._children = children\n    else:\n        self._children = __attr_factory__children()\n    self._hash = hash\n    self._counter_hash = counter_hash\n    if numbers is not NOTHING:\n        self._numbers = numbers\n    else:\n        self._numbers = __attr_factory__numbers()\n    self._number_delta = number_delta\n    if touched is not NOTHING:\n        self._touched = touched\n    else:\n        self._touched = __attr_factory__touched()\n    if gifted is not NOTHING:\n        self._gifted = gifted\n    else:\n        self._gifted = __attr_factory__gifted()\n    if dynamic is not NOTHING:\n        self._dynamic = dynamic\n    else:\n        self._dynamic = __attr_factory__dynamic()\n    self._changes = changes\n    self._counters_set = counters_set\n    if watchers is not NOTHING:\n        self._watchers = watchers\n    else:\n        self._watchers = __attr_factory__watchers()\n", ('__repr__',)),
+    'tcgtrig.runtime.triggers.Listeners': (_methods_77, "[[('decorator', 'define'), ('frozen', True)], [False, True], ('every', 'every', True, False, True, None, True, 'value', False, False, False, False, True, False), ('by_card', 'by_card', True, False, True, None, True, 'value', False, False, False, False, True, False), ('by_self', 'by_self', True, False, True, None, True, 'value', False, False, False, False, True, False), ('only_every', 'only_every', False, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, every=attr_dict['every'].default, by_card=attr_dict['by_card'].default, by_self=attr_dict['by_self'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('every', every)\n    _setattr('by_card', by_card)\n    _setattr('by_self', by_self)\n    self.__attrs_post_init__()\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.runtime.triggers.AbilityIndex': (_methods_78, "[[('decorator', 'define'), ('frozen', True)], [False, False], ('interrupts', 'interrupts', True, False, True, None, True, 'none', False, False, False, False, True, False), ('continuous', 'continuous', True, False, True, None, True, 'none', False, False, False, False, True, False), ('by_key', 'by_key', True, False, True, None, True, 'none', False, False, False, False, True, False), ('activated', 'activated', True, False, True, None, True, 'value', False, False, False, False, True, False), ('granted', 'granted', True, False, True, None, True, 'value', False, False, False, False, True, False), ('granted_interrupts', 'granted_interrupts', True, False, True, None, True, 'value', False, False, False, False, True, False), ('fixed', 'fixed', True, False, True, None, True, 'factory', False, False, False, False, True, False), ('listeners', 'listeners', True, False, True, None, True, 'value', False, False, False, False, True, False), ('self_listeners', 'self_listeners', True, False, True, None, True, 'value', False, False, False, False, True, False), ('counter_reads', 'counter_reads', True, False, True, None, True, 'value', False, False, False, False, True, False), ('one_way', 'one_way', True, False, True, None, True, 'value', False, False, False, False, True, False), ('number_reads', 'number_reads', True, False, True, None, True, 'value', False, False, False, False, True, False), ('history_patterns', 'history_patterns', True, False, True, None, True, 'value', False, False, False, False, True, False), ('_responders', 'responders', True, False, True, None, True, 'factory', False, False, False, False, True, False)]", "def __init__(self, interrupts, continuous, by_key, activated=attr_dict['activated'].default, granted=attr_dict['granted'].default, granted_interrupts=attr_dict['granted_interrupts'].default, fixed=NOTHING, listeners=attr_dict['listeners'].default, self_listeners=attr_dict['self_listeners'].default, counter_reads=attr_dict['counter_reads'].default, one_way=attr_dict['one_way'].default, number_reads=attr_dict['number_reads'].default, history_patterns=attr_dict['history_patterns'].default, responders=NOTHING):\n    _setattr = _cached_setattr_get(self)\n    _setattr('interrupts', interrupts)\n    _setattr('continuous', continuous)\n    _setattr('by_key', by_key)\n    _setattr('activated', activated)\n    _setattr('granted', granted)\n    _setattr('granted_interrupts', granted_interrupts)\n    if fixed is not NOTHING:\n        _setattr('fixed', fixed)\n    else:\n        _setattr('fixed', __attr_factory_fixed())\n    _setattr('listeners', listeners)\n    _setattr('self_listeners', self_listeners)\n    _setattr('counter_reads', counter_reads)\n    _setattr('one_way', one_way)\n    _setattr('number_reads', number_reads)\n    _setattr('history_patterns', history_patterns)\n    if responders is not NOTHING:\n        _setattr('_responders', responders)\n    else:\n        _setattr('_responders', __attr_factory__responders())\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.tools.render.Node': (_methods_79, "[[('decorator', 'define'), ('eq', False)], [False, False], ('label', 'label', True, False, True, None, True, 'none', False, False, False, False, True, False), ('children', 'children', True, False, True, None, True, 'factory', False, False, False, False, True, False)]", 'def __init__(self, label, children=NOTHING):\n    self.label = label\n    if children is not NOTHING:\n        self.children = children\n    else:\n        self.children = __attr_factory_children()\n', ('__repr__',)),
+    'tcgtrig.printed.reading.ReadAbility': (_methods_80, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('data', 'data', True, False, True, None, True, 'none', False, False, False, False, True, False), ('name', 'name', True, False, True, None, True, 'value', False, False, False, False, True, False), ('unread', 'unread', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, words, data, name=attr_dict['name'].default, unread=attr_dict['unread'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('data', data)\n    _setattr('name', name)\n    _setattr('unread', unread)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.printed.reading.Skipped': (_methods_81, "[[('decorator', 'frozen')], [False, False], ('words', 'words', True, False, True, None, True, 'none', False, False, False, False, True, False), ('why', 'why', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, words, why):\n    _setattr = _cached_setattr_get(self)\n    _setattr('words', words)\n    _setattr('why', why)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.printed.reading.Reading': (_methods_82, "[[('decorator', 'frozen')], [False, False], ('game', 'game', True, False, True, None, True, 'none', False, False, False, False, True, False), ('text', 'text', True, False, True, None, True, 'none', False, False, False, False, True, False), ('parts', 'parts', True, False, True, None, True, 'none', False, False, False, False, True, False), ('unread', 'unread', True, False, True, None, True, 'value', False, False, False, False, True, False)]", "def __init__(self, game, text, parts, unread=attr_dict['unread'].default):\n    _setattr = _cached_setattr_get(self)\n    _setattr('game', game)\n    _setattr('text', text)\n    _setattr('parts', parts)\n    _setattr('unread', unread)\n", ('__repr__', '__eq__', '__hash__')),
+    'tcgtrig.printed.reading.Header': (_methods_83, "[[('decorator', 'frozen')], [False, False], ('kind', 'kind', True, False, True, None, True, 'none', False, False, False, False, True, False), ('event', 'event', True, False, True, None, True, 'none', False, False, False, False, True, False), ('optional', 'optional', True, False, True, None, True, 'none', False, False, False, False, True, False), ('wording', 'wording', True, False, True, None, True, 'none', False, False, False, False, True, False), ('once_per_turn', 'once_per_turn', True, False, True, None, True, 'none', False, False, False, False, True, False), ('speed', 'speed', True, False, True, None, True, 'none', False, False, False, False, True, False)]", "def __init__(self, kind, event, optional, wording, once_per_turn, speed):\n    _setattr = _cached_setattr_get(self)\n    _setattr('kind', kind)\n    _setattr('event', event)\n    _setattr('optional', optional)\n    _setattr('wording', wording)\n    _setattr('once_per_turn', once_per_turn)\n    _setattr('speed', speed)\n", ('__repr__', '__eq__', '__hash__')),
 }
