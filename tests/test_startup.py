@@ -138,6 +138,20 @@ def test_no_converter_is_a_builtin():
     assert found == []
 
 
+def test_listing_the_games_compiles_no_hook_caller():
+    """Issue 40 item 3: a ruleset compiled a caller for each hook its game
+    implements as it was built (26 for ``tcgtrig games``, 2 ms); each is now
+    compiled when first called, and takes its stand-in's place."""
+    probe = command("games") + (
+        "\nimport tcgtrig\nfrom tcgtrig.games import ruleset as module\nprint('compiled', len(module._CALLER_MAKERS))"
+        "\nruleset = tcgtrig.load_ruleset('digimon')\nprint(ruleset._rank.__name__)"
+        f"\ntcgtrig.resolve(tcgtrig.load_scenario({str(T1)!r}), ruleset)\nprint(ruleset._rank.__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    # the caller takes its stand-in's place: the hot path calls it directly
+    assert done.stdout.splitlines()[-3:] == ["compiled 0", "stand_in", "call_tcgtrig_pending_rank"]
+
+
 def test_a_command_freezes_what_is_alive_at_its_exit_and_restores_the_collector():
     """Issue 40 item 3: the interpreter's last collection walked every
     object the start-up made (15-20 ms); a command registers gc.freeze at
