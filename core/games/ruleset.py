@@ -370,13 +370,16 @@ class Ruleset:
         only the callers it calls (issue 40 item 3: 26 compiles, 2 ms of
         ``tcgtrig games``).  The hot paths then call the caller itself."""
 
+        mark = object()  # how the stand-in is found; it does not name itself (a cycle, garbage once replaced)
+
         def stand_in(*args: Any, **kwargs: Any) -> Any:
             call = _caller_maker(name, spec, wanted)(function, _PASS, self._failure, name)
             for attribute, value in list(vars(self).items()):
-                if value is stand_in:
+                if getattr(value, "stands_in", None) is mark:
                     setattr(self, attribute, call)
             return call(*args, **kwargs)
 
+        stand_in.stands_in = mark  # type: ignore[attr-defined]
         return stand_in
 
     def _via_pluggy(self, name: str, hook: Callable[..., Any], spec: tuple[str, ...]) -> Callable[..., Any]:
