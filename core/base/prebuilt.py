@@ -78,8 +78,9 @@ def _build(cls: _C, kind: str, decorate: Callable[..., Any], options: dict[str, 
         setattr(cls, name, _placeholder)
     built: _C = decorate(cls, **_attrs_options(options))
     if shape(built, options) != wanted or _init_text(built) != init:  # not what attrs writes now
-        for name in methods:
-            delattr(cls, name)
+        for name in (*methods, "__attrs_base_of_slotted__"):  # the class as it was written, for attrs again
+            if name in cls.__dict__:
+                delattr(cls, name)
         return decorate(cls, **_attrs_options(options))
     for name, method in make(**_given(make)).items():
         method.__module__ = built.__module__
