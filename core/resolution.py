@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import field
 
 from .base import jsontext
 from .base.errors import ChoiceError, PluginError
@@ -24,6 +24,11 @@ from .model.state import GameState
 from .model.trace import Trace
 from .scenario.reading import Bound, Compiled, Scenario, bind, load_scenario
 from .scenario.source import format_path
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from .base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["Resolution", "Placement", "resolve", "pick_game", "summary"]
 

@@ -3,15 +3,21 @@ does to it (issue 37, items 15 to 18, 24 and 26)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import tcgtrig
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from tcgtrig.tools import cli
 from tcgtrig.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,6 +129,46 @@ def test_games_and_words_piped_are_not_padded_nor_wrapped():
     assert [line for line in lines if line.endswith(" ")] == []
     every = sum(len(tcgtrig.load_ruleset(name).aliases) for name in tcgtrig.available_games())
     assert len(lines) == 1 + every  # the header, then one line per word: none wrapped
+
+
+#: cells of a table: what a plugin or a file may say (brackets, which rich reads as markup, characters rich
+#: lays out one column wide and some it does not), already escaped as the commands escape them.  Not a
+#: backslash: rich's markup loses or doubles one before a bracket or at the end of a cell (its escape and
+#: its reading of ``\[`` disagree); the table laid out without rich shows it as it is.
+CELL = st.lists(st.sampled_from([*"ab Z09-_./:()·é[]→日\u0301", "[red]", "[/]", "[b]x"]), max_size=8).map("".join)
+
+
+def _table_written(headers: list[str], rows: list[list[tuple[str, str]]], through_rich: bool) -> str:
+    """What ``cli._print_table`` writes to a piped standard output, laid out here or by rich."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), mock.patch.object(cli, "_plain", lambda stream: not through_rich):
+        cli._print_table(headers, rows)
+    return out.getvalue()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    headers=st.lists(CELL.filter(bool), min_size=1, max_size=4),
+    texts=st.lists(st.lists(CELL, min_size=4, max_size=4), max_size=5),
+    styles=st.lists(st.sampled_from(["", "red", "yellow", "dim"]), min_size=4, max_size=4),
+)
+def test_a_table_piped_is_laid_out_as_rich_lays_it_out(headers, texts, styles):
+    """Issue 40 item 3: ``games`` and ``words`` piped lay their table out
+    without importing rich (20 ms of the command's start): byte for byte
+    what rich writes off a terminal, whatever the cells hold."""
+    rows = [[(text, style) for text, style in zip(row, styles, strict=False)][: len(headers)] for row in texts]
+    rows = [row + [("", "")] * (len(headers) - len(row)) for row in rows]
+    assert _table_written(headers, rows, through_rich=False) == _table_written(headers, rows, through_rich=True)
+
+
+def test_games_piped_is_what_rich_printed():
+    """The installed games' table, laid out here and by rich: the same bytes."""
+    plain = CliRunner().invoke(main, ["games"])
+    with mock.patch.object(cli, "_plain", lambda stream: False):
+        through_rich = CliRunner().invoke(main, ["games"])
+    assert plain.exit_code == through_rich.exit_code == 0
+    assert plain.output == through_rich.output
+    assert "  yugioh/ocg   OCG" in plain.output
 
 
 def test_explore_says_each_difference_in_words_not_as_python_reprs():

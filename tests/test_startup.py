@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,8 +41,13 @@ ENGINE = (
 
 
 def imported_after(code: str) -> set[str]:
-    """The modules imported once ``code`` has run in a fresh interpreter."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    """The modules ``code`` imported in a fresh interpreter (not those the
+    interpreter had imported before it ran: a ``.pth`` file of the
+    installation may import some at start-up)."""
+    probe = (
+        f"import sys as _sys\n_before = set(_sys.modules)\n{code}\n"
+        "import json, sys\nprint(json.dumps(sorted(set(sys.modules) - _before)))"
+    )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
     return set(json.loads(done.stdout.splitlines()[-1]))
 
@@ -73,6 +79,97 @@ def test_games_does_not_build_the_engine():
     modules = imported_after(command("games"))
     assert "tcgtrig.plugins.digimon.hooks" in modules  # it did list the games
     assert not {*ENGINE, *RARELY_NEEDED, "yaml"} & modules
+
+
+#: What a command piped to a file or another program does without (issue 40
+#: item 3): rich lays out and styles text for a terminal only, the games'
+#: entry points are read without importlib.metadata (tcgtrig.games.entry_points),
+#: and importlib.resources (with tempfile, 5 ms) only reads a grammar or the schema.
+PIPED_WITHOUT = ("rich", "importlib.metadata", "email", "zipfile", "importlib.resources", "tempfile")
+
+
+def test_games_piped_imports_neither_rich_nor_importlib_metadata():
+    """Issue 40 item 3: rich (its table) and importlib.metadata were 35 ms of
+    ``tcgtrig games``; the scenario reader (with json) 2 ms more (the size
+    limit its options show lives in ``scenario.input_size``)."""
+    modules = imported_after(command("games"))
+    assert "tcgtrig.plugins.yugioh.hooks" in modules
+    assert not {m for m in modules if m.split(".")[0] in PIPED_WITHOUT or m in PIPED_WITHOUT}
+    assert "tcgtrig.scenario.source" not in modules
+
+
+def test_run_piped_imports_neither_rich_nor_importlib_metadata():
+    """Issue 40 item 3: the tree off a terminal is plain text, written without rich."""
+    modules = imported_after(command("run", str(T1)))
+    assert "tcgtrig.tools.render" in modules  # it did draw the tree
+    assert not {m for m in modules if m.split(".")[0] in PIPED_WITHOUT or m in PIPED_WITHOUT}
+
+
+def test_on_a_terminal_rich_styles_the_output():
+    """Where rich is told the output is a terminal (``FORCE_COLOR``), it is used as before."""
+    env = {**os.environ, "FORCE_COLOR": "1"}
+    for args in (["games"], ["run", str(T1)]):
+        probe = f"{command(*args)}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, env=env)
+        assert "rich.console" in json.loads(done.stdout.splitlines()[-1]), args
+        assert "\x1b[" in done.stdout, args  # styled
+
+
+def test_no_converter_is_a_builtin():
+    """Issue 40 item 3: attrs reads the signature of each field's converter
+    as it builds a class, and a builtin's (``tuple``'s) is parsed from its
+    text with tokenize, whose first use took 6 ms of every command's start.
+    Every converter in the core's and the bundled games' classes is a Python function."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import attrs
+
+    found = []
+    for package in (tcgtrig, importlib.import_module("tcgtrig.plugins")):
+        for module_info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if module_info.name.endswith("__main__"):
+                continue  # the command line itself
+            module = importlib.import_module(module_info.name)
+            for value in vars(module).values():
+                if isinstance(value, type) and attrs.has(value) and value.__module__ == module.__name__:
+                    found += [
+                        f"{value.__qualname__}.{field.name}"
+                        for field in attrs.fields(value)
+                        if field.converter is not None
+                        and (isinstance(field.converter, type) or inspect.isbuiltin(field.converter))
+                    ]
+    assert found == []
+
+
+def test_listing_the_games_compiles_no_hook_caller():
+    """Issue 40 item 3: a ruleset compiled a caller for each hook its game
+    implements as it was built (26 for ``tcgtrig games``, 2 ms); each is now
+    compiled when first called, and takes its stand-in's place."""
+    probe = command("games") + (
+        "\nimport tcgtrig\nfrom tcgtrig.games import ruleset as module\nprint('compiled', len(module._CALLER_MAKERS))"
+        "\nruleset = tcgtrig.load_ruleset('digimon')\nprint(ruleset._rank.__name__)"
+        f"\ntcgtrig.resolve(tcgtrig.load_scenario({str(T1)!r}), ruleset)\nprint(ruleset._rank.__name__)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True)
+    # the caller takes its stand-in's place: the hot path calls it directly
+    assert done.stdout.splitlines()[-3:] == ["compiled 0", "stand_in", "call_tcgtrig_pending_rank"]
+
+
+def test_a_command_freezes_what_is_alive_at_its_exit_and_restores_the_collector():
+    """Issue 40 item 3: the interpreter's last collection walked every
+    object the start-up made (15-20 ms); a command registers gc.freeze at
+    exit and holds the collector back while it runs, restoring it after."""
+    probe = (
+        "import atexit, gc\nregistered = []\natexit.register = registered.append\n"
+        "before = gc.get_threshold()\n"
+        + command("games")
+        + "\nassert registered == [gc.freeze], registered\nassert gc.get_threshold() == before"
+        + "\nprint('ok')"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert done.stdout.splitlines()[-1] == "ok", done.stderr
 
 
 def test_games_and_run_import_neither_the_explorer_nor_the_json_writer():

@@ -11,19 +11,23 @@ it in a :class:`~tcgtrig.games.ruleset.Ruleset` (:mod:`.ruleset`).
 from __future__ import annotations
 
 import functools
-import importlib.metadata
 import sys
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import pluggy
-from attrs import frozen
 
 from ..base.errors import PluginError, TcgTrigError, UnknownGameError
-from . import hookspecs
+from . import entry_points, hookspecs
+from .entry_points import GameEntryPoint
 from .guard import Unfinished, guarded, is_left_behind, printed
 from .ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from ..scenario.reading import Scenario
@@ -55,33 +59,34 @@ class _Claim:
     and those refused, with why."""
 
     name: str
-    used: importlib.metadata.EntryPoint | None
-    refused: tuple[importlib.metadata.EntryPoint, ...] = ()
+    used: GameEntryPoint | None
+    refused: tuple[GameEntryPoint, ...] = ()
     why: str = ""
 
 
 def _entry_points() -> list[_Claim]:
-    """The games' entry points, found once per import path (a scan of the
-    installed packages takes several milliseconds, and one command looks
-    several times)."""
+    """The games' entry points, found once per import path (one command
+    looks several times).  They are read from the installed packages'
+    metadata by :mod:`.entry_points` (what :mod:`importlib.metadata` would
+    say, without its import)."""
     return list(_scan(tuple(sys.path)))
 
 
 @functools.lru_cache(maxsize=8)
 def _scan(path: tuple[str, ...]) -> tuple[_Claim, ...]:
-    by_name: dict[str, dict[str, importlib.metadata.EntryPoint]] = {}
-    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+    by_name: dict[str, dict[str, GameEntryPoint]] = {}
+    for ep in entry_points.find(ENTRY_POINT_GROUP):
         by_name.setdefault(ep.name, {}).setdefault(ep.value, ep)  # one module named twice is one game
     return tuple(_claim(name, list(by_name[name].values())) for name in sorted(by_name))
 
 
-def _claim(name: str, eps: list[importlib.metadata.EntryPoint]) -> _Claim:
+def _claim(name: str, eps: list[GameEntryPoint]) -> _Claim:
     """Who gets a game name two packages register: the bundled game, and
     the other is refused; between two others, neither (which one Python
     happens to find first is no way to choose a game's rules)."""
     if len(eps) == 1:
         return _Claim(name, eps[0])
-    bundled = [ep for ep in eps if _distribution(ep)[0] == _BUNDLED]
+    bundled = [ep for ep in eps if ep.distribution == _BUNDLED]
     if bundled:
         others = tuple(ep for ep in eps if ep is not bundled[0])
         return _Claim(
@@ -101,16 +106,9 @@ def _claim(name: str, eps: list[importlib.metadata.EntryPoint]) -> _Claim:
     )
 
 
-def _distribution(ep: importlib.metadata.EntryPoint) -> tuple[str, str]:
-    """The name and version of the distribution that registers ``ep``."""
-    dist = getattr(ep, "dist", None)
-    return (dist.metadata["Name"] or "", dist.version or "") if dist is not None else ("", "")
-
-
-def _origin(ep: importlib.metadata.EntryPoint) -> str:
+def _origin(ep: GameEntryPoint) -> str:
     """Where an entry point comes from: ``tcgtrig 0.1.0 · tcgtrig.plugins.digimon.hooks``."""
-    name, version = _distribution(ep)
-    return f"{name} {version} · {ep.value}" if name else ep.value
+    return f"{ep.distribution} {ep.version} · {ep.value}" if ep.distribution else ep.value
 
 
 def available_games() -> list[str]:
@@ -127,11 +125,10 @@ _import_locks: dict[tuple[str, str, str], threading.RLock] = {}
 _bookkeeping = threading.Lock()
 
 
-def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
+def _load_entry_point(ep: GameEntryPoint) -> object:
     """Import a game's entry point (guarded: see :mod:`tcgtrig.games.guard`); a
     plugin that failed is not imported again in this process."""
-    dist = getattr(ep, "dist", None)
-    key = (ep.name, ep.value, str(dist.locate_file("")) if dist is not None else "")
+    key = (ep.name, ep.value, ep.location)
     if key in _failed:
         raise PluginError(ep.name, _failed[key].detail)
     loader = _loading.get(key)
@@ -144,7 +141,7 @@ def _load_entry_point(ep: importlib.metadata.EntryPoint) -> object:
         raise
 
 
-def _import(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> object:
+def _import(ep: GameEntryPoint, key: tuple[str, str, str]) -> object:
     with _bookkeeping:
         lock = _import_locks.setdefault(key, threading.RLock())
     with lock:  # another thread importing it now: wait for it (this call's deadline bounds the wait)
@@ -153,7 +150,7 @@ def _import(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> obj
         return _import_once(ep, key)
 
 
-def _import_once(ep: importlib.metadata.EntryPoint, key: tuple[str, str, str]) -> object:
+def _import_once(ep: GameEntryPoint, key: tuple[str, str, str]) -> object:
     _loading[key] = threading.current_thread()
     try:
         return ep.load()
@@ -316,9 +313,9 @@ def list_games() -> list[GameListing]:
     return listings
 
 
-def _listing(name: str, ep: importlib.metadata.EntryPoint, refused: str | None = None) -> GameListing:
-    distribution, version = _distribution(ep)
-    base: dict[str, Any] = dict(name=name, module=ep.value, distribution=distribution, distribution_version=version)
+def _listing(name: str, ep: GameEntryPoint, refused: str | None = None) -> GameListing:
+    base: dict[str, Any] = dict(name=name, module=ep.value, distribution=ep.distribution)
+    base["distribution_version"] = ep.version
     if refused is not None:
         return GameListing(**base, error=str(PluginError(name, f"{_origin(ep)} is not used: {refused}")))
     try:

@@ -16,10 +16,15 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from attrs import evolve, frozen
+from attrs import evolve
 
 from ..model.records import maker
 from ..model.values import NOWHERE, SOURCES, TOKEN, Action, Card, Event, make_event, moved
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from ..model.state import GameState

@@ -12,9 +12,7 @@ method up by the action's class (``_BEGIN``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from attrs import frozen
+from typing import TYPE_CHECKING, Any
 
 from ..model.values import (
     Action,
@@ -32,6 +30,11 @@ from ..model.values import (
     Win,
 )
 from .base import Reader, Writer, some
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["CONTROLS", "ControlKind", "NEGATIONS", "NOT_AT_ONCE"]
 

@@ -12,9 +12,14 @@ from collections.abc import Callable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Protocol
 
-from attrs import field, frozen
+from attrs import field
 
 from .records import maker
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from .pending import PendingEffect

@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast, overload
 
-from attrs import field, frozen
+from attrs import field
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = [
     "GameInfo",
@@ -115,7 +120,9 @@ if TYPE_CHECKING:
     # the converter ``tuple``, spelled out for mypy's attrs plugin
     def _strs(value: Iterable[str]) -> tuple[str, ...]: ...
 else:
-    _strs = tuple
+
+    def _strs(value):  # not tuple itself: attrs reads each converter's signature, and tuple's takes tokenize (6 ms)
+        return tuple(value)
 
 
 @frozen(kw_only=True)

@@ -18,18 +18,26 @@ import heapq
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol
 
-from attrs import define, field, frozen, setters
+from attrs import field, setters
 
 from .records import changer, maker
 from .values import Ability, AtTrigger, Count, Event, Mod, Query, StatOf
 
 if TYPE_CHECKING:
-    # ``tuple`` itself converts, typed for the events (mypy cannot type a
+    from attrs import define, frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
+
+if TYPE_CHECKING:
+    # ``tuple`` converts (called by a function), typed for the events (mypy cannot type a
     # field whose converter is the generic class ``tuple``)
     def _events(events: Iterable[Event], /) -> tuple[Event, ...]: ...
 
 else:
-    _events = tuple
+
+    def _events(events):  # not tuple itself: attrs reads the converter's signature, and tuple's takes tokenize (6 ms)
+        return tuple(events)
+
 
 __all__ = ["PendingEffect", "PendingPool", "make_pending", "event_signature"]
 

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
-from attrs import define, field, setters
+from attrs import field, setters
 
 from .values import Card, CardDynamic, Event
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 __all__ = ["Changes", "GameState", "without_amounts"]
 

@@ -15,11 +15,16 @@ import operator
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union, get_args
 
-from attrs import field, frozen
+from attrs import field
 from attrs import fields as attrs_fields
 from attrs import has as attrs_has
 
 from .records import maker
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = [
     "make_event",
@@ -133,7 +138,7 @@ def _pairs(value: dict[str, int] | Iterable[tuple[str, int]]) -> tuple[tuple[str
 if TYPE_CHECKING:
     # What each field's converter accepts, spelled out for mypy's attrs
     # plugin (it cannot use a generic converter such as ``tuple``); at run
-    # time they are ``tuple``, ``frozenset`` and ``_tuple`` themselves.
+    # time they are functions that call ``tuple`` or ``frozenset``.
     def _strs(value: Iterable[str]) -> tuple[str, ...]: ...
     def _str_set(value: Iterable[str]) -> frozenset[str]: ...
     def _conditions(value: Iterable[Condition]) -> tuple[Condition, ...]: ...
@@ -147,8 +152,14 @@ if TYPE_CHECKING:
     def _abilities(value: Iterable[Ability] | None) -> tuple[Ability, ...]: ...
     def _mods(value: Iterable[Mod] | None) -> tuple[Mod, ...]: ...
 else:
-    _strs = _conditions = _actions = tuple
-    _str_set = frozenset
+
+    def _strs(value):  # not tuple itself: attrs reads each converter's signature, and tuple's takes tokenize (6 ms)
+        return tuple(value)
+
+    def _str_set(value):
+        return frozenset(value)
+
+    _conditions = _actions = _strs
     _some_strs = _some_actions = _stat_tests = _count_tests = _targets = _abilities = _mods = _tuple
 
 

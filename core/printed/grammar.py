@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -28,6 +27,8 @@ def grammar(package: str, resource: str, **options: Any) -> lark.Lark:
 
 @cache
 def _grammar(package: str, resource: str, options: tuple[tuple[str, Any], ...]) -> lark.Lark:
+    from importlib import resources  # here: 5 ms of every command's start (issue 40 item 3), needed by few
+
     import lark
 
     text = resources.files(package).joinpath(resource).read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from attrs import evolve, field, frozen
+from attrs import evolve, field
 
 from ..language.base import relative_player
 from ..model.records import changer, maker
@@ -52,15 +52,22 @@ from ..model.values import (
     walk,
 )
 
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
+
 __all__ = ["Scope", "Evaluator", "relative_player", "fixed_values"]
 
 if TYPE_CHECKING:
-    # ``tuple`` itself converts, typed for the events (mypy cannot type a
+    # ``tuple`` converts (called by a function), typed for the events (mypy cannot type a
     # field whose converter is the generic class ``tuple``)
     def _events(events: Iterable[Event], /) -> tuple[Event, ...]: ...
 
 else:
-    _events = tuple
+
+    def _events(events):  # not tuple itself: attrs reads the converter's signature, and tuple's takes tokenize (6 ms)
+        return tuple(events)
 
 
 def fixed_values(ability: Ability) -> tuple[Count | StatOf | AtTrigger, ...]:

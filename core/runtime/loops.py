@@ -21,12 +21,17 @@ position):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from attrs import define, evolve, frozen, setters
+from attrs import evolve, setters
 
 from ..model.pending import Fingerprint
 from ..model.values import Battle, Compare, CounterIs, Happened, HappenedCount, Pattern, Query, StatIs, StatOf
+
+if TYPE_CHECKING:
+    from attrs import define, frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define, frozen  # attrs' own, the methods compiled ahead of time
 
 __all__ = [
     "LoopGuard",

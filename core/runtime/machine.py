@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import copy as _copy
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attrs import define, evolve, setters
+from attrs import evolve, setters
 
 from ..base import budget
 from ..base.collector import held_back
@@ -60,6 +60,11 @@ from .machine_base import DEFAULT_MAX_STEPS, MEMORY_EVERY_LINKS
 from .performing import Performing, at_once
 from .rechecks import condition_reads
 from .triggers import AbilityIndex
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 __all__ = ["Machine", "DEFAULT_MAX_STEPS", "MAX_FRAMES"]
 

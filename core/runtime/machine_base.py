@@ -23,13 +23,18 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from attrs import define, field, setters
+from attrs import field, setters
 
 from ..model.info import ActivationContext, ChainKeys
 from ..model.pending import PendingEffect, PendingPool
 from ..model.trace import Trace
 from .loops import GrowthGuard, LoopGuard
 from .rechecks import Rechecks
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from ..games.manager import Ruleset
@@ -42,12 +47,15 @@ if TYPE_CHECKING:
     from .responders import ResponderTable
     from .triggers import AbilityIndex, Match
 
-    # ``tuple`` itself converts, typed for the start actions (mypy cannot
+    # ``tuple`` converts (called by a function), typed for the start actions (mypy cannot
     # type a field whose converter is the generic class ``tuple``)
     def _actions(actions: Iterable[Action], /) -> tuple[Action, ...]: ...
 
 else:
-    _actions = tuple
+
+    def _actions(actions):  # not tuple itself: attrs reads the converter's signature, and tuple's takes tokenize (6 ms)
+        return tuple(actions)
+
 
 __all__ = ["MachineBase", "DEFAULT_MAX_STEPS", "MEMORY_EVERY_LINKS"]
 

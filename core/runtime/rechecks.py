@@ -18,11 +18,16 @@ effects to check again: new ones, and those whose reads were touched.
 
 from __future__ import annotations
 
-from attrs import frozen
+from typing import TYPE_CHECKING
 
 from ..model.pending import PendingEffect
 from ..model.state import GameState
 from ..model.values import AllOf, AnyOf, AtTrigger, Condition, CounterIs, Did, Marked, Not, TurnOf
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["Reads", "EVERYTHING", "condition_reads", "Rechecks"]
 

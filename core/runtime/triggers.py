@@ -10,9 +10,9 @@ unless the game counts every event.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attrs import Factory, define, field
+from attrs import Factory, field
 
 from ..model.pending import PendingEffect, make_pending
 from ..model.state import GameState
@@ -41,6 +41,11 @@ from ..model.values import (
 from .evaluate import Evaluator, fixed_values, is_fixed_value
 from .loops import Read, number_reads
 from .responders import copies_answer_alike
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
 
 __all__ = ["AbilityIndex", "Match", "match_triggers", "match_interrupts"]
 

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import field
 
 from ..base.errors import PluginError, ScenarioError, TcgTrigError
 from ..games.guard import NOT_THE_PLUGINS
@@ -62,6 +62,11 @@ from ..model.values import (
 from .printed import with_printed_abilities
 from .source import format_path
 from .validating import Path_, article, check_schema, describe
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     from .reading import Scenario

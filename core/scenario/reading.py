@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import field
 
 from ..base.errors import PluginError
 from ..games.manager import Ruleset, load_ruleset, pick_game, shared_ruleset
@@ -38,6 +38,11 @@ from .validating import (
     numbers_plain,
     schema,
 )
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = [
     "Scenario",

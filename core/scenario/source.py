@@ -19,16 +19,20 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import re
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from attrs import field, frozen
+from attrs import field
 
 from ..base.errors import ScenarioError
+from .input_size import DEFAULT_MAX_BYTES, parse_max_bytes
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 if TYPE_CHECKING:
     import yaml
@@ -47,34 +51,7 @@ __all__ = [
 Path_ = tuple[Any, ...]
 
 
-def parse_max_bytes(text: str) -> int | None:
-    """``TCGTRIG_MAX_BYTES``'s value: a whole number of bytes, 1 or more
-    (``_`` may group its digits); ``None`` when it is empty (not set).
-
-    :raises ValueError: anything else (the command line refuses it, issue 37
-        item 34; the library warns and keeps the default limit).
-    """
-    value = text.strip()
-    digits = value.replace("_", "")
-    if not value:
-        return None
-    if not (digits.isascii() and digits.isdigit()) or int(digits) <= 0 or "__" in value or value[0] == "_":
-        raise ValueError(f"{text!r} is not a number of bytes: expected a whole number, 1 or more (50000000)")
-    return int(digits)
-
-
-#: Bytes a scenario file may have; ``--max-bytes`` (or the environment
-#: variable ``TCGTRIG_MAX_BYTES``) raises it.  A 100,000-card file is about
-#: 15 MB of JSON.
-def _limit_from_environment(default: int = 100 * 1024 * 1024) -> int:
-    try:
-        return parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", "")) or default
-    except ValueError as exc:  # the command line refuses it; a library user is told, not stopped at import
-        warnings.warn(f"TCGTRIG_MAX_BYTES: {exc}; the default limit of {default:,} bytes applies", stacklevel=2)
-        return default
-
-
-DEFAULT_MAX_BYTES = _limit_from_environment()
+#: Bytes a scenario file may have now (the command line's ``--max-bytes`` sets it).
 MAX_BYTES = DEFAULT_MAX_BYTES
 #: Levels of nesting a file may have (the deepest bundled file has 12).
 MAX_DEPTH = 100

@@ -13,22 +13,24 @@ page or jsonschema (which only explains an invalid file).
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import errno
 import functools
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
 from .. import __version__
+from ..base import collector
 from ..base.errors import TcgTrigError
 from ..base.safe_text import SafeStream, Shown, escape_controls
-from ..scenario import source
+from ..scenario import input_size
 from .limits import DEFAULT_MAX_DEPTH, DEFAULT_MAX_OUTCOMES, DEFAULT_MAX_STATES, DEFAULT_QUESTION_BUDGET
 
 if TYPE_CHECKING:
@@ -105,6 +107,58 @@ class _Unpadded:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+def _plain(stream: Any) -> bool:
+    """Whether rich would write plain text to ``stream`` (its
+    ``Console.is_terminal`` false: no styles, nothing laid out to a
+    terminal's width), decided without importing rich: the stream is not a
+    terminal, and none of what rich also heeds says otherwise
+    (``FORCE_COLOR``, ``TTY_COMPATIBLE=1``, a notebook).  Where it is not
+    sure, rich decides (issue 40 item 3: rich is 20 ms of a command's
+    start; piped output does not need it)."""
+    if "FORCE_COLOR" in os.environ or os.environ.get("TTY_COMPATIBLE") == "1" or hasattr(builtins, "get_ipython"):
+        return False
+    if isinstance(stream, SafeStream):
+        stream = stream.stream
+    try:
+        return not stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or closed: rich says
+        return False
+
+
+#: A table's cell: its text and its style on a terminal ("" for none).
+Cell = tuple[str, str]
+
+#: Characters rich lays out one column wide (a subset of ``rich.cells``'
+#: own list): a table of only these is laid out here when piped.
+_ONE_COLUMN = frozenset(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0xAD), *range(0xAE, 0x300)]))
+
+
+def _print_table(headers: Sequence[str], rows: Sequence[Sequence[Cell]]) -> None:
+    """A table on standard output, its columns two spaces apart and no
+    line padded at its end: as rich prints it off a terminal
+    (:data:`PIPED_TABLE_WIDTH` columns), without importing rich when every
+    character is one column wide (``tests/test_cli_output.py`` holds the
+    two to the same bytes); styled by rich on a terminal."""
+    texts = [list(headers), *([text for text, _ in row] for row in rows)]
+    widths = [max(len(row[column]) for row in texts) for column in range(len(headers))]
+    if (
+        _plain(sys.stdout)
+        and sum(widths) + 2 * (len(widths) - 1) <= PIPED_TABLE_WIDTH
+        and all(_ONE_COLUMN.issuperset(text) for row in texts for text in row)
+    ):
+        stream = sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout
+        for line in texts:
+            padded = (text.ljust(width) for text, width in zip(line, widths, strict=True))
+            stream.write("  ".join(padded).rstrip(" ") + "\n")
+        return
+    from rich.table import Table
+
+    table = Table(*map(_markup, headers), box=None, pad_edge=False)
+    for cells in rows:
+        table.add_row(*(f"[{style}]{_markup(text)}[/]" if style else _markup(text) for text, style in cells))
+    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
 
 
 def _safe_streams() -> None:
@@ -213,7 +267,15 @@ def _show_one_line(error: click.UsageError, file: Any = None) -> None:
 
 class _Tool(click.Group):
     """The command group: a usage error (an unknown option or command, a
-    bad value) is one line on stderr, like every other error, and exit 2."""
+    bad value) is one line on stderr, like every other error, and exit 2.
+    A command runs with the collector held back, and what is alive at the
+    process's exit is frozen rather than collected once more
+    (:mod:`tcgtrig.base.collector`)."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        collector.frozen_at_exit()
+        with collector.held_back():
+            return super().main(*args, **kwargs)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
@@ -334,11 +396,7 @@ _ASSUMED = {"trigger_multiplicity": "one trigger per moment assumed"}
 @_bad_input
 def games(as_json: bool) -> None:
     """List the installed rulesets, their versions and where they come from."""
-    from rich.table import Table
-
     from ..games.manager import list_games
-
-    escape = _markup  # control characters escaped too
 
     listings = list_games()
     if as_json:
@@ -362,23 +420,25 @@ def games(as_json: bool) -> None:
     if not listings:
         click.echo("no game is installed (is tcgtrig installed? try: pip install -e .)")
         return
-    table = Table("game", "title", "version", "from", box=None, pad_edge=False)
+    shown = escape_controls  # what a plugin says is shown escaped
+    rows: list[list[Cell]] = []
     for g in listings:
-        origin = f"{g.distribution} {g.distribution_version} · {g.module}"
+        origin = shown(f"{g.distribution} {g.distribution_version} · {g.module}")
         if g.error:
-            table.add_row(escape(g.name), f"[red]broken: {escape(one_line(g.error))}[/]", "", escape(origin))
+            rows.append([(shown(g.name), ""), (f"broken: {shown(one_line(g.error))}", "red"), ("", ""), (origin, "")])
         else:
-            table.add_row(escape(g.name), escape(g.title), escape(g.version), escape(origin))
+            rows.append([(shown(g.name), ""), (shown(g.title), ""), (shown(g.version), ""), (origin, "")])
             for number, (variant, summary) in enumerate(g.variants):
                 default = " (default)" if number == 0 else ""
-                table.add_row(escape(f"  {g.name}/{variant}"), escape(f"{summary}{default}"), "", "")
+                named = shown(f"  {g.name}/{variant}")
+                rows.append([(named, ""), (shown(f"{summary}{default}"), ""), ("", ""), ("", "")])
             for rule in g.unstated:  # a rule every game should state (GameInfo.unstated)
-                table.add_row(
-                    "", f"[yellow]states no {escape(rule)} (GameInfo): {_ASSUMED.get(rule, 'cite it')}[/]", "", ""
-                )
+                said = f"states no {shown(rule)} (GameInfo): {_ASSUMED.get(rule, 'cite it')}"
+                rows.append([("", ""), (said, "yellow"), ("", ""), ("", "")])
         if g.printed:  # a plugin's printing is kept off the output: shown here, one line
-            table.add_row("", f"[dim]printed while loading: {escape(one_line(_shortened(g.printed)))}[/]", "", "")
-    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
+            said = f"printed while loading: {shown(one_line(_shortened(g.printed)))}"
+            rows.append([("", ""), (said, "dim"), ("", ""), ("", "")])
+    _print_table(("game", "title", "version", "from"), rows)
 
 
 @main.command()
@@ -387,8 +447,6 @@ def games(as_json: bool) -> None:
 @_bad_input
 def words(game: str | None, as_json: bool) -> None:
     """List each game's words beside what they mean in core words."""
-    from rich.table import Table
-
     from ..games.manager import available_games, shared_ruleset
     from ..games.meanings import word_meanings
 
@@ -404,12 +462,12 @@ def words(game: str | None, as_json: bool) -> None:
             }
         )
         return
-    table = Table("game", "word", "means, in core words", box=None, pad_edge=False)
+    table: list[list[Cell]] = []
     for name, rows in listing.items():
         for word, sample, meaning in rows:
             shown = f"{word}: {sample}  →  {meaning}" if meaning else "(takes a richer argument: see the game's docs)"
-            table.add_row(_markup(name), _markup(word), _markup(shown))
-    _console(piped_width=PIPED_TABLE_WIDTH).print(table)
+            table.append([(escape_controls(str(text)), "") for text in (name, word, shown)])
+    _print_table(("game", "word", "means, in core words"), table)
 
 
 def _shortened(text: str, limit: int = 200) -> str:
@@ -444,10 +502,12 @@ def _chooser_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def _set_input_limit(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
     if value is None:  # the default, or TCGTRIG_MAX_BYTES: a bad setting is said, not silently ignored
         try:
-            value = source.parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", ""))
+            value = input_size.parse_max_bytes(os.environ.get("TCGTRIG_MAX_BYTES", ""))
         except ValueError as exc:
             raise click.UsageError(f"TCGTRIG_MAX_BYTES: {exc}") from None
-    source.MAX_BYTES = value if value is not None else source.DEFAULT_MAX_BYTES
+    from ..scenario import source
+
+    source.MAX_BYTES = value if value is not None else input_size.DEFAULT_MAX_BYTES
 
 
 #: ``ctx.meta`` key: ``--max-memory`` was given (``resume`` then lets it decide over the saved bound).
@@ -494,7 +554,7 @@ def _input_limit(func: Callable[..., Any]) -> Callable[..., Any]:
         is_eager=True,
         callback=_set_input_limit,
         metavar="N",
-        help=f"Refuse input larger than N bytes (default {source.DEFAULT_MAX_BYTES:,}; also TCGTRIG_MAX_BYTES).",
+        help=f"Refuse input larger than N bytes (default {input_size.DEFAULT_MAX_BYTES:,}; also TCGTRIG_MAX_BYTES).",
     )(func)
 
 
@@ -660,14 +720,17 @@ def run(
 
 
 def _show_resolution(result: Resolution, as_json: bool) -> None:
-    """The JSON trace, or the tree (rich is imported only for the tree)."""
+    """The JSON trace, or the tree (rich is imported only for a tree on a terminal)."""
     _for_output()
     if as_json:
         _dump(result.to_dict(lazy=True))
         return
-    from .render import print_tree
+    from .render import print_tree, write_tree
 
-    print_tree(result, _console())
+    if _plain(sys.stdout):  # as the tree is printed off a terminal, without rich
+        write_tree(result, _Unpadded(sys.stdout.stream if isinstance(sys.stdout, SafeStream) else sys.stdout))
+    else:
+        print_tree(result, _console())
 
 
 def _for_output() -> None:

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Any
-
-from attrs import frozen
+from typing import TYPE_CHECKING, Any
 
 from ..games.guard import NOT_THE_PLUGINS
 from ..games.manager import Ruleset
@@ -28,6 +26,11 @@ from ..games.words import closest
 from ..model.values import SOURCES, Ability, Card, Emit, Move, Pattern, walk
 from ..scenario.reading import Bindings, Compiled, Scenario
 from ..scenario.source import format_path
+
+if TYPE_CHECKING:
+    from attrs import frozen  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import frozen  # attrs.frozen, the methods compiled ahead of time
 
 __all__ = ["Finding", "lint", "CORE_EVENTS", "game_events", "game_zones"]
 

@@ -19,16 +19,22 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from attrs import define, field
-from rich.console import Console
-from rich.text import Text
+from attrs import field
 
 from ..base import budget
 from ..base.safe_text import SHORTENED_NOTE, Shown
 from ..model.trace import Step
 from ..resolution import Resolution
+
+if TYPE_CHECKING:
+    from attrs import define  # what the type checkers' attrs support reads
+else:
+    from ..base.prebuilt import define  # attrs.define, the methods compiled ahead of time
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 __all__ = [
     "Node",
@@ -36,6 +42,7 @@ __all__ = [
     "tree_lines",
     "render_text",
     "print_tree",
+    "write_tree",
     "describe_event",
     "step_line",
     "end_state_lines",
@@ -703,6 +710,13 @@ def _write_plain(result: Resolution, root: Node, file: Any) -> None:
 STYLED_LINES = 20_000
 
 
+def write_tree(result: Resolution, file: Any) -> None:
+    """Write the tree and the end state as plain text to ``file``: what
+    :func:`print_tree` writes off a terminal, without importing rich (the
+    command line's ``run`` when its output is piped)."""
+    _write_plain(result, build_tree(result), file)
+
+
 def print_tree(result: Resolution, console: Console) -> None:
     """Print the tree and the end state: styled on a terminal, plain elsewhere.
 
@@ -718,6 +732,8 @@ def print_tree(result: Resolution, console: Console) -> None:
     if len(lines) > STYLED_LINES:
         _write_plain(result, root, console.file)
         return
+    from rich.text import Text
+
     text = Text()
     for guide, node in lines:
         text.append(guide, style="dim")
