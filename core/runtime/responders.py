@@ -189,6 +189,7 @@ class ResponderTable:
         "where",
         "volatile",
         "broad",
+        "piled",
         "alike",
         "per_turn",
         "by_card",
@@ -227,6 +228,10 @@ class ResponderTable:
         #: condition, a cost, targets; working from under another card):
         #: their groups are asked again after any change of the state
         self.broad = frozenset(place for place, (_, _, ability) in enumerate(items) if _reads_beyond_its_card(ability))
+        #: the abilities that work from under another card: what ``self``
+        #: is (the top of the pile) and whose it is change with the cards
+        #: above theirs, not with theirs: placed again after any card changed
+        self.piled = tuple(place for place, (_, _, ability) in enumerate(items) if SOURCES in ability.active_in)
         #: each ability's words, numbered alike for equal words (``None``:
         #: words that may tell copies apart: never grouped)
         self.alike = alike

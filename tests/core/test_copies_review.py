@@ -57,3 +57,77 @@ def test_copies_that_a_continuous_ability_treats_alike_are_still_one_option_with
     text = BANNER.replace("BOOSTED", "m_1").replace("condition: {card: self, stat: atk, gte: 1500}, ", "")
     result = tcgtrig.resolve(scenario(text), "yugioh")
     assert respond_options(result)[0] == (("m_1.strike", "pass"), {"m_1.strike": 2})
+
+
+def choices_made(result: tcgtrig.Resolution) -> list[tuple[Any, ...]]:
+    return [
+        (step.get("player"), step.get("options"), step.get("label")) for step in result.trace if step.kind == "choice"
+    ]
+
+
+#: two copies of an Xyz Monster whose effect costs detaching a material;
+#: neither has one until A's Attach puts one under x_2 (as its cost)
+XYZ = """\
+game: yugioh
+cards:
+  - {id: jar, name: Jar of Greed, owner: A, zone: field, types: [trap],
+     abilities: [{id: draw, kind: activated, speed: 2, do: [{lp: 1}]}]}
+  - {id: x_1, name: Xyz, owner: A, zone: field, types: [monster], abilities: [DETACH]}
+  - {id: x_2, name: Xyz, owner: A, zone: field, types: [monster], abilities: [DETACH]}
+  - {id: mat, name: Material, owner: A, zone: hand, types: [monster]}
+  - {id: quick, name: Quick, owner: B, zone: field, types: [monster],
+     abilities: [{id: go, kind: activated, speed: 2, do: [{lp: 1}]}]}
+  - {id: attach, name: Attach, owner: A, zone: field, types: [monster],
+     abilities: [{id: go, kind: activated, speed: 2,
+                  cost: [{move: {card: mat, to: sources, under: x_2}}], do: [{lp: 1}]}]}
+start: [{activate: jar.draw}]
+""".replace(
+    "DETACH",
+    "{id: hit, kind: activated, speed: 2,"
+    " cost: [{move: {card: {zone: sources, under: self, pick: 1}, to: graveyard}}], do: [{lp: 3}]}",
+)
+
+
+def test_a_copy_that_gains_a_material_leaves_its_group_at_the_next_window():
+    # Rulebook v10, "Costs": an effect whose cost cannot be paid cannot be
+    # activated, and one whose cost can be paid can; once x_2 has a
+    # material (its own record unchanged: the material's record says where
+    # it is), x_2 may detach it, x_1 still may not
+    result = tcgtrig.resolve(scenario(XYZ), "yugioh", choices=["quick.go", "attach.go", "quick.go", "x_2.hit"])
+    assert choices_made(result)[3] == ("A", ("x_2.hit", "pass"), "x_2.hit")
+    assert result.chains() == [["jar.draw", "quick.go", "attach.go", "quick.go", "x_2.hit"]]
+    assert result.state.cards["mat"].zone == "graveyard"
+
+
+#: a material whose effect works while it is an Xyz Monster's material
+#: (``active_in: sources``): ``self`` is the top card of its pile, and the
+#: effect is that card's controller's (docs/scenario-format.md, "self";
+#: ``GameState.controller``: the owner of the top card of its stack).  B's
+#: Takeover puts B's monster on top of A's Xyz as its cost, taking the pile
+TAKEOVER = """\
+game: yugioh
+cards:
+  - {id: jar, name: Jar of Greed, owner: A, zone: field, types: [trap],
+     abilities: [{id: draw, kind: activated, speed: 2, do: [{lp: 1}]}]}
+  - {id: xyz, name: Rank 4, owner: A, zone: field, types: [monster]}
+  - {id: mat, name: Material, owner: A, zone: sources, under: xyz, types: [monster],
+     abilities: [{id: boost, kind: activated, speed: 2, active_in: sources, do: [{lp: 5}]}]}
+  - {id: b_top, name: Rank 5, owner: B, zone: hand, types: [monster]}
+  - {id: takeover, name: Takeover, owner: B, zone: field, types: [monster],
+     abilities: [{id: go, kind: activated, speed: 2, cost: [{stack: {card: b_top, onto: xyz}}], do: [{lp: 1}]}]}
+  - {id: quick, name: Quick, owner: A, zone: field, types: [monster],
+     abilities: [{id: go, kind: activated, speed: 2, do: [{lp: 1}]}]}
+start: [{activate: jar.draw}]
+"""
+
+
+def test_a_material_under_a_new_top_card_is_that_cards_controllers_at_the_next_window():
+    # the material's own card is as it was; the card above it changed hands
+    result = tcgtrig.resolve(
+        scenario(TAKEOVER), "yugioh", choices=["pass", "quick.go", "takeover.go", "pass", "mat.boost"]
+    )
+    made = choices_made(result)
+    assert made[1] == ("A", ("mat.boost", "quick.go", "pass"), "quick.go")  # A's material, under A's Xyz
+    assert made[3] == ("A", ("quick.go", "pass"), "pass")  # now under B's monster: not A's
+    assert made[4] == ("B", ("mat.boost", "pass"), "mat.boost")
+    assert result.chains() == [["jar.draw", "quick.go", "takeover.go", "mat.boost"]]
