@@ -131,3 +131,93 @@ def test_a_material_under_a_new_top_card_is_that_cards_controllers_at_the_next_w
     assert made[3] == ("A", ("quick.go", "pass"), "pass")  # now under B's monster: not A's
     assert made[4] == ("B", ("mat.boost", "pass"), "mat.boost")
     assert result.chains() == [["jar.draw", "quick.go", "takeover.go", "mat.boost"]]
+
+
+def rich_with_copies(seed: int) -> dict[str, Any]:
+    """A rich random chain (``test_responders_review.rich_chain``) where
+    some cards have copies (some of them in another pile), some costs put a
+    card on top of another or under it, and a Banner may raise one card's
+    ATK (a continuous ability naming it)."""
+    import copy
+    import random
+
+    from tests.core.test_responders_review import rich_chain
+
+    data = rich_chain(seed)
+    rng = random.Random(seed)
+    cards = data["cards"]
+    ids = [card["id"] for card in cards]
+    tops = [card["id"] for card in cards if card["zone"] == "field"]
+    for card in cards:
+        for ability in card.get("abilities", ()):
+            roll = rng.random()
+            if roll < 0.15:
+                ability["cost"] = [{"stack": {"card": rng.choice(ids), "onto": rng.choice(ids)}}]
+            elif roll < 0.3:
+                ability["cost"] = [{"move": {"card": rng.choice(ids), "to": "sources", "under": rng.choice(ids)}}]
+            elif roll < 0.45:
+                ability["condition"] = rng.choice(
+                    [
+                        {"card": "self", "stat": "atk", "gte": 1500},
+                        {"count": {"zone": "sources", "under": "self"}, "gte": 1},
+                        {"count": {"zone": "field", "exclude": "self", "stat": {"atk": {"gte": 1500}}}, "gte": 1},
+                    ]
+                )
+    copies = []
+    for card in cards:
+        if card["id"] not in ("starter", "deck_a", "deck_b") and rng.random() < 0.6:
+            card.setdefault("name", card["id"])
+            for n in range(rng.randint(1, 3)):
+                twin = {**copy.deepcopy(card), "id": f"{card['id']}_copy{n}"}
+                if "under" in twin and rng.random() < 0.5:
+                    twin["under"] = rng.choice(tops)
+                copies.append(twin)
+    cards += copies
+    if rng.random() < 0.5:
+        target = rng.choice([card["id"] for card in cards])
+        boost = {"change": {"card": target, "stat": "atk", "by": 500}}
+        cards.append(
+            {
+                "id": "banner",
+                "owner": "A",
+                "zone": "field",
+                "types": ["spell"],
+                "abilities": [{"id": "boost", "kind": "continuous", "do": [boost]}],
+            }
+        )
+    return data
+
+
+#: seeds 0-19, and those of 0-399 that failed before this review's fixes
+#: (a pile changed under or over a copy: 34, 58, 138, 140, 182, 245, 294;
+#: a Banner raised one copy's ATK: 360)
+SEEDS = [*range(20), 34, 58, 138, 140, 182, 245, 294, 360]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_rich_chains_with_copies_offer_what_every_copy_asked_apart_offers(seed):
+    """A seeded random player answers with copies grouped and answers kept,
+    naming any copy of an option standing for several; every copy asked
+    about apart in every window accepts the same answers with the same
+    trace but for the options listed."""
+    import random
+
+    from tcgtrig.choices import RandomChooser
+    from tcgtrig.runtime.responders import legal
+
+    from tests.core.test_copies_respond_as_one import _same_but_the_options
+
+    position = tcgtrig.scenario_from_data(rich_with_copies(seed), "<rich chain with copies>", check_game=False)
+    engine = tcgtrig.Engine.for_scenario(position, tcgtrig.load_ruleset("yugioh"), max_steps=3000)
+    chooser, rng, answers = RandomChooser(seed), random.Random(seed), []
+    while (decision := engine.advance()) is not None:
+        answer = chooser.choose(decision, engine)
+        if decision.kind == "respond" and answer in decision.options.copies():
+            # any legal response, shown or standing behind an option (a copy)
+            found = decision.options._responses
+            answer = rng.choice([found._items[place][0] for place, _ in legal(found._root, found._depth)])
+        answers.append(answer)
+        engine.answer(answer)
+    apart = tcgtrig.load_ruleset("yugioh")
+    apart.window_reads, apart.copies_alike = None, False
+    _same_but_the_options(engine.result(), tcgtrig.resolve(position, apart, choices=answers, max_steps=3000))
