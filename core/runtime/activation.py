@@ -546,9 +546,14 @@ class Activating(MachineBase):
             again = {where[key] for key in keys[table.length :] if key in where}
             again.update(table.volatile)
             if table.mark != mark:
-                by_card = table.by_card
+                by_card, cards = table.by_card, state.cards
                 for card_id in changes.cards:
                     again.update(by_card.get(card_id, ()))
+                    # a card put under another: that one now has a pile (its group: Activating.alike)
+                    if (parent := cards[card_id].under) is not None:
+                        again.update(by_card.get(parent, ()))
+                if changes.cards:
+                    again.update(table.piled)
                 per_turn = table.per_turn
                 for key in changes.used:
                     again.update(per_turn.get(key, ()))

@@ -38,7 +38,7 @@ from typing import Any, overload
 
 from ..model.pending import PendingEffect, change_pending
 from ..model.state import Changes, GameState
-from ..model.values import SOURCES, Ability, AtTrigger, Did, Happened, HappenedCount, Marked, Query
+from ..model.values import SOURCES, Ability, AtTrigger, Did, Happened, HappenedCount, Marked, Query, StatIs, StatOf
 
 __all__ = ["ResponderTable", "Responses", "ResponseLabels", "tree_of"]
 
@@ -189,6 +189,7 @@ class ResponderTable:
         "where",
         "volatile",
         "broad",
+        "piled",
         "alike",
         "per_turn",
         "by_card",
@@ -227,6 +228,10 @@ class ResponderTable:
         #: condition, a cost, targets; working from under another card):
         #: their groups are asked again after any change of the state
         self.broad = frozenset(place for place, (_, _, ability) in enumerate(items) if _reads_beyond_its_card(ability))
+        #: the abilities that work from under another card: what ``self``
+        #: is (the top of the pile) and whose it is change with the cards
+        #: above theirs, not with theirs: placed again after any card changed
+        self.piled = tuple(place for place, (_, _, ability) in enumerate(items) if SOURCES in ability.active_in)
         #: each ability's words, numbered alike for equal words (``None``:
         #: words that may tell copies apart: never grouped)
         self.alike = alike
@@ -344,30 +349,37 @@ def _reads_beyond_its_card(ability: Ability) -> bool:
     return bool(ability.condition is not None or ability.cost or ability.targets or SOURCES in ability.active_in)
 
 
-#: :func:`copies_answer_alike`'s answers, by the id of the ability (kept
+#: :func:`copies_answer_alike`'s findings, by the id of the ability (kept
 #: with it, so the id is not reused): a compiled position's abilities are
-#: shared by every engine made from it
-_ALIKE: dict[int, tuple[Ability, bool]] = {}
+#: shared by every engine made from it.  Each: whether its words may tell
+#: copies apart whatever the position, and whether they read a stat
+_ALIKE: dict[int, tuple[Ability, bool, bool]] = {}
 
 
-def copies_answer_alike(ability: Ability) -> bool:
+def copies_answer_alike(ability: Ability, stats_vary: bool = False) -> bool:
     """Whether two copies of a card (alike but for their ids) answer alike
     for ``ability``: not when it matches events (``when``), works from a
     pile, or its words read what tells copies apart — the turn's history,
     marks, what an earlier action did, a query's order (``top``, highest,
-    lowest)."""
+    lowest); nor, when continuous abilities change stats in the position
+    (``stats_vary``), when they read a stat: a continuous ability may
+    change one copy's stat and not the other's (a ``change`` naming one
+    card), and the card's record, which the copies are compared by, holds
+    only its printed stats and lasting changes."""
     known = _ALIKE.get(id(ability))
-    if known is not None and known[0] is ability:
-        return known[1]
-    if len(_ALIKE) >= 1 << 16:
-        _ALIKE.clear()
-    answer = _ALIKE[id(ability)] = (ability, _alike_words(ability))
-    return answer[1]
+    if known is None or known[0] is not ability:
+        if len(_ALIKE) >= 1 << 16:
+            _ALIKE.clear()
+        known = _ALIKE[id(ability)] = (ability, *_alike_words(ability))
+    return known[1] and not (stats_vary and known[2])
 
 
-def _alike_words(ability: Ability) -> bool:
+def _alike_words(ability: Ability) -> tuple[bool, bool]:
+    """Whether ``ability``'s words answer alike for copies whatever the
+    position, and whether they read a stat."""
     if ability.when is not None or SOURCES in ability.active_in:
-        return False
+        return False, False
+    reads_stats = False
     todo: list[object] = [ability.condition, ability.cost, ability.targets]
     while todo:
         item = todo.pop()
@@ -375,13 +387,16 @@ def _alike_words(ability: Ability) -> bool:
             todo.extend(item)
             continue
         if isinstance(item, _TELLS_COPIES_APART):
-            return False
-        if isinstance(item, Query) and (item.top is not None or item.highest or item.lowest):
-            return False
+            return False, False
+        if isinstance(item, Query):
+            if item.top is not None or item.highest or item.lowest:
+                return False, False
+            reads_stats = reads_stats or bool(item.stat)
+        reads_stats = reads_stats or isinstance(item, (StatIs, StatOf))
         fields = getattr(type(item), "__attrs_attrs__", None)
         if fields is not None:
             todo.extend(getattr(item, f.name) for f in fields)
-    return True
+    return True, reads_stats
 
 
 class Responses(Mapping[str, PendingEffect]):

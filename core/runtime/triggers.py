@@ -202,12 +202,15 @@ class AbilityIndex:
         """For :meth:`responders`' ``items``: each ability's words, numbered
         alike for equal words, or ``None`` for words that may tell copies
         of a card apart (:func:`~tcgtrig.runtime.responders.copies_answer_alike`).
-        Made once per list."""
+        Made once per list.  Words that read a stat are never grouped in a
+        position with continuous abilities that change stats: they may
+        change one copy's and not the other's."""
         known = self._alike.get(id(items))
         if known is None or known[0] is not items:
             kinds: dict[Ability, int] = {}
+            stats_vary = any(isinstance(action, Change) for _, ability in self.continuous for action in ability.do)
             numbers = tuple(
-                kinds.setdefault(ability, len(kinds)) if copies_answer_alike(ability) else None
+                kinds.setdefault(ability, len(kinds)) if copies_answer_alike(ability, stats_vary) else None
                 for _, _, ability in items
             )
             known = self._alike[id(items)] = (items, numbers)
