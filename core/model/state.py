@@ -31,19 +31,22 @@ _UNSET = object()
 
 class Changes:
     """What changed of a state since a watcher last looked (:meth:`GameState.watch`):
-    the cards replaced, the per-turn keys used, and whether anything else
-    but a counter changed (marks, the history, a new turn's resets).
-    Counters are told apart by :meth:`GameState.fingerprint`."""
+    the cards replaced and the zones they were in or came to, the per-turn
+    keys used, and whether anything else but a counter changed (marks, the
+    history, a new turn's resets).  Counters are told apart by
+    :meth:`GameState.fingerprint`."""
 
-    __slots__ = ("cards", "used", "other")
+    __slots__ = ("cards", "zones", "used", "other")
 
     def __init__(self) -> None:
         self.cards: set[str] = set()
+        self.zones: set[str] = set()
         self.used: set[str] = set()
         self.other = False
 
     def clear(self) -> None:
         self.cards.clear()
+        self.zones.clear()
         self.used.clear()
         self.other = False
 
@@ -298,6 +301,11 @@ class GameState:
         self._index(card)
         if (old is None or old.zone != card.zone) and self._sorted:
             self._resort(card.id, None if old is None else old.zone, card.zone)
+        if self._watchers:
+            for watcher in self._watchers:
+                watcher.zones.add(card.zone)
+                if old is not None:
+                    watcher.zones.add(old.zone)
 
     def _resort(self, card_id: str, left: str | None, entered: str) -> None:
         """Keep :attr:`_sorted` in step: ``card_id`` left zone ``left`` and entered ``entered``."""

@@ -491,8 +491,8 @@ class Activating(MachineBase):
         if self.index.activated:
             top = chain[-1].ability.speed if chain else None
             floor = max(2, top or 1) if ruleset.responds_by_speed else None
-            table, places = self._responder_table(player, floor, top)
-            self._check_responders(player, chain, table, places)
+            table, places, asked = self._responder_table(player, floor, top)
+            self._check_responders(player, chain, table, places, asked)
         # each response found has its instance number, as if its effect were made now
         first = self._next_id
         found = Responses(table, first, moment, {})
@@ -512,12 +512,13 @@ class Activating(MachineBase):
 
     def _responder_table(
         self, player: str, floor: int | None, top: int | None
-    ) -> tuple[ResponderTable, Sequence[int] | None]:
+    ) -> tuple[ResponderTable, Sequence[int] | None, set[Hashable]]:
         """``player``'s abilities of speed ``floor`` or more, with the
-        answers kept from their last window, and the places of those to
-        place and ask about again (``None``: all of them, the answers are
-        not kept).  The groups of abilities whose words read beyond their
-        card are asked about again besides."""
+        answers kept from their last window; the places of those to place
+        and ask about again (``None``: all of them, the answers are not
+        kept); and the groups whose words read beyond their cards to ask
+        about again besides (:meth:`ResponderTable.to_ask`: after a change,
+        those that read the zones it touched, or anything)."""
         items = self.index.responders(player, self.state.cards, floor)
         reads = self.ruleset.window_reads
         state = self.state
@@ -527,7 +528,7 @@ class Activating(MachineBase):
         if table is None or table.items is not items or table.state is not state:
             changes = table.changes if table is not None and table.state is state else state.watch()
             table = self._responder_tables[player, floor] = ResponderTable(
-                items, self.index.alike(items), state, changes
+                items, self.index.alike(items), self.index.zones_read(items), state, changes
             )
         changes = table.changes
         if table.root is not None and (
@@ -541,6 +542,7 @@ class Activating(MachineBase):
         ):
             table.root = None  # (a window's Responses keep the answers they were made with)
         places: list[int] | None = None
+        asked: set[Hashable] = set()
         if table.root is not None:
             where = table.where
             again = {where[key] for key in keys[table.length :] if key in where}
@@ -557,6 +559,7 @@ class Activating(MachineBase):
                 per_turn = table.per_turn
                 for key in changes.used:
                     again.update(per_turn.get(key, ()))
+                asked = table.to_ask(changes.zones)
             if len(again) * 4 <= len(items) * 3:
                 places = sorted(again)
             else:
@@ -565,20 +568,24 @@ class Activating(MachineBase):
             table.forget()
         changes.clear()
         table.mark, table.keys, table.pops, table.top, table.length = mark, keys, keys.pops, top, len(keys)
-        return table, places
+        return table, places, asked
 
     def _check_responders(
-        self, player: str, chain: tuple[PendingEffect, ...], table: ResponderTable, places: Sequence[int] | None
+        self,
+        player: str,
+        chain: tuple[PendingEffect, ...],
+        table: ResponderTable,
+        places: Sequence[int] | None,
+        asked: set[Hashable],
     ) -> None:
         """Place the abilities of ``table`` at ``places`` in their groups
         (all of them when ``None``), then ask about each group that gained
-        one, or that reads beyond its cards, through its first ability."""
+        one, and the groups ``asked``, through its first ability."""
         recent = self.last_events
         if chain:
             top = chain[-1]
             recent = (Event(name="activated", card=top.card, player=top.controller), *recent)
         updates: dict[int, Leaf | None] = {}
-        asked: set[Hashable] = set(table.broad_groups)
         sig_of = table.sig_of
         for place in range(len(table.items)) if places is None else places:
             sig, effect = self.alike(player, table, place, recent)

@@ -13,9 +13,11 @@ times.  When the game's hooks say what their answers read
   (``"chain.own"``);
 - the abilities whose card changed (``"state.card"``: the state tells a
   watcher which cards it replaced, :meth:`GameState.watch`);
-- after a per-turn use, the abilities with a per-turn limit; after any
+- after a per-turn use, the abilities with a per-turn limit; after a
   change, those whose words read more than their card (a condition, a
-  cost, targets);
+  cost, targets): when their words read only their card and some zones
+  (:mod:`tcgtrig.runtime.window_reads`), after a change of a card of those
+  zones;
 - the abilities with a ``when``, which match the window's events,
 
 while the chain's top speed (``"chain.top_speed"``), the turn, the marks
@@ -206,18 +208,24 @@ class ResponderTable:
         "effects",
         "groups",
         "answers",
-        "broad_groups",
+        "reads",
+        "read_anywhere",
+        "read_in",
     )
 
     def __init__(
         self,
         items: tuple[tuple[str, str, Ability], ...],
         alike: tuple[int | None, ...],
+        zones_read: tuple[frozenset[str] | None, ...],
         state: GameState,
         changes: Changes,
     ) -> None:
         """``alike``: each ability's words, numbered alike for equal words
         (:meth:`AbilityIndex.alike <tcgtrig.runtime.triggers.AbilityIndex.alike>`);
+        ``zones_read``: the zones each one's words read beyond its card, or
+        ``None`` for anything (:meth:`AbilityIndex.zones_read
+        <tcgtrig.runtime.triggers.AbilityIndex.zones_read>`);
         ``changes``: what ``state`` tells the table changed (:meth:`GameState.watch`)."""
         self.items = items
         #: each ability's place, by key (keys are unique: card id and ability id)
@@ -232,6 +240,10 @@ class ResponderTable:
         #: is (the top of the pile) and whose it is change with the cards
         #: above theirs, not with theirs: placed again after any card changed
         self.piled = tuple(place for place, (_, _, ability) in enumerate(items) if SOURCES in ability.active_in)
+        #: what each ability's words read beyond its card: the zones, or ``None``: anything
+        self.reads = tuple(
+            None if SOURCES in item[2].active_in else read for item, read in zip(items, zones_read, strict=True)
+        )
         #: each ability's words, numbered alike for equal words (``None``:
         #: words that may tell copies apart: never grouped)
         self.alike = alike
@@ -267,8 +279,10 @@ class ResponderTable:
         self.groups: dict[Hashable, list[int]] = {}
         #: each group's answer, once asked: may its abilities respond?
         self.answers: dict[Hashable, bool] = {IDLE: False}
-        #: the groups of abilities in :attr:`broad`
-        self.broad_groups: set[Hashable] = set()
+        #: the groups of abilities in :attr:`broad` whose words may read anything
+        self.read_anywhere: set[Hashable] = set()
+        #: the others, by each zone their words read
+        self.read_in: dict[str, set[Hashable]] = {}
         self.per_turn.clear()
 
     def leave(self, place: int, updates: dict[int, Leaf | None]) -> None:
@@ -284,7 +298,11 @@ class ResponderTable:
         if not members:
             del self.groups[sig]
             self.answers.pop(sig, None)
-            self.broad_groups.discard(sig)
+            if place in self.broad:
+                read = self.reads[place]
+                for zone in () if read is None else read:
+                    self.read_in[zone].discard(sig)
+                self.read_anywhere.discard(sig)
         elif self.answers.get(sig):
             first = members[0]
             updates[first] = (self.effects[first], len(members))  # type: ignore[assignment]
@@ -301,7 +319,11 @@ class ResponderTable:
         if members is None:
             members = self.groups[sig] = [place]
             if place in self.broad:
-                self.broad_groups.add(sig)
+                read = self.reads[place]
+                if read is None:
+                    self.read_anywhere.add(sig)
+                for zone in () if read is None else read:
+                    self.read_in.setdefault(zone, set()).add(sig)
         else:
             insort(members, place)
         if not self.answers.get(sig):
@@ -313,6 +335,18 @@ class ResponderTable:
             second = members[1]
             updates[second] = (self.effects[second], 0)  # type: ignore[assignment]
         updates[first] = (self.effects[first], len(members))  # type: ignore[assignment]
+
+    def to_ask(self, zones: set[str]) -> set[Hashable]:
+        """The groups whose words read beyond their cards, to ask about
+        after the state changed, cards of ``zones`` among what changed:
+        those that may read anything, and those that read one of ``zones``."""
+        asked = set(self.read_anywhere)
+        read_in = self.read_in
+        for zone in zones:
+            found = read_in.get(zone)
+            if found:
+                asked.update(found)
+        return asked
 
     def answer(self, sig: Hashable, may: bool, updates: dict[int, Leaf | None]) -> None:
         """The group ``sig`` may respond (``may``) or not: its leaves."""

@@ -41,6 +41,7 @@ from ..model.values import (
 from .evaluate import Evaluator, fixed_values, is_fixed_value
 from .loops import Read, number_reads
 from .responders import copies_answer_alike
+from .window_reads import zones_read
 
 if TYPE_CHECKING:
     from attrs import define  # what the type checkers' attrs support reads
@@ -179,6 +180,8 @@ class AbilityIndex:
     _responders: dict[tuple[str, int | None], tuple[tuple[str, str, Ability], ...]] = Factory(dict)
     #: :meth:`alike`'s answers, by the id of the list they are for
     _alike: dict[int, tuple[tuple[tuple[str, str, Ability], ...], tuple[int | None, ...]]] = Factory(dict)
+    #: :meth:`zones_read`'s answers, by the id of the list they are for
+    _zones: dict[int, tuple[tuple[tuple[str, str, Ability], ...], tuple[frozenset[str] | None, ...]]] = Factory(dict)
 
     def responders(
         self, player: str, cards: dict[str, Card], speed: int | None
@@ -214,6 +217,17 @@ class AbilityIndex:
                 for _, _, ability in items
             )
             known = self._alike[id(items)] = (items, numbers)
+        return known[1]
+
+    def zones_read(self, items: tuple[tuple[str, str, Ability], ...]) -> tuple[frozenset[str] | None, ...]:
+        """For :meth:`responders`' ``items``: the zones each ability's words
+        read beyond its own card, or ``None`` for words that may read
+        anything (:func:`~tcgtrig.runtime.window_reads.zones_read`).  Made
+        once per list."""
+        known = self._zones.get(id(items))
+        if known is None or known[0] is not items:
+            stats_vary = any(isinstance(action, Change) for _, ability in self.continuous for action in ability.do)
+            known = self._zones[id(items)] = (items, tuple(zones_read(ability, stats_vary) for _, _, ability in items))
         return known[1]
 
     def fixed_values(self, ability: Ability) -> _Fixed:
