@@ -90,20 +90,13 @@ def responses(links: int) -> dict[str, Any]:
         if i >= 2:  # the first two have one card to target: not asked
             choices.append(target)
     return {
-        "format": 1,
-        "title": f"Benchmark: Jar of Greed, then {links} D.D. Crows chained from the hand, players in turn",
-        "source": (
-            "Issue 40 (the shape ygopro-core was timed on). Card texts: Jar of Greed (Normal Trap)"
-            ' "Draw 1 card."; D.D. Crow "' + CROW + '"'
-        ),
-        "notes": (
+        **_header(
+            f"Benchmark: Jar of Greed, then {links} D.D. Crows chained from the hand, players in turn",
+            'Card texts: Jar of Greed (Normal Trap) "Draw 1 card."; D.D. Crow "' + CROW + '"',
             "A's turn. A activates the Set Jar of Greed (Chain Link 1); B answers with a D.D. Crow, A with one"
             " of theirs, and so on, each targeting the card its opponent discarded last. The chain then"
-            " resolves last in, first out. Written by benchmarks/chain_shapes.py --write."
+            " resolves last in, first out.",
         ),
-        "game": "yugioh",
-        "players": ["A", "B"],
-        "turn_player": "A",
         "cards": cards,
         "start": [{"activate": "jar.draw"}],
         "choices": choices,
@@ -168,24 +161,31 @@ def segoc(links: int) -> dict[str, Any]:
         {"id": f"a_deck_{i}", "name": "A card in A's Deck", "owner": "A", "zone": "deck"} for i in range(2 * links)
     )
     return {
-        "format": 1,
-        "title": f"Benchmark: Card Destruction discards {links} Broww, whose triggers form one chain (SEGOC)",
-        "source": (
-            "Issue 40 (the shape ygopro-core was timed on). Card texts: Card Destruction (Normal Spell);"
-            ' Broww, Huntsman of Dark World, "If this card is discarded to the GY: Draw 1 card." The current'
-            " printing adds a second draw when an opponent's effect discarded it, and a once per turn: left"
-            " out, so that every copy triggers and only the chain's shape is timed."
-        ),
-        "notes": (
+        **_header(
+            f"Benchmark: Card Destruction discards {links} Broww, whose triggers form one chain (SEGOC)",
+            'Card texts: Card Destruction (Normal Spell); Broww, Huntsman of Dark World, "If this card is'
+            ' discarded to the GY: Draw 1 card." The current printing adds a second draw when an'
+            " opponent's effect discarded it, and a once per turn: left out, so that every copy triggers"
+            " and only the chain's shape is timed.",
             "A's turn. Card Destruction resolves: A discards every Broww and draws as many. All the Broww"
             " triggered at once, each A's and mandatory: one SEGOC chain, which then resolves last in,"
-            " first out, each drawing a card. Written by benchmarks/chain_shapes.py --write."
+            " first out, each drawing a card.",
         ),
+        "cards": cards,
+        "start": [{"activate": "card_destruction.main"}],
+    }
+
+
+def _header(title: str, texts: str, notes: str) -> dict[str, Any]:
+    """A position's keys before its cards: A's turn, under Yu-Gi-Oh!."""
+    return {
+        "format": 1,
+        "title": title,
+        "source": f"Issue 40 (the shape ygopro-core was timed on). {texts}",
+        "notes": f"{notes} Written by benchmarks/chain_shapes.py --write.",
         "game": "yugioh",
         "players": ["A", "B"],
         "turn_player": "A",
-        "cards": cards,
-        "start": [{"activate": "card_destruction.main"}],
     }
 
 

@@ -82,18 +82,25 @@ def maker(cls: type[_T]) -> Callable[..., _T]:
     # default come first (the hot paths' calls: no keywords to match)
     order = [field.alias for field in attrs.fields(cls) if field.init]  # type: ignore[arg-type]
     star = "" if order == [name.partition("=")[0] for name in required + optional] else "*, "
+    signature = f"make_{cls.__name__}({star}{', '.join(required + optional)})"
+    make: Callable[..., _T] = _function("maker", cls, twin, signature, body, scope)
+    make.__doc__ = f"Make a :class:`{cls.__qualname__}` at slot speed (:func:`tcgtrig.model.records.maker`)."
+    return make
+
+
+def _function(kind: str, cls: type, twin: type, signature: str, body: list[str], scope: dict[str, Any]) -> Any:
+    """The function ``signature`` that makes a record on ``twin``, sets its
+    fields (``body``) and gives it ``cls``, compiled in ``scope`` and
+    registered with linecache (a traceback through it shows its lines)."""
     source = (
-        f"def make_{cls.__name__}({star}{', '.join(required + optional)}):\n"
+        f"def {signature}:\n"
         "    self = _new(_twin)\n"
         + "".join(body)
         + ("    self.__class__ = _cls\n" if twin is not cls else "")
         + "    return self\n"
     )
-    # registered with linecache: a traceback through the maker shows its lines
-    exec(compile_generated(source, f"maker of {cls.__qualname__}"), scope)  # noqa: S102 - our own field names
-    make: Callable[..., _T] = scope[f"make_{cls.__name__}"]
-    make.__doc__ = f"Make a :class:`{cls.__qualname__}` at slot speed (:func:`tcgtrig.model.records.maker`)."
-    return make
+    exec(compile_generated(source, f"{kind} of {cls.__qualname__}"), scope)  # noqa: S102 - our own field names
+    return scope[signature.partition("(")[0]]
 
 
 def _twin_of(cls: type[_T]) -> type | None:
@@ -140,14 +147,8 @@ def changer(cls: type[_T]) -> Callable[..., _T]:
         else:
             scope[f"_default_{field.name}"] = field.default
             body.append(f"    self.{field.name} = _default_{field.name}\n")
-    source = (
-        f"def change_{cls.__name__}(record, *, {', '.join(names)}):\n"
-        "    self = _new(_twin)\n"
-        + "".join(body)
-        + ("    self.__class__ = _cls\n" if twin is not cls else "")
-        + "    return self\n"
+    change: Callable[..., _T] = _function(
+        "changer", cls, twin, f"change_{cls.__name__}(record, *, {', '.join(names)})", body, scope
     )
-    exec(compile_generated(source, f"changer of {cls.__qualname__}"), scope)  # noqa: S102 - our own field names
-    change: Callable[..., _T] = scope[f"change_{cls.__name__}"]
     change.__doc__ = f"A changed copy of a :class:`{cls.__qualname__}` (:func:`tcgtrig.model.records.changer`)."
     return change
