@@ -111,6 +111,8 @@ def _selector(selector: Any, zones: set[str], stats_vary: bool) -> None:
         raise _ReadsAnything  # named cards, targets, or every zone
     if selector.under is not None or selector.cards_under or selector.stat:
         raise _ReadsAnything  # piles, stats
+    if stats_vary and (selector.highest or selector.lowest):
+        raise _ReadsAnything  # which cards tie for the highest stat: a continuous ability may change it
     if not isinstance(selector.pick, (int, type(None))):
         raise _ReadsAnything  # how many, read from the position
     if selector.exclude is not None:
