@@ -20,6 +20,7 @@ from ..model.values import (
     Ability,
     AllOf,
     AnyOf,
+    Battle,
     Compare,
     Count,
     CountIs,
@@ -128,12 +129,16 @@ def _own(selector: Any) -> None:
 
 def _cost(action: Any) -> None:
     """A cost that does something to its own card only (discard it, banish
-    it, tap it): planning it reads that card."""
+    it, tap it): planning it reads that card.  A battle is planned by the
+    game (``tcgtrig_battle_result``: stats, and whatever else the state
+    holds): it reads anything."""
     parts = action.actions if isinstance(action, Together) else (action,)
     for part in parts:
         if isinstance(part, Together):
             _cost(part)
             continue
+        if isinstance(part, Battle):
+            raise _ReadsAnything
         try:
             fields = () if isinstance(part, Gain) else card_fields(part)
         except KeyError:  # words that are no primitive action (a choice, a condition)

@@ -87,6 +87,14 @@ READERS: dict[str, tuple[str, str]] = {
         "  - {id: rd, owner: B, zone: field, types: [monster], abilities: [{id: e, kind: activated, speed: 2,"
         " target: {zone: field, owner: opponent, lowest: atk, pick: 2}, do: [{lp: 1}]}]}\n",
     ),
+    # a cost of its own card whose planning asks the game (the battle hook,
+    # which reads stats and anything else): a direct attack of 0 ATK does
+    # nothing, one of 500 ATK deals damage
+    "battle cost": (
+        "rd",
+        "  - {id: rd, owner: B, zone: field, types: [monster], stats: {atk: 0}, abilities: [{id: e,"
+        " kind: activated, speed: 2, cost: [{battle: {card: self}}], do: [{lp: 1}]}]}\n",
+    ),
 }
 
 
