@@ -132,3 +132,45 @@ def test_the_positions_keep_answers_of_zone_readers() -> None:
         first, second = b_windows(position("c1", reader), keep=True)
     assert "rd.e" in first and "rd.e" in second
     assert asked.count("rd.e") == 1
+
+
+COPIES = """\
+format: 1
+title: copies of a card whose cost is a battle, one of them stronger
+players: [A, B]
+turn_player: A
+counters: {A: {lp: 8000}, B: {lp: 8000}}
+cards:
+  - {id: starter, owner: A, zone: field, types: [spell], abilities: [{id: main, kind: activated, speed: 2, do: [{lp: 1}]}]}
+  - id: lord
+    owner: A
+    zone: field
+    types: [monster]
+    abilities: [{id: boost, kind: continuous, do: [{change: {card: r2, stat: atk, by: 500}}]}]
+  - id: r1
+    name: R
+    owner: B
+    zone: field
+    types: [monster]
+    stats: {atk: 0}
+    abilities: [{id: e, kind: activated, speed: 2, cost: [{battle: {card: self}}], do: [{lp: 1}]}]
+  - id: r2
+    name: R
+    owner: B
+    zone: field
+    types: [monster]
+    stats: {atk: 0}
+    abilities: [{id: e, kind: activated, speed: 2, cost: [{battle: {card: self}}], do: [{lp: 1}]}]
+start: [{activate: starter.main}]
+"""
+
+
+def test_copies_whose_battle_cost_reads_a_stat_a_continuous_ability_changes_are_asked_apart() -> None:
+    """r1 and r2 are copies (alike in their records), but ``lord`` raises
+    r2's ATK only: a direct attack of 0 ATK changes nothing (r1's cost
+    cannot be paid), one of 500 ATK deals damage (r2's can).  Grouped, the
+    copies were asked about through r1 and neither was offered."""
+    engine = tcgtrig.Engine.for_scenario(tcgtrig.scenario_from_text(COPIES, "<copies>"), "yugioh")
+    decision = engine.advance()
+    assert decision is not None and decision.player == "B"
+    assert list(decision.options) == ["r2.e", "pass"]
