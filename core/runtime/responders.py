@@ -40,7 +40,19 @@ from typing import Any, overload
 
 from ..model.pending import PendingEffect, change_pending
 from ..model.state import Changes, GameState
-from ..model.values import SOURCES, Ability, AtTrigger, Did, Happened, HappenedCount, Marked, Query, StatIs, StatOf
+from ..model.values import (
+    SOURCES,
+    Ability,
+    AtTrigger,
+    Battle,
+    Did,
+    Happened,
+    HappenedCount,
+    Marked,
+    Query,
+    StatIs,
+    StatOf,
+)
 
 __all__ = ["ResponderTable", "Responses", "ResponseLabels", "tree_of"]
 
@@ -396,7 +408,7 @@ def copies_answer_alike(ability: Ability, stats_vary: bool = False) -> bool:
     pile, or its words read what tells copies apart — the turn's history,
     marks, what an earlier action did, a query's order (``top``, highest,
     lowest); nor, when continuous abilities change stats in the position
-    (``stats_vary``), when they read a stat: a continuous ability may
+    (``stats_vary``), when they read a stat (a battle as a cost does): a continuous ability may
     change one copy's stat and not the other's (a ``change`` naming one
     card), and the card's record, which the copies are compared by, holds
     only its printed stats and lasting changes."""
@@ -426,7 +438,8 @@ def _alike_words(ability: Ability) -> tuple[bool, bool]:
             if item.top is not None or item.highest or item.lowest:
                 return False, False
             reads_stats = reads_stats or bool(item.stat)
-        reads_stats = reads_stats or isinstance(item, (StatIs, StatOf))
+        # a battle (a cost) is planned with the stats of its cards (tcgtrig_battle_result)
+        reads_stats = reads_stats or isinstance(item, (StatIs, StatOf, Battle))
         fields = getattr(type(item), "__attrs_attrs__", None)
         if fields is not None:
             todo.extend(getattr(item, f.name) for f in fields)

@@ -20,6 +20,7 @@ from ..model.values import (
     Ability,
     AllOf,
     AnyOf,
+    Battle,
     Compare,
     Count,
     CountIs,
@@ -111,6 +112,8 @@ def _selector(selector: Any, zones: set[str], stats_vary: bool) -> None:
         raise _ReadsAnything  # named cards, targets, or every zone
     if selector.under is not None or selector.cards_under or selector.stat:
         raise _ReadsAnything  # piles, stats
+    if stats_vary and (selector.highest or selector.lowest):
+        raise _ReadsAnything  # which cards tie for the highest stat: a continuous ability may change it
     if not isinstance(selector.pick, (int, type(None))):
         raise _ReadsAnything  # how many, read from the position
     if selector.exclude is not None:
@@ -126,12 +129,16 @@ def _own(selector: Any) -> None:
 
 def _cost(action: Any) -> None:
     """A cost that does something to its own card only (discard it, banish
-    it, tap it): planning it reads that card."""
+    it, tap it): planning it reads that card.  A battle is planned by the
+    game (``tcgtrig_battle_result``: stats, and whatever else the state
+    holds): it reads anything."""
     parts = action.actions if isinstance(action, Together) else (action,)
     for part in parts:
         if isinstance(part, Together):
             _cost(part)
             continue
+        if isinstance(part, Battle):
+            raise _ReadsAnything
         try:
             fields = () if isinstance(part, Gain) else card_fields(part)
         except KeyError:  # words that are no primitive action (a choice, a condition)
