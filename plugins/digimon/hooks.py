@@ -7,7 +7,7 @@ Only ``@hookimpl`` functions live here; the rules themselves are in
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tcgtrig import (
     ActivationContext,
@@ -20,9 +20,11 @@ from tcgtrig import (
     PendingEffect,
     hookimpl,
 )
-from tcgtrig.printed import Reading
 
 from . import GAME_INFO, policy
+
+if TYPE_CHECKING:
+    from tcgtrig.printed import Reading
 
 
 @hookimpl

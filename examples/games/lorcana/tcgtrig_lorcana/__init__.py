@@ -44,11 +44,13 @@ once here).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tcgtrig import ActivationContext, BattleResult, CardIds, GameInfo, GameState, Move, PendingEffect, hookimpl
 from tcgtrig.games.words import card_argument, flag_word, move_word
-from tcgtrig.printed import Reading
+
+if TYPE_CHECKING:
+    from tcgtrig.printed import Reading
 
 RULES = "Disney Lorcana Comprehensive Rules"
 

@@ -58,7 +58,7 @@ first strike and trample, layers, self-replacement effects first
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tcgtrig import (
     ActivationContext,
@@ -72,7 +72,9 @@ from tcgtrig import (
     hookimpl,
 )
 from tcgtrig.games.words import card_argument, move_word
-from tcgtrig.printed import Reading
+
+if TYPE_CHECKING:
+    from tcgtrig.printed import Reading
 
 #: the counter a player's life is (combat damage to a player lowers it)
 LIFE = "life"
