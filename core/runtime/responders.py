@@ -38,6 +38,7 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from operator import add
 from typing import Any, overload
 
+from ..base.identity import by_identity
 from ..model.pending import PendingEffect, change_pending
 from ..model.state import Changes, GameState
 from ..model.values import (
@@ -395,13 +396,6 @@ def _reads_beyond_its_card(ability: Ability) -> bool:
     return bool(ability.condition is not None or ability.cost or ability.targets or SOURCES in ability.active_in)
 
 
-#: :func:`copies_answer_alike`'s findings, by the id of the ability (kept
-#: with it, so the id is not reused): a compiled position's abilities are
-#: shared by every engine made from it.  Each: whether its words may tell
-#: copies apart whatever the position, and whether they read a stat
-_ALIKE: dict[int, tuple[Ability, bool, bool]] = {}
-
-
 def copies_answer_alike(ability: Ability, stats_vary: bool = False) -> bool:
     """Whether two copies of a card (alike but for their ids) answer alike
     for ``ability``: not when it matches events (``when``), works from a
@@ -412,14 +406,11 @@ def copies_answer_alike(ability: Ability, stats_vary: bool = False) -> bool:
     change one copy's stat and not the other's (a ``change`` naming one
     card), and the card's record, which the copies are compared by, holds
     only its printed stats and lasting changes."""
-    known = _ALIKE.get(id(ability))
-    if known is None or known[0] is not ability:
-        if len(_ALIKE) >= 1 << 16:
-            _ALIKE.clear()
-        known = _ALIKE[id(ability)] = (ability, *_alike_words(ability))
-    return known[1] and not (stats_vary and known[2])
+    alike, reads_a_stat = _alike_words(ability)
+    return alike and not (stats_vary and reads_a_stat)
 
 
+@by_identity  # a compiled position's abilities are shared by every engine made from it
 def _alike_words(ability: Ability) -> tuple[bool, bool]:
     """Whether ``ability``'s words answer alike for copies whatever the
     position, and whether they read a stat."""

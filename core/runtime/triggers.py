@@ -211,13 +211,19 @@ class AbilityIndex:
         known = self._alike.get(id(items))
         if known is None or known[0] is not items:
             kinds: dict[Ability, int] = {}
-            stats_vary = any(isinstance(action, Change) for _, ability in self.continuous for action in ability.do)
+            stats_vary = self.stats_vary()
             numbers = tuple(
                 kinds.setdefault(ability, len(kinds)) if copies_answer_alike(ability, stats_vary) else None
                 for _, _, ability in items
             )
             known = self._alike[id(items)] = (items, numbers)
         return known[1]
+
+    def stats_vary(self) -> bool:
+        """Whether a continuous ability of the position changes a stat: a
+        card's record then does not show its stats (what copies are
+        compared by, and a read only a zone's change would show)."""
+        return any(isinstance(action, Change) for _, ability in self.continuous for action in ability.do)
 
     def zones_read(self, items: tuple[tuple[str, str, Ability], ...]) -> tuple[frozenset[str] | None, ...]:
         """For :meth:`responders`' ``items``: the zones each ability's words
@@ -226,7 +232,7 @@ class AbilityIndex:
         once per list."""
         known = self._zones.get(id(items))
         if known is None or known[0] is not items:
-            stats_vary = any(isinstance(action, Change) for _, ability in self.continuous for action in ability.do)
+            stats_vary = self.stats_vary()
             known = self._zones[id(items)] = (items, tuple(zones_read(ability, stats_vary) for _, _, ability in items))
         return known[1]
 

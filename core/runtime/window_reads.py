@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base.identity import by_identity
 from ..model.values import (
     Ability,
     AllOf,
@@ -39,25 +40,18 @@ from .actions import card_fields
 
 __all__ = ["zones_read"]
 
-#: :func:`zones_read`'s answers by the id of the ability (kept with it, so the id is not reused)
-_KNOWN: dict[tuple[int, bool], tuple[Ability, frozenset[str] | None]] = {}
-
 
 class _ReadsAnything(Exception):
     """The words read more than zones and their own card."""
 
 
+@by_identity
 def zones_read(ability: Ability, stats_vary: bool) -> frozenset[str] | None:
     """The zones ``ability``'s condition, cost and targets read beyond its
     own card, or ``None`` when they may read anything else.  ``stats_vary``:
     a continuous ability in the position may change a stat (a stat read is
-    then a read of anything)."""
-    key = (id(ability), stats_vary)
-    known = _KNOWN.get(key)
-    if known is not None and known[0] is ability:
-        return known[1]
-    if len(_KNOWN) >= 1 << 16:
-        _KNOWN.clear()
+    then a read of anything).  Kept per ability: a compiled position's
+    abilities are shared by every engine made from it."""
     zones: set[str] = set()
     try:
         _condition(ability.condition, zones, stats_vary)
@@ -68,7 +62,6 @@ def zones_read(ability: Ability, stats_vary: bool) -> frozenset[str] | None:
         found: frozenset[str] | None = frozenset(zones)
     except _ReadsAnything:
         found = None
-    _KNOWN[key] = (ability, found)
     return found
 
 
